@@ -1,0 +1,104 @@
+/**
+ * The typed events an agent turn yields. Protocol-agnostic: ACP's `session/update`
+ * kinds map onto these one to one (see src/adapters/acp/), MCP progress maps onto them too.
+ * Every event except `permission-request` is plain data, so it can be stored and replayed.
+ */
+
+/** ACP's tool kinds; used by clients to pick icons and grouping. */
+export type ToolKind =
+  | 'read'
+  | 'edit'
+  | 'delete'
+  | 'move'
+  | 'search'
+  | 'execute'
+  | 'think'
+  | 'fetch'
+  | 'switch_mode'
+  | 'other';
+
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+
+export type ToolCallLocation = { path: string; line?: number };
+
+/** What a client shows for a tool call (ACP ToolCallContent). */
+export type ToolCallContent =
+  | { type: 'text'; text: string }
+  | { type: 'diff'; path: string; oldText: string | null; newText: string }
+  | { type: 'terminal'; terminalId: string };
+
+/** User input and content the agent receives (a subset of ACP ContentBlock, protocol-neutral). */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string; uri?: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string };
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled';
+
+export type PlanEntry = {
+  content: string;
+  priority: 'high' | 'medium' | 'low';
+  status: 'pending' | 'in_progress' | 'completed';
+};
+
+export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+export type PermissionOption = { optionId: string; name: string; kind: PermissionOptionKind };
+/** `cancelled` when the turn was cancelled while the question was open. */
+export type PermissionDecision = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
+
+export type AgentErrorInfo = { code: string; message: string };
+
+type WithSession<T> = T & { sessionId: string };
+
+export type AgentOutput =
+  | WithSession<{ type: 'user-message'; content: ContentPart[] }>
+  | WithSession<{ type: 'text-delta'; text: string }>
+  | WithSession<{ type: 'thought-delta'; text: string }>
+  | WithSession<{
+      type: 'tool-call';
+      toolCallId: string;
+      toolName: string;
+      title: string;
+      kind: ToolKind;
+      status: ToolCallStatus;
+      input: unknown;
+      locations?: ToolCallLocation[];
+      /** Set on nested calls (sub-agents): the parent tool call's id. */
+      parentToolCallId?: string;
+    }>
+  | WithSession<{
+      type: 'tool-call-update';
+      toolCallId: string;
+      status?: ToolCallStatus;
+      title?: string;
+      content?: ToolCallContent[];
+      locations?: ToolCallLocation[];
+      /** The raw result handed back to the model. */
+      output?: unknown;
+    }>
+  | WithSession<{
+      type: 'permission-request';
+      toolCallId: string;
+      title: string;
+      kind: ToolKind;
+      input: unknown;
+      options: PermissionOption[];
+      /** Answer the question; the turn waits until this is called (or the turn is cancelled). */
+      respond: (decision: PermissionDecision) => void;
+    }>
+  | WithSession<{ type: 'plan'; entries: PlanEntry[] }>
+  | WithSession<{ type: 'usage'; inputTokens: number; outputTokens: number; totalTokens: number }>
+  | WithSession<{ type: 'mode-change'; modeId: string }>
+  | WithSession<{ type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }>
+  | WithSession<{ type: 'turn-end'; stopReason: StopReason }>
+  | WithSession<{ type: 'error'; error: AgentErrorInfo }>;
+
+export type AgentOutputType = AgentOutput['type'];
+
+/** Events that are persisted and replayed by `session/load` (everything but live questions). */
+export type StoredAgentOutput = Exclude<AgentOutput, { type: 'permission-request' }>;
+
+export function isStorable(event: AgentOutput): event is StoredAgentOutput {
+  return event.type !== 'permission-request';
+}

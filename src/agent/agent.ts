@@ -1,0 +1,75 @@
+import type { AgentOutput, ContentPart } from './agent-output.js';
+import type { Runtime } from '../tools/runtime.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { McpServerConfig, PlaitedConfig } from '../config/schema.js';
+
+/** Permission modes a session can be in. */
+export type SessionMode = 'default' | 'accept-edits' | 'plan';
+
+export interface SessionInfo {
+  sessionId: string;
+  cwd: string;
+  title: string | null;
+  mode: SessionMode;
+  createdAt: string;
+  updatedAt: string;
+  /** MCP servers the client asked for in `session/new`; they belong to this session. */
+  mcpServers: McpServerConfig[];
+}
+
+export interface CreateSessionOptions {
+  cwd: string;
+  mcpServers?: McpServerConfig[];
+  mode?: SessionMode;
+  /** Fixed id (tests, sub-agents); generated when absent. */
+  sessionId?: string;
+  /** Set on sub-agent sessions. */
+  parentSessionId?: string;
+}
+
+export interface SessionManager {
+  create(options: CreateSessionOptions): Promise<SessionInfo>;
+  /** Finds a session, in memory or on disk (`cwd` names the project whose store to look in). */
+  get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined>;
+  list(options?: { cwd?: string }): Promise<SessionInfo[]>;
+  /** Every stored event of the session, in order: what `session/load` replays. */
+  history(sessionId: string, cwd?: string): Promise<AgentOutput[]>;
+  setMode(sessionId: string, mode: SessionMode): Promise<void>;
+  /** Releases the session's resources (its MCP servers); the stored history stays. */
+  close(sessionId: string): Promise<void>;
+  delete(sessionId: string): Promise<void>;
+}
+
+export interface PromptInput {
+  sessionId: string;
+  prompt: ContentPart[];
+}
+
+export interface ProcessOptions {
+  signal?: AbortSignal;
+  /** The runtime tools use for this turn; the local one when absent. */
+  runtime?: Runtime;
+  /** For a prompt sent while a turn runs: steer it or queue after it (default: config `agent.sendMode`). */
+  sendMode?: 'steer' | 'queue';
+}
+
+export interface AgentCapabilities {
+  /** Prompt content the agent accepts beyond text. */
+  prompt: { image: boolean; audio: boolean; embeddedContext: boolean };
+  loadSession: boolean;
+  mcp: { http: boolean; sse: boolean };
+  modes: SessionMode[];
+}
+
+/** The protocol-agnostic core. Adapters translate between it and a protocol. */
+export interface Agent {
+  readonly config: PlaitedConfig;
+  readonly sessions: SessionManager;
+  /** Runs one user turn (or steers/queues onto a running one) and yields its events. */
+  process(input: PromptInput, options?: ProcessOptions): AsyncIterable<AgentOutput>;
+  capabilities(): AgentCapabilities;
+  /** Tools the session would be offered now (built-ins, MCP, skills, memory), after policy. */
+  tools(sessionId: string): Promise<AnyTool[]>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import type { LanguageModel } from 'ai';
+
+/**
+ * The one schema for `.plaited/config.ts`. Every section has defaults, so an
+ * empty file (or none) is a valid config. Objects are strict: a typo is an error
+ * with its path, not a silently ignored key.
+ */
+
+const languageModel = z.custom<Exclude<LanguageModel, string>>(
+  (value) => typeof value === 'object' && value !== null && 'specificationVersion' in value && 'doStream' in value,
+  { message: 'expected "provider:model" string or an AI SDK LanguageModel object' },
+);
+
+const modelSpec = z.union([z.string().min(1), languageModel]);
+
+export const toolPolicySchema = z.strictObject({
+  /** Which tool sources may be offered at all. */
+  sources: z
+    .strictObject({
+      local: z.boolean().default(true),
+      mcp: z.boolean().default(true),
+      skill: z.boolean().default(true),
+      memory: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** Tool names (glob patterns, `*` wildcard) always allowed without asking. Applied after source gates. */
+  allow: z.array(z.string()).default([]),
+  /** Tool names (glob patterns) never offered nor run. Deny wins over allow. */
+  deny: z.array(z.string()).default([]),
+});
+
+export const agentSchema = z.strictObject({
+  /** `openai-compatible:MODEL`, `llama-cpp:PATH_OR_URI`, or an AI SDK LanguageModel object. */
+  model: modelSpec.optional(),
+  /** Base URL of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama. */
+  baseURL: z.string().url().optional(),
+  /** API key; `PLAITED_API_KEY` from the environment is used when absent. */
+  apiKey: z.string().optional(),
+  /** Extra HTTP headers for the model endpoint. */
+  headers: z.record(z.string(), z.string()).optional(),
+  systemPrompt: z.string().optional(),
+  /** Model steps per turn before the turn ends with `max_turn_requests`. */
+  maxSteps: z.number().int().positive().default(25),
+  temperature: z.number().min(0).max(2).optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  /** Threads for local llama.cpp models; defaults to the machine's core count. */
+  threads: z.number().int().positive().optional(),
+  /** Context window for local models (tokens). */
+  contextSize: z.number().int().positive().optional(),
+  /** Chat format for local models: follow the model's template, or force one. */
+  chatFormat: z.enum(['auto', 'functiongemma', 'generic']).default('auto'),
+  /** Folders outside the session cwd that file tools may touch. */
+  allowedRoots: z.array(z.string()).default([]),
+  /** Where session state lives; default `<session cwd>/.plaited/state.db`. */
+  stateDb: z.string().optional(),
+  /** Default permission mode of new sessions. */
+  defaultMode: z.enum(['default', 'accept-edits', 'plan']).default('default'),
+  /** Bash tool limits. */
+  bash: z
+    .strictObject({
+      timeoutMs: z.number().int().positive().default(120_000),
+      maxOutputBytes: z.number().int().positive().default(30_000),
+    })
+    .prefault({}),
+  /** What a message sent during a running turn does. */
+  sendMode: z.enum(['steer', 'queue']).default('steer'),
+  /** Native tool calling, or `<tool_call>` blocks parsed from text. */
+  toolCallFormat: z.enum(['native', 'xml']).default('native'),
+  maxParallelSubagents: z.number().int().positive().default(5),
+});
+
+export const mcpServerSchema = z
+  .strictObject({
+    id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "-" and "." only'),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    transport: z.enum(['stdio', 'http', 'sse']),
+    command: z.string().optional(),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    url: z.string().url().optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    auth: z
+      .discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('none') }),
+        z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
+        z.strictObject({
+          type: z.literal('oauth'),
+          clientId: z.string().optional(),
+          clientSecret: z.string().optional(),
+          scope: z.string().optional(),
+          redirectUrl: z.string().url().optional(),
+        }),
+      ])
+      .default({ type: 'none' }),
+    /** Per-request timeout. */
+    timeoutMs: z.number().int().positive().default(30_000),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((server, ctx) => {
+    if (server.transport === 'stdio' && !server.command) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'required for the stdio transport' });
+    }
+    if (server.transport !== 'stdio' && !server.url) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: `required for the ${server.transport} transport` });
+    }
+  });
+
+export const mcpSchema = z.strictObject({
+  servers: z.array(mcpServerSchema).default([]),
+  discovery: z
+    .strictObject({
+      /** Above this many MCP tools, a turn offers only the most relevant ones plus `search_tools`. */
+      threshold: z.number().int().nonnegative().default(30),
+      limit: z.number().int().positive().default(8),
+    })
+    .prefault({}),
+  /** Where the hybrid index lives; default `<project>/.plaited/index.db`. */
+  indexDb: z.string().optional(),
+});
+
+export const embedderSchema = z.strictObject({
+  /** Path to a GGUF embedding model or an `hf:` URI. */
+  model: z.string().default('hf:CompendiumLabs/bge-small-en-v1.5-gguf:Q8_0'),
+  threads: z.number().int().positive().optional(),
+  batchSize: z.number().int().positive().default(64),
+});
+
+export const skillsSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  roots: z.array(z.string()).default(['.plaited/skills', '.claude/skills', '.agents/skills']),
+  maxPromptChars: z.number().int().positive().default(12_000),
+  maxFileBytes: z.number().int().positive().default(131_072),
+  allow: z.array(z.string()).default([]),
+  deny: z.array(z.string()).default([]),
+});
+
+export const rulesSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** The root rules file, relative to the session cwd. */
+  file: z.string().default('AGENTS.md'),
+  /** Bytes of rules text that may go into the system prompt. */
+  maxPromptChars: z.number().int().positive().default(20_000),
+});
+
+export const memorySchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  dir: z.string().default('.plaited/memory'),
+});
+
+export const cacheSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  threshold: z.number().min(0).max(1).default(0.95),
+  ttlMs: z.number().int().positive().default(3_600_000),
+});
+
+export const sandboxSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** Refuse to start when isolation is unavailable (also implied by NODE_ENV=production). */
+  required: z.boolean().default(false),
+  /** Sandbox each bash call and stdio MCP server even without the whole-agent wrapper. */
+  commands: z.boolean().default(false),
+  security: z
+    .strictObject({
+      allowWrite: z.array(z.string()).default(['./output']),
+      denyRead: z.array(z.string()).default(['~/.ssh', '~/.aws', '~/.gnupg', '.env', '.env.*']),
+      allowedDomains: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  limits: z
+    .strictObject({
+      /** Bytes, or a string like "512M". */
+      memory: z.union([z.number().int().positive(), z.string()]).optional(),
+      timeoutMs: z.number().int().positive().optional(),
+      processes: z.number().int().positive().optional(),
+    })
+    .prefault({}),
+});
+
+export const adaptersSchema = z.strictObject({
+  acp: z
+    .strictObject({
+      transport: z.enum(['stdio', 'http']).default('stdio'),
+      host: z.string().default('127.0.0.1'),
+      port: z.number().int().nonnegative().default(3284),
+      idleTimeoutMs: z.number().int().positive().default(300_000),
+    })
+    .prefault({}),
+  mcp: z
+    .strictObject({
+      transport: z.enum(['stdio', 'http']).default('stdio'),
+      host: z.string().default('127.0.0.1'),
+      port: z.number().int().nonnegative().default(3333),
+      exposeRegistry: z.boolean().default(false),
+      allowedOrigins: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  sandbox: sandboxSchema.prefault({}),
+});
+
+export const configSchema = z.strictObject({
+  agent: agentSchema.prefault({}),
+  tools: toolPolicySchema.prefault({}),
+  mcp: mcpSchema.prefault({}),
+  embedder: embedderSchema.prefault({}),
+  skills: skillsSchema.prefault({}),
+  rules: rulesSchema.prefault({}),
+  memory: memorySchema.prefault({}),
+  cache: cacheSchema.prefault({}),
+  adapters: adaptersSchema.prefault({}),
+  /** Named shell scripts the agent and the user can run (`scripts.test: "npm test"`). */
+  scripts: z.record(z.string(), z.string()).default({}),
+  /** Sub-agent definitions for the `task` tool. */
+  agents: z
+    .record(
+      z.string(),
+      z.strictObject({
+        description: z.string(),
+        systemPrompt: z.string().optional(),
+        tools: z.array(z.string()).optional(),
+        model: modelSpec.optional(),
+      }),
+    )
+    .default({}),
+});
+
+/** What a user writes (every field optional). */
+export type PlaitedConfigInput = z.input<typeof configSchema>;
+/** The config after defaults are applied. */
+export type PlaitedConfig = z.output<typeof configSchema>;
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+export type SandboxConfig = z.output<typeof sandboxSchema>;
+export type ToolPolicyConfig = z.output<typeof toolPolicySchema>;

@@ -1,0 +1,38 @@
+/**
+ * What tools touch instead of `fs` and `child_process`. Local by default
+ * (see local-runtime.ts); the ACP adapter supplies one backed by the client's
+ * `fs/*` and `terminal/*` methods; the sandbox supplies one that isolates commands.
+ */
+export interface ExecOptions {
+  /** Working directory; defaults to the runtime's cwd. */
+  cwd?: string;
+  /** Kill the command after this many milliseconds. */
+  timeoutMs?: number;
+  /** Aborting kills the command and its whole process group. */
+  signal?: AbortSignal;
+  /** Keep at most this many bytes of output (the tail is kept); `truncated` reports a cut. */
+  maxOutputBytes?: number;
+  env?: Record<string, string>;
+}
+
+export interface ExecResult {
+  /** stdout and stderr interleaved, as a terminal would show them. */
+  output: string;
+  exitCode: number | null;
+  /** The signal that ended the process, if one did. */
+  signal: string | null;
+  truncated: boolean;
+  timedOut: boolean;
+  /** Set when the command ran in a client terminal, so the client can embed it. */
+  terminalId?: string;
+}
+
+export interface Runtime {
+  readonly cwd: string;
+  /** Reads a whole text file. Paths are absolute (tools resolve them first). */
+  readFile(path: string, options?: { signal?: AbortSignal }): Promise<string>;
+  writeFile(path: string, content: string, options?: { signal?: AbortSignal }): Promise<void>;
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** A short description for logs and capability reports (`local`, `acp-client`, `sandbox`). */
+  readonly kind: string;
+}

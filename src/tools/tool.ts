@@ -1,0 +1,64 @@
+import type { ToolCallContent, ToolCallLocation, ToolKind } from '../agent/agent-output.js';
+import type { Runtime } from './runtime.js';
+
+export type ToolRisk = 'read' | 'write' | 'external';
+export type ToolSource = 'local' | 'mcp' | 'skill' | 'memory';
+
+/** A JSON Schema object describing a tool's arguments. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** What the model sees back from a tool. */
+export type ToolResultPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string };
+
+export interface ToolResult {
+  content: ToolResultPart[];
+  isError?: boolean;
+  /** What the client shows for the call (diff, terminal); defaults to the text content. */
+  display?: ToolCallContent[];
+  locations?: ToolCallLocation[];
+  /** Machine-readable result (MCP structuredContent), passed through to adapters. */
+  structured?: unknown;
+}
+
+export interface ToolContext {
+  runtime: Runtime;
+  signal: AbortSignal;
+  sessionId: string;
+  toolCallId: string;
+  /** Extra roots outside cwd that file tools may touch (config `agent.allowedRoots`). */
+  allowedRoots: readonly string[];
+  /** Stream progress to the client while the tool runs. */
+  onUpdate(update: { title?: string; content?: ToolCallContent[] }): void;
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface Tool<Args = unknown> {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, as sent to the model. */
+  inputSchema: JsonSchema;
+  risk: ToolRisk;
+  source: ToolSource;
+  /** ACP tool kind for display; defaults from risk. */
+  kind?: ToolKind;
+  /** Checks raw model arguments; a failure goes back to the model as a tool error. */
+  validate(args: unknown): ValidationResult<Args>;
+  /** A human title for the call ("Read src/index.ts"). */
+  title?(args: Args): string;
+  locations?(args: Args, cwd: string): ToolCallLocation[];
+  execute(args: Args, context: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool with its argument type erased, as registries hold them. */
+export type AnyTool = Tool<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function textResult(text: string, extra: Omit<ToolResult, 'content'> = {}): ToolResult {
+  return { content: [{ type: 'text', text }], ...extra };
+}
+
+export function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores: e2e tests spawn real processes, so keep file-level parallelism modest.
+    maxWorkers: 2,
+    pool: 'forks',
+  },
+});
