@@ -91,6 +91,8 @@ export type AgentOutput =
   | WithSession<{ type: 'usage'; inputTokens: number; outputTokens: number; totalTokens: number }>
   | WithSession<{ type: 'mode-change'; modeId: string }>
   | WithSession<{ type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }>
+  /** Slash commands the client may offer (ACP `available_commands_update`), e.g. loaded skills. */
+  | WithSession<{ type: 'commands'; commands: Array<{ name: string; description: string; hint?: string }> }>
   | WithSession<{ type: 'turn-end'; stopReason: StopReason }>
   | WithSession<{ type: 'error'; error: AgentErrorInfo }>;
 

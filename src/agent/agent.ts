@@ -68,6 +68,8 @@ export interface Agent {
   /** Runs one user turn (or steers/queues onto a running one) and yields its events. */
   process(input: PromptInput, options?: ProcessOptions): AsyncIterable<AgentOutput>;
   capabilities(): AgentCapabilities;
+  /** Events that happen outside a turn (session start notices, slash commands, MCP server failures). */
+  subscribe(listener: (event: AgentOutput) => void): () => void;
   /** Tools the session would be offered now (built-ins, MCP, skills, memory), after policy. */
   tools(sessionId: string): Promise<AnyTool[]>;
   start(): Promise<void>;

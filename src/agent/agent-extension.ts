@@ -1,0 +1,44 @@
+import type { AgentOutput, StopReason, ToolCallLocation } from './agent-output.js';
+import type { SessionInfo } from './agent.js';
+import type { Runtime } from '../tools/runtime.js';
+import type { AnyTool, ToolResult } from '../tools/tool.js';
+
+/** What an extension sees of a running turn. */
+export interface TurnContext {
+  sessionId: string;
+  cwd: string;
+  /** The latest user message as plain text: the turn's intent, for discovery. */
+  intent: string;
+  signal: AbortSignal;
+  runtime: Runtime;
+  /** Sends an event into the turn's stream (e.g. a plan update, a notice). */
+  emit(event: AgentOutput): void;
+}
+
+export interface ToolCallSummary {
+  toolName: string;
+  args: unknown;
+  result: ToolResult;
+  locations: ToolCallLocation[];
+}
+
+/**
+ * The one way modules plug into the core without the core knowing them: the MCP
+ * registry, skills, rules, memory, plans and the sandbox each provide one.
+ * Every hook is optional; a hook that throws is reported as a notice and skipped,
+ * never ends the turn.
+ */
+export interface AgentExtension {
+  name: string;
+  /** Tools to offer for this turn (MCP tools for the intent, `read_skill`, `plan`, …). */
+  tools?(context: TurnContext): Promise<AnyTool[]> | AnyTool[];
+  /** Text appended to the system prompt for this turn (rules, skill catalog, episodes). */
+  systemPrompt?(context: TurnContext): Promise<string | undefined> | string | undefined;
+  /** Observes each finished tool call (rules load AGENTS.md files near touched paths). */
+  onToolResult?(context: TurnContext, call: ToolCallSummary): Promise<void> | void;
+  onTurnEnd?(context: TurnContext, stopReason: StopReason): Promise<void> | void;
+  /** A session was created or loaded (connect its MCP servers, announce slash commands). */
+  onSessionStart?(session: SessionInfo, emit: (event: AgentOutput) => void): Promise<void> | void;
+  onSessionClose?(sessionId: string): Promise<void> | void;
+  close?(): Promise<void> | void;
+}
