@@ -1,4 +1,4 @@
-import type { ToolCallContent, ToolCallLocation, ToolKind } from '../agent/agent-output.js';
+import type { AgentOutput, ToolCallContent, ToolCallLocation, ToolKind } from '../agent/agent-output.js';
 import type { Runtime } from './runtime.js';
 
 export type ToolRisk = 'read' | 'write' | 'external';
@@ -31,6 +31,8 @@ export interface ToolContext {
   allowedRoots: readonly string[];
   /** Stream progress to the client while the tool runs. */
   onUpdate(update: { title?: string; content?: ToolCallContent[] }): void;
+  /** Sends a session event (a plan update, a notice) into the turn's stream. */
+  emit(event: AgentOutput): void;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; error: string };
