@@ -1,0 +1,77 @@
+import type Database from 'better-sqlite3';
+import { StorageError } from './storage-error.js';
+
+/**
+ * The session store's schema, as an ordered list of migrations. `PRAGMA user_version`
+ * holds how many have run; a new version appends a step here and never edits an old one,
+ * so a file written by any earlier release upgrades in place.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    cwd TEXT NOT NULL,
+    title TEXT,
+    mode TEXT NOT NULL DEFAULT 'default',
+    parent_id TEXT,
+    mcp_servers TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX sessions_by_cwd ON sessions (cwd, updated_at);
+  CREATE INDEX sessions_by_updated ON sessions (updated_at);
+  CREATE INDEX sessions_by_parent ON sessions (parent_id);
+
+  CREATE TABLE messages (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE tool_calls (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    tool_call_id TEXT NOT NULL,
+    tool_name TEXT NOT NULL,
+    args TEXT NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    PRIMARY KEY (session_id, tool_call_id)
+  );
+
+  CREATE TABLE events (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SESSION_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the file up to the current schema; each step commits with its version bump. */
+export function migrateSessionSchema(db: Database.Database, path: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new StorageError(
+      'schema_too_new',
+      `${path} has session schema version ${current}; this plaited-agent knows up to ${MIGRATIONS.length}. Upgrade plaited-agent or use another state file.`,
+      { path },
+    );
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    const step = db.transaction(() => {
+      // Re-check inside the write lock: another process may have migrated meanwhile.
+      const now = db.pragma('user_version', { simple: true }) as number;
+      if (now > version) return;
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    });
+    step.immediate();
+  }
+}

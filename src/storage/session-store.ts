@@ -1,0 +1,426 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ModelMessage } from 'ai';
+import type { StoredAgentOutput, ToolCallStatus } from '../agent/agent-output.js';
+import type { SessionInfo, SessionMode } from '../agent/agent.js';
+import type { McpServerConfig } from '../config/schema.js';
+import { parseJsonColumn, toJsonColumn } from './json-column.js';
+import { migrateSessionSchema } from './session-schema.js';
+import { StorageError } from './storage-error.js';
+
+/** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
+export interface StoredSession extends SessionInfo {
+  parentSessionId: string | null;
+}
+
+export interface NewSession {
+  sessionId: string;
+  cwd: string;
+  title?: string | null;
+  mode?: SessionMode;
+  parentSessionId?: string | null;
+  mcpServers?: McpServerConfig[];
+}
+
+export interface StoredToolCall {
+  sessionId: string;
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  status: ToolCallStatus;
+  /** `undefined` until the call finishes (or when the stored result was unreadable). */
+  result: unknown;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** A row whose JSON could not be read; it was skipped (or its column defaulted). */
+export interface CorruptRow {
+  table: 'sessions' | 'messages' | 'tool_calls' | 'events';
+  sessionId: string;
+  /** `seq` for messages and events, the tool call id for tool calls, the column for sessions. */
+  key: string | number;
+  error: Error;
+}
+
+export interface SessionStoreOptions {
+  /** Clock for timestamps (tests pin it); defaults to the wall clock. */
+  now?: () => Date;
+  /** Told about each unreadable row a load skipped. The store itself never logs. */
+  onCorruptRow?: (row: CorruptRow) => void;
+  /** How long a write waits for another process holding the lock (ms). */
+  busyTimeoutMs?: number;
+}
+
+const MODES: readonly SessionMode[] = ['default', 'accept-edits', 'plan'];
+
+type SessionRow = {
+  id: string;
+  cwd: string;
+  title: string | null;
+  mode: string;
+  parent_id: string | null;
+  mcp_servers: string;
+  created_at: string;
+  updated_at: string;
+};
+type SeqRow = { seq: number; text: string };
+type EventRow = SeqRow & { type: string };
+type ToolCallRow = {
+  session_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  args: string;
+  status: string;
+  result: string | null;
+  started_at: string;
+  finished_at: string | null;
+};
+
+/**
+ * Sessions, their model-facing messages, tool calls and replayable events, in one SQLite
+ * file (WAL, so readers never block the writer and several processes can share it).
+ * Synchronous on purpose: better-sqlite3 is, and every call is a few small statements.
+ */
+export class SessionStore {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly now: () => Date;
+  private readonly onCorruptRow: ((row: CorruptRow) => void) | undefined;
+  private readonly statements;
+  private closed = false;
+
+  constructor(path: string, options: SessionStoreOptions = {}) {
+    this.path = path === ':memory:' ? path : resolve(path);
+    this.now = options.now ?? (() => new Date());
+    this.onCorruptRow = options.onCorruptRow;
+    this.db = openDatabase(this.path, options.busyTimeoutMs ?? 5_000);
+    try {
+      migrateSessionSchema(this.db, this.path);
+      this.statements = prepareStatements(this.db);
+    } catch (error) {
+      this.db.close();
+      if (StorageError.isInstance(error)) throw error;
+      throw new StorageError('open_failed', `cannot open session store ${this.path}: ${describe(error)}`, { path: this.path, cause: error });
+    }
+  }
+
+  /** `wal` for files, `memory` for ':memory:'. */
+  journalMode(): string {
+    return this.db.pragma('journal_mode', { simple: true }) as string;
+  }
+
+  createSession(session: NewSession): StoredSession {
+    const stamp = this.timestamp();
+    const row: SessionRow = {
+      id: session.sessionId,
+      cwd: session.cwd,
+      title: session.title ?? null,
+      mode: session.mode ?? 'default',
+      parent_id: session.parentSessionId ?? null,
+      mcp_servers: toJsonColumn(session.mcpServers ?? []),
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    try {
+      this.statements.insertSession.run(row);
+    } catch (error) {
+      if (isSqliteCode(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+        throw new StorageError('session_exists', `session ${session.sessionId} already exists in ${this.path}`, {
+          path: this.path,
+          sessionId: session.sessionId,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    return this.toSession(row);
+  }
+
+  getSession(sessionId: string): StoredSession | undefined {
+    const row = this.statements.getSession.get(sessionId) as SessionRow | undefined;
+    return row ? this.toSession(row) : undefined;
+  }
+
+  /** Most recently active first. */
+  listSessions(options: { cwd?: string; limit?: number } = {}): StoredSession[] {
+    const limit = options.limit ?? -1; // SQLite: a negative LIMIT means none
+    const rows = (
+      options.cwd === undefined
+        ? this.statements.listSessions.all(limit)
+        : this.statements.listSessionsByCwd.all(options.cwd, limit)
+    ) as SessionRow[];
+    return rows.map((row) => this.toSession(row));
+  }
+
+  /** Changes title and/or mode and marks the session active; `undefined` when it does not exist. */
+  updateSession(sessionId: string, changes: { title?: string | null; mode?: SessionMode }): StoredSession | undefined {
+    const result = this.statements.updateSession.run({
+      id: sessionId,
+      setTitle: changes.title === undefined ? 0 : 1,
+      title: changes.title ?? null,
+      mode: changes.mode ?? null,
+      updatedAt: this.timestamp(),
+    });
+    return result.changes === 0 ? undefined : this.getSession(sessionId);
+  }
+
+  /** Removes the session with its messages, tool calls and events. Returns whether it existed. */
+  deleteSession(sessionId: string): boolean {
+    return this.statements.deleteSession.run(sessionId).changes > 0;
+  }
+
+  appendMessages(sessionId: string, messages: readonly ModelMessage[]): void {
+    this.appendRows(sessionId, messages, this.statements.nextMessageSeq, (seq, message) =>
+      this.statements.insertMessage.run(sessionId, seq, toJsonColumn(message)),
+    );
+  }
+
+  /** Replaces the whole history (after compaction); events and tool calls stay. */
+  replaceMessages(sessionId: string, messages: readonly ModelMessage[]): void {
+    this.db
+      .transaction(() => {
+        this.touch(sessionId);
+        this.statements.deleteMessages.run(sessionId);
+        messages.forEach((message, seq) => this.statements.insertMessage.run(sessionId, seq, toJsonColumn(message)));
+      })
+      .immediate();
+  }
+
+  loadMessages(sessionId: string): ModelMessage[] {
+    const messages: ModelMessage[] = [];
+    for (const row of this.statements.loadMessages.all(sessionId) as SeqRow[]) {
+      const parsed = parseJsonColumn(row.text);
+      const error = parsed.ok ? shapeError(parsed.value, 'role') : parsed.error;
+      if (error) this.reportCorrupt({ table: 'messages', sessionId, key: row.seq, error });
+      else messages.push((parsed as { value: ModelMessage }).value);
+    }
+    return messages;
+  }
+
+  /** Appends in one transaction: a reader sees all of the batch or none of it. */
+  appendEvents(sessionId: string, events: readonly StoredAgentOutput[]): void {
+    const createdAt = this.timestamp();
+    this.appendRows(sessionId, events, this.statements.nextEventSeq, (seq, event) =>
+      this.statements.insertEvent.run(sessionId, seq, event.type, toJsonColumn(event), createdAt),
+    );
+  }
+
+  /** Every stored event in order, each carrying this session's id: what `session/load` replays. */
+  loadEvents(sessionId: string): StoredAgentOutput[] {
+    const events: StoredAgentOutput[] = [];
+    for (const row of this.statements.loadEvents.all(sessionId) as EventRow[]) {
+      const parsed = parseJsonColumn(row.text);
+      const error = parsed.ok ? shapeError(parsed.value, 'type') : parsed.error;
+      if (error) this.reportCorrupt({ table: 'events', sessionId, key: row.seq, error });
+      else events.push({ ...(parsed as { value: StoredAgentOutput }).value, sessionId });
+    }
+    return events;
+  }
+
+  /** Records a call as it starts; recording the same id again replaces it. */
+  recordToolCall(call: {
+    sessionId: string;
+    toolCallId: string;
+    toolName: string;
+    args: unknown;
+    status?: ToolCallStatus;
+  }): void {
+    const result = this.statements.upsertToolCall.run({
+      sessionId: call.sessionId,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      args: toJsonColumn(call.args ?? null),
+      status: call.status ?? 'in_progress',
+      startedAt: this.timestamp(),
+    });
+    if (result.changes === 0) throw this.notFound(call.sessionId);
+  }
+
+  /** Stores the outcome; returns false when no such call was recorded. */
+  finishToolCall(call: { sessionId: string; toolCallId: string; status: 'completed' | 'failed'; result: unknown }): boolean {
+    const update = this.statements.finishToolCall.run({
+      sessionId: call.sessionId,
+      toolCallId: call.toolCallId,
+      status: call.status,
+      result: toJsonColumn(call.result ?? null),
+      finishedAt: this.timestamp(),
+    });
+    return update.changes > 0;
+  }
+
+  /** Tool calls in the order they started. */
+  loadToolCalls(sessionId: string): StoredToolCall[] {
+    const calls: StoredToolCall[] = [];
+    for (const row of this.statements.loadToolCalls.all(sessionId) as ToolCallRow[]) {
+      const args = parseJsonColumn(row.args);
+      if (!args.ok) {
+        this.reportCorrupt({ table: 'tool_calls', sessionId, key: row.tool_call_id, error: args.error });
+        continue;
+      }
+      let result: unknown;
+      if (row.result !== null) {
+        const parsed = parseJsonColumn(row.result);
+        if (parsed.ok) result = parsed.value;
+        else this.reportCorrupt({ table: 'tool_calls', sessionId, key: row.tool_call_id, error: parsed.error });
+      }
+      calls.push({
+        sessionId: row.session_id,
+        toolCallId: row.tool_call_id,
+        toolName: row.tool_name,
+        args: args.value,
+        status: row.status as ToolCallStatus,
+        result,
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+      });
+    }
+    return calls;
+  }
+
+  /** Idempotent. Checkpoints the WAL so the file is complete on its own. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  private appendRows<T>(
+    sessionId: string,
+    rows: readonly T[],
+    nextSeq: Database.Statement,
+    insert: (seq: number, row: T) => void,
+  ): void {
+    if (rows.length === 0) {
+      if (!this.statements.getSession.get(sessionId)) throw this.notFound(sessionId);
+      return;
+    }
+    // IMMEDIATE: take the write lock before reading MAX(seq), so two processes
+    // appending to one file never compute the same seq (and never hit BUSY_SNAPSHOT).
+    this.db
+      .transaction(() => {
+        this.touch(sessionId);
+        let seq = (nextSeq.get(sessionId) as { next: number }).next;
+        for (const row of rows) insert(seq++, row);
+      })
+      .immediate();
+  }
+
+  /** Marks the session active; throws when it does not exist. */
+  private touch(sessionId: string): void {
+    if (this.statements.touchSession.run(this.timestamp(), sessionId).changes === 0) throw this.notFound(sessionId);
+  }
+
+  private toSession(row: SessionRow): StoredSession {
+    let mcpServers: McpServerConfig[] = [];
+    const parsed = parseJsonColumn(row.mcp_servers);
+    if (parsed.ok && Array.isArray(parsed.value)) mcpServers = parsed.value as McpServerConfig[];
+    else {
+      const error = parsed.ok ? new Error('mcp_servers is not an array') : parsed.error;
+      this.reportCorrupt({ table: 'sessions', sessionId: row.id, key: 'mcp_servers', error });
+    }
+    return {
+      sessionId: row.id,
+      cwd: row.cwd,
+      title: row.title,
+      mode: MODES.includes(row.mode as SessionMode) ? (row.mode as SessionMode) : 'default',
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      mcpServers,
+      parentSessionId: row.parent_id,
+    };
+  }
+
+  private reportCorrupt(row: CorruptRow): void {
+    try {
+      this.onCorruptRow?.(row);
+    } catch {
+      // A failing observer must not turn a tolerated corrupt row into a failed load.
+    }
+  }
+
+  private notFound(sessionId: string): StorageError {
+    return new StorageError('session_not_found', `no session ${sessionId} in ${this.path}`, { path: this.path, sessionId });
+  }
+
+  private timestamp(): string {
+    return this.now().toISOString();
+  }
+}
+
+function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new StorageError('open_failed', `cannot open session store ${path}: ${describe(error)}`, { path, cause: error });
+  }
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    insertSession: db.prepare(
+      `INSERT INTO sessions (id, cwd, title, mode, parent_id, mcp_servers, created_at, updated_at)
+       VALUES (@id, @cwd, @title, @mode, @parent_id, @mcp_servers, @created_at, @updated_at)`,
+    ),
+    getSession: db.prepare('SELECT * FROM sessions WHERE id = ?'),
+    listSessions: db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
+    listSessionsByCwd: db.prepare('SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
+    updateSession: db.prepare(
+      `UPDATE sessions SET
+         title = CASE WHEN @setTitle THEN @title ELSE title END,
+         mode = COALESCE(@mode, mode),
+         updated_at = @updatedAt
+       WHERE id = @id`,
+    ),
+    touchSession: db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?'),
+    deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
+    nextMessageSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM messages WHERE session_id = ?'),
+    insertMessage: db.prepare('INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)'),
+    deleteMessages: db.prepare('DELETE FROM messages WHERE session_id = ?'),
+    loadMessages: db.prepare('SELECT seq, message AS text FROM messages WHERE session_id = ? ORDER BY seq'),
+    nextEventSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM events WHERE session_id = ?'),
+    insertEvent: db.prepare('INSERT INTO events (session_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)'),
+    loadEvents: db.prepare('SELECT seq, type, data AS text FROM events WHERE session_id = ? ORDER BY seq'),
+    // INSERT … SELECT: inserts nothing (changes = 0) when the session does not exist.
+    upsertToolCall: db.prepare(
+      `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, result, started_at, finished_at)
+       SELECT @sessionId, @toolCallId, @toolName, @args, @status, NULL, @startedAt, NULL
+       WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @sessionId)
+       ON CONFLICT (session_id, tool_call_id) DO UPDATE SET
+         tool_name = excluded.tool_name, args = excluded.args, status = excluded.status,
+         result = NULL, started_at = excluded.started_at, finished_at = NULL`,
+    ),
+    finishToolCall: db.prepare(
+      `UPDATE tool_calls SET status = @status, result = @result, finished_at = @finishedAt
+       WHERE session_id = @sessionId AND tool_call_id = @toolCallId`,
+    ),
+    loadToolCalls: db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid'),
+  };
+}
+
+/** Why the value is not a stored message/event (`null` when it looks like one). */
+function shapeError(value: unknown, discriminant: 'role' | 'type'): Error | null {
+  if (typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[discriminant] === 'string') return null;
+  return new Error(`not an object with a string "${discriminant}"`);
+}
+
+function isSqliteCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,33 @@
+export type StorageErrorCode =
+  /** The session the call names is not in this store. */
+  | 'session_not_found'
+  /** `createSession` with an id that is already taken. */
+  | 'session_exists'
+  /** The file was written by a newer plaited-agent (its schema version is unknown to us). */
+  | 'schema_too_new'
+  /** SQLite could not open or prepare the file (not a database, unwritable folder, …). */
+  | 'open_failed';
+
+/** A session-store failure, with the file and the session it concerns. */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  readonly code: StorageErrorCode;
+  readonly path: string;
+  readonly sessionId: string | undefined;
+
+  constructor(
+    code: StorageErrorCode,
+    message: string,
+    context: { path: string; sessionId?: string; cause?: unknown },
+  ) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.path = context.path;
+    this.sessionId = context.sessionId;
+  }
+
+  /** Works across duplicate copies of the package, unlike `instanceof`. */
+  static isInstance(error: unknown): error is StorageError {
+    return error instanceof Error && error.name === 'StorageError' && typeof (error as StorageError).code === 'string';
+  }
+}
