@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { ToolCallContent } from '../agent/agent-output.js';
+import { defineTool } from './define-tool.js';
+import type { AnyTool, ToolResult } from './tool.js';
+import { errorResult } from './tool.js';
+import { messageOf } from './resolve-tool-path.js';
+
+/** Same defaults as config `agent.bash`. */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_DEFAULT_MAX_OUTPUT_BYTES = 30_000;
+/** A model may ask for a longer timeout per call, up to this (or the configured one, if higher). */
+const BASH_MAX_TIMEOUT_MS = 600_000;
+const TITLE_MAX_CHARS = 80;
+
+export interface BashToolOptions {
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+}
+
+const parameters = z.strictObject({
+  command: z.string().min(1).describe('The bash command to run, in the working directory.'),
+  timeout_ms: z.number().int().positive().optional().describe('Kill the command after this many milliseconds.'),
+  description: z.string().optional().describe('What the command does, in a few words, for the user.'),
+});
+
+/**
+ * Runs a shell command through the session's Runtime (local bash, an ACP client
+ * terminal, or a sandbox). A non-zero exit, a timeout or an abort is an error
+ * result, so the model sees it failed; the output tail is kept.
+ */
+export function createBashTool(options: BashToolOptions = {}): AnyTool {
+  const timeoutMs = options.timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? BASH_DEFAULT_MAX_OUTPUT_BYTES;
+  const maxTimeoutMs = Math.max(timeoutMs, BASH_MAX_TIMEOUT_MS);
+  return defineTool({
+    name: 'bash',
+    description:
+      'Run a bash command in the working directory and return its exit code and output (stdout and stderr ' +
+      `interleaved; the last ${maxOutputBytes} bytes are kept). Default timeout ${timeoutMs} ms. ` +
+      'Use it for builds, tests, git and other programs; use read_file, edit_file, glob and grep for files.',
+    parameters,
+    risk: 'external',
+    kind: 'execute',
+    title: (args) => `Run: ${shorten(args.command)}`,
+    async execute(args, context): Promise<ToolResult> {
+      const limitMs = Math.min(args.timeout_ms ?? timeoutMs, maxTimeoutMs);
+      let result;
+      try {
+        result = await context.runtime.exec(args.command, {
+          cwd: context.runtime.cwd,
+          timeoutMs: limitMs,
+          signal: context.signal,
+          maxOutputBytes,
+        });
+      } catch (error) {
+        return errorResult(`Could not run the command: ${messageOf(error)}`);
+      }
+
+      const aborted = context.signal.aborted && !result.timedOut;
+      const status = aborted
+        ? 'Command aborted.'
+        : result.timedOut
+          ? `Command timed out after ${limitMs} ms and was killed.`
+          : result.exitCode === null
+            ? `Command was killed by ${result.signal ?? 'a signal'}.`
+            : `Exit code: ${result.exitCode}`;
+      const parts = [status];
+      if (result.output.length > 0) parts.push(result.output.replace(/\n$/, ''));
+      else parts.push('(no output)');
+      if (result.truncated) {
+        parts.push(`(output truncated: showing the last ${Buffer.byteLength(result.output)} bytes)`);
+      }
+      const text = parts.join('\n');
+      const display: ToolCallContent[] = result.terminalId
+        ? [{ type: 'terminal', terminalId: result.terminalId }]
+        : [{ type: 'text', text }];
+      const failed = aborted || result.timedOut || result.exitCode !== 0;
+      return { content: [{ type: 'text', text }], isError: failed || undefined, display };
+    },
+  });
+}
+
+function shorten(command: string): string {
+  const firstLine = command.trim().split('\n')[0];
+  const more = firstLine.length > TITLE_MAX_CHARS || command.trim().includes('\n');
+  return more ? `${firstLine.slice(0, TITLE_MAX_CHARS)}…` : firstLine;
+}

@@ -1,0 +1,18 @@
+import type { AnyTool } from './tool.js';
+import { readFileTool } from './read-file-tool.js';
+import { writeFileTool } from './write-file-tool.js';
+import { editFileTool } from './edit-file-tool.js';
+import { globTool } from './glob-tool.js';
+import { createGrepTool, type GrepToolOptions } from './grep-tool.js';
+import { createBashTool, type BashToolOptions } from './bash-tool.js';
+
+export interface BuiltinToolsOptions {
+  /** Config `agent.bash`. */
+  bash?: BashToolOptions;
+  grep?: GrepToolOptions;
+}
+
+/** The six local tools: read_file, write_file, edit_file, glob, grep, bash. */
+export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {
+  return [readFileTool, writeFileTool, editFileTool, globTool, createGrepTool(options.grep), createBashTool(options.bash)];
+}

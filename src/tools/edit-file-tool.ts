@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { errorResult, textResult } from './tool.js';
+import { isFileNotFound, messageOf, resolveToolPath } from './resolve-tool-path.js';
+
+const parameters = z.strictObject({
+  path: z.string().min(1).describe('File to edit, relative to the working directory (or absolute).'),
+  old_string: z.string().describe('Exact text to replace, including whitespace; must be unique unless replace_all.'),
+  new_string: z.string().describe('Text to put in its place.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence instead of exactly one. Default false.'),
+});
+
+/** Exact string replacement in an existing file; answers with a unified diff. */
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  description:
+    'Replace an exact string in a file. old_string must match the file exactly (whitespace included) ' +
+    'and occur once, unless replace_all is true. Read the file first; include enough context to be unique.',
+  parameters,
+  risk: 'write',
+  kind: 'edit',
+  title: (args) => `Edit ${args.path}`,
+  locations: (args, cwd) => [{ path: path.resolve(cwd, args.path) }],
+  async execute(args, context) {
+    const resolved = await resolveToolPath(args.path, context);
+    if (!resolved.ok) return resolved.result;
+    const { absolute, display } = resolved;
+
+    if (args.old_string === '') {
+      return errorResult('old_string is empty; to create a file or replace it whole, use write_file.');
+    }
+    if (args.old_string === args.new_string) {
+      return errorResult('old_string and new_string are identical; there is nothing to change.');
+    }
+
+    let oldText: string;
+    try {
+      oldText = await context.runtime.readFile(absolute, { signal: context.signal });
+    } catch (error) {
+      if (isFileNotFound(error)) return errorResult(`File not found: ${display} (use write_file to create it).`);
+      return errorResult(`Cannot read ${display}: ${messageOf(error)}`);
+    }
+
+    let search = args.old_string;
+    let replacement = args.new_string;
+    let count = countOccurrences(oldText, search);
+    // Models write "\n"; a CRLF file would never match. Retry with the file's line endings.
+    if (count === 0 && oldText.includes('\r\n') && search.includes('\n') && !search.includes('\r\n')) {
+      search = search.replace(/\n/g, '\r\n');
+      replacement = replacement.replace(/\r?\n/g, '\r\n');
+      count = countOccurrences(oldText, search);
+    }
+    if (count === 0) {
+      return errorResult(
+        `old_string was not found in ${display}. It must match exactly, whitespace and indentation included; read the file again.`,
+      );
+    }
+    if (count > 1 && !args.replace_all) {
+      return errorResult(
+        `old_string appears ${count} times in ${display}; include more surrounding context to make it unique, or set replace_all=true.`,
+      );
+    }
+
+    const firstIndex = oldText.indexOf(search);
+    // split/join, not String.replace: `$&` and friends in new_string must stay literal.
+    const newText = args.replace_all
+      ? oldText.split(search).join(replacement)
+      : oldText.slice(0, firstIndex) + replacement + oldText.slice(firstIndex + search.length);
+
+    try {
+      await context.runtime.writeFile(absolute, newText, { signal: context.signal });
+    } catch (error) {
+      return errorResult(`Cannot write ${display}: ${messageOf(error)}`);
+    }
+
+    const line = oldText.slice(0, firstIndex).split('\n').length;
+    const patch = createTwoFilesPatch(display, display, oldText, newText, undefined, undefined, { context: 3 });
+    const replaced = count === 1 ? '1 replacement' : `${count} replacements`;
+    return textResult(`Edited ${display} (${replaced}).\n${patch}`, {
+      display: [{ type: 'diff', path: absolute, oldText, newText }],
+      locations: [{ path: absolute, line }],
+    });
+  },
+});
+
+/** Non-overlapping occurrences, as split/join would replace them. */
+function countOccurrences(text: string, search: string): number {
+  let count = 0;
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) count++;
+  return count;
+}

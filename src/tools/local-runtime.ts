@@ -1,0 +1,43 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExecOptions, ExecResult, Runtime } from './runtime.js';
+import { spawnProcess } from './spawn-process.js';
+
+/**
+ * The default Runtime: the local disk and `bash -c`. Commands run in their own
+ * process group, so a timeout or an abort kills everything they started.
+ */
+export function createLocalRuntime(cwd: string): Runtime {
+  const root = path.resolve(cwd);
+  return {
+    cwd: root,
+    kind: 'local',
+    readFile(file, options) {
+      return readFile(path.resolve(root, file), { encoding: 'utf8', signal: options?.signal });
+    },
+    async writeFile(file, content, options) {
+      const target = path.resolve(root, file);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, content, { encoding: 'utf8', signal: options?.signal });
+    },
+    async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+      const result = await spawnProcess({
+        file: 'bash',
+        args: ['-c', command],
+        cwd: options.cwd ? path.resolve(root, options.cwd) : root,
+        env: { ...process.env, ...options.env },
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        maxOutputBytes: options.maxOutputBytes,
+        keep: 'tail',
+      });
+      return {
+        output: result.output,
+        exitCode: result.exitCode,
+        signal: result.signal,
+        truncated: result.truncated,
+        timedOut: result.timedOut,
+      };
+    },
+  };
+}

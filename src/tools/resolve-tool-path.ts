@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { ToolContext, ToolResult } from './tool.js';
+import { errorResult } from './tool.js';
+import { PathOutsideWorkspaceError } from './path-outside-workspace-error.js';
+import { isWithin, resolveWorkspacePath } from './workspace-path.js';
+
+export type ResolvedToolPath =
+  | { ok: true; absolute: string; display: string }
+  | { ok: false; result: ToolResult };
+
+/**
+ * A tool's path argument, checked against the workspace. A refusal comes back as
+ * an error ToolResult for the model, never as a throw.
+ */
+export async function resolveToolPath(
+  input: string,
+  context: Pick<ToolContext, 'runtime' | 'allowedRoots'>,
+): Promise<ResolvedToolPath> {
+  try {
+    const absolute = await resolveWorkspacePath(input, context.runtime.cwd, context.allowedRoots);
+    return { ok: true, absolute, display: displayPath(absolute, context.runtime.cwd) };
+  } catch (error) {
+    if (PathOutsideWorkspaceError.isInstance(error)) return { ok: false, result: errorResult(error.message) };
+    return { ok: false, result: errorResult(`Cannot use path "${input}": ${messageOf(error)}`) };
+  }
+}
+
+/** Relative to cwd when inside it (what the model and a user read best), else absolute. */
+export function displayPath(absolute: string, cwd: string): string {
+  const root = path.resolve(cwd);
+  if (!isWithin(absolute, root)) return absolute;
+  return path.relative(root, absolute) || '.';
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runtimes report a missing file as ENOENT (local) or in words (ACP clients); accept both. */
+export function isFileNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return true;
+  return /\b(ENOENT|no such file|not found|does not exist)\b/i.test(messageOf(error));
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { errorResult, textResult } from './tool.js';
+import { isFileNotFound, messageOf, resolveToolPath } from './resolve-tool-path.js';
+
+const parameters = z.strictObject({
+  path: z.string().min(1).describe('File to write, relative to the working directory (or absolute).'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+/** Creates or overwrites a whole file; parent folders are created. */
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description:
+    'Write a whole file, creating it (and its parent folders) or replacing its content. ' +
+    'Prefer edit_file for changes to an existing file.',
+  parameters,
+  risk: 'write',
+  kind: 'edit',
+  title: (args) => `Write ${args.path}`,
+  locations: (args, cwd) => [{ path: path.resolve(cwd, args.path) }],
+  async execute(args, context) {
+    const resolved = await resolveToolPath(args.path, context);
+    if (!resolved.ok) return resolved.result;
+    const { absolute, display } = resolved;
+
+    let oldText: string | null;
+    try {
+      oldText = await context.runtime.readFile(absolute, { signal: context.signal });
+    } catch (error) {
+      if (!isFileNotFound(error)) return errorResult(`Cannot write ${display}: ${messageOf(error)}`);
+      oldText = null;
+    }
+    try {
+      await context.runtime.writeFile(absolute, args.content, { signal: context.signal });
+    } catch (error) {
+      return errorResult(`Cannot write ${display}: ${messageOf(error)}`);
+    }
+
+    const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
+    const what = oldText === null ? 'Created' : oldText === args.content ? 'Rewrote (unchanged)' : 'Overwrote';
+    return textResult(`${what} ${display} (${lines} lines, ${Buffer.byteLength(args.content)} bytes).`, {
+      display: [{ type: 'diff', path: absolute, oldText, newText: args.content }],
+      locations: [{ path: absolute }],
+    });
+  },
+});
