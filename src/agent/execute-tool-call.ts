@@ -1,0 +1,33 @@
+import type { AgentOutput } from './agent-output.js';
+import type { Runtime } from '../tools/runtime.js';
+import type { AnyTool, ToolResult } from '../tools/tool.js';
+
+/** Runs one approved call. A tool that throws becomes an error result the model can read. */
+export async function executeToolCall(options: {
+  tool: AnyTool;
+  args: unknown;
+  toolCallId: string;
+  sessionId: string;
+  runtime: Runtime;
+  allowedRoots: readonly string[];
+  signal: AbortSignal;
+  push(event: AgentOutput): void;
+}): Promise<ToolResult> {
+  const { tool, toolCallId, sessionId, signal, push } = options;
+  try {
+    const result = await tool.execute(options.args, {
+      runtime: options.runtime,
+      signal,
+      sessionId,
+      toolCallId,
+      allowedRoots: options.allowedRoots,
+      onUpdate: (update) => push({ type: 'tool-call-update', sessionId, toolCallId, status: 'in_progress', ...update }),
+      emit: push,
+    });
+    return result;
+  } catch (error) {
+    if (signal.aborted) return { content: [{ type: 'text', text: 'Cancelled while running.' }], isError: true };
+    const message = error instanceof Error ? error.message : String(error);
+    return { content: [{ type: 'text', text: `Tool "${tool.name}" failed: ${message}` }], isError: true };
+  }
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { ModelMessage } from 'ai';
+import type { AgentOutput } from './agent-output.js';
+import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode } from './agent.js';
+import type { PermissionMemory } from './tool-policy.js';
+import type { SessionStore } from '../storage/session-store.js';
+import type { StoreRegistry } from '../storage/store-registry.js';
+import { AgentError } from './agent-error.js';
+
+/** A session held in memory: its store, its model-facing history, and its turn queue. */
+export interface LiveSession {
+  info: SessionInfo;
+  store: SessionStore;
+  messages: ModelMessage[];
+  permissions: PermissionMemory;
+  /** Resolves when the previous turn has finished: turns of one session never overlap. */
+  tail: Promise<void>;
+  /** The running turn, if any. */
+  running: { controller: AbortController; steering: ModelMessage[] } | undefined;
+  /** Resolves once extensions finished `onSessionStart` (its MCP servers are connected). */
+  ready: Promise<void>;
+}
+
+export interface SessionHooks {
+  onStart(session: SessionInfo): Promise<void>;
+  onClose(sessionId: string): Promise<void>;
+}
+
+/** Sessions over the SQLite stores: new ones, ones in memory, and ones found on disk after a restart. */
+export class LocalSessionManager implements SessionManager {
+  readonly #live = new Map<string, LiveSession>();
+
+  constructor(
+    private readonly stores: StoreRegistry,
+    private readonly defaultMode: SessionMode,
+    private readonly hooks: SessionHooks,
+  ) {}
+
+  async create(options: CreateSessionOptions): Promise<SessionInfo> {
+    const cwd = resolve(options.cwd);
+    const store = this.stores.forProject(cwd);
+    const stored = store.createSession({
+      sessionId: options.sessionId ?? randomUUID(),
+      cwd,
+      mode: options.mode ?? this.defaultMode,
+      mcpServers: options.mcpServers ?? [],
+      parentSessionId: options.parentSessionId ?? null,
+    });
+    const info = toInfo(stored);
+    this.#attach(info, store, []);
+    return info;
+  }
+
+  async get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined> {
+    const live = this.#live.get(sessionId);
+    if (live) return live.info;
+    const found = this.#find(sessionId, cwd);
+    return found ? toInfo(found.session) : undefined;
+  }
+
+  async list(options: { cwd?: string } = {}): Promise<SessionInfo[]> {
+    const stores = options.cwd ? [this.stores.forProject(resolve(options.cwd))] : this.#knownStores();
+    const cwd = options.cwd ? resolve(options.cwd) : undefined;
+    const seen = new Set<string>();
+    const sessions: SessionInfo[] = [];
+    for (const store of stores) {
+      for (const session of store.listSessions(cwd ? { cwd } : {})) {
+        if (seen.has(session.sessionId) || session.parentSessionId) continue;
+        seen.add(session.sessionId);
+        sessions.push(toInfo(session));
+      }
+    }
+    return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  async history(sessionId: string, cwd?: string): Promise<AgentOutput[]> {
+    const live = await this.open(sessionId, cwd);
+    return live.store.loadEvents(sessionId);
+  }
+
+  async setMode(sessionId: string, mode: SessionMode): Promise<void> {
+    const live = await this.open(sessionId);
+    live.store.updateSession(sessionId, { mode });
+    live.info = { ...live.info, mode };
+  }
+
+  async close(sessionId: string): Promise<void> {
+    const live = this.#live.get(sessionId);
+    if (!live) return;
+    live.running?.controller.abort();
+    this.#live.delete(sessionId);
+    await this.hooks.onClose(sessionId);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    const live = await this.open(sessionId).catch(() => undefined);
+    await this.close(sessionId);
+    live?.store.deleteSession(sessionId);
+  }
+
+  /** The live session, loading it from disk (and starting its extensions) when needed. */
+  async open(sessionId: string, cwd?: string): Promise<LiveSession> {
+    const live = this.#live.get(sessionId);
+    if (live) return live;
+    const found = this.#find(sessionId, cwd);
+    if (!found) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
+    return this.#attach(toInfo(found.session), found.store, found.store.loadMessages(sessionId));
+  }
+
+  setTitle(live: LiveSession, title: string): void {
+    live.store.updateSession(live.info.sessionId, { title });
+    live.info = { ...live.info, title };
+  }
+
+  liveSessions(): LiveSession[] {
+    return [...this.#live.values()];
+  }
+
+  #attach(info: SessionInfo, store: SessionStore, messages: ModelMessage[]): LiveSession {
+    const live: LiveSession = {
+      info,
+      store,
+      messages,
+      permissions: { allowAlways: new Set(), rejectAlways: new Set() },
+      tail: Promise.resolve(),
+      running: undefined,
+      // Deferred one tick so a protocol adapter answers session/new before any session event is sent.
+      ready: new Promise<void>((resolveReady) => setImmediate(resolveReady)).then(() =>
+        this.hooks.onStart(info).catch(() => undefined),
+      ),
+    };
+    this.#live.set(info.sessionId, live);
+    return live;
+  }
+
+  #find(sessionId: string, cwd?: string) {
+    const stores = cwd ? [this.stores.forProject(resolve(cwd)), ...this.#knownStores()] : this.#knownStores();
+    for (const store of stores) {
+      const session = store.getSession(sessionId);
+      if (session) return { store, session };
+    }
+    return undefined;
+  }
+
+  #knownStores(): SessionStore[] {
+    const stores = this.stores.all();
+    const own = this.stores.forProject(process.cwd());
+    return stores.includes(own) ? stores : [own, ...stores];
+  }
+}
+
+function toInfo(session: SessionInfo): SessionInfo {
+  return {
+    sessionId: session.sessionId,
+    cwd: session.cwd,
+    title: session.title,
+    mode: session.mode,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    mcpServers: session.mcpServers,
+  };
+}

@@ -1,0 +1,65 @@
+import type { LanguageModel } from 'ai';
+import type { PlaitedConfig } from '../config/schema.js';
+import { ModelError } from './model-error.js';
+
+export type ResolvedLanguageModel = Exclude<LanguageModel, string>;
+
+/**
+ * `agent.model` → an AI SDK LanguageModel. Providers are imported lazily so the CLI
+ * answers `initialize` before any model code is loaded.
+ *  - `openai-compatible:MODEL` with `agent.baseURL` (Ollama, vLLM, llama.cpp server, LM Studio, OpenAI)
+ *  - `llama-cpp:PATH_OR_URI` runs a GGUF file in-process through node-llama-cpp
+ *  - an AI SDK LanguageModel object from `.plaited/config.ts` is used as is
+ */
+export async function resolveModel(agentConfig: PlaitedConfig['agent']): Promise<ResolvedLanguageModel> {
+  const spec = agentConfig.model;
+  if (spec === undefined) {
+    throw new ModelError(
+      'model_not_configured',
+      'No model configured. Set agent.model in .plaited/config.ts or pass --model, e.g. ' +
+        '--model openai-compatible:llama3.1 --base-url http://127.0.0.1:11434/v1, or --model llama-cpp:./model.gguf',
+    );
+  }
+  if (typeof spec !== 'string') return spec;
+
+  const colon = spec.indexOf(':');
+  const provider = colon === -1 ? spec : spec.slice(0, colon);
+  const modelId = colon === -1 ? '' : spec.slice(colon + 1);
+  if (!modelId) {
+    throw new ModelError('model_spec_invalid', `Model "${spec}" must look like PROVIDER:MODEL, e.g. openai-compatible:gpt-4o-mini`);
+  }
+
+  switch (provider) {
+    case 'openai-compatible': {
+      if (!agentConfig.baseURL) {
+        throw new ModelError(
+          'model_spec_invalid',
+          `Model "${spec}" needs a base URL: set agent.baseURL or pass --base-url (e.g. http://127.0.0.1:11434/v1)`,
+        );
+      }
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      const provider = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: agentConfig.baseURL,
+        apiKey: agentConfig.apiKey ?? process.env.PLAITED_API_KEY,
+        headers: agentConfig.headers,
+        includeUsage: true,
+      });
+      return provider.chatModel(modelId);
+    }
+    case 'llama-cpp': {
+      const { createLlamaCppLanguageModel } = await import('./llama-cpp-language-model.js');
+      return createLlamaCppLanguageModel({
+        model: modelId,
+        threads: agentConfig.threads,
+        contextSize: agentConfig.contextSize,
+        chatFormat: agentConfig.chatFormat,
+      });
+    }
+    default:
+      throw new ModelError(
+        'model_spec_invalid',
+        `Unknown model provider "${provider}" in "${spec}". Known: openai-compatible, llama-cpp.`,
+      );
+  }
+}
