@@ -23,7 +23,9 @@ export function createLocalRuntime(cwd: string): Runtime {
     async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
       const result = await spawnProcess({
         file: 'bash',
-        args: ['-c', command],
+        // One pipe for both streams keeps their order, as a terminal shows it; two pipes
+        // would race. Same line as the command, so bash's error line numbers stay right.
+        args: ['-c', `exec 2>&1; ${command}`],
         cwd: options.cwd ? path.resolve(root, options.cwd) : root,
         env: { ...process.env, ...options.env },
         signal: options.signal,
