@@ -1,0 +1,44 @@
+import { STOP_WORDS } from './stop-words.js';
+import { tokenize } from './tokenize.js';
+
+/**
+ * Politeness and request framing ("can you help me", "I would like to", "please tell me").
+ * These phrases carry no information about which tool fits, yet their words ("help",
+ * "like", "tell", "want", "need") do occur in some tool descriptions, so BM25 would reward
+ * tools for matching the framing instead of the intent. Only the framing sense is removed:
+ * "like" survives in "songs like this", "help" in "help articles".
+ */
+const FILLER_PHRASES: readonly RegExp[] = [
+  /\b(?:can|could|would|will) you(?: please)?(?: kindly)?(?: help me)?(?: to)?\b/gi,
+  /\b(?:please|pls|plz|kindly)\b/gi,
+  /\b(?:help|assist) me(?: to| with)?\b/gi,
+  /\bi(?:'d| would)? (?:like|love|want|need|wish|hope)(?: you)?(?: to)?\b/gi,
+  /\bi(?:'m| am) (?:looking|trying|hoping|planning|going|wanting)(?: for| to)?\b/gi,
+  /\b(?:tell|let|show|give) me(?: know)?(?: about)?\b/gi,
+  /\bdo you (?:know|have)\b/gi,
+  /\bis (?:it|there) (?:possible|a way)(?: to| for)?\b/gi,
+  /\bthank(?:s| you)\b/gi,
+];
+
+/** Removes request framing; keeps the words that say what is wanted. */
+export function stripFillerPhrases(query: string): string {
+  let text = query;
+  for (const pattern of FILLER_PHRASES) text = text.replace(pattern, ' ');
+  return text;
+}
+
+/**
+ * The content terms of a request: framing phrases and function words removed, identifiers
+ * split, lower case, duplicates kept once (BM25 already weights by term, and repeated
+ * words in long multi-turn requests would otherwise dominate). When cleaning removes
+ * everything (a request like "help me"), the plain tokens are returned instead so a
+ * search never becomes empty by our own doing.
+ */
+export function cleanQuery(query: string): string[] {
+  const terms = unique(tokenize(stripFillerPhrases(query)).filter((word) => !STOP_WORDS.has(word)));
+  return terms.length > 0 ? terms : unique(tokenize(query));
+}
+
+function unique(words: readonly string[]): string[] {
+  return [...new Set(words)];
+}

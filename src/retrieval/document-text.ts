@@ -1,0 +1,47 @@
+import type { IndexDocument } from './search-index.js';
+import type { FtsColumn } from './field-weights.js';
+import { splitIdentifier } from './split-identifier.js';
+
+/**
+ * What FTS5 indexes for a document, one text per column. Identifiers are split in every
+ * field so `createIssue` in a request meets `create_issue` in a name; the name also keeps
+ * its joined form ("createissue") so a request that spells the name as one word matches.
+ */
+export function ftsColumns(document: IndexDocument): Record<FtsColumn, string> {
+  const { fields } = document;
+  const splitName = splitIdentifier(fields.name);
+  const joined = fields.name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const name = joined && joined !== splitName.toLowerCase().replace(/\s+/g, '') ? `${splitName} ${joined}` : splitName;
+  return {
+    name,
+    title: splitIdentifier(fields.title ?? ''),
+    description: splitIdentifier(fields.description ?? ''),
+    args: splitIdentifier(fields.args ?? ''),
+    grp: splitIdentifier(fields.group ?? ''),
+    body: splitIdentifier(fields.body ?? ''),
+  };
+}
+
+/**
+ * The text the embedder sees for a document. Word-vector and small sentence models
+ * average over their input, so the most specific text goes first and the rest is capped:
+ * a long description or schema must not wash out the name. The embedding model's context
+ * is 512 word pieces; `maxWords` keeps well below it.
+ */
+export function embeddingText(document: IndexDocument, options: { maxWords?: number; includeArgs?: boolean } = {}): string {
+  const maxWords = options.maxWords ?? 160;
+  const { fields } = document;
+  const parts = [splitIdentifier(fields.name), fields.title, fields.description, fields.body];
+  if (options.includeArgs) parts.push(splitIdentifier(fields.args ?? ''));
+  const text = parts
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .map((part) => part.trim())
+    .join('. ');
+  return capWords(splitIdentifier(text), maxWords);
+}
+
+/** The first `maxWords` whitespace-separated words. */
+export function capWords(text: string, maxWords: number): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.length > maxWords ? words.slice(0, maxWords).join(' ') : words.join(' ');
+}

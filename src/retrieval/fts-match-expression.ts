@@ -1,0 +1,10 @@
+/**
+ * An FTS5 MATCH expression that finds documents containing any of the terms. Each term is
+ * quoted so FTS5 operators and punctuation in a request ("AND", "NEAR", "c++") are plain
+ * words; OR rather than AND because a request rarely uses all of a tool's words, and BM25
+ * ranks documents that match more terms higher anyway.
+ */
+export function ftsMatchExpression(terms: readonly string[]): string | undefined {
+  const quoted = terms.filter((term) => term.trim() !== '').map((term) => `"${term.replace(/"/g, '""')}"`);
+  return quoted.length > 0 ? quoted.join(' OR ') : undefined;
+}

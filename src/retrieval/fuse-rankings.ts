@@ -1,0 +1,52 @@
+/**
+ * Fusion of several rankings of the same documents into one. Plain reciprocal rank fusion
+ * throws away how sure each ranker is: a weak dense ranker that puts a wrong document
+ * first pulls it up as much as a confident BM25 match would. Here each ranker's scores are
+ * first normalised against its own result list, so a ranker that separates one document
+ * clearly from the rest speaks loudly and one whose scores are flat barely moves anything.
+ */
+export interface Ranking {
+  /** Descending by score. */
+  hits: readonly { rowid: number; score: number }[];
+  /** Relative trust in this ranker. */
+  weight: number;
+}
+
+export type FusionMethod = 'rrf' | 'score';
+
+export interface FusionOptions {
+  method: FusionMethod;
+  /** RRF's k. */
+  rrfK?: number;
+  /**
+   * For score fusion: each ranker's scores are min-max normalised between its best score
+   * and the score at this depth (or its last), so the tail of a long flat list maps to ~0.
+   */
+  normDepth?: number;
+}
+
+export function fuseRankings(rankings: readonly Ranking[], options: FusionOptions): Map<number, number> {
+  const fused = new Map<number, number>();
+  for (const ranking of rankings) {
+    const { hits, weight } = ranking;
+    if (hits.length === 0 || weight === 0) continue;
+    if (options.method === 'rrf') {
+      const k = options.rrfK ?? 60;
+      hits.forEach((hit, rank) => add(fused, hit.rowid, weight / (k + rank + 1)));
+      continue;
+    }
+    const top = hits[0].score;
+    const depth = Math.min(options.normDepth ?? hits.length, hits.length) - 1;
+    const bottom = depth > 0 ? hits[depth].score : 0;
+    const span = top - bottom;
+    for (const hit of hits) {
+      const normalised = span > 0 ? Math.max(0, (hit.score - bottom) / span) : hit === hits[0] ? 1 : 0;
+      add(fused, hit.rowid, weight * normalised);
+    }
+  }
+  return fused;
+}
+
+function add(map: Map<number, number>, key: number, value: number): void {
+  map.set(key, (map.get(key) ?? 0) + value);
+}

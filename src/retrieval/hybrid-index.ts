@@ -1,0 +1,464 @@
+import Database from 'better-sqlite3';
+import type { EmbeddingModel } from '../model/embedding-model.js';
+import type { IndexDocument, SearchHit, SearchIndex, SearchOptions, SyncReport } from './search-index.js';
+import { cleanQuery } from './clean-query.js';
+import { contentHash } from './content-hash.js';
+import { embeddingText, ftsColumns } from './document-text.js';
+import { bm25WeightArgs, FTS_COLUMNS } from './field-weights.js';
+import { fuseRankings, type Ranking } from './fuse-rankings.js';
+import { applyGroupBoost } from './group-boost.js';
+import { DROP_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './index-schema.js';
+import { embedAll } from './embed-all.js';
+import { ftsMatchExpression } from './fts-match-expression.js';
+import { RetrievalError } from './retrieval-error.js';
+import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
+import { tokenize } from './tokenize.js';
+import { normalize, VectorMatrix, type ScoredRow } from './vector-matrix.js';
+
+export interface HybridIndexOptions {
+  /** An SQLite file (created when missing) or ':memory:'. */
+  path: string;
+  /** Without one the index is BM25 only; `mode: 'dense'` then fails with `NO_EMBEDDER`. */
+  embedder?: EmbeddingModel;
+  /** Texts per `embed` call when (re)indexing. */
+  embedBatchSize?: number;
+  /** Ranking choices; the defaults are what bench/RETRIEVAL.md measured best. */
+  tuning?: TuningOverrides;
+}
+
+export interface HybridIndex extends SearchIndex {
+  readonly path: string;
+  /** Whether dense and hybrid search have an embedder behind them. */
+  readonly hasEmbedder: boolean;
+  readonly tuning: RetrievalTuning;
+  /** Documents in the index, optionally in one namespace. */
+  count(namespace?: string): number;
+}
+
+interface CatalogSnapshot {
+  meta: Map<number, { kind: string; namespace: string }>;
+  matrix?: VectorMatrix;
+}
+
+interface ExistingRow {
+  rowid: number;
+  id: string;
+  hash: string;
+  embed_hash: string | null;
+  has_vector: number;
+}
+
+interface PreparedWrite {
+  document: IndexDocument;
+  hash: string;
+  embedHash: string | null;
+  vector: Buffer | null;
+  /** The vector to compute, when it is not reused. */
+  embedText?: string;
+}
+
+export async function openHybridIndex(options: HybridIndexOptions): Promise<HybridIndex> {
+  let db: Database.Database;
+  try {
+    db = new Database(options.path);
+  } catch (cause) {
+    throw new RetrievalError('INDEX_OPEN_FAILED', `cannot open the index at ${options.path}`, {
+      context: { path: options.path },
+      cause,
+    });
+  }
+  try {
+    const dimensions = options.embedder ? await options.embedder.dimensions() : undefined;
+    return new SqliteHybridIndex(db, options, dimensions);
+  } catch (cause) {
+    db.close();
+    if (RetrievalError.isInstance(cause)) throw cause;
+    throw new RetrievalError('INDEX_OPEN_FAILED', `cannot open the index at ${options.path}`, {
+      context: { path: options.path },
+      cause,
+    });
+  }
+}
+
+class SqliteHybridIndex implements HybridIndex {
+  readonly path: string;
+  readonly tuning: RetrievalTuning;
+  private readonly db: Database.Database;
+  private readonly embedder?: EmbeddingModel;
+  private readonly dimensions?: number;
+  private readonly batchSize: number;
+  private snapshot?: CatalogSnapshot;
+  private dataVersion = -1;
+  private writes: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly statements;
+
+  constructor(db: Database.Database, options: HybridIndexOptions, dimensions: number | undefined) {
+    this.db = db;
+    this.path = options.path;
+    this.embedder = options.embedder;
+    this.dimensions = dimensions;
+    this.batchSize = options.embedBatchSize ?? 64;
+    this.tuning = resolveTuning(options.tuning);
+    if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    this.migrate();
+    const filter = `(@kinds IS NULL OR d.kind IN (SELECT value FROM json_each(@kinds)))
+      AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
+    this.statements = {
+      existing: db.prepare<[string], ExistingRow>(
+        'SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs WHERE namespace = ?',
+      ),
+      byIds: db.prepare<[string], ExistingRow>(
+        `SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs
+         WHERE id IN (SELECT value FROM json_each(?))`,
+      ),
+      vectorsByEmbedHash: db.prepare<[string], { embed_hash: string; vector: Buffer }>(
+        `SELECT embed_hash, vector FROM docs WHERE vector IS NOT NULL
+         AND embed_hash IN (SELECT value FROM json_each(?))`,
+      ),
+      upsert: db.prepare<[string, string, string, string, string | null, Buffer | null, string], { rowid: number }>(
+        `INSERT INTO docs (id, kind, namespace, hash, embed_hash, vector, json) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, namespace = excluded.namespace, hash = excluded.hash,
+           embed_hash = excluded.embed_hash, vector = excluded.vector, json = excluded.json
+         RETURNING rowid`,
+      ),
+      deleteFts: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
+      insertFts: db.prepare<unknown[]>(
+        `INSERT INTO docs_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+      ),
+      deleteDoc: db.prepare<[number]>('DELETE FROM docs WHERE rowid = ?'),
+      rowidOf: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE id = ?'),
+      rowidsOfNamespace: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE namespace = ?'),
+      get: db.prepare<[string], { json: string }>('SELECT json FROM docs WHERE id = ?'),
+      jsonByRowids: db.prepare<[string], { rowid: number; json: string }>(
+        'SELECT rowid, json FROM docs WHERE rowid IN (SELECT value FROM json_each(?))',
+      ),
+      count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM docs'),
+      countNamespace: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM docs WHERE namespace = ?'),
+      bm25: db.prepare<{ match: string; kinds: string | null; namespaces: string | null; limit: number }, ScoredRow>(
+        `SELECT f.rowid AS rowid, -bm25(docs_fts, ${bm25WeightArgs(this.tuning.fieldWeights)}) AS score
+         FROM docs_fts f JOIN docs d ON d.rowid = f.rowid
+         WHERE docs_fts MATCH @match AND ${filter}
+         ORDER BY bm25(docs_fts, ${bm25WeightArgs(this.tuning.fieldWeights)}) LIMIT @limit`,
+      ),
+      catalog: db.prepare<[], { rowid: number; kind: string; namespace: string; vector: Buffer | null }>(
+        'SELECT rowid, kind, namespace, vector FROM docs',
+      ),
+      dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+    };
+  }
+
+  get hasEmbedder(): boolean {
+    return this.embedder !== undefined;
+  }
+
+  /** Creates the tables, or rebuilds them when the file is from another schema or embedder. */
+  private migrate(): void {
+    const db = this.db;
+    const readMeta = (key: string): string | undefined => {
+      try {
+        return db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
+      } catch {
+        return undefined;
+      }
+    };
+    if (readMeta('schema') !== SCHEMA_VERSION) db.exec(DROP_SQL);
+    db.exec(SCHEMA_SQL);
+    const setMeta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+    setMeta.run('schema', SCHEMA_VERSION);
+    if (this.embedder) {
+      const embedderKey = `${this.embedder.modelId}#${this.dimensions}#${JSON.stringify(this.tuning.embedding)}`;
+      if (readMeta('embedder') !== embedderKey) {
+        // Vectors of another model (or another document text) are not comparable: recompute on next sync.
+        db.exec('UPDATE docs SET vector = NULL, embed_hash = NULL');
+        setMeta.run('embedder', embedderKey);
+      }
+    }
+  }
+
+  sync(namespace: string, documents: readonly IndexDocument[]): Promise<SyncReport> {
+    return this.serialize(async () => {
+      const wanted = dedupeById(documents.map((document) => ({ ...document, namespace })));
+      const existing = new Map(this.statements.existing.all(namespace).map((row) => [row.id, row]));
+      const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0 };
+      const changed: IndexDocument[] = [];
+      for (const document of wanted) {
+        const row = existing.get(document.id);
+        existing.delete(document.id);
+        if (row && row.hash === this.hashOf(document) && (!this.embedder || row.has_vector)) report.unchanged++;
+        else {
+          changed.push(document);
+          if (row) report.updated++;
+          else report.added++;
+        }
+      }
+      // Ids that were in the namespace and are no longer wanted; an id may also have moved here.
+      const removed = [...existing.values()].map((row) => row.rowid);
+      report.removed = removed.length;
+      const writes = await this.prepareWrites(changed);
+      if (changed.length > 0 || removed.length > 0) this.applyWrites(writes, removed);
+      return report;
+    });
+  }
+
+  upsert(documents: readonly IndexDocument[]): Promise<SyncReport> {
+    return this.serialize(async () => {
+      const wanted = dedupeById(documents);
+      const existing = new Map(
+        this.statements.byIds.all(JSON.stringify(wanted.map((document) => document.id))).map((row) => [row.id, row]),
+      );
+      const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0 };
+      const changed: IndexDocument[] = [];
+      for (const document of wanted) {
+        const row = existing.get(document.id);
+        if (row && row.hash === this.hashOf(document) && (!this.embedder || row.has_vector)) report.unchanged++;
+        else {
+          changed.push(document);
+          if (row) report.updated++;
+          else report.added++;
+        }
+      }
+      const writes = await this.prepareWrites(changed);
+      if (writes.length > 0) this.applyWrites(writes, []);
+      return report;
+    });
+  }
+
+  remove(ids: readonly string[]): void {
+    this.assertOpen();
+    const rowids = ids.map((id) => this.statements.rowidOf.get(id)?.rowid).filter((rowid) => rowid !== undefined);
+    if (rowids.length > 0) this.applyWrites([], rowids);
+  }
+
+  removeNamespace(namespace: string): void {
+    this.assertOpen();
+    const rowids = this.statements.rowidsOfNamespace.all(namespace).map((row) => row.rowid);
+    if (rowids.length > 0) this.applyWrites([], rowids);
+  }
+
+  get(id: string): IndexDocument | undefined {
+    this.assertOpen();
+    const row = this.statements.get.get(id);
+    return row ? (JSON.parse(row.json) as IndexDocument) : undefined;
+  }
+
+  count(namespace?: string): number {
+    this.assertOpen();
+    return (namespace === undefined ? this.statements.count.get() : this.statements.countNamespace.get(namespace))?.n ?? 0;
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    this.assertOpen();
+    const limit = options.limit ?? 10;
+    const mode = options.mode ?? 'hybrid';
+    if (mode === 'dense' && !this.embedder) {
+      throw new RetrievalError('NO_EMBEDDER', 'dense search needs an embedder; this index is BM25 only', {
+        context: { path: this.path },
+      });
+    }
+    if (limit <= 0 || query.trim() === '') return [];
+    const { tuning } = this;
+    const depth = Math.max(limit, tuning.candidateDepth);
+    const kinds = options.kinds ? new Set(options.kinds) : undefined;
+    const namespaces = options.namespaces ? new Set(options.namespaces) : undefined;
+    const rankings: Ranking[] = [];
+    if (mode !== 'dense') {
+      rankings.push({ hits: this.bm25(query, depth, options), weight: tuning.bm25Weight });
+    }
+    if (mode !== 'bm25' && this.embedder) {
+      rankings.push({ hits: await this.dense(query, depth, kinds, namespaces, options.signal), weight: tuning.denseWeight });
+    }
+    if (options.signal?.aborted) throw abortError(options.signal);
+    let scores: Map<number, number>;
+    if (rankings.length === 1) scores = new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
+    else {
+      scores = fuseRankings(rankings, tuning.fusion);
+      const meta = this.catalog().meta;
+      scores = applyGroupBoost(scores, (rowid) => meta.get(rowid)?.namespace ?? '', { boost: tuning.groupBoost });
+    }
+    const top = [...scores].sort((a, b) => b[1] - a[1]).slice(0, limit);
+    const json = new Map(
+      this.statements.jsonByRowids.all(JSON.stringify(top.map(([rowid]) => rowid))).map((row) => [row.rowid, row.json]),
+    );
+    return top.flatMap(([rowid, score]) => {
+      const text = json.get(rowid);
+      if (text === undefined) return [];
+      const document = JSON.parse(text) as IndexDocument;
+      return [{ id: document.id, score, document }];
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
+    const terms = this.tuning.cleanQuery ? cleanQuery(query) : [...new Set(tokenize(query))];
+    const match = ftsMatchExpression(terms);
+    if (!match) return [];
+    return this.statements.bm25.all({
+      match,
+      kinds: options.kinds ? JSON.stringify(options.kinds) : null,
+      namespaces: options.namespaces ? JSON.stringify(options.namespaces) : null,
+      limit: depth,
+    });
+  }
+
+  private async dense(
+    query: string,
+    depth: number,
+    kinds: Set<string> | undefined,
+    namespaces: Set<string> | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ScoredRow[]> {
+    const text = this.tuning.cleanDenseQuery ? cleanQuery(query).join(' ') : query;
+    const [vector] = await this.embed([text], signal);
+    const { matrix, meta } = this.catalog();
+    if (!matrix || !vector) return [];
+    const accept =
+      kinds || namespaces
+        ? (rowid: number) => {
+            const entry = meta.get(rowid);
+            return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
+          }
+        : undefined;
+    // A request with no content words embeds as a zero vector: every score is 0, no signal.
+    return matrix.nearest(vector, depth, accept).filter((hit) => hit.score !== 0);
+  }
+
+  /** Kinds, namespaces and vectors of every document, reloaded after any write. */
+  private catalog(): CatalogSnapshot {
+    const version = this.statements.dataVersion.get()?.data_version ?? 0;
+    if (this.snapshot && version === this.dataVersion) return this.snapshot;
+    const meta = new Map<number, { kind: string; namespace: string }>();
+    const rows: { rowid: number; vector: Float32Array }[] = [];
+    for (const row of this.statements.catalog.iterate()) {
+      meta.set(row.rowid, { kind: row.kind, namespace: row.namespace });
+      if (row.vector && this.dimensions) rows.push({ rowid: row.rowid, vector: blobToVector(row.vector) });
+    }
+    const matrix = this.dimensions ? new VectorMatrix(this.dimensions, rows) : undefined;
+    this.snapshot = { meta, matrix };
+    this.dataVersion = version;
+    return this.snapshot;
+  }
+
+  private hashOf(document: IndexDocument): string {
+    return contentHash({ kind: document.kind, namespace: document.namespace, fields: document.fields, payload: document.payload });
+  }
+
+  /** Hashes, reused vectors (same text embedded before) and new vectors for changed documents. */
+  private async prepareWrites(changed: readonly IndexDocument[]): Promise<PreparedWrite[]> {
+    const writes: PreparedWrite[] = changed.map((document) => {
+      if (!this.embedder) return { document, hash: this.hashOf(document), embedHash: null, vector: null };
+      const text = embeddingText(document, this.tuning.embedding);
+      return { document, hash: this.hashOf(document), embedHash: contentHash(text), vector: null, embedText: text };
+    });
+    if (!this.embedder) return writes;
+    const reusable = new Map(
+      this.statements.vectorsByEmbedHash
+        .all(JSON.stringify(writes.map((write) => write.embedHash)))
+        .map((row) => [row.embed_hash, row.vector]),
+    );
+    const missing = new Map<string, string>();
+    for (const write of writes) {
+      const vector = reusable.get(write.embedHash ?? '');
+      if (vector) write.vector = vector;
+      else missing.set(write.embedHash ?? '', write.embedText ?? '');
+    }
+    if (missing.size > 0) {
+      const hashes = [...missing.keys()];
+      const vectors = await embedAll(this.embedder, [...missing.values()], { batchSize: this.batchSize });
+      const computed = new Map(hashes.map((hash, index) => [hash, vectorToBlob(this.checkDimensions(vectors[index]))]));
+      for (const write of writes) write.vector ??= computed.get(write.embedHash ?? '') ?? null;
+    }
+    return writes;
+  }
+
+  private checkDimensions(vector: Float32Array): Float32Array {
+    if (vector.length === 0) return new Float32Array(this.dimensions ?? 0);
+    if (vector.length !== this.dimensions) {
+      throw new RetrievalError('EMBEDDING_DIMENSION_MISMATCH', `the embedder returned ${vector.length} dimensions, expected ${this.dimensions}`, {
+        context: { path: this.path, modelId: this.embedder?.modelId },
+      });
+    }
+    return normalize(Float32Array.from(vector));
+  }
+
+  /** All changes of one sync in one transaction: readers never see half a catalog. */
+  private applyWrites(writes: readonly PreparedWrite[], removedRowids: readonly number[]): void {
+    this.assertOpen();
+    const s = this.statements;
+    this.db.transaction(() => {
+      for (const rowid of removedRowids) {
+        s.deleteFts.run(rowid);
+        s.deleteDoc.run(rowid);
+      }
+      for (const write of writes) {
+        const { document } = write;
+        const row = s.upsert.get(
+          document.id,
+          document.kind,
+          document.namespace,
+          write.hash,
+          write.embedHash,
+          write.vector,
+          JSON.stringify(document),
+        );
+        if (!row) continue;
+        const columns = ftsColumns(document);
+        s.deleteFts.run(row.rowid);
+        s.insertFts.run(row.rowid, ...FTS_COLUMNS.map((column) => columns[column]));
+      }
+    })();
+    this.snapshot = undefined;
+  }
+
+  private async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    if (!this.embedder) return [];
+    if (signal?.aborted) throw abortError(signal);
+    const vectors = await embedAll(this.embedder, texts, { batchSize: this.batchSize, signal });
+    return vectors.map((vector) => (vector.length === 0 ? new Float32Array(this.dimensions ?? 0) : normalize(Float32Array.from(vector))));
+  }
+
+  /** Writes run one after another so two syncs never interleave their diffs. */
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const run = this.writes.then(task, task);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new RetrievalError('INDEX_CLOSED', 'the index is closed', { context: { path: this.path } });
+  }
+}
+
+function dedupeById(documents: readonly IndexDocument[]): IndexDocument[] {
+  const byId = new Map<string, IndexDocument>();
+  for (const document of documents) {
+    if (typeof document.id !== 'string' || document.id === '' || typeof document.fields?.name !== 'string') {
+      throw new RetrievalError('INVALID_DOCUMENT', 'a document needs a non-empty id and a name', {
+        context: { id: document.id },
+      });
+    }
+    byId.set(document.id, document);
+  }
+  return [...byId.values()];
+}
+
+function vectorToBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+function blobToVector(blob: Buffer): Float32Array {
+  // Copy: the blob's memory belongs to better-sqlite3 and may not be 4-byte aligned.
+  const copy = new Uint8Array(blob);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+}
+
+function abortError(signal: AbortSignal): RetrievalError {
+  return new RetrievalError('ABORTED', 'the search was aborted', { cause: signal.reason });
+}

@@ -1,0 +1,55 @@
+import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from './field-weights.js';
+import type { FusionOptions } from './fuse-rankings.js';
+
+/**
+ * Every ranking choice of the index in one place, so the evaluation can switch each one
+ * off and measure it (bench/RETRIEVAL.md holds the ablation). Callers normally leave it
+ * alone; `openHybridIndex({ tuning })` overrides parts of it.
+ */
+export interface RetrievalTuning {
+  fieldWeights: FieldWeights;
+  /** Drop request framing and function words before BM25 (see clean-query.ts). */
+  cleanQuery: boolean;
+  /** Embed the cleaned query instead of the raw request. */
+  cleanDenseQuery: boolean;
+  fusion: FusionOptions;
+  bm25Weight: number;
+  denseWeight: number;
+  /** How many hits each ranker contributes to fusion. */
+  candidateDepth: number;
+  /**
+   * How much a document's group (namespace) lifts it: tools of a server whose other tools
+   * also match the request are more likely right (see group-boost.ts). 0 switches it off.
+   */
+  groupBoost: number;
+  /** Text given to the embedder for a document. */
+  embedding: { maxWords: number; includeArgs: boolean };
+}
+
+export const DEFAULT_TUNING: RetrievalTuning = {
+  fieldWeights: DEFAULT_FIELD_WEIGHTS,
+  cleanQuery: true,
+  cleanDenseQuery: false,
+  fusion: { method: 'score', normDepth: 20 },
+  bm25Weight: 1,
+  denseWeight: 1,
+  candidateDepth: 100,
+  groupBoost: 0.1,
+  embedding: { maxWords: 160, includeArgs: false },
+};
+
+export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding'>> & {
+  fieldWeights?: Partial<FieldWeights>;
+  fusion?: Partial<FusionOptions>;
+  embedding?: Partial<RetrievalTuning['embedding']>;
+};
+
+export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning {
+  return {
+    ...DEFAULT_TUNING,
+    ...overrides,
+    fieldWeights: { ...DEFAULT_TUNING.fieldWeights, ...overrides.fieldWeights },
+    fusion: { ...DEFAULT_TUNING.fusion, ...overrides.fusion },
+    embedding: { ...DEFAULT_TUNING.embedding, ...overrides.embedding },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * All document vectors in one contiguous Float32Array, scanned by brute force. For tool
+ * catalogs (thousands to tens of thousands of rows, 100–1024 dimensions) one linear pass
+ * is a few milliseconds and exact; bench/retrieval-vector-store.ts measures it against
+ * sqlite-vec's vec0 KNN and `vec_distance_cosine` over blobs.
+ */
+export interface VectorRow {
+  rowid: number;
+  vector: Float32Array;
+}
+
+export interface ScoredRow {
+  rowid: number;
+  score: number;
+}
+
+export class VectorMatrix {
+  readonly dimensions: number;
+  readonly size: number;
+  private readonly data: Float32Array;
+  private readonly rowids: Int32Array;
+
+  constructor(dimensions: number, rows: readonly VectorRow[]) {
+    this.dimensions = dimensions;
+    this.size = rows.length;
+    this.data = new Float32Array(rows.length * dimensions);
+    this.rowids = new Int32Array(rows.length);
+    rows.forEach((row, index) => {
+      this.rowids[index] = row.rowid;
+      this.data.set(row.vector.subarray(0, dimensions), index * dimensions);
+    });
+  }
+
+  /**
+   * The `limit` rows most similar to `query` (dot product: stored and query vectors are
+   * L2-normalised, so this is the cosine). Rows that `accept` rejects are skipped; zero
+   * vectors score 0, never NaN.
+   */
+  nearest(query: Float32Array, limit: number, accept?: (rowid: number) => boolean): ScoredRow[] {
+    const { data, dimensions, rowids } = this;
+    if (limit <= 0 || query.length < dimensions) return [];
+    const top: ScoredRow[] = [];
+    let floor = -Infinity;
+    for (let row = 0; row < this.size; row++) {
+      const rowid = rowids[row];
+      if (accept && !accept(rowid)) continue;
+      let dot = 0;
+      const base = row * dimensions;
+      for (let d = 0; d < dimensions; d++) dot += data[base + d] * query[d];
+      if (!Number.isFinite(dot)) dot = 0;
+      if (top.length < limit) {
+        top.push({ rowid, score: dot });
+        if (top.length === limit) {
+          top.sort(byScore);
+          floor = top[top.length - 1].score;
+        }
+      } else if (dot > floor) {
+        insertSorted(top, { rowid, score: dot });
+        floor = top[top.length - 1].score;
+      }
+    }
+    return top.length < limit ? top.sort(byScore) : top;
+  }
+}
+
+function byScore(a: ScoredRow, b: ScoredRow): number {
+  return b.score - a.score;
+}
+
+/** Inserts into a full, descending list and drops its last element. */
+function insertSorted(list: ScoredRow[], item: ScoredRow): void {
+  let index = list.length - 1;
+  while (index > 0 && list[index - 1].score < item.score) {
+    list[index] = list[index - 1];
+    index--;
+  }
+  list[index] = item;
+}
+
+/** L2-normalises in place; an all-zero vector stays zero ("no signal"). */
+export function normalize(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
+  const norm = Math.sqrt(sum);
+  if (!(norm > 0) || !Number.isFinite(norm)) return vector.fill(0);
+  for (let i = 0; i < vector.length; i++) vector[i] /= norm;
+  return vector;
+}
+
+/** True when the vector carries no direction (all zeros or empty). */
+export function isZeroVector(vector: Float32Array): boolean {
+  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) return false;
+  return true;
+}
