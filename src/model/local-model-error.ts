@@ -1,0 +1,26 @@
+/**
+ * A failure of a local (node-llama-cpp) model: its file, its download, loading it, or running it.
+ * The message always says which path or URI was involved and what to do about it.
+ */
+export class LocalModelError extends Error {
+  readonly code:
+    | 'model_file_not_found'
+    | 'model_download_failed'
+    | 'model_load_failed'
+    | 'model_closed'
+    | 'generation_failed'
+    | 'embedding_failed';
+  /** The path or URI the failure is about. */
+  readonly model: string;
+
+  constructor(code: LocalModelError['code'], model: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LocalModelError';
+    this.code = code;
+    this.model = model;
+  }
+
+  static isInstance(error: unknown): error is LocalModelError {
+    return error instanceof Error && error.name === 'LocalModelError' && 'code' in error && 'model' in error;
+  }
+}

@@ -1,0 +1,59 @@
+import { availableParallelism } from 'node:os';
+import type { Llama, LlamaModel } from 'node-llama-cpp';
+import { LocalModelError } from './local-model-error.js';
+import { RefCountedCache } from './ref-counted-cache.js';
+
+/**
+ * The process-wide llama.cpp binding and the models loaded through it. node-llama-cpp is imported
+ * lazily here (and only here) so that starting the CLI never pays for it. One loaded model per
+ * file, however many providers or embedders use it.
+ */
+
+type NodeLlamaCpp = typeof import('node-llama-cpp');
+
+let moduleLoad: Promise<NodeLlamaCpp> | undefined;
+let llamaLoad: Promise<Llama> | undefined;
+
+export function loadNodeLlamaCpp(): Promise<NodeLlamaCpp> {
+  moduleLoad ??= import('node-llama-cpp');
+  return moduleLoad;
+}
+
+/**
+ * CPU only, and llama.cpp's own logging silenced: the core never logs, and on stdio adapters
+ * stdout belongs to the protocol. Failures surface as errors instead.
+ */
+export function getSharedLlama(): Promise<Llama> {
+  llamaLoad ??= loadNodeLlamaCpp().then(({ getLlama, LlamaLogLevel }) =>
+    getLlama({ gpu: false, logLevel: LlamaLogLevel.error, logger: () => {}, progressLogs: false }),
+  );
+  llamaLoad.catch(() => {
+    llamaLoad = undefined;
+  });
+  return llamaLoad;
+}
+
+const models = new RefCountedCache<LlamaModel>((model) => model.dispose());
+
+/** The loaded model for a local file; call release() when done (the last release frees it). */
+export async function acquireSharedModel(modelPath: string): Promise<{ model: LlamaModel; release: () => Promise<void> }> {
+  const { value, release } = await models.acquire(modelPath, async () => {
+    const llama = await getSharedLlama();
+    try {
+      return await llama.loadModel({ modelPath });
+    } catch (cause) {
+      throw new LocalModelError(
+        'model_load_failed',
+        modelPath,
+        `Could not load the GGUF model ${modelPath}: ${cause instanceof Error ? cause.message : String(cause)}`,
+        { cause },
+      );
+    }
+  });
+  return { model: value, release };
+}
+
+/** The machine's core count: node-llama-cpp's own default was measured ~100x slower on small machines. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism());
+}
