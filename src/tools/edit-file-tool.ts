@@ -76,7 +76,11 @@ export const editFileTool = defineTool({
     }
 
     const line = oldText.slice(0, firstIndex).split('\n').length;
-    const patch = createTwoFilesPatch(display, display, oldText, newText, undefined, undefined, { context: 3 });
+    // Without the "Index:" and "====" header lines: tokens the model does not need.
+    const patch = createTwoFilesPatch(display, display, oldText, newText, undefined, undefined, { context: 3 })
+      .split('\n')
+      .filter((line, i) => !(i < 2 && (line.startsWith('Index: ') || /^=+$/.test(line))))
+      .join('\n');
     const replaced = count === 1 ? '1 replacement' : `${count} replacements`;
     return textResult(`Edited ${display} (${replaced}).\n${patch}`, {
       display: [{ type: 'diff', path: absolute, oldText, newText }],
