@@ -1,0 +1,84 @@
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { AuthProvider, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { McpServerConfig } from '../config/schema.js';
+import { McpClientError } from './mcp-client-error.js';
+
+/** How a client finds credentials; every hook may be async. */
+export interface McpAuthHooks {
+  /** The bearer token to send (called before every HTTP request); the config's token when absent or undefined. */
+  onAuth?(server: McpServerConfig): Promise<string | undefined> | string | undefined;
+  /** The server answered 401: refresh and return a new token (the request is retried once). */
+  onAuthRefresh?(server: McpServerConfig, context: { status: number }): Promise<string | undefined> | string | undefined;
+  /** The SDK OAuth provider for servers with `auth: { type: 'oauth' }`. */
+  oauthProvider?(server: McpServerConfig): OAuthClientProvider | undefined;
+}
+
+export interface CreateMcpTransportOptions extends McpAuthHooks {
+  /** Receives each line the stdio child writes to stderr (kept off our own stderr). */
+  onStderr?(line: string): void;
+}
+
+/**
+ * One transport per connection attempt, built from the server's config: a reconnect builds a
+ * fresh one (transports are single-use in the SDK).
+ */
+export function createMcpTransport(server: McpServerConfig, options: CreateMcpTransportOptions = {}): Transport {
+  if (server.transport === 'stdio') {
+    const transport = new StdioClientTransport({
+      command: server.command ?? '',
+      args: server.args,
+      // The SDK's default environment is a safe subset (PATH, HOME, …); config `env` adds to it.
+      env: { ...getDefaultEnvironment(), ...server.env },
+      cwd: server.cwd,
+      stderr: 'pipe',
+    });
+    const stderr = transport.stderr;
+    if (stderr) {
+      let buffered = '';
+      stderr.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) options.onStderr?.(line);
+      });
+    }
+    return transport;
+  }
+  const url = new URL(server.url ?? '');
+  const authProvider = createAuthProvider(server, options);
+  const requestInit: RequestInit = { headers: { ...server.headers } };
+  if (server.transport === 'http') return new StreamableHTTPClientTransport(url, { authProvider, requestInit });
+  return new SSEClientTransport(url, { authProvider, requestInit, eventSourceInit: {} });
+}
+
+function createAuthProvider(server: McpServerConfig, hooks: McpAuthHooks): AuthProvider | OAuthClientProvider | undefined {
+  const auth = server.auth;
+  if (auth.type === 'oauth') {
+    const provider = hooks.oauthProvider?.(server);
+    if (!provider) {
+      throw new McpClientError({
+        code: 'auth_failed',
+        serverId: server.id,
+        message: `server "${server.id}" uses OAuth but no OAuth provider was supplied (McpClientOptions.oauthProvider)`,
+      });
+    }
+    return provider;
+  }
+  if (auth.type === 'none' && !hooks.onAuth) return undefined;
+  let refreshed: string | undefined;
+  const provider: AuthProvider = {
+    async token() {
+      if (refreshed) return refreshed;
+      const fromHook = await hooks.onAuth?.(server);
+      return fromHook ?? (auth.type === 'bearer' ? auth.token : undefined);
+    },
+  };
+  if (hooks.onAuthRefresh) {
+    const refresh = hooks.onAuthRefresh;
+    provider.onUnauthorized = async (context) => {
+      refreshed = (await refresh(server, { status: context.response.status })) ?? refreshed;
+    };
+  }
+  return provider;
+}

@@ -1,0 +1,511 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  RequestOptions,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+  Tool as McpToolDefinition,
+} from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/schema.js';
+import { createMcpTransport, type McpAuthHooks } from './create-mcp-transport.js';
+import { McpClientError } from './mcp-client-error.js';
+import { toMcpClientError } from './to-mcp-client-error.js';
+
+export type { McpToolDefinition };
+
+export type McpServerStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
+export type McpListKind = 'tools' | 'resources' | 'prompts';
+
+export interface McpLogEntry {
+  serverId: string;
+  /** The server's log level, or `stderr` for a line a stdio server wrote to stderr. */
+  level: LoggingLevel | 'stderr';
+  logger?: string;
+  data: unknown;
+}
+
+export interface McpRequestInfo {
+  serverId: string;
+  method: string;
+  params?: unknown;
+}
+
+export interface McpResponseInfo extends McpRequestInfo {
+  durationMs: number;
+  error?: McpClientError;
+}
+
+export interface McpPageInfo {
+  serverId: string;
+  method: string;
+  /** 1-based page number. */
+  page: number;
+  items: number;
+  nextCursor?: string;
+}
+
+export interface McpServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+  capabilities: ServerCapabilities;
+}
+
+export interface McpCallContext {
+  serverId: string;
+  signal: AbortSignal;
+}
+
+export interface McpReconnectOptions {
+  /** First delay after a drop or failed attempt (default 250 ms); doubles per attempt. */
+  initialDelayMs?: number;
+  /** The cap of the delay (default 30 s). */
+  maxDelayMs?: number;
+  /** Attempts in a row before the server is marked `failed` (default 8); a later call tries once more. */
+  maxAttempts?: number;
+}
+
+export interface McpClientOptions extends McpAuthHooks {
+  clientInfo?: { name: string; version: string };
+  /** Directories offered as roots (`roots/list`), e.g. the session cwd. */
+  roots?: () => readonly string[];
+  /** Answers `sampling/createMessage`; without it the client does not advertise sampling. */
+  onSampling?(request: CreateMessageRequestParams, context: McpCallContext): Promise<CreateMessageResult>;
+  /** Answers `elicitation/create`; without it the client does not advertise elicitation. */
+  onElicitation?(request: ElicitRequestParams, context: McpCallContext): Promise<ElicitResult>;
+  onRequest?(info: McpRequestInfo): void;
+  onResponse?(info: McpResponseInfo): void;
+  onLog?(entry: McpLogEntry): void;
+  onPaginate?(info: McpPageInfo): void;
+  /** The server's catalog changed (`list_changed`, or a reconnect): re-read that kind. */
+  onListChanged?(kind: McpListKind): void;
+  onResourceUpdated?(uri: string): void;
+  onStatus?(status: McpServerStatus, error?: McpClientError): void;
+  reconnect?: McpReconnectOptions;
+  /** Pages per list before giving up on a server whose cursor never ends (default 100). */
+  maxPages?: number;
+  /**
+   * Bound of the handshake, and of how long a request waits for a (re)connect; default the larger
+   * of the server's `timeoutMs` and 15 s, because starting a server (`npx …`) is slower than a call.
+   */
+  connectTimeoutMs?: number;
+}
+
+export interface McpRequestOptions {
+  signal?: AbortSignal;
+  /** Overrides the server's `timeoutMs` for this request. */
+  timeoutMs?: number;
+}
+
+const LIST_CHANGED_DEBOUNCE_MS = 50;
+
+/**
+ * One MCP server connection on `@modelcontextprotocol/client`: builds the transport from the
+ * config, keeps the connection alive (capped exponential backoff after a crash or a failed
+ * attempt), paginates every list, and turns every failure into an `McpClientError` so a dead,
+ * hanging or slow server never takes the process down.
+ */
+export class McpClient {
+  readonly config: McpServerConfig;
+  private readonly options: McpClientOptions;
+  private client: Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private attempts = 0;
+  private everConnected = false;
+  private closed = false;
+  private currentStatus: McpServerStatus = 'idle';
+  private error: McpClientError | undefined;
+  private readonly statusWaiters = new Set<() => void>();
+  private readonly subscriptions = new Set<string>();
+  private readonly listChangedTimers = new Map<McpListKind, NodeJS.Timeout>();
+
+  constructor(config: McpServerConfig, options: McpClientOptions = {}) {
+    this.config = config;
+    this.options = options;
+  }
+
+  get id(): string {
+    return this.config.id;
+  }
+
+  get status(): McpServerStatus {
+    return this.currentStatus;
+  }
+
+  /** The latest failure (connect or connection drop), cleared on a successful connect. */
+  get lastError(): McpClientError | undefined {
+    return this.error;
+  }
+
+  /** Name, version, instructions and capabilities the server announced; undefined until connected. */
+  identity(): McpServerIdentity | undefined {
+    const client = this.client;
+    const version = client?.getServerVersion();
+    if (!client || !version) return undefined;
+    return {
+      name: version.name,
+      version: version.version,
+      title: version.title,
+      instructions: client.getInstructions(),
+      capabilities: client.getServerCapabilities() ?? {},
+    };
+  }
+
+  /**
+   * Connects (or joins the attempt in progress). Rejects with an `McpClientError` when the
+   * attempt fails; a retry is then already scheduled with backoff.
+   */
+  connect(): Promise<void> {
+    if (this.closed) return Promise.reject(this.notConnected('the client was closed'));
+    if (this.client) return Promise.resolve();
+    if (!this.connecting) {
+      this.clearReconnectTimer();
+      this.connecting = this.attempt().finally(() => {
+        this.connecting = undefined;
+      });
+    }
+    return this.connecting;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearReconnectTimer();
+    for (const timer of this.listChangedTimers.values()) clearTimeout(timer);
+    this.listChangedTimers.clear();
+    const client = this.client;
+    this.client = undefined;
+    this.setStatus('closed');
+    await client?.close().catch(() => undefined);
+  }
+
+  async listTools(options?: McpRequestOptions): Promise<McpToolDefinition[]> {
+    return this.listAll('tools/list', 'tools', (result) => result.tools, options);
+  }
+
+  async listResources(options?: McpRequestOptions): Promise<Resource[]> {
+    return this.listAll('resources/list', 'resources', (result) => result.resources, options);
+  }
+
+  async listResourceTemplates(options?: McpRequestOptions): Promise<ResourceTemplateType[]> {
+    return this.listAll('resources/templates/list', 'resources', (result) => result.resourceTemplates, options);
+  }
+
+  async listPrompts(options?: McpRequestOptions): Promise<Prompt[]> {
+    return this.listAll('prompts/list', 'prompts', (result) => result.prompts, options);
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpRequestOptions & { definition?: McpToolDefinition } = {},
+  ): Promise<CallToolResult> {
+    return this.run('tools/call', { name, arguments: args }, options, (client, requestOptions) =>
+      client.callTool({ name, arguments: args }, { ...requestOptions, toolDefinition: options.definition }),
+    );
+  }
+
+  async readResource(uri: string, options?: McpRequestOptions): Promise<ReadResourceResult> {
+    return this.run('resources/read', { uri }, options, (client, requestOptions) =>
+      client.readResource({ uri }, { ...requestOptions, cacheMode: 'bypass' }),
+    );
+  }
+
+  async getPrompt(name: string, args: Record<string, string> = {}, options?: McpRequestOptions): Promise<GetPromptResult> {
+    return this.run('prompts/get', { name, arguments: args }, options, (client, requestOptions) =>
+      client.getPrompt({ name, arguments: args }, requestOptions),
+    );
+  }
+
+  /** Subscribes to updates of one resource; kept across reconnects. */
+  async subscribeResource(uri: string, options?: McpRequestOptions): Promise<void> {
+    await this.run('resources/subscribe', { uri }, options, (client, requestOptions) =>
+      client.subscribeResource({ uri }, requestOptions),
+    );
+    this.subscriptions.add(uri);
+  }
+
+  async unsubscribeResource(uri: string, options?: McpRequestOptions): Promise<void> {
+    this.subscriptions.delete(uri);
+    if (!this.client) return;
+    await this.run('resources/unsubscribe', { uri }, options, (client, requestOptions) =>
+      client.unsubscribeResource({ uri }, requestOptions),
+    );
+  }
+
+  async ping(options?: McpRequestOptions): Promise<void> {
+    await this.run('ping', undefined, options, (client, requestOptions) => client.ping(requestOptions));
+  }
+
+  /** Tells the server the roots changed (e.g. the session's cwd moved). */
+  async notifyRootsChanged(): Promise<void> {
+    await this.client?.sendRootsListChanged().catch(() => undefined);
+  }
+
+  private async attempt(): Promise<void> {
+    this.setStatus(this.everConnected ? 'reconnecting' : 'connecting');
+    const client = this.buildClient();
+    try {
+      const transport = createMcpTransport(this.config, {
+        onAuth: this.options.onAuth,
+        onAuthRefresh: this.options.onAuthRefresh,
+        oauthProvider: this.options.oauthProvider,
+        onStderr: (line) => this.options.onLog?.({ serverId: this.id, level: 'stderr', data: line }),
+      });
+      client.onclose = () => this.handleClose(client);
+      // Transport errors are reported out of band and are not fatal by themselves; a real drop
+      // arrives through onclose.
+      client.onerror = (error) => this.options.onLog?.({ serverId: this.id, level: 'debug', logger: 'transport', data: error.message });
+      await client.connect(transport, { timeout: this.connectTimeoutMs });
+    } catch (cause) {
+      await client.close().catch(() => undefined);
+      const error = toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
+      this.error = error;
+      if (this.closed) throw error;
+      const willRetry = this.scheduleReconnect();
+      this.setStatus(willRetry ? 'reconnecting' : 'failed', error);
+      throw error;
+    }
+    if (this.closed) {
+      await client.close().catch(() => undefined);
+      throw this.notConnected('the client was closed while connecting');
+    }
+    this.client = client;
+    this.attempts = 0;
+    this.error = undefined;
+    const reconnected = this.everConnected;
+    this.everConnected = true;
+    this.setStatus('connected');
+    if (reconnected) {
+      // The server restarted: its catalog may differ, and it forgot our subscriptions.
+      for (const kind of ['tools', 'resources', 'prompts'] as const) this.options.onListChanged?.(kind);
+      for (const uri of this.subscriptions) void client.subscribeResource({ uri }).catch(() => undefined);
+    }
+  }
+
+  private buildClient(): Client {
+    const capabilities: ClientCapabilities = {};
+    if (this.options.roots) capabilities.roots = { listChanged: true };
+    if (this.options.onSampling) capabilities.sampling = {};
+    if (this.options.onElicitation) capabilities.elicitation = { form: {} };
+    const client = new Client(this.options.clientInfo ?? { name: 'plaited-agent', version: '0.1.0' }, { capabilities });
+    const roots = this.options.roots;
+    if (roots) {
+      client.setRequestHandler('roots/list', () => ({
+        roots: roots().map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
+      }));
+    }
+    const onSampling = this.options.onSampling;
+    if (onSampling) {
+      client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+        onSampling(request.params, { serverId: this.id, signal: ctx.mcpReq.signal }),
+      );
+    }
+    const onElicitation = this.options.onElicitation;
+    if (onElicitation) {
+      client.setRequestHandler('elicitation/create', (request, ctx) =>
+        onElicitation(request.params, { serverId: this.id, signal: ctx.mcpReq.signal }),
+      );
+    }
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.listChanged('tools'));
+    client.setNotificationHandler('notifications/resources/list_changed', () => this.listChanged('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => this.listChanged('prompts'));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      this.options.onResourceUpdated?.(notification.params.uri);
+    });
+    client.setNotificationHandler('notifications/message', (notification) => {
+      const { level, logger, data } = notification.params;
+      this.options.onLog?.({ serverId: this.id, level, logger, data });
+    });
+    return client;
+  }
+
+  /** Servers often send several list_changed in a burst (one per added tool): re-read once. */
+  private listChanged(kind: McpListKind): void {
+    clearTimeout(this.listChangedTimers.get(kind));
+    const timer = setTimeout(() => {
+      this.listChangedTimers.delete(kind);
+      if (!this.closed) this.options.onListChanged?.(kind);
+    }, LIST_CHANGED_DEBOUNCE_MS);
+    timer.unref();
+    this.listChangedTimers.set(kind, timer);
+  }
+
+  private handleClose(client: Client): void {
+    if (client !== this.client) return;
+    this.client = undefined;
+    if (this.closed) return;
+    this.error = new McpClientError({ code: 'connection_closed', serverId: this.id, message: `server "${this.id}" disconnected` });
+    const willRetry = this.scheduleReconnect();
+    this.setStatus(willRetry ? 'reconnecting' : 'failed', this.error);
+  }
+
+  /** Returns whether a retry was scheduled (false once `maxAttempts` is spent). */
+  private scheduleReconnect(): boolean {
+    if (this.closed) return false;
+    if (this.reconnectTimer) return true;
+    const { initialDelayMs = 250, maxDelayMs = 30_000, maxAttempts = 8 } = this.options.reconnect ?? {};
+    if (this.attempts >= maxAttempts) return false;
+    const delay = Math.min(initialDelayMs * 2 ** this.attempts, maxDelayMs);
+    this.attempts += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.connect().catch(() => undefined);
+    }, delay);
+    // A pending retry must never keep the process alive on its own.
+    this.reconnectTimer.unref();
+    return true;
+  }
+
+  private clearReconnectTimer(): void {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+  }
+
+  private setStatus(status: McpServerStatus, error?: McpClientError): void {
+    this.currentStatus = status;
+    for (const wake of this.statusWaiters) wake();
+    this.options.onStatus?.(status, error);
+  }
+
+  /**
+   * The live SDK client: waits (at most the request's timeout) while a connect or a scheduled
+   * reconnect is under way; a server marked `failed` gets one fresh attempt.
+   */
+  private async ready(timeoutMs: number, signal?: AbortSignal): Promise<Client> {
+    if (this.client) return this.client;
+    if (this.closed) throw this.notConnected('the client was closed');
+    if (!this.connecting && !this.reconnectTimer) this.connect().catch(() => undefined);
+    const deadline = Date.now() + timeoutMs;
+    while (!this.client) {
+      if (this.closed) throw this.notConnected('the client was closed');
+      if (signal?.aborted) throw new McpClientError({ code: 'aborted', serverId: this.id, message: `request to "${this.id}" aborted` });
+      if (this.currentStatus === 'failed' && !this.reconnectTimer) {
+        if (this.connecting) {
+          // The attempt has failed for good; let it settle before giving up.
+          await this.connecting.catch(() => undefined);
+          continue;
+        }
+        throw this.notConnected(`server "${this.id}" is not connected: ${this.error?.message ?? 'unknown error'}`);
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new McpClientError({
+          code: 'timeout',
+          serverId: this.id,
+          message: `server "${this.id}" did not (re)connect within ${timeoutMs} ms`,
+          cause: this.error,
+        });
+      }
+      await this.waitForStatusChange(remaining, signal);
+    }
+    return this.client;
+  }
+
+  private waitForStatusChange(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.statusWaiters.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.statusWaiters.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private async run<T>(
+    method: string,
+    params: unknown,
+    options: McpRequestOptions | undefined,
+    send: (client: Client, requestOptions: RequestOptions) => Promise<T>,
+  ): Promise<T> {
+    const started = performance.now();
+    const timeoutMs = options?.timeoutMs ?? this.config.timeoutMs;
+    this.options.onRequest?.({ serverId: this.id, method, params });
+    try {
+      const client = await this.ready(this.connectTimeoutMs, options?.signal);
+      const result = await send(client, { signal: options?.signal, timeout: timeoutMs });
+      this.options.onResponse?.({ serverId: this.id, method, params, durationMs: performance.now() - started });
+      return result;
+    } catch (cause) {
+      const error = toMcpClientError(cause, { serverId: this.id, fallback: 'server_error', action: method, signal: options?.signal });
+      this.options.onResponse?.({ serverId: this.id, method, params, durationMs: performance.now() - started, error });
+      // HTTP has no channel that closes when the server dies: a refused request is the signal.
+      if (error.code === 'connection_closed' && this.client && this.config.transport !== 'stdio') this.dropConnection();
+      throw error;
+    }
+  }
+
+  private dropConnection(): void {
+    const client = this.client;
+    if (!client) return;
+    this.handleClose(client);
+    void client.close().catch(() => undefined);
+  }
+
+  private async listAll<M extends 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list', Item>(
+    method: M,
+    capability: McpListKind,
+    pick: (result: ListResult<M>) => Item[],
+    options?: McpRequestOptions,
+  ): Promise<Item[]> {
+    const capabilities = (await this.ready(this.connectTimeoutMs, options?.signal)).getServerCapabilities();
+    if (!capabilities?.[capability]) return [];
+    const maxPages = this.options.maxPages ?? 100;
+    const items: Item[] = [];
+    let cursor: string | undefined;
+    for (let page = 1; ; page += 1) {
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await this.run(method, params, options, (client, requestOptions) =>
+        client.request({ method, params }, requestOptions) as Promise<ListResult<M>>,
+      );
+      const pageItems = pick(result);
+      items.push(...pageItems);
+      const next = result.nextCursor;
+      this.options.onPaginate?.({ serverId: this.id, method, page, items: pageItems.length, nextCursor: next });
+      // A cursor that repeats would loop forever: treat it as the end.
+      if (next === undefined || next === cursor) return items;
+      if (page >= maxPages) {
+        throw new McpClientError({
+          code: 'pagination_exceeded',
+          serverId: this.id,
+          message: `server "${this.id}": ${method} still had more pages after ${maxPages}`,
+        });
+      }
+      cursor = next;
+    }
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? Math.max(this.config.timeoutMs, 15_000);
+  }
+
+  private notConnected(message: string): McpClientError {
+    return new McpClientError({ code: 'not_connected', serverId: this.id, message, cause: this.error });
+  }
+}
+
+/** One page of a list verb, as the client reads it. */
+type ListResult<M extends string> = M extends 'tools/list'
+  ? { tools: McpToolDefinition[]; nextCursor?: string }
+  : M extends 'resources/list'
+    ? { resources: Resource[]; nextCursor?: string }
+    : M extends 'resources/templates/list'
+      ? { resourceTemplates: ResourceTemplateType[]; nextCursor?: string }
+      : { prompts: Prompt[]; nextCursor?: string };

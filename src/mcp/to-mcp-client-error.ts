@@ -1,0 +1,57 @@
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { McpClientError, type McpClientErrorCode } from './mcp-client-error.js';
+
+export interface ToMcpClientErrorOptions {
+  serverId: string;
+  /** The code when nothing more specific is known. */
+  fallback: McpClientErrorCode;
+  /** What was being done (`connect`, `tools/call`), for the message. */
+  action: string;
+  /** The caller's signal: an abort wins over whatever the SDK reported. */
+  signal?: AbortSignal;
+}
+
+/** Maps whatever the SDK, a transport or the OS threw onto one typed error with the server's id. */
+export function toMcpClientError(cause: unknown, options: ToMcpClientErrorOptions): McpClientError {
+  if (McpClientError.isInstance(cause)) return cause;
+  const { serverId, action } = options;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  const make = (code: McpClientErrorCode, message: string, rpcCode?: number) =>
+    new McpClientError({ code, serverId, message, cause, rpcCode });
+  if (options.signal?.aborted) return make('aborted', `server "${serverId}": ${action} was cancelled`);
+  if (UnauthorizedError.isInstance(cause)) return make('auth_failed', `server "${serverId}" rejected the credentials (${detail})`);
+  if (SdkHttpError.isInstance(cause) && (cause.status === 401 || cause.status === 403)) {
+    return make('auth_failed', `server "${serverId}" rejected the credentials: HTTP ${cause.status} (${detail})`);
+  }
+  if (SdkError.isInstance(cause)) {
+    switch (cause.code) {
+      case SdkErrorCode.RequestTimeout:
+        return make('timeout', `server "${serverId}" did not answer ${action} in time (${detail})`);
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+      case SdkErrorCode.SendFailed:
+        return make('connection_closed', `server "${serverId}" closed the connection during ${action} (${detail})`);
+      case SdkErrorCode.ClientHttpAuthentication:
+      case SdkErrorCode.ClientHttpForbidden:
+        return make('auth_failed', `server "${serverId}" rejected the credentials (${detail})`);
+      case SdkErrorCode.InvalidResult:
+        return make('invalid_result', `server "${serverId}" sent an invalid answer to ${action} (${detail})`);
+      case SdkErrorCode.ListPaginationExceeded:
+        return make('pagination_exceeded', `server "${serverId}": ${action} never stopped paginating`);
+      default:
+        return make(options.fallback, `server "${serverId}": ${action} failed (${detail})`);
+    }
+  }
+  if (ProtocolError.isInstance(cause)) {
+    return make('server_error', `server "${serverId}" answered ${action} with error ${cause.code}: ${detail}`, cause.code);
+  }
+  if (/401|unauthori[sz]ed/i.test(detail)) return make('auth_failed', `server "${serverId}" rejected the credentials (${detail})`);
+  // fetch() failures (ECONNREFUSED, reset sockets) mean the server is gone, not that it answered badly.
+  if (cause instanceof TypeError && /fetch failed|network|ECONN|socket/i.test(`${detail} ${String((cause as Error & { cause?: unknown }).cause ?? '')}`)) {
+    return make('connection_closed', `server "${serverId}" is unreachable during ${action} (${detail})`);
+  }
+  if (/ECONNREFUSED|ECONNRESET|EPIPE|ENOENT|spawn/i.test(detail)) {
+    return make(options.fallback === 'connect_failed' ? 'connect_failed' : 'connection_closed', `server "${serverId}": ${action} failed (${detail})`);
+  }
+  return make(options.fallback, `server "${serverId}": ${action} failed (${detail})`);
+}
