@@ -1,0 +1,33 @@
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * Splits a markdown file into its YAML frontmatter and body. Returns an error string
+ * instead of throwing: callers (the skill loader) turn it into a diagnostic.
+ */
+export type FrontmatterResult =
+  | { ok: true; data: Record<string, unknown>; body: string; bodyStartLine: number }
+  | { ok: false; error: string };
+
+const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
+
+export function parseFrontmatter(text: string): FrontmatterResult {
+  const open = OPEN.exec(text);
+  if (!open) return { ok: false, error: 'missing YAML frontmatter (the file must start with a "---" line)' };
+  const rest = text.slice(open[0].length);
+  const close = /^---[ \t]*$/m.exec(rest);
+  if (!close) return { ok: false, error: 'unterminated YAML frontmatter (no closing "---" line)' };
+  const yamlText = rest.slice(0, close.index);
+  let data: unknown;
+  try {
+    data = parseYaml(yamlText);
+  } catch (error) {
+    return { ok: false, error: `invalid YAML frontmatter: ${(error as Error).message.split('\n')[0]}` };
+  }
+  if (data === null || data === undefined) data = {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return { ok: false, error: 'YAML frontmatter must be a mapping of keys to values' };
+  }
+  const afterClose = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '');
+  const headerLines = text.length - afterClose.length > 0 ? text.slice(0, text.length - afterClose.length).split('\n').length : 1;
+  return { ok: true, data: data as Record<string, unknown>, body: afterClose, bodyStartLine: headerLines };
+}

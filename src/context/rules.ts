@@ -1,0 +1,154 @@
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
+import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
+import { MtimeCache, type CachedFile } from './mtime-cache.js';
+
+/**
+ * The three tiers of project rules:
+ * 1. the root rules file (`AGENTS.md`) is always in the system prompt;
+ * 2. files it links to are indexed by their link text and loaded when the turn's intent
+ *    matches (a lexical match, or a dense similarity above `minSimilarity`);
+ * 3. when a tool touches a file, every rules file between that file and the root applies
+ *    for the rest of the turn (the caller keeps the per-turn set; see context-extensions.ts).
+ * Files are cached by mtime; `refresh()` drops the cache and re-indexes the links.
+ */
+export interface RuleLink {
+  text: string;
+  /** Absolute path of the linked file. */
+  path: string;
+  line: number;
+}
+
+export interface RulesOptions {
+  cwd: string;
+  /** The rules file name, relative to `cwd` (default `AGENTS.md`); nested files share its base name. */
+  file?: string;
+  index?: SearchIndex;
+  /** Index namespace for the links; default `rules:<cwd>`. */
+  namespace?: string;
+  /** At most this many linked files per turn (default 3). */
+  linkLimit?: number;
+  /** Dense similarity above which a link matches without sharing a word (default 0.5). */
+  minSimilarity?: number;
+}
+
+export class Rules {
+  readonly cwd: string;
+  readonly rootFile: string;
+  readonly namespace: string;
+  private readonly fileName: string;
+  private readonly index: SearchIndex | undefined;
+  private readonly linkLimit: number;
+  private readonly minSimilarity: number;
+  private readonly cache = new MtimeCache();
+  /** The root file version the index holds links for. */
+  private indexedVersion: string | undefined;
+  private cachedLinks: RuleLink[] = [];
+
+  constructor(options: RulesOptions) {
+    this.cwd = resolve(options.cwd);
+    this.rootFile = resolve(this.cwd, options.file ?? 'AGENTS.md');
+    this.fileName = this.rootFile.slice(dirname(this.rootFile).length + 1);
+    this.index = options.index;
+    this.namespace = options.namespace ?? `rules:${this.cwd}`;
+    this.linkLimit = options.linkLimit ?? 3;
+    this.minSimilarity = options.minSimilarity ?? 0.5;
+  }
+
+  /** Tier 1: the root rules file, or undefined when the project has none. */
+  root(): Promise<CachedFile | undefined> {
+    return this.cache.read(this.rootFile);
+  }
+
+  /** The local files the root rules file links to (existing ones only), re-indexed when it changed. */
+  async links(): Promise<RuleLink[]> {
+    const root = await this.root();
+    const version = root ? `${root.mtimeMs}:${root.size}` : 'none';
+    if (version === this.indexedVersion) return this.cachedLinks;
+    const links: RuleLink[] = [];
+    const documents: IndexDocument[] = [];
+    for (const link of root ? extractMarkdownLinks(root.text) : []) {
+      if (!isLocalTarget(link.target)) continue;
+      const path = resolve(dirname(this.rootFile), localPath(link.target));
+      if (links.some((known) => known.path === path)) continue;
+      const file = await this.cache.read(path);
+      if (!file) continue;
+      links.push({ text: link.text, path, line: link.line });
+      documents.push({
+        id: `rule:${this.namespace}:${path}`,
+        kind: 'rule',
+        namespace: this.namespace,
+        fields: { name: link.text || relative(this.cwd, path), title: /^#{1,6}\s+(.+)$/m.exec(file.text.slice(0, 4096))?.[1].trim() },
+        payload: { path },
+      });
+    }
+    if (this.index) await this.index.sync(this.namespace, documents);
+    this.cachedLinks = links;
+    this.indexedVersion = version;
+    return links;
+  }
+
+  /** Tier 2: linked files whose link text matches the intent, best first. */
+  async linkedFor(intent: string, options: { signal?: AbortSignal } = {}): Promise<CachedFile[]> {
+    const links = await this.links();
+    if (!this.index || links.length === 0 || !intent.trim()) return [];
+    const search = { kinds: ['rule'], namespaces: [this.namespace], limit: this.linkLimit, signal: options.signal };
+    const matched = new Map<string, number>();
+    for (const hit of await this.index.search(intent, { ...search, mode: 'bm25' })) matched.set(hit.id, Number.POSITIVE_INFINITY);
+    for (const hit of await this.denseSearch(intent, search)) {
+      if (hit.score >= this.minSimilarity) matched.set(hit.id, Math.max(matched.get(hit.id) ?? 0, hit.score));
+    }
+    const ranked = (await this.index.search(intent, search)).filter((hit) => matched.has(hit.id));
+    const files: CachedFile[] = [];
+    for (const hit of ranked.slice(0, this.linkLimit)) {
+      const path = (hit.document.payload as { path?: string } | undefined)?.path;
+      const file = path ? await this.cache.read(path) : undefined;
+      if (file) files.push(file);
+    }
+    return files;
+  }
+
+  /**
+   * Tier 3: the rules files in the folders from `touchedPath`'s folder up to (not
+   * including) the project root, outermost first. Paths outside the project have none.
+   */
+  async nestedFor(touchedPath: string): Promise<CachedFile[]> {
+    const absolute = isAbsolute(touchedPath) ? touchedPath : resolve(this.cwd, touchedPath);
+    const fromRoot = relative(this.cwd, absolute);
+    if (!fromRoot || fromRoot.startsWith('..') || isAbsolute(fromRoot)) return [];
+    const folders: string[] = [];
+    let folder = dirname(absolute);
+    while (folder !== this.cwd && folder.startsWith(this.cwd + sep)) {
+      folders.unshift(folder);
+      folder = dirname(folder);
+    }
+    const files: CachedFile[] = [];
+    for (const candidate of folders) {
+      const file = await this.cache.read(join(candidate, this.fileName));
+      if (file) files.push(file);
+    }
+    return files;
+  }
+
+  /** Forgets cached files and re-indexes the root file's links. */
+  async refresh(): Promise<void> {
+    this.cache.clear();
+    this.indexedVersion = undefined;
+    await this.links();
+  }
+
+  /** A rules file as a prompt section, labelled with its path relative to the project. */
+  section(file: CachedFile): string {
+    return `<rules path="${relative(this.cwd, file.path) || file.path}">\n${file.text.trim()}\n</rules>`;
+  }
+
+  private async denseSearch(intent: string, search: { kinds: string[]; namespaces: string[]; limit: number; signal?: AbortSignal }) {
+    try {
+      return await this.index!.search(intent, { ...search, mode: 'dense' });
+    } catch (error) {
+      // A BM25-only index has no dense mode; lexical matches still work.
+      if ((error as { code?: unknown }).code === 'NO_EMBEDDER') return [];
+      throw error;
+    }
+  }
+}
