@@ -1,0 +1,38 @@
+export type ConfigErrorCode =
+  /** The file loaded but does not match the schema; `issues` lists every problem. */
+  | 'invalid_config'
+  /** An explicitly named config file (`--config`) does not exist. */
+  | 'config_not_found'
+  /** The file could not be read or evaluated (syntax error, a throw at import, bad JSON). */
+  | 'config_load_failed';
+
+export interface ConfigIssue {
+  /** Dotted path into the config, e.g. `agent.maxSteps` or `mcp.servers.0.url`; '' for the root. */
+  path: string;
+  message: string;
+}
+
+/** A config that cannot be used, naming the file and everything wrong with it. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code: ConfigErrorCode;
+  /** The config file, when there is one. */
+  readonly file: string | null;
+  readonly issues: ConfigIssue[];
+
+  constructor(
+    code: ConfigErrorCode,
+    message: string,
+    context: { file: string | null; issues?: ConfigIssue[]; cause?: unknown },
+  ) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.file = context.file;
+    this.issues = context.issues ?? [];
+  }
+
+  /** Works across duplicate copies of the package, unlike `instanceof`. */
+  static isInstance(error: unknown): error is ConfigError {
+    return error instanceof Error && error.name === 'ConfigError' && Array.isArray((error as ConfigError).issues);
+  }
+}

@@ -1,0 +1,108 @@
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, type ConfigIssue } from './config-error.js';
+import { configIssues } from './config-issues.js';
+import { configSchema, type PlaitedConfig } from './schema.js';
+
+export interface LoadConfigOptions {
+  /** The project folder; `.plaited/config.*` is looked for here. */
+  cwd: string;
+  /** An explicit file (absolute or relative to `cwd`); it must exist. */
+  configPath?: string;
+}
+
+export interface LoadedConfig {
+  config: PlaitedConfig;
+  /** The file it came from; `null` when none was found and defaults apply. */
+  path: string | null;
+}
+
+/** Looked for in this order; the first that exists wins. */
+export const CONFIG_FILE_NAMES = ['config.ts', 'config.mts', 'config.js', 'config.mjs', 'config.json'] as const;
+
+/**
+ * Finds, evaluates and validates the project config. TypeScript configs go through
+ * jiti, which is imported only when such a file exists: most starts have no config,
+ * or a JSON or JavaScript one, and they should not pay for a TypeScript transpiler.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const file = findConfigFile(options);
+  if (file === null) return { config: configSchema.parse({}), path: null };
+  const raw = await readConfigFile(file);
+  return { config: validateConfig(raw, file), path: file };
+}
+
+/** Applies defaults and checks `raw`; every problem is listed in the thrown ConfigError. */
+export function validateConfig(raw: unknown, file: string | null = null): PlaitedConfig {
+  const parsed = configSchema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = configIssues(parsed.error);
+  throw new ConfigError('invalid_config', formatInvalid(file, issues), { file, issues, cause: parsed.error });
+}
+
+function findConfigFile({ cwd, configPath }: LoadConfigOptions): string | null {
+  if (configPath !== undefined) {
+    const file = isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
+    if (!isFile(file)) throw new ConfigError('config_not_found', `Config file not found: ${file}`, { file });
+    return file;
+  }
+  const dir = join(resolve(cwd), '.plaited');
+  if (!existsSync(dir)) return null;
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = join(dir, name);
+    if (isFile(file)) return file;
+  }
+  return null;
+}
+
+async function readConfigFile(file: string): Promise<unknown> {
+  try {
+    if (file.endsWith('.json')) return JSON.parse(await readFile(file, 'utf8'));
+    if (file.endsWith('.mjs') || file.endsWith('.js')) {
+      try {
+        return await importNative(file);
+      } catch (error) {
+        // ESM syntax in a .js of a CommonJS package, or TypeScript in a .js: jiti copes.
+        if (!(error instanceof SyntaxError)) throw error;
+      }
+    }
+    return await importWithJiti(file);
+  } catch (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new ConfigError('config_load_failed', `Cannot load config ${file}: ${cause}`, { file, cause: error });
+  }
+}
+
+/**
+ * Plain JavaScript needs no transpiler. Node caches ES modules by URL for the life of
+ * the process, so the file's mtime goes into the URL: an edited config loads afresh.
+ */
+async function importNative(file: string): Promise<unknown> {
+  const url = pathToFileURL(file);
+  url.searchParams.set('mtime', String(statSync(file).mtimeMs));
+  const module = (await import(url.href)) as { default?: unknown };
+  return 'default' in module ? module.default : module;
+}
+
+async function importWithJiti(file: string): Promise<unknown> {
+  const { createJiti } = await import('jiti');
+  // No module cache: a reload after an edit must see the edit.
+  const jiti = createJiti(import.meta.url, { moduleCache: false });
+  return await jiti.import(file, { default: true });
+}
+
+function formatInvalid(file: string | null, issues: ConfigIssue[]): string {
+  const lines = issues.map((issue) => `  ${issue.path || '(root)'}: ${issue.message}`);
+  const where = file ? ` in ${file}` : '';
+  return `Invalid config${where} (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n${lines.join('\n')}`;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

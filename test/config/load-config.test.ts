@@ -1,0 +1,190 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/config-error.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { configSchema } from '../../src/config/schema.js';
+
+const fixtures = resolve(import.meta.dirname, '../fixtures/config');
+const defineConfigSource = resolve(import.meta.dirname, '../../src/config/define-config.ts');
+
+async function loadError(options: Parameters<typeof loadConfig>[0]): Promise<ConfigError> {
+  try {
+    await loadConfig(options);
+  } catch (error) {
+    expect(ConfigError.isInstance(error), `expected a ConfigError, got ${String(error)}`).toBe(true);
+    return error as ConfigError;
+  }
+  throw new Error('expected loadConfig to fail');
+}
+
+describe('loadConfig', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('loads .plaited/config.ts written with defineConfig (imported by absolute path)', async () => {
+    mkdirSync(join(dir, '.plaited'));
+    writeFileSync(
+      join(dir, '.plaited', 'config.ts'),
+      [
+        `import { defineConfig } from ${JSON.stringify(defineConfigSource)};`,
+        `const port: number = 4000 + 1;`,
+        `export default defineConfig({`,
+        `  agent: { model: 'openai-compatible:llama3', maxSteps: 4 },`,
+        `  adapters: { acp: { transport: 'http', port } },`,
+        `  tools: { deny: ['bash'] },`,
+        `});`,
+      ].join('\n'),
+    );
+    const { config, path } = await loadConfig({ cwd: dir });
+    expect(path).toBe(join(dir, '.plaited', 'config.ts'));
+    expect(config.agent).toMatchObject({ model: 'openai-compatible:llama3', maxSteps: 4, sendMode: 'steer' });
+    expect(config.adapters.acp).toEqual({ transport: 'http', host: '127.0.0.1', port: 4001, idleTimeoutMs: 300_000 });
+    expect(config.tools.deny).toEqual(['bash']);
+    expect(config.tools.sources.mcp).toBe(true);
+  });
+
+  it('loads .json with defaults filled in', async () => {
+    const cwd = join(fixtures, 'json-project');
+    const { config, path } = await loadConfig({ cwd });
+    expect(path).toBe(join(cwd, '.plaited', 'config.json'));
+    expect(config.agent).toMatchObject({ model: 'openai-compatible:qwen3', maxSteps: 7, baseURL: 'http://127.0.0.1:11434/v1' });
+    expect(config.mcp.servers).toEqual([
+      expect.objectContaining({ id: 'files', command: 'node', args: ['files.js'], env: {}, timeoutMs: 30_000, enabled: true }),
+    ]);
+    expect(config.scripts).toEqual({ test: 'npm test' });
+  });
+
+  it('loads .mjs, evaluating it', async () => {
+    const { config, path } = await loadConfig({ cwd: join(fixtures, 'mjs-project') });
+    expect(path).toMatch(/config\.mjs$/);
+    expect(config.agent.maxSteps).toBe(12);
+    expect(config.agent.systemPrompt).toBe('You are terse. Answer in English.');
+    expect(config.skills.enabled).toBe(false);
+  });
+
+  it('prefers config.ts over config.json when both exist', async () => {
+    const { config, path } = await loadConfig({ cwd: join(fixtures, 'precedence') });
+    expect(path).toMatch(/config\.ts$/);
+    expect(config.agent.maxSteps).toBe(11);
+  });
+
+  it('passes an AI SDK LanguageModel object through as the model', async () => {
+    const { config } = await loadConfig({ cwd: join(fixtures, 'model-object') });
+    expect(typeof config.agent.model).toBe('object');
+    expect(config.agent.model).toMatchObject({ specificationVersion: 'v3', modelId: 'scripted' });
+  });
+
+  it('lists every invalid field with its dotted path, and names the file', async () => {
+    const cwd = join(fixtures, 'invalid-fields');
+    const error = await loadError({ cwd });
+    const file = join(cwd, '.plaited', 'config.json');
+    expect(error.code).toBe('invalid_config');
+    expect(error.file).toBe(file);
+    const paths = error.issues.map((issue) => issue.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'agent.maxSteps',
+        'agent.temperature',
+        'agent.maxStep',
+        'mcp.servers.0.url',
+        'mcp.servers.1.id',
+        'cache.threshold',
+        'colour',
+      ]),
+    );
+    expect(paths).toHaveLength(7);
+    expect(error.message).toContain(file);
+    // One line per issue, each naming its path.
+    const lines = error.message.split('\n').slice(1);
+    expect(lines).toHaveLength(7);
+    for (const path of paths) expect(lines.some((line) => line.trim().startsWith(`${path}:`))).toBe(true);
+    expect(error.issues.find((issue) => issue.path === 'mcp.servers.0.url')!.message).toContain('http transport');
+  });
+
+  it('rejects an unknown key at its own path', async () => {
+    mkdirSync(join(dir, '.plaited'));
+    writeFileSync(join(dir, '.plaited', 'config.json'), JSON.stringify({ agent: { modle: 'x' } }));
+    const error = await loadError({ cwd: dir });
+    expect(error.issues).toEqual([{ path: 'agent.modle', message: 'unknown key' }]);
+  });
+
+  it('reports a syntax error as a load failure naming the file', async () => {
+    const cwd = join(fixtures, 'syntax-error');
+    const error = await loadError({ cwd });
+    expect(error.code).toBe('config_load_failed');
+    expect(error.file).toBe(join(cwd, '.plaited', 'config.ts'));
+    expect(error.message).toContain(join(cwd, '.plaited', 'config.ts'));
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it('reports a config that throws while loading, with the thrown message', async () => {
+    const error = await loadError({ cwd: join(fixtures, 'throws-on-load') });
+    expect(error.code).toBe('config_load_failed');
+    expect(error.message).toMatch(/config\.mjs/);
+    expect(error.message).toContain('PLAITED_API_KEY must be set');
+  });
+
+  it('reports malformed JSON naming the file', async () => {
+    const error = await loadError({ cwd: join(fixtures, 'bad-json') });
+    expect(error.code).toBe('config_load_failed');
+    expect(error.message).toContain(join(fixtures, 'bad-json', '.plaited', 'config.json'));
+  });
+
+  it('uses an explicit configPath relative to cwd instead of looking in .plaited', async () => {
+    const cwd = join(fixtures, 'explicit-path');
+    const { config, path } = await loadConfig({ cwd, configPath: 'team.config.mts' });
+    expect(path).toBe(join(cwd, 'team.config.mts'));
+    expect(config.agent).toMatchObject({ maxSteps: 5, defaultMode: 'plan' });
+
+    // Explicit wins even when the cwd has its own .plaited config.
+    const other = await loadConfig({ cwd: join(fixtures, 'json-project'), configPath: join(cwd, 'team.config.mts') });
+    expect(other.config.agent.maxSteps).toBe(5);
+  });
+
+  it('fails when the explicit configPath does not exist', async () => {
+    const error = await loadError({ cwd: dir, configPath: 'nope/config.ts' });
+    expect(error.code).toBe('config_not_found');
+    expect(error.message).toContain(join(dir, 'nope', 'config.ts'));
+  });
+
+  it('returns the defaults and no path when there is no config file', async () => {
+    const { config, path } = await loadConfig({ cwd: join(fixtures, 'no-config') });
+    expect(path).toBeNull();
+    expect(config).toEqual(configSchema.parse({}));
+    expect(config.agent.maxSteps).toBe(25);
+
+    // An empty .plaited folder is the same as none.
+    mkdirSync(join(dir, '.plaited'));
+    expect((await loadConfig({ cwd: dir })).path).toBeNull();
+  });
+
+  it.each(['config.mjs', 'config.ts'])('sees an edited %s on the next load', async (name) => {
+    mkdirSync(join(dir, '.plaited'));
+    const file = join(dir, '.plaited', name);
+    writeFileSync(file, 'export default { agent: { maxSteps: 1 } };');
+    expect((await loadConfig({ cwd: dir })).config.agent.maxSteps).toBe(1);
+    writeFileSync(file, 'export default { agent: { maxSteps: 2 } };');
+    // Same-millisecond writes are possible on fast disks; the mtime is part of the cache key.
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect((await loadConfig({ cwd: dir })).config.agent.maxSteps).toBe(2);
+  });
+
+  it('loads .js configs in CommonJS and ES module packages', async () => {
+    const cjs = join(dir, 'cjs');
+    mkdirSync(join(cjs, '.plaited'), { recursive: true });
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    writeFileSync(join(cjs, '.plaited', 'config.js'), 'module.exports = { agent: { maxSteps: 6 } };');
+    expect((await loadConfig({ cwd: cjs })).config.agent.maxSteps).toBe(6);
+
+    const esmInCjs = join(dir, 'esm-in-cjs');
+    mkdirSync(join(esmInCjs, '.plaited'), { recursive: true });
+    writeFileSync(join(esmInCjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    writeFileSync(join(esmInCjs, '.plaited', 'config.js'), 'export default { agent: { maxSteps: 8 } };');
+    expect((await loadConfig({ cwd: esmInCjs })).config.agent.maxSteps).toBe(8);
+  });
+});
