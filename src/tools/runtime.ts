@@ -13,6 +13,8 @@ export interface ExecOptions {
   /** Keep at most this many bytes of output (the tail is kept); `truncated` reports a cut. */
   maxOutputBytes?: number;
   env?: Record<string, string>;
+  /** Called as soon as a client terminal exists, so the tool call can embed it while it runs. */
+  onTerminal?: (terminalId: string) => void;
 }
 
 export interface ExecResult {
