@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
 import { displayPath, messageOf, resolveToolPath } from './resolve-tool-path.js';
+import { isWithin } from './workspace-path.js';
 
 export const GLOB_MAX_RESULTS = 1000;
 const IGNORED = ['**/node_modules/**', '**/.git/**'];
@@ -53,7 +54,11 @@ export const globTool = defineTool({
     }
 
     const cwd = context.runtime.cwd;
-    const paths = found.map((file) => displayPath(file, cwd)).sort(compareStrings);
+    // Brace expansion ("{..,src}/*") can still climb out; only what lies below the base counts.
+    const paths = found
+      .filter((file) => isWithin(path.resolve(file), resolved.absolute))
+      .map((file) => displayPath(file, cwd))
+      .sort(compareStrings);
     if (paths.length === 0) return textResult(`No files match "${args.pattern}" in ${resolved.display}.`);
     const shown = paths.slice(0, GLOB_MAX_RESULTS);
     const note =

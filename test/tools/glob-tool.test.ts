@@ -56,6 +56,7 @@ describe('glob', () => {
     const cases = [
       { pattern: '*.ts', path: path.relative(ws.cwd, ws.outside) },
       { pattern: '*', path: '/etc' },
+      { pattern: '*', path: '/etc/passwd' },
       { pattern: '*.ts', path: 'out-link' },
       { pattern: '../**/*.ts' },
       { pattern: `${ws.outside}/*.ts` },
@@ -64,6 +65,15 @@ describe('glob', () => {
       const result = await runTool(globTool, args, toolContext(ws.runtime));
       expect(result.isError, JSON.stringify(args)).toBe(true);
       expect(textOf(result)).not.toContain('secret.ts');
+    }
+  });
+
+  it('never lists files from outside through brace expansion', async () => {
+    await writeFile(path.join(ws.outside, 'secret.ts'), '');
+    const up = path.basename(ws.outside);
+    for (const pattern of [`{..,src}/{${up},deep}/*.ts`, `{src,..}/**/*.ts`]) {
+      const result = await runTool(globTool, { pattern }, toolContext(ws.runtime));
+      expect(textOf(result), pattern).not.toContain('secret.ts');
     }
   });
 

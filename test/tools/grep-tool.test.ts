@@ -95,7 +95,7 @@ describe('grep', () => {
     await writeFile(path.join(ws.outside, 'secret.txt'), 'needle outside\n');
     await symlink(ws.outside, path.join(ws.cwd, 'src', 'out-link'));
     await symlink(path.join(ws.outside, 'secret.txt'), path.join(ws.cwd, 'secret-link.txt'));
-    for (const target of [path.relative(ws.cwd, ws.outside), '/etc', 'src/out-link', 'secret-link.txt']) {
+    for (const target of [path.relative(ws.cwd, ws.outside), '/etc', '/etc/passwd', 'src/out-link', 'secret-link.txt']) {
       const result = await runTool(grepTool, { pattern: 'needle', path: target }, toolContext(ws.runtime));
       expect(result.isError, target).toBe(true);
       expect(textOf(result), target).toContain('outside the workspace');
