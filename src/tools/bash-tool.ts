@@ -3,7 +3,7 @@ import type { ToolCallContent } from '../agent/agent-output.js';
 import { defineTool } from './define-tool.js';
 import type { AnyTool, ToolResult } from './tool.js';
 import { errorResult } from './tool.js';
-import { messageOf } from './resolve-tool-path.js';
+import { errorMessage } from './error-message.js';
 
 /** Same defaults as config `agent.bash`. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -53,7 +53,7 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
           maxOutputBytes,
         });
       } catch (error) {
-        return errorResult(`Could not run the command: ${messageOf(error)}`);
+        return errorResult(`Could not run the command: ${errorMessage(error)}`);
       }
 
       const aborted = context.signal.aborted && !result.timedOut;

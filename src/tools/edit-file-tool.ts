@@ -3,7 +3,9 @@ import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
-import { isFileNotFound, messageOf, resolveToolPath } from './resolve-tool-path.js';
+import { resolveToolPath } from './resolve-tool-path.js';
+import { isFileNotFound } from './is-file-not-found.js';
+import { errorMessage } from './error-message.js';
 
 const parameters = z.strictObject({
   path: z.string().min(1).describe('File to edit, relative to the working directory (or absolute).'),
@@ -40,7 +42,7 @@ export const editFileTool = defineTool({
       oldText = await context.runtime.readFile(absolute, { signal: context.signal });
     } catch (error) {
       if (isFileNotFound(error)) return errorResult(`File not found: ${display} (use write_file to create it).`);
-      return errorResult(`Cannot read ${display}: ${messageOf(error)}`);
+      return errorResult(`Cannot read ${display}: ${errorMessage(error)}`);
     }
 
     let search = args.old_string;
@@ -72,7 +74,7 @@ export const editFileTool = defineTool({
     try {
       await context.runtime.writeFile(absolute, newText, { signal: context.signal });
     } catch (error) {
-      return errorResult(`Cannot write ${display}: ${messageOf(error)}`);
+      return errorResult(`Cannot write ${display}: ${errorMessage(error)}`);
     }
 
     const line = oldText.slice(0, firstIndex).split('\n').length;

@@ -3,7 +3,8 @@ import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
-import { displayPath, messageOf, resolveToolPath } from './resolve-tool-path.js';
+import { displayPath, resolveToolPath } from './resolve-tool-path.js';
+import { errorMessage } from './error-message.js';
 import { isWithin } from './workspace-path.js';
 
 export const GLOB_MAX_RESULTS = 1000;
@@ -50,7 +51,7 @@ export const globTool = defineTool({
         absolute: true,
       });
     } catch (error) {
-      return errorResult(`Cannot search ${resolved.display}: ${messageOf(error)}`);
+      return errorResult(`Cannot search ${resolved.display}: ${errorMessage(error)}`);
     }
 
     const cwd = context.runtime.cwd;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import type { AnyTool, ToolResult } from './tool.js';
 import { errorResult, textResult } from './tool.js';
-import { displayPath, messageOf, resolveToolPath } from './resolve-tool-path.js';
+import { displayPath, resolveToolPath } from './resolve-tool-path.js';
+import { errorMessage } from './error-message.js';
 import { ProcessSpawnError } from './process-spawn-error.js';
 import { spawnProcess } from './spawn-process.js';
 import { parseRipgrepJson, type RipgrepLine } from './parse-ripgrep-json.js';
@@ -82,7 +83,7 @@ export function createGrepTool(options: GrepToolOptions = {}): AnyTool {
             `grep needs ripgrep, but "${rgPath}" was not found. Install it (e.g. apt-get install ripgrep, brew install ripgrep) and make sure it is on PATH.`,
           );
         }
-        return errorResult(`Cannot run ripgrep: ${messageOf(error)}`);
+        return errorResult(`Cannot run ripgrep: ${errorMessage(error)}`);
       }
 
       if (run.aborted) return errorResult('Search cancelled.');

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
-import { isFileNotFound, messageOf, resolveToolPath } from './resolve-tool-path.js';
+import { resolveToolPath } from './resolve-tool-path.js';
+import { isFileNotFound } from './is-file-not-found.js';
+import { errorMessage } from './error-message.js';
 
 export const READ_FILE_DEFAULT_LIMIT = 2000;
 /** Longer lines are cut: minified bundles would otherwise flood the context. */
@@ -40,7 +42,7 @@ export const readFileTool = defineTool({
       text = await context.runtime.readFile(absolute, { signal: context.signal });
     } catch (error) {
       if (isFileNotFound(error)) return errorResult(`File not found: ${display}`);
-      return errorResult(`Cannot read ${display}: ${messageOf(error)}`);
+      return errorResult(`Cannot read ${display}: ${errorMessage(error)}`);
     }
     if (text.includes('\u0000')) return errorResult(`${display} looks like a binary file; read_file reads text only.`);
 

@@ -3,6 +3,7 @@ import type { ToolContext, ToolResult } from './tool.js';
 import { errorResult } from './tool.js';
 import { PathOutsideWorkspaceError } from './path-outside-workspace-error.js';
 import { isWithin, resolveWorkspacePath } from './workspace-path.js';
+import { errorMessage } from './error-message.js';
 
 export type ResolvedToolPath =
   | { ok: true; absolute: string; display: string }
@@ -21,7 +22,7 @@ export async function resolveToolPath(
     return { ok: true, absolute, display: displayPath(absolute, context.runtime.cwd) };
   } catch (error) {
     if (PathOutsideWorkspaceError.isInstance(error)) return { ok: false, result: errorResult(error.message) };
-    return { ok: false, result: errorResult(`Cannot use path "${input}": ${messageOf(error)}`) };
+    return { ok: false, result: errorResult(`Cannot use path "${input}": ${errorMessage(error)}`) };
   }
 }
 
@@ -30,15 +31,4 @@ export function displayPath(absolute: string, cwd: string): string {
   const root = path.resolve(cwd);
   if (!isWithin(absolute, root)) return absolute;
   return path.relative(root, absolute) || '.';
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Runtimes report a missing file as ENOENT (local) or in words (ACP clients); accept both. */
-export function isFileNotFound(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return true;
-  return /\b(ENOENT|no such file|not found|does not exist)\b/i.test(messageOf(error));
 }

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
-import { isFileNotFound, messageOf, resolveToolPath } from './resolve-tool-path.js';
+import { resolveToolPath } from './resolve-tool-path.js';
+import { isFileNotFound } from './is-file-not-found.js';
+import { errorMessage } from './error-message.js';
 
 const parameters = z.strictObject({
   path: z.string().min(1).describe('File to write, relative to the working directory (or absolute).'),
@@ -29,13 +31,13 @@ export const writeFileTool = defineTool({
     try {
       oldText = await context.runtime.readFile(absolute, { signal: context.signal });
     } catch (error) {
-      if (!isFileNotFound(error)) return errorResult(`Cannot write ${display}: ${messageOf(error)}`);
+      if (!isFileNotFound(error)) return errorResult(`Cannot write ${display}: ${errorMessage(error)}`);
       oldText = null;
     }
     try {
       await context.runtime.writeFile(absolute, args.content, { signal: context.signal });
     } catch (error) {
-      return errorResult(`Cannot write ${display}: ${messageOf(error)}`);
+      return errorResult(`Cannot write ${display}: ${errorMessage(error)}`);
     }
 
     const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
