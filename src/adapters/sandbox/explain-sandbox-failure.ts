@@ -1,0 +1,162 @@
+import { readlinkSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { matchesAnyPath } from './path-match.js';
+import { formatBytes } from './resource-limits.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+
+/**
+ * Turns what a sandboxed command left behind (its exit, its output, the proxy's
+ * denials) into sentences a user can act on: "blocked by sandbox: write to
+ * /etc/passwd". bubblewrap reports nothing itself; a blocked write is just
+ * EROFS, a hidden secret just ENOENT or EACCES, a refused connection just
+ * ECONNREFUSED. So each line is matched against those errors and the path or
+ * host it names is checked against the policy: only what the policy explains
+ * is reported, so an ordinary missing file stays an ordinary error.
+ */
+
+export type SandboxFindingKind = 'read' | 'write' | 'network' | 'memory' | 'processes' | 'timeout';
+
+export interface SandboxFinding {
+  kind: SandboxFindingKind;
+  message: string;
+}
+
+export interface ExplainInput {
+  output: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** The working directory the command ran in (relative paths in errors resolve against it). */
+  cwd: string;
+  policy: SandboxPolicy;
+  /** `deny network-outbound host:port (why)` lines the sandbox proxy recorded for this command. */
+  networkDenials: string[];
+  /** The timeout that applied, for the message. */
+  timeoutMs?: number;
+}
+
+const WRITE_ERRORS = /read-only file system|EROFS/i;
+const ACCESS_ERRORS = /permission denied|EACCES|operation not permitted|EPERM/i;
+const MISSING_ERRORS = /no such file or directory|ENOENT/i;
+const MEMORY_ERRORS = /memory exhausted|out of memory|cannot allocate memory|ENOMEM|std::bad_alloc|MemoryError|heap out of memory|Failed to reserve virtual memory|allocation failed/i;
+const FORK_ERRORS = /fork: (?:retry: )?resource temporarily unavailable|Cannot fork|fork failed|EAGAIN.*spawn|spawn.*EAGAIN|can't fork/i;
+/** Ports the sandbox's own proxy bridges listen on inside the sandbox. */
+const PROXY_PORTS = new Set(['3128', '1080']);
+
+export function explainSandboxFailure(input: ExplainInput): SandboxFinding[] {
+  const findings: SandboxFinding[] = [];
+  const add = (finding: SandboxFinding): void => {
+    if (!findings.some((existing) => existing.message === finding.message)) findings.push(finding);
+  };
+
+  for (const line of input.networkDenials) {
+    const match = /deny network-outbound (\S+)/.exec(line);
+    if (match) add(networkFinding(match[1], input.policy));
+  }
+
+  const failed = input.exitCode !== 0 || input.signal !== null || input.timedOut;
+  for (const line of input.output.split('\n')) {
+    for (const host of unreachableHosts(line)) add(networkFinding(host, input.policy));
+    if (!failed) continue;
+    const fileFinding = explainFileLine(line, input);
+    if (fileFinding) add(fileFinding);
+  }
+
+  const { limits } = input.policy;
+  if (failed && limits.memoryBytes !== null && MEMORY_ERRORS.test(input.output)) {
+    add({ kind: 'memory', message: `killed: memory limit ${formatBytes(limits.memoryBytes)} exceeded` });
+  }
+  if (limits.processes !== null && FORK_ERRORS.test(input.output)) {
+    add({ kind: 'processes', message: `killed: process limit ${limits.processes} exceeded (fork refused)` });
+  }
+  if (input.timedOut) {
+    const seconds = input.timeoutMs === undefined ? undefined : Math.round(input.timeoutMs / 100) / 10;
+    add({ kind: 'timeout', message: `killed: wall-clock limit${seconds === undefined ? '' : ` ${seconds}s`} exceeded` });
+  }
+  return findings;
+}
+
+function networkFinding(target: string, policy: SandboxPolicy): SandboxFinding {
+  const display = target.replace(/:(80|443)$/, '');
+  const allowed = policy.allowedDomains.length === 0 ? 'no hosts are allowed' : `allowed: ${policy.allowedDomains.join(', ')}`;
+  return { kind: 'network', message: `blocked by sandbox: network access to ${display} is not allowed (${allowed})` };
+}
+
+/** Hosts a line says could not be reached in the ways an empty network namespace produces. */
+function unreachableHosts(line: string): string[] {
+  const hosts: string[] = [];
+  const patterns: Array<[RegExp, (m: RegExpExecArray) => string | null]> = [
+    [/getaddrinfo (?:EAI_AGAIN|ENOTFOUND) ([^\s'",)]+)/, (m) => m[1]],
+    [/Could not resolve (?:host|proxy): ([^\s'",)]+)/i, (m) => m[1]],
+    [/(?:ECONNREFUSED|ENETUNREACH|EHOSTUNREACH) \[?([0-9a-f.:]+?)\]?:(\d+)/i, (m) => loopbackOrIp(m[1], m[2])],
+    [/Failed to connect to ([^\s]+) port (\d+)/i, (m) => loopbackOrIp(m[1], m[2])],
+    [/\/dev\/(?:tcp|udp)\/([^/\s]+)\/(\d+): (?:Connection refused|Network is unreachable)/, (m) => loopbackOrIp(m[1], m[2])],
+    [/connect to ([^\s]+) port (\d+).*(?:Connection refused|Network is unreachable)/i, (m) => loopbackOrIp(m[1], m[2])],
+  ];
+  for (const [pattern, pick] of patterns) {
+    const match = pattern.exec(line);
+    const host = match ? pick(match) : null;
+    if (host) hosts.push(host);
+  }
+  return hosts;
+}
+
+/** Inside the sandbox only the proxy bridges listen; any other refused connection was the sandbox's doing. */
+function loopbackOrIp(host: string, port: string): string | null {
+  if (PROXY_PORTS.has(port) && (host === 'localhost' || host.startsWith('127.'))) return null;
+  return `${host}:${port}`;
+}
+
+function explainFileLine(line: string, input: ExplainInput): SandboxFinding | null {
+  const isWrite = WRITE_ERRORS.test(line);
+  const isAccess = ACCESS_ERRORS.test(line);
+  const isMissing = MISSING_ERRORS.test(line);
+  if (!isWrite && !isAccess && !isMissing) return null;
+  for (const candidate of pathCandidates(line)) {
+    const written = isAbsolute(candidate) ? resolve(candidate) : resolve(input.cwd, candidate);
+    const real = followLinks(written);
+    const shown = real === written ? candidate : `${candidate} (a link to ${real})`;
+    if ((isAccess || isMissing) && matchesAnyPath(real, input.policy.denyRead)) {
+      return { kind: 'read', message: `blocked by sandbox: read of ${shown} (a protected path)` };
+    }
+    if ((isWrite || isAccess) && !isWritable(real, input.policy)) {
+      const where = input.policy.allowWrite.length === 0 ? 'nothing is writable' : `writable: ${input.policy.allowWrite.join(', ')}`;
+      return { kind: 'write', message: `blocked by sandbox: write to ${shown} (outside the writable paths; ${where})` };
+    }
+  }
+  return null;
+}
+
+/** Paths an error line names: quoted ones first, then the field before "<path>: <error>". */
+function pathCandidates(line: string): string[] {
+  const candidates: string[] = [];
+  for (const match of line.matchAll(/['"`‘]([^'"`’]+)['"`’]/g)) candidates.push(match[1]);
+  const fields = line.split(': ');
+  for (let index = 1; index < fields.length; index++) {
+    if (/^(read-only file system|permission denied|operation not permitted|no such file or directory)/i.test(fields[index])) {
+      candidates.push(fields[index - 1].replace(/^.*?(?:cannot (?:create|open|touch|access) |can't create )/i, ''));
+    }
+  }
+  return candidates
+    .map((value) => value.trim())
+    .filter((value) => /^[~/.]/.test(value) || (value.length > 0 && !/\s/.test(value) && !/^(E[A-Z]+|error)$/i.test(value)));
+}
+
+/** Where a write would land: the link's target when the path is a symlink (chains followed, missing targets allowed). */
+function followLinks(path: string): string {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let target: string;
+    try {
+      target = readlinkSync(current);
+    } catch {
+      return current;
+    }
+    current = resolve(dirname(current), target);
+  }
+  return current;
+}
+
+function isWritable(path: string, policy: SandboxPolicy): boolean {
+  return matchesAnyPath(path, policy.allowWrite) && !matchesAnyPath(path, policy.denyWrite);
+}

@@ -1,0 +1,22 @@
+import { sep } from 'node:path';
+
+/**
+ * Whether an absolute path lies at or under one of the roots. Roots may be
+ * glob patterns (`*`, `**`, `?`), as deny lists allow; a path under a matched
+ * directory matches too.
+ */
+export function matchesAnyPath(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => (hasGlob(root) ? globMatch(root, path) : path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)));
+}
+
+export function hasGlob(path: string): boolean {
+  return /[*?[]/.test(path);
+}
+
+function globMatch(pattern: string, path: string): boolean {
+  const source = pattern
+    .split(/(\*\*\/?|\*|\?)/)
+    .map((part) => (part === '**' || part === '**/' ? '.*' : part === '*' ? '[^/]*' : part === '?' ? '[^/]' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}(?:/.*)?$`).test(path);
+}

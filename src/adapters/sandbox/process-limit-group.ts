@@ -1,0 +1,96 @@
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * A pids cgroup that caps how many tasks one sandboxed command may hold. Used
+ * when the agent runs as root: the kernel never applies RLIMIT_NPROC to uid 0
+ * (bubblewrap's user namespace maps root to root), so `ulimit -u` cannot stop
+ * a fork bomb there. Non-root agents use `ulimit -u` and never get here.
+ *
+ * Works on cgroup v1 (`/sys/fs/cgroup/pids`) and on cgroup v2 when the pids
+ * controller is delegated to the agent's own cgroup; anywhere else `create`
+ * returns null and the caller reports the limit as unenforced.
+ */
+export interface ProcessLimitGroup {
+  /** Shell text that moves the running shell into the group; children inherit it. */
+  readonly joinCommand: string;
+  /** Kills whatever is still in the group and removes it. */
+  dispose(): Promise<void>;
+}
+
+/** bubblewrap, the wrapper shell, two socat bridges and the seccomp helper live in the group too. */
+export const SANDBOX_PLUMBING_TASKS = 8;
+
+let sequence = 0;
+
+export function createProcessLimitGroup(maxTasks: number): ProcessLimitGroup | null {
+  const parent = findPidsHierarchy();
+  if (!parent) return null;
+  const dir = join(parent, `plaited-${process.pid}-${++sequence}`);
+  try {
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'pids.max'), String(maxTasks + SANDBOX_PLUMBING_TASKS));
+  } catch {
+    tryRemove(dir);
+    return null;
+  }
+  return {
+    joinCommand: `echo $$ > '${join(dir, 'cgroup.procs')}'`,
+    dispose: async () => {
+      // Removal fails while killed tasks are still exiting: retry briefly.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        killAll(dir);
+        if (tryRemove(dir)) return;
+        await new Promise((done) => setTimeout(done, 25));
+      }
+    },
+  };
+}
+
+/** Whether this process can make pids groups at all (for availability reports). */
+export function canLimitProcessesWithCgroup(): boolean {
+  const group = createProcessLimitGroup(1);
+  void group?.dispose();
+  return group !== null;
+}
+
+function findPidsHierarchy(): string | null {
+  const v1 = '/sys/fs/cgroup/pids';
+  if (existsSync(join(v1, 'tasks'))) return v1;
+  try {
+    const own = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('0::'));
+    if (!own) return null;
+    const dir = join('/sys/fs/cgroup', own.slice(3));
+    const enabled = readFileSync(join(dir, 'cgroup.subtree_control'), 'utf8');
+    return enabled.split(/\s+/).includes('pids') ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+function killAll(dir: string): void {
+  let pids: number[];
+  try {
+    pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function tryRemove(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch {
+    return !existsSync(dir);
+  }
+}

@@ -1,0 +1,75 @@
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
+
+/**
+ * The one `SandboxManager` of this process, behind a small surface. The
+ * library keeps its proxies and mount bookkeeping in module state, so this file
+ * is the only place that touches it: it initializes once, keeps the network
+ * allow list in step with the latest policy (the proxy reads it per request),
+ * and releases per-command mount points only when no sandboxed command is still
+ * running (releasing them early would unmount a live sandbox's protections).
+ */
+
+let initialized: Promise<void> | undefined;
+let currentNetworkKey = '';
+let running = 0;
+
+export async function ensureSandboxRuntime(policy: SandboxPolicy): Promise<void> {
+  const config = toSandboxRuntimeConfig(policy);
+  const key = JSON.stringify(config.network);
+  if (!initialized) {
+    currentNetworkKey = key;
+    initialized = SandboxManager.initialize(config).catch((error: unknown) => {
+      initialized = undefined;
+      throw error;
+    });
+  }
+  await initialized;
+  if (key !== currentNetworkKey) {
+    currentNetworkKey = key;
+    SandboxManager.updateConfig(config);
+  }
+}
+
+/** Wraps a shell command line; the result is itself a shell command line (run it with `sh -c`). */
+export async function wrapShellCommand(command: string, policy: SandboxPolicy, commandId: string): Promise<string> {
+  await ensureSandboxRuntime(policy);
+  const config = toSandboxRuntimeConfig(policy);
+  const custom: Partial<SandboxRuntimeConfig> = { filesystem: config.filesystem, network: config.network };
+  running++;
+  try {
+    return await SandboxManager.wrapWithSandbox(command, undefined, custom, undefined, { commandId });
+  } catch (error) {
+    // A wrap that threw has released what it held.
+    running--;
+    throw error;
+  }
+}
+
+/** Call once per successful `wrapShellCommand`, after the command has exited. */
+export function releaseCommand(): void {
+  running = Math.max(0, running - 1);
+  if (running === 0) SandboxManager.cleanupAfterCommand();
+}
+
+/** The proxy's denials for one command, as `deny network-outbound host:port (why)` lines. */
+export function networkDenials(commandId: string): string[] {
+  return SandboxManager.getSandboxViolationStore()
+    .getViolationsForCommand(commandId)
+    .map((violation) => violation.line)
+    .filter((line) => line.includes('network-outbound'));
+}
+
+/** The proxy URL the sandbox hands to commands (for processes that must be told explicitly). */
+export function sandboxProxyPort(): number | undefined {
+  return SandboxManager.getProxyPort();
+}
+
+/** Stops the proxies (tests and shutdown). */
+export async function resetSandboxRuntime(): Promise<void> {
+  if (!initialized) return;
+  await initialized.catch(() => undefined);
+  initialized = undefined;
+  currentNetworkKey = '';
+  await SandboxManager.reset();
+}

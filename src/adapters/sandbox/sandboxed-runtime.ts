@@ -1,0 +1,132 @@
+import { resolve } from 'node:path';
+import type { ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
+import { matchesAnyPath } from './path-match.js';
+import { explainSandboxFailure, type SandboxFinding } from './explain-sandbox-failure.js';
+import { createProcessLimitGroup, type ProcessLimitGroup } from './process-limit-group.js';
+import { effectiveTimeout, limitsShellPrefix } from './resource-limits.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+import { networkDenials, releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
+import { SandboxViolationError } from './sandbox-violation-error.js';
+import { shellQuote } from './shell-quote.js';
+
+/**
+ * How commands are isolated:
+ * - `isolated`: each command runs under bubblewrap with the policy's walls and
+ *   network proxy, plus the limits (per-command mode, `adapters.sandbox.commands`).
+ * - `limits-only`: the whole agent already runs inside the sandbox (the
+ *   `PLAITED_SANDBOXED` child), so commands inherit its walls; only the limits
+ *   and the violation reporting are added here.
+ */
+export type SandboxedRuntimeMode = 'isolated' | 'limits-only';
+
+export interface SandboxedRuntimeOptions {
+  /** Default: `limits-only` inside the whole-agent sandbox (`PLAITED_SANDBOXED=1`), else `isolated`. */
+  mode?: SandboxedRuntimeMode;
+}
+
+/** The environment marker the whole-agent wrapper sets on the sandboxed child. */
+export const SANDBOXED_ENV = 'PLAITED_SANDBOXED';
+
+let commandSequence = 0;
+
+/**
+ * A Runtime whose commands run under the sandbox policy. Every `exec` that the
+ * policy or a limit stopped throws a `SandboxViolationError` naming why (the
+ * tool loop reports a thrown tool error to the model and the client); any
+ * other result comes back unchanged. File reads and writes go to `inner`, but
+ * never to a protected path: a file tool is no way around the sandbox.
+ */
+export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
+  const mode = options.mode ?? (process.env[SANDBOXED_ENV] === '1' ? 'limits-only' : 'isolated');
+  const isRoot = process.geteuid?.() === 0;
+
+  async function exec(command: string, execOptions: ExecOptions = {}): Promise<ExecResult> {
+    const cwd = execOptions.cwd ?? inner.cwd;
+    const commandId = `plaited-${process.pid}-${++commandSequence}`;
+    const timeoutMs = effectiveTimeout(execOptions.timeoutMs, policy.limits);
+    const group: ProcessLimitGroup | null = isRoot && policy.limits.processes !== null ? createProcessLimitGroup(policy.limits.processes) : null;
+    const prefix = limitsShellPrefix(policy.limits, { processLimitInShell: !isRoot });
+    // The proxy is the only way out, and it is the one that knows the allow
+    // list; NO_PROXY would send loopback requests around it into an empty
+    // network namespace. So when a loopback service is allowed, nothing bypasses it.
+    const proxyPrefix = policy.allowedDomains.some(isLoopbackEntry) ? 'unset NO_PROXY no_proxy; ' : '';
+    const limited = `${prefix ? `${prefix} || exit 125\n` : ''}${proxyPrefix}${command}`;
+
+    let line: string;
+    let wrapped = false;
+    try {
+      if (mode === 'isolated') {
+        line = await wrapShellCommand(limited, policy, commandId);
+        wrapped = true;
+      } else {
+        line = `exec bash -c ${shellQuote(limited)}`;
+      }
+      if (group) line = `${group.joinCommand} || exit 125\n${line}`;
+    } catch (error) {
+      await group?.dispose();
+      throw error;
+    }
+
+    let result: ExecResult;
+    try {
+      result = await inner.exec(line, { ...execOptions, cwd, timeoutMs });
+    } finally {
+      await group?.dispose();
+      if (wrapped) releaseCommand();
+    }
+
+    const findings = explainSandboxFailure({
+      output: result.output,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      cwd,
+      policy,
+      networkDenials: mode === 'isolated' ? networkDenials(commandId) : [],
+      timeoutMs,
+    });
+    if (proxyBlocked(result.output) && !findings.some((finding) => finding.kind === 'network')) {
+      findings.unshift(networkFindingFromCommand(command, policy));
+    }
+    if (findings.length > 0) throw new SandboxViolationError({ findings, result });
+    return result;
+  }
+
+  function guard(path: string, access: 'read' | 'write'): void {
+    const absolute = resolve(inner.cwd, path);
+    if (matchesAnyPath(absolute, [...policy.denyRead, ...(access === 'write' ? policy.denyWrite : [])])) {
+      throw new SandboxViolationError({ findings: [{ kind: access, message: `blocked by sandbox: ${access === 'read' ? 'read of' : 'write to'} ${path} (a protected path)` }] });
+    }
+  }
+
+  return {
+    get cwd() {
+      return inner.cwd;
+    },
+    kind: 'sandbox',
+    exec,
+    async readFile(path, readOptions) {
+      guard(path, 'read');
+      return inner.readFile(path, readOptions);
+    },
+    async writeFile(path, content, writeOptions) {
+      guard(path, 'write');
+      return inner.writeFile(path, content, writeOptions);
+    },
+  };
+}
+
+function isLoopbackEntry(entry: string): boolean {
+  return /^(127\.|localhost|\[::1\])/.test(entry);
+}
+
+/** What an HTTP client prints when the sandbox proxy refused it (the proxy's 403 body, curl's CONNECT failure). */
+function proxyBlocked(output: string): boolean {
+  return /Connection blocked by network allowlist|blocked-by-sandbox-runtime|CONNECT tunnel failed, response 403/.test(output);
+}
+
+function networkFindingFromCommand(command: string, policy: SandboxPolicy): SandboxFinding {
+  const host = /\b(?:https?|wss?|ftp):\/\/([^/\s'"?#]+)/i.exec(command)?.[1] ?? 'that host';
+  const allowed = policy.allowedDomains.length === 0 ? 'no hosts are allowed' : `allowed: ${policy.allowedDomains.join(', ')}`;
+  return { kind: 'network', message: `blocked by sandbox: network access to ${host} is not allowed (${allowed})` };
+}
