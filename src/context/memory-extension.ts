@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
+import type { SearchIndex } from '../retrieval/search-index.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { MemoryConfig } from './context-config.js';
+import { createMemoryTools } from './memory-tools.js';
+import { MemoryWiki } from './memory-wiki.js';
+
+/**
+ * Memory in the agent: one wiki per project folder (`memory.dir` under the session cwd),
+ * its tools offered every step, and the search index marked stale whenever any tool
+ * touched a file inside the wiki (pages the model edits with write_file are searchable next).
+ */
+export interface MemoryExtension extends AgentExtension {
+  wiki(cwd: string): MemoryWiki;
+}
+
+export function createMemoryExtension(options: { config: MemoryConfig; index?: SearchIndex }): MemoryExtension {
+  const wikis = new Map<string, { wiki: MemoryWiki; tools: AnyTool[] }>();
+  const entry = (cwd: string) => {
+    let found = wikis.get(cwd);
+    if (!found) {
+      const wiki = new MemoryWiki({ dir: resolve(cwd, options.config.dir), index: options.index });
+      found = { wiki, tools: createMemoryTools(wiki) };
+      wikis.set(cwd, found);
+    }
+    return found;
+  };
+  return {
+    name: 'memory',
+    wiki: (cwd) => entry(cwd).wiki,
+    tools: (context: TurnContext) => entry(context.cwd).tools,
+    onToolResult(context: TurnContext, call: ToolCallSummary) {
+      const { wiki } = entry(context.cwd);
+      const touched = [...call.locations, ...(call.result.locations ?? [])].some((location) => wiki.contains(resolve(context.cwd, location.path)));
+      if (touched) wiki.markStale();
+    },
+  };
+}

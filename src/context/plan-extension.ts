@@ -1,0 +1,29 @@
+import type { AgentExtension, TurnContext } from '../agent/agent-extension.js';
+import { createPlanTool, renderPlan } from './plan-tool.js';
+import { SessionPlans } from './session-plans.js';
+
+/**
+ * Plans in the agent: the `plan` tool on every step, and the current plan (with item
+ * ids) in the system prompt, so a model resuming a loaded session updates the same items
+ * instead of starting a new list.
+ */
+export interface PlanExtension extends AgentExtension {
+  plans: SessionPlans;
+}
+
+export function createPlanExtension(options: { plans?: SessionPlans } = {}): PlanExtension {
+  const plans = options.plans ?? new SessionPlans();
+  const tool = createPlanTool(plans);
+  return {
+    name: 'plans',
+    plans,
+    tools: () => [tool],
+    async systemPrompt(context: TurnContext) {
+      const store = await plans.get(context.sessionId, context.cwd);
+      if (store.size === 0) return undefined;
+      return `Current plan (keep it up to date with the plan tool, referring to items by id):\n${renderPlan(store)}`;
+    },
+    onSessionClose: (sessionId) => plans.release(sessionId),
+    close: () => plans.flush(),
+  };
+}

@@ -1,0 +1,102 @@
+import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
+import type { SearchIndex } from '../retrieval/search-index.js';
+import type { RulesConfig } from './context-config.js';
+import type { CachedFile } from './mtime-cache.js';
+import { Rules } from './rules.js';
+
+/**
+ * Rules in the agent. The system prompt carries the root AGENTS.md, the linked files
+ * that match the turn's intent, and any nested AGENTS.md already loaded this turn.
+ * When a tool touches a file, the nested AGENTS.md files on its path are loaded for the
+ * rest of the turn: they are appended to that tool's result (the model reads them right
+ * after the call that made them relevant) and included by `systemPrompt` from then on.
+ */
+export interface RulesExtension extends AgentExtension {
+  rules(cwd: string): Rules;
+  /** The nested rules files loaded so far in the session's current turn. */
+  nestedLoaded(sessionId: string): CachedFile[];
+  /** Re-reads every rules file and re-indexes links. */
+  refresh(): Promise<void>;
+}
+
+export function createRulesExtension(options: { config: RulesConfig; index?: SearchIndex }): RulesExtension {
+  const { config, index } = options;
+  const byCwd = new Map<string, Rules>();
+  const nested = new Map<string, Map<string, CachedFile>>();
+
+  const rules = (cwd: string): Rules => {
+    let found = byCwd.get(cwd);
+    if (!found) {
+      found = new Rules({ cwd, file: config.file, index });
+      byCwd.set(cwd, found);
+    }
+    return found;
+  };
+
+  return {
+    name: 'rules',
+    rules,
+    nestedLoaded: (sessionId) => [...(nested.get(sessionId)?.values() ?? [])],
+    async refresh() {
+      await Promise.all([...byCwd.values()].map((found) => found.refresh()));
+    },
+    async systemPrompt(context: TurnContext) {
+      const project = rules(context.cwd);
+      const root = await project.root();
+      const sections: string[] = [];
+      const seen = new Set<string>();
+      const add = (file: CachedFile): void => {
+        if (seen.has(file.path)) return;
+        seen.add(file.path);
+        sections.push(project.section(file));
+      };
+      if (root) add(root);
+      for (const file of nested.get(context.sessionId)?.values() ?? []) add(file);
+      for (const file of await project.linkedFor(context.intent, { signal: context.signal })) add(file);
+      return sections.length ? fitSections(sections, config.maxPromptChars) : undefined;
+    },
+    async onToolResult(context: TurnContext, call: ToolCallSummary) {
+      const project = rules(context.cwd);
+      const loaded = nested.get(context.sessionId) ?? new Map<string, CachedFile>();
+      nested.set(context.sessionId, loaded);
+      const paths = [...call.locations, ...(call.result.locations ?? [])].map((location) => location.path);
+      const fresh: CachedFile[] = [];
+      for (const path of new Set(paths)) {
+        for (const file of await project.nestedFor(path)) {
+          if (loaded.has(file.path)) continue;
+          loaded.set(file.path, file);
+          fresh.push(file);
+        }
+      }
+      if (fresh.length) {
+        // The hook has no return value; the result object is the one the model will read.
+        call.result.content.push({
+          type: 'text',
+          text: `\n[Rules for the files this call touched; follow them for the rest of this task]\n${fresh.map((file) => project.section(file)).join('\n')}`,
+        });
+      }
+    },
+    onTurnEnd(context: TurnContext) {
+      nested.delete(context.sessionId);
+    },
+    onSessionClose(sessionId: string) {
+      nested.delete(sessionId);
+    },
+  };
+}
+
+/** Joins sections in priority order, cutting the last one that overflows and dropping the rest. */
+export function fitSections(sections: readonly string[], maxChars: number): string {
+  let text = '';
+  for (const section of sections) {
+    const next = text ? `${text}\n\n${section}` : section;
+    if (next.length <= maxChars) {
+      text = next;
+      continue;
+    }
+    const room = maxChars - text.length - (text ? 2 : 0) - 40;
+    if (room > 200) text = `${text ? `${text}\n\n` : ''}${section.slice(0, room)}\n[rules truncated at ${maxChars} chars]`;
+    break;
+  }
+  return text;
+}

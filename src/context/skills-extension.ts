@@ -1,0 +1,82 @@
+import type { AgentExtension, TurnContext } from '../agent/agent-extension.js';
+import type { SkillsConfig } from './context-config.js';
+import type { SearchIndex } from '../retrieval/search-index.js';
+import type { AnyTool } from '../tools/tool.js';
+import { createReadSkillTool } from './read-skill-tool.js';
+import { describeSkill, SkillCatalog } from './skill-catalog.js';
+
+/**
+ * Skills in the agent: the catalog goes into the system prompt, `read_skill` is offered
+ * while any skill is loaded, the skills are announced as slash commands when a session
+ * starts, and a prompt that begins with `/<skill-name>` gets that skill's body directly.
+ */
+export interface SkillsExtension extends AgentExtension {
+  /** The catalog for a project folder, loaded (and indexed) on first use. */
+  catalog(cwd: string): Promise<SkillCatalog>;
+  /** Drops loaded catalogs; the next use re-reads the skill folders. */
+  refresh(): void;
+}
+
+export function createSkillsExtension(options: { config: SkillsConfig; index?: SearchIndex }): SkillsExtension {
+  const { config, index } = options;
+  const catalogs = new Map<string, Promise<SkillCatalog>>();
+  const tools = new WeakMap<SkillCatalog, AnyTool>();
+
+  const catalog = (cwd: string): Promise<SkillCatalog> => {
+    let loaded = catalogs.get(cwd);
+    if (!loaded) {
+      loaded = SkillCatalog.load({ ...config, cwd, index });
+      loaded.catch(() => catalogs.delete(cwd));
+      catalogs.set(cwd, loaded);
+    }
+    return loaded;
+  };
+
+  return {
+    name: 'skills',
+    catalog,
+    refresh: () => catalogs.clear(),
+    async tools(context: TurnContext) {
+      const loaded = await catalog(context.cwd);
+      if (loaded.skills.length === 0) return [];
+      let tool = tools.get(loaded);
+      if (!tool) {
+        tool = createReadSkillTool(loaded);
+        tools.set(loaded, tool);
+      }
+      return [tool];
+    },
+    async systemPrompt(context: TurnContext) {
+      const loaded = await catalog(context.cwd);
+      if (loaded.skills.length === 0) return undefined;
+      const sections: string[] = [];
+      const invoked = /^\/([a-z0-9-]+)(?:\s|$)/.exec(context.intent.trim())?.[1];
+      const skill = invoked ? loaded.get(invoked) : undefined;
+      if (skill) sections.push(`The user invoked the skill "${skill.name}". Follow it:\n${describeSkill(skill)}`);
+      // Ranking costs a search; only pay it when the catalog has to be cut.
+      const full = loaded.prompt({ maxChars: Number.MAX_SAFE_INTEGER });
+      const prefer = full.length > config.maxPromptChars ? await loaded.searchSkills(context.intent, { limit: 20, signal: context.signal }) : [];
+      sections.push(loaded.prompt({ maxChars: config.maxPromptChars, prefer }));
+      return sections.join('\n\n');
+    },
+    async onSessionStart(session, emit) {
+      const loaded = await catalog(session.cwd);
+      const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error');
+      if (errors.length) {
+        emit({
+          type: 'notice',
+          sessionId: session.sessionId,
+          level: 'warning',
+          message: `${errors.length} skill${errors.length === 1 ? '' : 's'} skipped:\n${errors.map((d) => `- ${d.path}: ${d.message}`).join('\n')}`,
+        });
+      }
+      if (loaded.skills.length) {
+        emit({
+          type: 'commands',
+          sessionId: session.sessionId,
+          commands: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, hint: 'what to do with this skill' })),
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TurnContext } from '../../src/agent/agent-extension.js';
+import type { AgentOutput } from '../../src/agent/agent-output.js';
+import { createEmbedder, type Embedder } from '../../src/model/embedder.js';
+import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
+import { createLocalRuntime } from '../../src/tools/local-runtime.js';
+import type { ToolContext } from '../../src/tools/tool.js';
+
+/** Shared set-up for the context layer's tests: fixtures, the real GloVe embedder and index, contexts. */
+export const FIXTURES = resolve(import.meta.dirname, '../fixtures/context');
+
+/** The GloVe test embedder; fails loudly (never skips) when the model is not configured. */
+export function requireEmbedModel(): string {
+  const path = process.env.PLAITED_TEST_EMBED_MODEL;
+  if (!path) {
+    throw new Error('PLAITED_TEST_EMBED_MODEL is not set: point it at glove-6B-100d-bert.gguf (see ../shared/models/README.md).');
+  }
+  if (!existsSync(path)) throw new Error(`PLAITED_TEST_EMBED_MODEL=${path}, but that file does not exist.`);
+  return path;
+}
+
+export function testEmbedder(): Embedder {
+  // One thread: measured fastest for this model on the 2-core CI machines.
+  return createEmbedder({ model: requireEmbedModel(), threads: 1 });
+}
+
+export async function testIndex(embedder?: Embedder, dir?: string): Promise<HybridIndex> {
+  return openHybridIndex({ path: dir ? join(dir, 'index.db') : ':memory:', embedder });
+}
+
+/** A fresh copy of a fixture tree in a temporary folder (tests write into it). */
+export async function copyFixture(name: string): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), `plaited-context-${name}-`));
+  const dir = join(root, name);
+  await cp(join(FIXTURES, name), dir, { recursive: true });
+  return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+export async function tempDir(prefix: string): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `plaited-context-${prefix}-`));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export function turnContext(options: { sessionId?: string; cwd: string; intent?: string }): TurnContext & { events: AgentOutput[] } {
+  const events: AgentOutput[] = [];
+  return {
+    sessionId: options.sessionId ?? 'session-1',
+    cwd: options.cwd,
+    intent: options.intent ?? '',
+    signal: new AbortController().signal,
+    runtime: createLocalRuntime(options.cwd),
+    emit: (event) => events.push(event),
+    events,
+  };
+}
+
+export function toolContext(options: { sessionId?: string; cwd: string }): ToolContext & { events: AgentOutput[] } {
+  const events: AgentOutput[] = [];
+  return {
+    runtime: createLocalRuntime(options.cwd),
+    signal: new AbortController().signal,
+    sessionId: options.sessionId ?? 'session-1',
+    toolCallId: 'call-1',
+    allowedRoots: [],
+    onUpdate: () => {},
+    emit: (event) => events.push(event),
+    events,
+  };
+}
+
+export function textOf(result: { content: Array<{ type: string; text?: string }> }): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
