@@ -14,7 +14,7 @@ export class FunctionGemmaStreamParser {
     for (;;) {
       const start = this.buffer.indexOf(FG.startCall);
       if (start === -1) {
-        // Hold back a tail that may still grow into `<start_function_call>` (or `<end_of_turn>`).
+        // Hold back a tail that may still grow into `<start_function_call>` (or a stop marker).
         const keep = partialMarkerLength(this.buffer);
         const text = this.buffer.slice(0, this.buffer.length - keep);
         this.buffer = this.buffer.slice(this.buffer.length - keep);
@@ -40,13 +40,13 @@ export class FunctionGemmaStreamParser {
 }
 
 function textParts(text: string): FunctionGemmaOutputPart[] {
-  const cleaned = text.split(FG.endTurn).join('');
+  const cleaned = text.split(FG.endTurn).join('').split(FG.startResponse).join('');
   return cleaned ? [{ type: 'text', text: cleaned }] : [];
 }
 
 function partialMarkerLength(buffer: string): number {
   let best = 0;
-  for (const marker of [FG.startCall, FG.endTurn]) {
+  for (const marker of [FG.startCall, FG.endTurn, FG.startResponse]) {
     for (let len = Math.min(marker.length - 1, buffer.length); len > best; len--) {
       if (buffer.endsWith(marker.slice(0, len))) {
         best = len;

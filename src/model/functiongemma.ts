@@ -172,7 +172,7 @@ export type FunctionGemmaOutputPart = { type: 'text'; text: string } | ({ type: 
 export function parseFunctionGemmaOutput(output: string): FunctionGemmaOutputPart[] {
   const parts: FunctionGemmaOutputPart[] = [];
   const pushText = (text: string) => {
-    const cleaned = text.split(FG.endTurn).join('');
+    const cleaned = text.split(FG.endTurn).join('').split(FG.startResponse).join('');
     if (!cleaned) return;
     const previous = parts[parts.length - 1];
     if (previous?.type === 'text') previous.text += cleaned;

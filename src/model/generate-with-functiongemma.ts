@@ -1,0 +1,78 @@
+import type { LanguageModelV3FinishReason } from '@ai-sdk/provider';
+import type { Token } from 'node-llama-cpp';
+import { convertToFunctionGemmaMessages } from './convert-to-functiongemma-messages.js';
+import { FG, formatFunctionGemmaPrompt, type FunctionGemmaOutputPart } from './functiongemma.js';
+import { FunctionGemmaStreamParser } from './functiongemma-stream-parser.js';
+import type { LocalGenerationRequest } from './local-generation-request.js';
+import { loadNodeLlamaCpp } from './shared-llama.js';
+
+/**
+ * The FunctionGemma path: the prompt is written in FunctionGemma's own format and completed raw;
+ * the output is parsed for call blocks as it streams. Special tokens are kept when detokenizing,
+ * since the call markers are special tokens. A required call is forced by opening the call block
+ * in the prompt.
+ */
+export async function generateWithFunctionGemma(request: LocalGenerationRequest): Promise<LanguageModelV3FinishReason> {
+  const { LlamaCompletion, LlamaText, SpecialTokensText } = await loadNodeLlamaCpp();
+  const { model, sequence, prompt, tools, toolChoice, writer, signal } = request;
+  const offered = toolChoice?.type === 'none' ? [] : toolChoice?.type === 'tool' ? tools.filter((t) => t.name === toolChoice.toolName) : tools;
+  let text = formatFunctionGemmaPrompt({
+    messages: convertToFunctionGemmaMessages(prompt),
+    tools: offered.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })),
+  });
+  let forcedPrefix = '';
+  if (offered.length > 0 && toolChoice?.type === 'tool') forcedPrefix = `${FG.startCall}call:${offered[0].name}{`;
+  else if (offered.length > 0 && toolChoice?.type === 'required') forcedPrefix = `${FG.startCall}call:`;
+  text += forcedPrefix;
+
+  let tokens = model.tokenize(text, true);
+  const bos = model.tokens.bos;
+  if (bos != null && tokens[0] !== bos) tokens = [bos, ...tokens];
+
+  let callIndex = 0;
+  const handle = (parts: FunctionGemmaOutputPart[]) => {
+    for (const part of parts) {
+      if (part.type === 'text') writer.text(part.text);
+      else writer.toolCall(callIndex++, part.name, JSON.stringify(part.arguments));
+    }
+  };
+  const parser = new FunctionGemmaStreamParser();
+  handle(parser.push(forcedPrefix));
+  const generated: Token[] = [];
+  let released = '';
+  const flush = (final: boolean) => {
+    let full = model.detokenize(generated, true);
+    // A multi-byte character split across tokens decodes to U+FFFD until its last token arrives.
+    if (!final && full.endsWith('\uFFFD')) full = full.slice(0, -1);
+    if (full.length <= released.length) return;
+    const delta = full.slice(released.length);
+    released = full;
+    handle(parser.push(delta));
+  };
+
+  const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+  try {
+    const stopTriggers = [LlamaText(new SpecialTokensText(FG.endTurn)), LlamaText(new SpecialTokensText(FG.startResponse)), ...(request.stopSequences ?? [])];
+    const result = await completion.generateCompletionWithMeta(tokens, {
+      signal,
+      stopOnAbortSignal: true,
+      maxTokens: request.maxTokens,
+      temperature: request.temperature,
+      topP: request.topP,
+      topK: request.topK,
+      seed: request.seed,
+      customStopTriggers: stopTriggers,
+      onToken: (chunk) => {
+        generated.push(...chunk);
+        flush(false);
+      },
+    });
+    if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+    flush(true);
+    handle(parser.end());
+    if (callIndex > 0) return { unified: 'tool-calls', raw: result.metadata.stopReason };
+    return { unified: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop', raw: result.metadata.stopReason };
+  } finally {
+    completion.dispose({ disposeSequence: false });
+  }
+}

@@ -1,0 +1,82 @@
+import type { LanguageModelV3FinishReason } from '@ai-sdk/provider';
+import type { ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
+import { convertToLlamaChatHistory } from './convert-to-llama-chat-history.js';
+import { jsonSchemaToGbnf } from './json-schema-to-gbnf.js';
+import type { LocalGenerationRequest } from './local-generation-request.js';
+import { loadNodeLlamaCpp } from './shared-llama.js';
+
+/**
+ * The generic path: node-llama-cpp's chat wrapper for the model's template and its
+ * grammar-constrained function calling, so even a weak model emits well-formed calls. When a call
+ * is required (`toolChoice` required or a named tool) the whole reply is generated under a JSON
+ * grammar of `{name, arguments}` for the allowed tools.
+ */
+export async function generateWithLlamaChat(request: LocalGenerationRequest): Promise<LanguageModelV3FinishReason> {
+  const { LlamaChat } = await loadNodeLlamaCpp();
+  const { sequence, chatWrapper, prompt, tools, toolChoice, writer, signal } = request;
+  const chat = new LlamaChat({ contextSequence: sequence, chatWrapper, autoDisposeSequence: false });
+  try {
+    const { history } = convertToLlamaChatHistory(prompt);
+    const common = {
+      signal,
+      stopOnAbortSignal: true,
+      maxTokens: request.maxTokens,
+      temperature: request.temperature,
+      topP: request.topP,
+      topK: request.topK,
+      seed: request.seed,
+      customStopTriggers: request.stopSequences?.length ? request.stopSequences : undefined,
+    };
+    const offered = toolChoice?.type === 'none' ? [] : toolChoice?.type === 'tool' ? tools.filter((t) => t.name === toolChoice.toolName) : tools;
+
+    if (offered.length > 0 && (toolChoice?.type === 'required' || toolChoice?.type === 'tool')) {
+      const schema = {
+        oneOf: offered.map((tool) => ({
+          type: 'object',
+          properties: { name: { const: tool.name }, arguments: jsonSchemaToGbnf(tool.inputSchema) },
+          required: ['name', 'arguments'],
+          additionalProperties: false,
+        })),
+      } as GbnfJsonSchema;
+      const grammar = await request.llama.createGrammarForJsonSchema<GbnfJsonSchema>(schema);
+      const result = await chat.generateResponse(history, { ...common, grammar });
+      if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+      let call: { name: string; arguments: unknown } | undefined;
+      try {
+        call = grammar.parse(result.response) as unknown as { name: string; arguments: unknown };
+      } catch {
+        call = undefined;
+      }
+      if (!call) {
+        // Cut off before the JSON closed (max tokens): report what was generated as text.
+        writer.text(result.response);
+        return { unified: 'length', raw: result.metadata.stopReason };
+      }
+      writer.toolCall(0, call.name, JSON.stringify(call.arguments ?? {}));
+      return { unified: 'tool-calls', raw: 'functionCalls' };
+    }
+
+    const functions: ChatModelFunctions | undefined =
+      offered.length > 0
+        ? Object.fromEntries(offered.map((tool) => [tool.name, { description: tool.description, params: jsonSchemaToGbnf(tool.inputSchema) }]))
+        : undefined;
+    const result = await chat.generateResponse(history, {
+      ...common,
+      onTextChunk: (text) => writer.text(text),
+      ...(functions
+        ? {
+            functions,
+            documentFunctionParams: true,
+            onFunctionCallParamsChunk: (chunk) => writer.toolInputDelta(chunk.callIndex, chunk.functionName, chunk.paramsChunk),
+          }
+        : {}),
+    });
+    if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+    const calls = result.functionCalls ?? [];
+    calls.forEach((call, index) => writer.toolCall(index, call.functionName, JSON.stringify(call.params ?? {})));
+    if (calls.length > 0) return { unified: 'tool-calls', raw: result.metadata.stopReason };
+    return { unified: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop', raw: result.metadata.stopReason };
+  } finally {
+    chat.dispose({ disposeSequence: false });
+  }
+}
