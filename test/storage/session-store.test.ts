@@ -279,3 +279,52 @@ function catchError(fn: () => unknown): unknown {
   }
   throw new Error('expected the call to throw');
 }
+
+describe('SessionStore shared by several processes', () => {
+  it('interleaves whole batches from concurrent writers without losing or reusing a seq', async () => {
+    const { spawn } = await import('node:child_process');
+    const { resolve } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-store-mp-'));
+    const file = join(dir, 'state.db');
+    const store = new SessionStore(file);
+    try {
+      store.createSession({ sessionId: 'shared', cwd: dir });
+      const jitiCli = resolve(import.meta.dirname, '../../node_modules/jiti/lib/jiti-cli.mjs');
+      const worker = resolve(import.meta.dirname, '../fixtures/storage/append-worker.ts');
+      expect(existsSync(jitiCli), `jiti CLI missing at ${jitiCli}`).toBe(true);
+      const workers = ['w1', 'w2', 'w3'].map((name) => {
+        // process.execPath: the Node that built better-sqlite3's binding runs the tests.
+        const child = spawn(process.execPath, [jitiCli, worker, file, 'shared', name, '200'], { stdio: ['pipe', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+        const ready = new Promise<void>((done, fail) => {
+          child.stdout!.once('data', () => done());
+          child.on('exit', (code) => fail(new Error(`worker ${name} exited ${code} before ready: ${stderr}`)));
+        });
+        const exited = new Promise<void>((done, fail) => {
+          child.on('error', fail);
+          child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`worker ${name} exited ${code}: ${stderr}`))));
+        });
+        return { child, ready, exited };
+      });
+      await Promise.all(workers.map((w) => w.ready));
+      for (const w of workers) w.child.stdin!.write('go\n');
+      await Promise.all(workers.map((w) => w.exited));
+
+      const texts = store.loadEvents('shared').map((event) => (event.type === 'text-delta' ? event.text : event.type));
+      expect(texts).toHaveLength(1200);
+      expect(new Set(texts).size).toBe(1200);
+      // The writers really overlapped: some batch of w1 comes after some batch of w2 and before another.
+      const owners = texts.filter((_, i) => i % 2 === 0).map((text) => text.split(':')[0]);
+      const switches = owners.filter((owner, i) => i > 0 && owner !== owners[i - 1]).length;
+      expect(switches, 'writers ran one after another; the test did not exercise concurrency').toBeGreaterThan(2);
+      // Each batch of two landed together.
+      for (let i = 0; i < texts.length; i += 2) {
+        expect(texts[i]!.replace(/:a$/, '')).toBe(texts[i + 1]!.replace(/:b$/, ''));
+      }
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
