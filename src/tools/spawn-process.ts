@@ -123,13 +123,12 @@ export function spawnProcess(options: SpawnProcessOptions): Promise<SpawnProcess
     child.stdout.on('data', onData(output));
     child.stderr.on('data', onData(stderr));
 
-    child.once('error', (error) => {
-      if (settled) return;
-      if (child.pid === undefined) {
-        settled = true;
-        cleanup();
-        reject(new ProcessSpawnError({ file: options.file, cwd: options.cwd, cause: error }));
-      }
+    // `on`, not `once`: a later error (a failed kill) must not become an uncaught 'error' event.
+    child.on('error', (error) => {
+      if (settled || child.pid !== undefined) return;
+      settled = true;
+      cleanup();
+      reject(new ProcessSpawnError({ file: options.file, cwd: options.cwd, cause: error }));
     });
 
     child.once('exit', (code, signal) => {
