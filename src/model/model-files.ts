@@ -59,6 +59,14 @@ export async function resolveModelFile(spec: string, options: ResolveModelFileOp
   }
   const cacheDir = options.cacheDir ?? defaultModelCacheDir();
   const { resolveModelFile: resolveWithLlama } = await loadNodeLlamaCpp();
+  if (options.download !== false) {
+    // A model already in the cache needs no network: look locally first, download only when missing.
+    try {
+      return await resolveWithLlama(spec, { directory: cacheDir, download: false, cli: false, signal: options.signal });
+    } catch {
+      // Not cached (or not resolvable offline): fall through to the download.
+    }
+  }
   try {
     return await resolveWithLlama(spec, {
       directory: cacheDir,
