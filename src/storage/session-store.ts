@@ -7,6 +7,7 @@ import type { SessionInfo, SessionMode } from '../agent/agent.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
+import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
 import { StorageError } from './storage-error.js';
 
 /** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
@@ -88,7 +89,7 @@ export class SessionStore {
   private readonly db: Database.Database;
   private readonly now: () => Date;
   private readonly onCorruptRow: ((row: CorruptRow) => void) | undefined;
-  private readonly statements;
+  private readonly statements: SessionStatements;
   private closed = false;
 
   constructor(path: string, options: SessionStoreOptions = {}) {
@@ -98,7 +99,7 @@ export class SessionStore {
     this.db = openDatabase(this.path, options.busyTimeoutMs ?? 5_000);
     try {
       migrateSessionSchema(this.db, this.path);
-      this.statements = prepareStatements(this.db);
+      this.statements = prepareSessionStatements(this.db);
     } catch (error) {
       this.db.close();
       if (StorageError.isInstance(error)) throw error;
@@ -367,48 +368,6 @@ function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
     db?.close();
     throw new StorageError('open_failed', `cannot open session store ${path}: ${describe(error)}`, { path, cause: error });
   }
-}
-
-function prepareStatements(db: Database.Database) {
-  return {
-    insertSession: db.prepare(
-      `INSERT INTO sessions (id, cwd, title, mode, parent_id, mcp_servers, created_at, updated_at)
-       VALUES (@id, @cwd, @title, @mode, @parent_id, @mcp_servers, @created_at, @updated_at)`,
-    ),
-    getSession: db.prepare('SELECT * FROM sessions WHERE id = ?'),
-    listSessions: db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
-    listSessionsByCwd: db.prepare('SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
-    updateSession: db.prepare(
-      `UPDATE sessions SET
-         title = CASE WHEN @setTitle THEN @title ELSE title END,
-         mode = COALESCE(@mode, mode),
-         updated_at = @updatedAt
-       WHERE id = @id`,
-    ),
-    touchSession: db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?'),
-    deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
-    nextMessageSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM messages WHERE session_id = ?'),
-    insertMessage: db.prepare('INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)'),
-    deleteMessages: db.prepare('DELETE FROM messages WHERE session_id = ?'),
-    loadMessages: db.prepare('SELECT seq, message AS text FROM messages WHERE session_id = ? ORDER BY seq'),
-    nextEventSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM events WHERE session_id = ?'),
-    insertEvent: db.prepare('INSERT INTO events (session_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)'),
-    loadEvents: db.prepare('SELECT seq, type, data AS text FROM events WHERE session_id = ? ORDER BY seq'),
-    // INSERT … SELECT: inserts nothing (changes = 0) when the session does not exist.
-    upsertToolCall: db.prepare(
-      `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, result, started_at, finished_at)
-       SELECT @sessionId, @toolCallId, @toolName, @args, @status, NULL, @startedAt, NULL
-       WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @sessionId)
-       ON CONFLICT (session_id, tool_call_id) DO UPDATE SET
-         tool_name = excluded.tool_name, args = excluded.args, status = excluded.status,
-         result = NULL, started_at = excluded.started_at, finished_at = NULL`,
-    ),
-    finishToolCall: db.prepare(
-      `UPDATE tool_calls SET status = @status, result = @result, finished_at = @finishedAt
-       WHERE session_id = @sessionId AND tool_call_id = @toolCallId`,
-    ),
-    loadToolCalls: db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid'),
-  };
 }
 
 /** Why the value is not a stored message/event (`null` when it looks like one). */
