@@ -1,0 +1,31 @@
+import type { PlaitedConfig } from '../config/schema.js';
+import type { EmbeddingModel } from '../model/embedding-model.js';
+import { openHybridIndex } from '../retrieval/hybrid-index.js';
+import { McpRegistry } from './mcp-registry.js';
+import type { McpRegistryEvent, McpRegistryOptions } from './mcp-registry-types.js';
+
+export interface CreateMcpRegistryOptions extends Omit<McpRegistryOptions, 'index' | 'ownsIndex'> {
+  config: PlaitedConfig;
+  /** The SQLite file of the hybrid index (`.plaited/index.db`). */
+  indexPath: string;
+  /** Without one, discovery is BM25 only. */
+  embedder?: EmbeddingModel;
+  /** Subscribed before any server connects, so no status event is missed. */
+  onEvent?(event: McpRegistryEvent): void;
+}
+
+/**
+ * Opens the index and starts the registry with the config's servers connecting in the
+ * background: start-up never waits on a slow server (use `registry.idle()` to wait, e.g. in tests).
+ * A server that fails to connect is reported through `onEvent` and keeps retrying.
+ */
+export async function createMcpRegistry(options: CreateMcpRegistryOptions): Promise<McpRegistry> {
+  const { config, indexPath, embedder, onEvent, ...registryOptions } = options;
+  const index = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
+  const registry = new McpRegistry({ ...registryOptions, index, ownsIndex: true });
+  if (onEvent) registry.subscribe(onEvent);
+  for (const server of config.mcp.servers) {
+    if (server.enabled) void registry.servers.add(server).catch(() => undefined);
+  }
+  return registry;
+}

@@ -1,0 +1,63 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { errorResult, type JsonSchema, type Tool } from '../tools/tool.js';
+import type { JsonSchemaValidator } from './json-schema-validator.js';
+import { mapCallToolResult } from './map-call-tool-result.js';
+import type { McpToolDefinition } from './mcp-client.js';
+import { mcpToolKind, mcpToolRisk } from './mcp-tool-risk.js';
+
+export type McpToolArgs = Record<string, unknown>;
+
+/** An MCP tool as the agent sees it, plus where it came from (for the reverse name lookup). */
+export interface McpTool extends Tool<McpToolArgs> {
+  source: 'mcp';
+  /** The server's id. */
+  serverId: string;
+  /** The tool's own name on its server. */
+  mcpName: string;
+  /** The human title the server gave it, if any. */
+  mcpTitle?: string;
+}
+
+export interface CreateMcpToolOptions {
+  /** The normalized name (`mcp__server__tool`). */
+  name: string;
+  serverId: string;
+  definition: McpToolDefinition;
+  validator: JsonSchemaValidator;
+  call(args: McpToolArgs, options: { signal: AbortSignal }): Promise<CallToolResult>;
+}
+
+/**
+ * Wraps one MCP tool as a `Tool`: arguments are checked against its JSON Schema (ajv) before the
+ * call, results are mapped to `ToolResult`, and every failure (timeout, crash, protocol error)
+ * comes back as an `isError` result the model can read, never as a throw.
+ */
+export function createMcpTool(options: CreateMcpToolOptions): McpTool {
+  const { definition, serverId, validator } = options;
+  const inputSchema = definition.inputSchema as JsonSchema;
+  const label = definition.title ?? definition.annotations?.title ?? definition.name;
+  return {
+    name: options.name,
+    description: definition.description ?? label,
+    inputSchema,
+    risk: mcpToolRisk(definition.annotations),
+    kind: mcpToolKind(definition.annotations),
+    source: 'mcp',
+    serverId,
+    mcpName: definition.name,
+    mcpTitle: definition.title ?? definition.annotations?.title,
+    validate(args) {
+      const result = validator.validate(inputSchema, args);
+      if (result.ok) return result;
+      return { ok: false, error: `Invalid arguments for ${options.name}:\n${result.error}` };
+    },
+    title: () => `${label} (${serverId})`,
+    async execute(args, context) {
+      try {
+        return mapCallToolResult(await options.call(args, { signal: context.signal }));
+      } catch (error) {
+        return errorResult(`MCP tool ${definition.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { AgentExtension, TurnContext } from '../agent/agent-extension.js';
+import type { PlaitedConfig } from '../config/schema.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { McpRegistry } from './mcp-registry.js';
+import { createSearchToolsTool } from './search-tools-tool.js';
+
+export interface McpExtensionOptions {
+  registry: McpRegistry;
+  config: PlaitedConfig;
+}
+
+export interface McpExtension extends AgentExtension {
+  /** Tools `search_tools` activated for the session's current turn. */
+  activated(sessionId: string): string[];
+}
+
+/**
+ * Plugs the MCP registry into the agent: connects a session's own servers when it starts (a
+ * failure is a warning notice, never a failed session), closes them with it, and offers tools
+ * per step. With more MCP tools than `mcp.discovery.threshold`, a step gets only the top
+ * `mcp.discovery.limit` for the turn's intent, plus `search_tools`, plus whatever `search_tools`
+ * found earlier in the turn (the loop calls `tools()` before every step, so those are callable
+ * in the same turn). At or below the threshold every MCP tool is offered.
+ */
+export function createMcpExtension(options: McpExtensionOptions): McpExtension {
+  const { registry, config } = options;
+  const activated = new Map<string, Set<string>>();
+  const searchTools = createSearchToolsTool({
+    registry,
+    limit: config.mcp.discovery.limit,
+    onFound(sessionId, names) {
+      let set = activated.get(sessionId);
+      if (!set) activated.set(sessionId, (set = new Set()));
+      for (const name of names) set.add(name);
+    },
+  });
+
+  return {
+    name: 'mcp',
+
+    activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
+
+    async tools(context: TurnContext): Promise<AnyTool[]> {
+      const scope = { sessionId: context.sessionId };
+      const all = registry.tools.list(scope);
+      const { threshold, limit } = config.mcp.discovery;
+      if (all.length <= threshold) return all;
+      const offered = new Map<string, AnyTool>();
+      if (context.intent.trim()) {
+        for (const match of await registry.tools.search(context.intent, { ...scope, limit })) offered.set(match.tool.name, match.tool);
+      }
+      for (const name of activated.get(context.sessionId) ?? []) {
+        const tool = registry.tools.get(name, scope);
+        if (tool) offered.set(name, tool);
+      }
+      offered.set(searchTools.name, searchTools);
+      return [...offered.values()];
+    },
+
+    onTurnEnd(context) {
+      activated.delete(context.sessionId);
+    },
+
+    async onSessionStart(session, emit) {
+      await Promise.all(
+        session.mcpServers.map(async (server) => {
+          // A loaded session may start twice in one process: its servers are still connected.
+          if (registry.servers.get(server.id, { sessionId: session.sessionId })?.sessionId === session.sessionId) return;
+          try {
+            await registry.servers.add(server, { sessionId: session.sessionId, cwd: session.cwd });
+          } catch (error) {
+            emit({
+              type: 'notice',
+              sessionId: session.sessionId,
+              level: 'warning',
+              message: `MCP server "${server.id}" is unavailable: ${error instanceof Error ? error.message : String(error)}`,
+            });
+          }
+        }),
+      );
+    },
+
+    async onSessionClose(sessionId) {
+      activated.delete(sessionId);
+      await registry.closeSession(sessionId);
+    },
+
+    async close() {
+      await registry.close();
+    },
+  };
+}

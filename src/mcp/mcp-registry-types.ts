@@ -1,0 +1,100 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+} from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/schema.js';
+import type { SearchIndex, SyncReport } from '../retrieval/search-index.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { McpClientError } from './mcp-client-error.js';
+import type { McpCallContext, McpClientOptions, McpServerIdentity, McpServerStatus } from './mcp-client.js';
+
+/** Where a call comes from: a session sees the global servers plus its own. */
+export interface McpScope {
+  sessionId?: string;
+}
+
+export interface McpSessionCallContext extends McpCallContext {
+  /** Set when the server belongs to a session. */
+  sessionId?: string;
+}
+
+export interface McpRegistryOptions
+  extends Pick<
+    McpClientOptions,
+    'clientInfo' | 'onAuth' | 'onAuthRefresh' | 'oauthProvider' | 'onRequest' | 'onResponse' | 'onLog' | 'onPaginate' | 'reconnect' | 'maxPages' | 'connectTimeoutMs'
+  > {
+  /** The one hybrid index (the registry writes one namespace per server). */
+  index: SearchIndex;
+  /** Close the index with the registry (when the registry opened it). */
+  ownsIndex?: boolean;
+  /** Roots offered to global servers (default: the process cwd); session servers get the session cwd. */
+  roots?: readonly string[];
+  /** Answers a server's sampling request, e.g. with the session's model. */
+  onSampling?(request: CreateMessageRequestParams, context: McpSessionCallContext): Promise<CreateMessageResult>;
+  /** Forwards a server's elicitation to the user (a permission-style question). */
+  onElicitation?(request: ElicitRequestParams, context: McpSessionCallContext): Promise<ElicitResult>;
+}
+
+export interface McpServerInfo {
+  id: string;
+  sessionId?: string;
+  config: McpServerConfig;
+  status: McpServerStatus;
+  error?: McpClientError;
+  identity?: McpServerIdentity;
+  tools: number;
+  resources: number;
+  resourceTemplates: number;
+  prompts: number;
+}
+
+export type McpRegistryEvent =
+  | { type: 'server-status'; serverId: string; sessionId?: string; status: McpServerStatus; error?: McpClientError }
+  | { type: 'catalog-indexed'; serverId: string; sessionId?: string; report: SyncReport }
+  /** A list could not be read or the index rejected the catalog; the previous catalog stays. */
+  | { type: 'catalog-error'; serverId: string; sessionId?: string; error: Error }
+  /** Two tools of one server normalize to the same name; the later one is left out. */
+  | { type: 'name-collision'; serverId: string; sessionId?: string; name: string; dropped: string };
+
+export interface ToolMatch {
+  tool: AnyTool;
+  score: number;
+}
+
+/** A resource registered in-process (not from a server). */
+export interface LocalResource extends Resource {
+  read(): Promise<ReadResourceResult>;
+}
+
+/** A prompt registered in-process (not from a server). */
+export interface LocalPrompt extends Prompt {
+  get(args: Record<string, string>): Promise<GetPromptResult>;
+}
+
+/** A prompt as the registry lists it: `name` is the normalized, unique name. */
+export interface ListedPrompt extends Prompt {
+  /** The prompt's name on its server. */
+  mcpName: string;
+  serverId?: string;
+}
+
+export interface ListedResource extends Resource {
+  serverId?: string;
+}
+
+export interface ListedResourceTemplate extends ResourceTemplateType {
+  serverId?: string;
+}
+
+export type DiscoveryHit =
+  | { kind: 'tool'; score: number; serverId?: string; tool: AnyTool }
+  | { kind: 'resource'; score: number; serverId?: string; resource: ListedResource }
+  | { kind: 'resource-template'; score: number; serverId?: string; template: ListedResourceTemplate }
+  | { kind: 'prompt'; score: number; serverId?: string; prompt: ListedPrompt };

@@ -1,0 +1,482 @@
+import { UriTemplate, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../config/schema.js';
+import type { IndexDocument, SearchHit } from '../retrieval/search-index.js';
+import { errorResult, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { createMcpTool, type McpTool } from './create-mcp-tool.js';
+import { JsonSchemaValidator } from './json-schema-validator.js';
+import { documentId, mcpCatalogDocuments, type McpDocumentKind, type McpDocumentPayload } from './mcp-catalog-documents.js';
+import { McpClient, type McpListKind, type McpToolDefinition } from './mcp-client.js';
+import { McpClientError } from './mcp-client-error.js';
+import type {
+  DiscoveryHit,
+  ListedPrompt,
+  ListedResource,
+  ListedResourceTemplate,
+  LocalPrompt,
+  LocalResource,
+  McpRegistryEvent,
+  McpRegistryOptions,
+  McpScope,
+  McpServerInfo,
+  ToolMatch,
+} from './mcp-registry-types.js';
+import { mcpToolName, mcpToolPrefix } from './tool-name.js';
+
+export type * from './mcp-registry-types.js';
+
+/** Namespace of items registered in-process rather than served by an MCP server. */
+export const LOCAL_NAMESPACE = 'local';
+const ALL_KINDS: readonly McpListKind[] = ['tools', 'resources', 'prompts'];
+
+interface ServerState {
+  namespace: string;
+  config: McpServerConfig;
+  sessionId?: string;
+  roots: string[];
+  client: McpClient;
+  tools: Map<string, McpTool>;
+  resources: ListedResource[];
+  templates: ListedResourceTemplate[];
+  prompts: Map<string, ListedPrompt>;
+  dirty: Set<McpListKind>;
+  refreshing?: Promise<void>;
+  listeners: Map<string, Set<(uri: string) => void>>;
+  removed: boolean;
+}
+
+/**
+ * The one registry of MCP servers and what they offer: one `McpClient` per server, every tool,
+ * resource and prompt indexed in the hybrid index (one namespace per server, re-synced when that
+ * server says its lists changed), tools turned into `Tool`s named `mcp__<server>__<tool>`.
+ * Config servers are global; servers added with a `sessionId` are visible to that session only
+ * and close with it. Nothing here throws on a server's behalf except `servers.add`, which
+ * reports a failed connect (the server keeps retrying in the background).
+ */
+export class McpRegistry {
+  private readonly options: McpRegistryOptions;
+  private readonly states = new Map<string, ServerState>();
+  private readonly validator = new JsonSchemaValidator();
+  private readonly listeners = new Set<(event: McpRegistryEvent) => void>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly localTools = new Map<string, AnyTool>();
+  private readonly localResources = new Map<string, LocalResource>();
+  private readonly localPrompts = new Map<string, LocalPrompt>();
+  private closed = false;
+
+  constructor(options: McpRegistryOptions) {
+    this.options = options;
+  }
+
+  readonly tools = {
+    /** The tools a scope may use: its servers' tools and the ones registered in-process. */
+    list: (scope: McpScope = {}): AnyTool[] => [...this.scopeStates(scope).flatMap((state) => [...state.tools.values()]), ...this.localTools.values()],
+    get: (name: string, scope: McpScope = {}): AnyTool | undefined => this.findTool(name, scope),
+    /** Reverse lookup of a normalized name: which server and which of its tools. */
+    resolve: (name: string, scope: McpScope = {}): { serverId: string; toolName: string } | undefined => {
+      const tool = this.findTool(name, scope) as Partial<McpTool> | undefined;
+      return tool?.serverId && tool.mcpName ? { serverId: tool.serverId, toolName: tool.mcpName } : undefined;
+    },
+    search: async (query: string, options: McpScope & { limit?: number } = {}): Promise<ToolMatch[]> => {
+      const hits = await this.search(query, ['tool'], options);
+      return hits.flatMap((hit) => (hit.kind === 'tool' ? [{ tool: hit.tool, score: hit.score }] : []));
+    },
+    register: async (tool: AnyTool, options: { group?: string } = {}): Promise<void> => {
+      this.localTools.set(tool.name, tool);
+      await this.options.index.upsert([localDocument('tool', tool.name, { name: tool.name, description: tool.description }, options.group)]);
+    },
+    unregister: (name: string): void => {
+      if (this.localTools.delete(name)) this.options.index.remove([documentId('tool', LOCAL_NAMESPACE, name)]);
+    },
+    /** Validates and runs a tool; unknown tools and bad arguments come back as error results. */
+    execute: async (name: string, args: unknown, options: McpScope & { signal?: AbortSignal; context?: ToolContext } = {}): Promise<ToolResult> => {
+      const tool = this.findTool(name, options);
+      if (!tool) return errorResult(`Unknown tool: ${name}`);
+      const checked = tool.validate(args);
+      if (!checked.ok) return errorResult(checked.error);
+      const context = options.context ?? detachedContext(options.sessionId ?? '', options.signal);
+      try {
+        return await tool.execute(checked.value, context);
+      } catch (error) {
+        return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+
+  readonly resources = {
+    list: (scope: McpScope = {}): ListedResource[] => [...this.scopeStates(scope).flatMap((state) => state.resources), ...this.localResources.values()],
+    templates: (scope: McpScope = {}): ListedResourceTemplate[] => this.scopeStates(scope).flatMap((state) => state.templates),
+    search: async (query: string, options: McpScope & { limit?: number } = {}) => this.search(query, ['resource', 'resource-template'], options),
+    register: async (resource: LocalResource): Promise<void> => {
+      this.localResources.set(resource.uri, resource);
+      await this.options.index.upsert([
+        localDocument('resource', resource.uri, { name: resource.name, title: resource.title, description: resource.description }),
+      ]);
+    },
+    read: async (uri: string, options: McpScope & { signal?: AbortSignal } = {}): Promise<ReadResourceResult> => {
+      const local = this.localResources.get(uri);
+      if (local) return local.read();
+      return this.serverForUri(uri, options).client.readResource(uri, { signal: options.signal });
+    },
+    /** Calls `onUpdate` when the server reports the resource changed; resolves to an unsubscribe. */
+    subscribe: async (uri: string, onUpdate: (uri: string) => void, scope: McpScope = {}): Promise<() => Promise<void>> => {
+      const state = this.serverForUri(uri, scope);
+      let set = state.listeners.get(uri);
+      if (!set) state.listeners.set(uri, (set = new Set()));
+      set.add(onUpdate);
+      if (set.size === 1) await state.client.subscribeResource(uri);
+      return async () => {
+        set.delete(onUpdate);
+        if (set.size === 0 && !state.removed) await state.client.unsubscribeResource(uri).catch(() => undefined);
+      };
+    },
+  };
+
+  readonly prompts = {
+    list: (scope: McpScope = {}): ListedPrompt[] => [
+      ...this.scopeStates(scope).flatMap((state) => [...state.prompts.values()]),
+      ...[...this.localPrompts.values()].map((prompt) => ({ ...prompt, mcpName: prompt.name })),
+    ],
+    search: async (query: string, options: McpScope & { limit?: number } = {}) => this.search(query, ['prompt'], options),
+    register: async (prompt: LocalPrompt): Promise<void> => {
+      this.localPrompts.set(prompt.name, prompt);
+      const args = (prompt.arguments ?? []).map((arg) => `${arg.name}: ${arg.description ?? ''}`).join(' ');
+      await this.options.index.upsert([localDocument('prompt', prompt.name, { name: prompt.name, title: prompt.title, description: prompt.description, args })]);
+    },
+    /** `name` is the listed (normalized) name; arguments are strings, as MCP prompts take them. */
+    get: async (name: string, args: Record<string, string> = {}, options: McpScope & { signal?: AbortSignal } = {}): Promise<GetPromptResult> => {
+      const local = this.localPrompts.get(name);
+      if (local) return local.get(args);
+      for (const state of this.scopeStates(options)) {
+        const prompt = state.prompts.get(name);
+        if (prompt) return state.client.getPrompt(prompt.mcpName, args, { signal: options.signal });
+      }
+      throw new McpClientError({ code: 'not_found', serverId: '', message: `no prompt named "${name}"` });
+    },
+  };
+
+  readonly servers = {
+    /**
+     * Connects a server and indexes its catalog. Rejects with an `McpClientError` when the first
+     * connect fails; the server stays listed (status `reconnecting`/`failed`) and keeps retrying.
+     */
+    add: async (config: McpServerConfig, options: McpScope & { cwd?: string } = {}): Promise<McpServerInfo> => {
+      const state = this.createState(config, options);
+      if (!config.enabled) return this.info(state);
+      await this.track(state.client.connect());
+      await this.idleOf(state);
+      return this.info(state);
+    },
+    remove: async (id: string, scope: McpScope = {}): Promise<void> => {
+      const state = this.states.get(stateKey(id, scope.sessionId));
+      if (state) await this.removeState(state);
+    },
+    /** With a session: the global servers and that session's; without: every server. */
+    list: (scope: McpScope = {}): McpServerInfo[] =>
+      (scope.sessionId === undefined ? [...this.states.values()] : this.scopeStates(scope)).map((state) => this.info(state)),
+    get: (id: string, scope: McpScope = {}): McpServerInfo | undefined => {
+      const state = this.states.get(stateKey(id, scope.sessionId)) ?? this.states.get(stateKey(id, undefined));
+      return state ? this.info(state) : undefined;
+    },
+  };
+
+  /** Tools, resources and prompts ranked together for an intent. */
+  async discoverRelevant(intent: string, options: McpScope & { limit?: number; kinds?: readonly McpDocumentKind[] } = {}): Promise<DiscoveryHit[]> {
+    return this.search(intent, options.kinds ?? ['tool', 'resource', 'resource-template', 'prompt'], options);
+  }
+
+  /** Closes every server that belongs to the session and drops its catalog. */
+  async closeSession(sessionId: string): Promise<void> {
+    await Promise.all([...this.states.values()].filter((state) => state.sessionId === sessionId).map((state) => this.removeState(state)));
+  }
+
+  subscribe(listener: (event: McpRegistryEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Settles once every connect and re-index under way has finished (successfully or not). */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.states.values()].map((state) => this.removeState(state, { keepIndex: true })));
+    await Promise.allSettled([...this.pending]);
+    if (this.options.ownsIndex) this.options.index.close();
+  }
+
+  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string }): ServerState {
+    const { sessionId } = scope;
+    if (this.closed) throw new McpClientError({ code: 'not_connected', serverId: config.id, message: 'the MCP registry is closed' });
+    const clash = this.scopeStates({ sessionId }).find(
+      (state) => state.config.id === config.id || mcpToolPrefix(state.config.id) === mcpToolPrefix(config.id),
+    );
+    if (clash || this.states.has(stateKey(config.id, sessionId))) {
+      throw new McpClientError({
+        code: 'duplicate_server',
+        serverId: config.id,
+        message: `an MCP server "${clash?.config.id ?? config.id}" is already registered${sessionId ? ` for session ${sessionId}` : ''}; ids must differ in their letters and digits`,
+      });
+    }
+    const { index: _index, ownsIndex: _owns, roots, onSampling, onElicitation, ...clientOptions } = this.options;
+    const state: ServerState = {
+      namespace: sessionId ? `mcp:${sessionId}:${config.id}` : `mcp:${config.id}`,
+      config,
+      sessionId,
+      roots: scope.cwd ? [scope.cwd] : [...(roots ?? [process.cwd()])],
+      tools: new Map(),
+      resources: [],
+      templates: [],
+      prompts: new Map(),
+      dirty: new Set(),
+      listeners: new Map(),
+      removed: false,
+      client: undefined as unknown as McpClient,
+    };
+    state.client = new McpClient(config, {
+      ...clientOptions,
+      roots: () => state.roots,
+      onSampling: onSampling && ((request, context) => onSampling(request, { ...context, sessionId })),
+      onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, sessionId })),
+      onListChanged: (kind) => void this.refresh(state, [kind]),
+      onResourceUpdated: (uri) => state.listeners.get(uri)?.forEach((listener) => listener(uri)),
+      onStatus: (status, error) => {
+        this.emit({ type: 'server-status', serverId: config.id, sessionId, status, error });
+        // Every (re)connect re-reads the catalog: a restarted server may serve another one.
+        if (status === 'connected') void this.refresh(state, ALL_KINDS);
+      },
+    });
+    this.states.set(stateKey(config.id, sessionId), state);
+    return state;
+  }
+
+  private async removeState(state: ServerState, options: { keepIndex?: boolean } = {}): Promise<void> {
+    if (state.removed) return;
+    state.removed = true;
+    this.states.delete(stateKey(state.config.id, state.sessionId));
+    await state.client.close();
+    if (!options.keepIndex) this.options.index.removeNamespace(state.namespace);
+  }
+
+  /** Marks kinds stale and re-reads them; bursts within one tick coalesce into one pass. */
+  private refresh(state: ServerState, kinds: readonly McpListKind[]): Promise<void> {
+    for (const kind of kinds) state.dirty.add(kind);
+    if (!state.refreshing) {
+      state.refreshing = this.track(this.drain(state)).finally(() => {
+        state.refreshing = undefined;
+      });
+    }
+    return state.refreshing;
+  }
+
+  private async drain(state: ServerState): Promise<void> {
+    await Promise.resolve();
+    while (state.dirty.size > 0 && !state.removed && !this.closed) {
+      const kinds = new Set(state.dirty);
+      state.dirty.clear();
+      await this.reload(state, kinds);
+    }
+  }
+
+  private async reload(state: ServerState, kinds: ReadonlySet<McpListKind>): Promise<void> {
+    const { client, config, sessionId } = state;
+    const reads: Promise<void>[] = [];
+    if (kinds.has('tools')) reads.push(client.listTools().then((definitions) => void (state.tools = this.buildTools(state, definitions))));
+    if (kinds.has('resources')) {
+      reads.push(client.listResources().then((resources) => void (state.resources = resources.map((resource) => ({ ...resource, serverId: config.id })))));
+      reads.push(client.listResourceTemplates().then((templates) => void (state.templates = templates.map((template) => ({ ...template, serverId: config.id })))));
+    }
+    if (kinds.has('prompts')) {
+      reads.push(
+        client.listPrompts().then((prompts) => {
+          state.prompts = new Map(prompts.map((prompt) => {
+            const name = mcpToolName(config.id, prompt.name);
+            return [name, { ...prompt, name, mcpName: prompt.name, serverId: config.id }];
+          }));
+        }),
+      );
+    }
+    for (const result of await Promise.allSettled(reads)) {
+      if (result.status === 'rejected') this.emit({ type: 'catalog-error', serverId: config.id, sessionId, error: asError(result.reason) });
+    }
+    if (state.removed || this.closed) return;
+    const identity = client.identity();
+    const group = [config.name ?? identity?.title ?? identity?.name, config.description, identity?.instructions].filter(Boolean).join('. ').slice(0, 1_000);
+    const documents = mcpCatalogDocuments({
+      namespace: state.namespace,
+      serverId: config.id,
+      group,
+      tools: [...state.tools.values()],
+      resources: state.resources,
+      templates: state.templates,
+      prompts: [...state.prompts.values()].map((prompt) => ({ ...prompt, name: prompt.mcpName, ref: prompt.name })),
+    });
+    try {
+      const report = await this.options.index.sync(state.namespace, documents);
+      this.emit({ type: 'catalog-indexed', serverId: config.id, sessionId, report });
+    } catch (error) {
+      this.emit({ type: 'catalog-error', serverId: config.id, sessionId, error: asError(error) });
+    }
+  }
+
+  private buildTools(state: ServerState, definitions: readonly McpToolDefinition[]): Map<string, McpTool> {
+    const tools = new Map<string, McpTool>();
+    for (const definition of definitions) {
+      const name = mcpToolName(state.config.id, definition.name);
+      const existing = tools.get(name);
+      if (existing) {
+        this.emit({ type: 'name-collision', serverId: state.config.id, sessionId: state.sessionId, name, dropped: definition.name });
+        continue;
+      }
+      tools.set(
+        name,
+        createMcpTool({
+          name,
+          serverId: state.config.id,
+          definition,
+          validator: this.validator,
+          call: (args, { signal }) => state.client.callTool(definition.name, args, { signal, definition }),
+        }),
+      );
+    }
+    return tools;
+  }
+
+  private async search(query: string, kinds: readonly McpDocumentKind[], options: McpScope & { limit?: number }): Promise<DiscoveryHit[]> {
+    const limit = options.limit ?? 8;
+    const scoped = this.scopeStates(options);
+    const namespaces = [...scoped.map((state) => state.namespace), LOCAL_NAMESPACE];
+    // A little headroom: a hit whose item vanished since the last sync is skipped, not returned.
+    const hits = await this.options.index.search(query, { kinds, namespaces, limit: limit + 4 });
+    return hits.flatMap((hit) => this.resolveHit(hit, scoped)).slice(0, limit);
+  }
+
+  private resolveHit(hit: SearchHit, scoped: readonly ServerState[]): DiscoveryHit[] {
+    const payload = hit.document.payload as McpDocumentPayload | undefined;
+    if (!payload) return [];
+    const state = scoped.find((candidate) => candidate.namespace === hit.document.namespace);
+    const { score } = hit;
+    const serverId = state?.config.id;
+    switch (hit.document.kind) {
+      case 'tool': {
+        const tool = state ? state.tools.get(payload.ref) : this.localTools.get(payload.ref);
+        return tool ? [{ kind: 'tool', score, serverId, tool }] : [];
+      }
+      case 'resource': {
+        const resource = state ? state.resources.find((item) => item.uri === payload.ref) : this.localResources.get(payload.ref);
+        return resource ? [{ kind: 'resource', score, serverId, resource }] : [];
+      }
+      case 'resource-template': {
+        const template = state?.templates.find((item) => item.uriTemplate === payload.ref);
+        return template ? [{ kind: 'resource-template', score, serverId, template }] : [];
+      }
+      case 'prompt': {
+        const local = this.localPrompts.get(payload.ref);
+        const prompt = state ? state.prompts.get(payload.ref) : local && { ...local, mcpName: local.name };
+        return prompt ? [{ kind: 'prompt', score, serverId, prompt }] : [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private findTool(name: string, scope: McpScope): AnyTool | undefined {
+    // Session servers first: a session's own server wins over nothing else (ids cannot clash).
+    for (const state of this.scopeStates(scope)) {
+      const tool = state.tools.get(name);
+      if (tool) return tool;
+    }
+    return this.localTools.get(name);
+  }
+
+  private serverForUri(uri: string, scope: McpScope): ServerState {
+    const states = this.scopeStates(scope);
+    const exact = states.find((state) => state.resources.some((resource) => resource.uri === uri));
+    if (exact) return exact;
+    const templated = states.find((state) => state.templates.some((template) => matchesTemplate(template.uriTemplate, uri)));
+    if (templated) return templated;
+    throw new McpClientError({ code: 'not_found', serverId: '', message: `no MCP server offers the resource ${uri}` });
+  }
+
+  private scopeStates(scope: McpScope): ServerState[] {
+    return [...this.states.values()].filter((state) => state.sessionId === undefined || state.sessionId === scope.sessionId);
+  }
+
+  private info(state: ServerState): McpServerInfo {
+    return {
+      id: state.config.id,
+      ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+      config: state.config,
+      status: state.client.status,
+      ...(state.client.lastError ? { error: state.client.lastError } : {}),
+      identity: state.client.identity(),
+      tools: state.tools.size,
+      resources: state.resources.length,
+      resourceTemplates: state.templates.length,
+      prompts: state.prompts.size,
+    };
+  }
+
+  private async idleOf(state: ServerState): Promise<void> {
+    while (state.refreshing) await state.refreshing;
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    const forget = () => this.pending.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  private emit(event: McpRegistryEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's bug must not break the registry.
+      }
+    }
+  }
+}
+
+function stateKey(id: string, sessionId: string | undefined): string {
+  return `${sessionId ?? ''}\u0000${id}`;
+}
+
+function localDocument(kind: McpDocumentKind, ref: string, fields: IndexDocument['fields'], group?: string): IndexDocument {
+  return {
+    id: documentId(kind, LOCAL_NAMESPACE, ref),
+    kind,
+    namespace: LOCAL_NAMESPACE,
+    fields: { ...fields, ...(group ? { group } : {}) },
+    payload: { ref } satisfies McpDocumentPayload,
+  };
+}
+
+function matchesTemplate(template: string, uri: string): boolean {
+  try {
+    return new UriTemplate(template).match(uri) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+/** A context for tools run outside a turn (`tools.execute` without one): MCP tools need only the signal. */
+function detachedContext(sessionId: string, signal: AbortSignal | undefined): ToolContext {
+  const unavailable = () => Promise.reject(new Error('no runtime: this tool was executed outside a turn'));
+  return {
+    runtime: { cwd: process.cwd(), kind: 'none', readFile: unavailable, writeFile: unavailable, exec: unavailable },
+    signal: signal ?? new AbortController().signal,
+    sessionId,
+    toolCallId: `registry-${Date.now().toString(36)}`,
+    allowedRoots: [],
+    onUpdate: () => undefined,
+    emit: () => undefined,
+  };
+}

@@ -1,0 +1,25 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/client';
+import type { ToolKind } from '../agent/agent-output.js';
+import type { ToolRisk } from '../tools/tool.js';
+
+/**
+ * The risk of an MCP tool, from the server's annotations. Annotations are hints from a server we
+ * chose to connect to, so they can lower the risk only in the one case that matters most:
+ * - `readOnlyHint: true` → `read` (no side effects: offered without asking);
+ * - otherwise `openWorldHint: false` → `write` (changes only the local/closed environment);
+ * - otherwise → `external` (the default of the spec: a tool may reach the outside world).
+ * `destructiveHint` does not change the tier (write and external both ask permission) but shows
+ * as the `delete` kind, so a client can warn louder.
+ */
+export function mcpToolRisk(annotations: ToolAnnotations | undefined): ToolRisk {
+  if (annotations?.readOnlyHint === true) return 'read';
+  if (annotations?.openWorldHint === false) return 'write';
+  return 'external';
+}
+
+export function mcpToolKind(annotations: ToolAnnotations | undefined): ToolKind {
+  if (annotations?.readOnlyHint === true) return 'read';
+  if (annotations?.destructiveHint === true) return 'delete';
+  if (annotations?.openWorldHint === false) return 'edit';
+  return 'other';
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineTool } from '../tools/define-tool.js';
+import { textResult, type Tool } from '../tools/tool.js';
+import type { McpRegistry } from './mcp-registry.js';
+
+export const SEARCH_TOOLS_NAME = 'search_tools';
+
+const parameters = z.object({
+  query: z.string().min(1).describe('What you want to do, in a few words (e.g. "create a GitHub issue").'),
+  limit: z.number().int().min(1).max(20).optional().describe('How many tools to return (default 8).'),
+});
+
+export interface SearchToolsToolOptions {
+  registry: McpRegistry;
+  /** Default number of results. */
+  limit?: number;
+  /** Called with the names found, so they become callable in the same turn. */
+  onFound?(sessionId: string, names: readonly string[]): void;
+}
+
+/**
+ * `search_tools`: when a turn offers only the most relevant MCP tools, this lets the model look
+ * for more. Found tools are reported through `onFound` (the MCP extension activates them), and
+ * the agent loop asks for the tool list again before the next step, so they are callable at once.
+ */
+export function createSearchToolsTool(options: SearchToolsToolOptions): Tool<z.output<typeof parameters>> {
+  return defineTool({
+    name: SEARCH_TOOLS_NAME,
+    description:
+      'Search the available MCP tools by what you want to do. The tools found become callable right away; ' +
+      'call this when none of the tools you have fits the task.',
+    parameters,
+    risk: 'read',
+    source: 'mcp',
+    kind: 'search',
+    title: (args) => `Search tools: ${args.query}`,
+    async execute(args, context) {
+      const matches = await options.registry.tools.search(args.query, {
+        limit: args.limit ?? options.limit ?? 8,
+        sessionId: context.sessionId,
+      });
+      if (matches.length === 0) return textResult(`No tools match "${args.query}".`);
+      options.onFound?.(context.sessionId, matches.map((match) => match.tool.name));
+      const lines = matches.map(({ tool }) => `- ${tool.name}: ${truncate(tool.description, 240)}`);
+      return textResult(`Found ${matches.length} tools (callable now):\n${lines.join('\n')}`);
+    },
+  });
+}
+
+function truncate(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
