@@ -20,6 +20,17 @@ const FILLER_PHRASES: readonly RegExp[] = [
   /\bthank(?:s| you)\b/gi,
 ];
 
+/**
+ * Literal values in a request — e-mail addresses, URLs' schemes, numbers, dates, times,
+ * ids like `user3pass` or `A1234` — are arguments for the tool, not a description of it;
+ * as search terms they only match by accident.
+ */
+export function stripLiteralValues(query: string): string {
+  return query
+    .replace(/\S+@\S+\.\w+/g, ' ')
+    .replace(/\b\w*\d\w*\b/g, ' ');
+}
+
 /** Removes request framing; keeps the words that say what is wanted. */
 export function stripFillerPhrases(query: string): string {
   let text = query;
@@ -34,8 +45,9 @@ export function stripFillerPhrases(query: string): string {
  * everything (a request like "help me"), the plain tokens are returned instead so a
  * search never becomes empty by our own doing.
  */
-export function cleanQuery(query: string): string[] {
-  const terms = unique(tokenize(stripFillerPhrases(query)).filter((word) => !STOP_WORDS.has(word)));
+export function cleanQuery(query: string, options: { dropLiterals?: boolean } = {}): string[] {
+  const text = options.dropLiterals === false ? query : stripLiteralValues(query);
+  const terms = unique(tokenize(stripFillerPhrases(text)).filter((word) => !STOP_WORDS.has(word)));
   return terms.length > 0 ? terms : unique(tokenize(query));
 }
 

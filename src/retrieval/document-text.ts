@@ -1,15 +1,37 @@
 import type { IndexDocument } from './search-index.js';
 import type { FtsColumn } from './field-weights.js';
+import { segmentGluedName } from './segment-glued-name.js';
 import { splitIdentifier } from './split-identifier.js';
+import { tokenize } from './tokenize.js';
+
+export interface DocumentTextOptions {
+  /** Split names glued from words (`themeparkhipster`) with the document's own words. */
+  splitGluedNames?: boolean;
+}
+
+/**
+ * The words of a name: identifiers split, and glued words cut apart when the document's
+ * other fields contain them.
+ */
+export function nameWords(document: IndexDocument, options: DocumentTextOptions = {}): string {
+  const split = splitIdentifier(document.fields.name);
+  if (options.splitGluedNames === false) return split;
+  const { title, description, args, body } = document.fields;
+  const vocabulary = new Set(tokenize([title, description, args, body].filter(Boolean).join(' ')).filter((word) => word.length >= 3));
+  return split
+    .split(/\s+/)
+    .flatMap((word) => (word.length >= 6 && /^\p{L}+$/u.test(word) ? segmentGluedName(word, vocabulary) : [word]))
+    .join(' ');
+}
 
 /**
  * What FTS5 indexes for a document, one text per column. Identifiers are split in every
  * field so `createIssue` in a request meets `create_issue` in a name; the name also keeps
  * its joined form ("createissue") so a request that spells the name as one word matches.
  */
-export function ftsColumns(document: IndexDocument): Record<FtsColumn, string> {
+export function ftsColumns(document: IndexDocument, options: DocumentTextOptions = {}): Record<FtsColumn, string> {
   const { fields } = document;
-  const splitName = splitIdentifier(fields.name);
+  const splitName = nameWords(document, options);
   const joined = fields.name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
   const name = joined && joined !== splitName.toLowerCase().replace(/\s+/g, '') ? `${splitName} ${joined}` : splitName;
   return {
@@ -28,10 +50,13 @@ export function ftsColumns(document: IndexDocument): Record<FtsColumn, string> {
  * a long description or schema must not wash out the name. The embedding model's context
  * is 512 word pieces; `maxWords` keeps well below it.
  */
-export function embeddingText(document: IndexDocument, options: { maxWords?: number; includeArgs?: boolean } = {}): string {
+export function embeddingText(
+  document: IndexDocument,
+  options: DocumentTextOptions & { maxWords?: number; includeArgs?: boolean } = {},
+): string {
   const maxWords = options.maxWords ?? 160;
   const { fields } = document;
-  const parts = [splitIdentifier(fields.name), fields.title, fields.description, fields.body];
+  const parts = [nameWords(document, options), fields.title, fields.description, fields.body];
   if (options.includeArgs) parts.push(splitIdentifier(fields.args ?? ''));
   const text = parts
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')

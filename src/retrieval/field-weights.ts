@@ -12,7 +12,7 @@ export type FtsColumn = (typeof FTS_COLUMNS)[number];
 export type FieldWeights = Readonly<Record<FtsColumn, number>>;
 
 export const DEFAULT_FIELD_WEIGHTS: FieldWeights = {
-  name: 3,
+  name: 5,
   title: 2,
   description: 1,
   args: 0.5,

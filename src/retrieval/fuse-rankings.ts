@@ -23,6 +23,12 @@ export interface FusionOptions {
    * and the score at this depth (or its last), so the tail of a long flat list maps to ~0.
    */
   normDepth?: number;
+  /**
+   * How a ranker's scores become comparable: `minmax` between the best score and the score
+   * at `normDepth`; `zscore` as standard deviations above the list's mean (a ranker whose
+   * best hit stands far out of its crowd is confident); `max` divided by the best score.
+   */
+  normalization?: 'minmax' | 'zscore' | 'max';
 }
 
 export function fuseRankings(rankings: readonly Ranking[], options: FusionOptions): Map<number, number> {
@@ -35,18 +41,30 @@ export function fuseRankings(rankings: readonly Ranking[], options: FusionOption
       hits.forEach((hit, rank) => add(fused, hit.rowid, weight / (k + rank + 1)));
       continue;
     }
-    const top = hits[0].score;
-    const depth = Math.min(options.normDepth ?? hits.length, hits.length) - 1;
-    const bottom = depth > 0 ? hits[depth].score : 0;
-    const span = top - bottom;
-    for (const hit of hits) {
-      const normalised = span > 0 ? Math.max(0, (hit.score - bottom) / span) : hit === hits[0] ? 1 : 0;
-      add(fused, hit.rowid, weight * normalised);
-    }
+    const normalise = normaliser(hits, options);
+    for (const hit of hits) add(fused, hit.rowid, weight * normalise(hit.score));
   }
   return fused;
 }
 
 function add(map: Map<number, number>, key: number, value: number): void {
   map.set(key, (map.get(key) ?? 0) + value);
+}
+
+function normaliser(hits: Ranking['hits'], options: FusionOptions): (score: number) => number {
+  const depth = Math.min(options.normDepth ?? hits.length, hits.length);
+  const top = hits[0].score;
+  if (options.normalization === 'max') return (score) => (top > 0 ? Math.max(0, score / top) : 0);
+  if (options.normalization === 'zscore') {
+    let sum = 0;
+    for (let i = 0; i < depth; i++) sum += hits[i].score;
+    const mean = sum / depth;
+    let squares = 0;
+    for (let i = 0; i < depth; i++) squares += (hits[i].score - mean) ** 2;
+    const deviation = Math.sqrt(squares / depth);
+    return (score) => (deviation > 0 ? Math.max(0, (score - mean) / deviation) : score === top ? 1 : 0);
+  }
+  const bottom = depth > 1 ? hits[depth - 1].score : 0;
+  const span = top - bottom;
+  return (score) => (span > 0 ? Math.max(0, (score - bottom) / span) : score === top ? 1 : 0);
 }

@@ -13,7 +13,8 @@ import { ftsMatchExpression } from './fts-match-expression.js';
 import { RetrievalError } from './retrieval-error.js';
 import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
-import { normalize, VectorMatrix, type ScoredRow } from './vector-matrix.js';
+import { feedbackQuery } from './dense-feedback.js';
+import { isZeroVector, normalize, VectorMatrix, type ScoredRow } from './vector-matrix.js';
 
 export interface HybridIndexOptions {
   /** An SQLite file (created when missing) or ':memory:'. */
@@ -38,6 +39,12 @@ export interface HybridIndex extends SearchIndex {
 interface CatalogSnapshot {
   meta: Map<number, { kind: string; namespace: string }>;
   matrix?: VectorMatrix;
+}
+
+interface DenseResult {
+  hits: ScoredRow[];
+  vector?: Float32Array;
+  accept?: (rowid: number) => boolean;
 }
 
 interface ExistingRow {
@@ -167,10 +174,16 @@ class SqliteHybridIndex implements HybridIndex {
     db.exec(SCHEMA_SQL);
     const setMeta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     setMeta.run('schema', SCHEMA_VERSION);
+    // Documents indexed with another text recipe are rewritten by the next sync.
+    const recipe = JSON.stringify({ splitGluedNames: this.tuning.splitGluedNames, embedding: this.tuning.embedding });
+    if (readMeta('recipe') !== recipe) {
+      db.exec("UPDATE docs SET hash = ''");
+      setMeta.run('recipe', recipe);
+    }
     if (this.embedder) {
-      const embedderKey = `${this.embedder.modelId}#${this.dimensions}#${JSON.stringify(this.tuning.embedding)}`;
+      const embedderKey = `${this.embedder.modelId}#${this.dimensions}`;
       if (readMeta('embedder') !== embedderKey) {
-        // Vectors of another model (or another document text) are not comparable: recompute on next sync.
+        // Vectors of another model are not comparable: recompute them on the next sync.
         db.exec('UPDATE docs SET vector = NULL, embed_hash = NULL');
         setMeta.run('embedder', embedderKey);
       }
@@ -266,10 +279,22 @@ class SqliteHybridIndex implements HybridIndex {
     if (mode !== 'dense') {
       rankings.push({ hits: this.bm25(query, depth, options), weight: tuning.bm25Weight });
     }
+    let dense: DenseResult | undefined;
     if (mode !== 'bm25' && this.embedder) {
-      rankings.push({ hits: await this.dense(query, depth, kinds, namespaces, options.signal), weight: tuning.denseWeight });
+      dense = await this.dense(query, depth, kinds, namespaces, options.signal);
+      rankings.push({ hits: dense.hits, weight: tuning.denseWeight });
     }
     if (options.signal?.aborted) throw abortError(options.signal);
+    const { feedback } = tuning;
+    if (dense?.vector && rankings.length === 2 && feedback.docs > 0 && feedback.weight > 0) {
+      // Second dense pass from the query moved towards the first fused ranking's best documents.
+      const first = [...fuseRankings(rankings, tuning.fusion)].sort((a, b) => b[1] - a[1]).slice(0, feedback.docs);
+      const matrix = this.catalog().matrix;
+      if (matrix) {
+        const moved = feedbackQuery(dense.vector, matrix, first.map(([rowid]) => rowid), feedback.weight);
+        rankings[1] = { hits: matrix.nearest(moved, depth, dense.accept).filter((hit) => hit.score !== 0), weight: tuning.denseWeight };
+      }
+    }
     let scores: Map<number, number>;
     if (rankings.length === 1) scores = new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
     else {
@@ -296,7 +321,7 @@ class SqliteHybridIndex implements HybridIndex {
   }
 
   private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
-    const terms = this.tuning.cleanQuery ? cleanQuery(query) : [...new Set(tokenize(query))];
+    const terms = this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
     const match = ftsMatchExpression(terms);
     if (!match) return [];
     return this.statements.bm25.all({
@@ -313,11 +338,11 @@ class SqliteHybridIndex implements HybridIndex {
     kinds: Set<string> | undefined,
     namespaces: Set<string> | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<ScoredRow[]> {
-    const text = this.tuning.cleanDenseQuery ? cleanQuery(query).join(' ') : query;
+  ): Promise<DenseResult> {
+    const text = this.tuning.cleanDenseQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }).join(' ') : query;
     const [vector] = await this.embed([text], signal);
     const { matrix, meta } = this.catalog();
-    if (!matrix || !vector) return [];
+    if (!matrix || !vector || isZeroVector(vector)) return { hits: [] };
     const accept =
       kinds || namespaces
         ? (rowid: number) => {
@@ -326,7 +351,7 @@ class SqliteHybridIndex implements HybridIndex {
           }
         : undefined;
     // A request with no content words embeds as a zero vector: every score is 0, no signal.
-    return matrix.nearest(vector, depth, accept).filter((hit) => hit.score !== 0);
+    return { hits: matrix.nearest(vector, depth, accept).filter((hit) => hit.score !== 0), vector, accept };
   }
 
   /** Kinds, namespaces and vectors of every document, reloaded after any write. */
@@ -353,7 +378,7 @@ class SqliteHybridIndex implements HybridIndex {
   private async prepareWrites(changed: readonly IndexDocument[]): Promise<PreparedWrite[]> {
     const writes: PreparedWrite[] = changed.map((document) => {
       if (!this.embedder) return { document, hash: this.hashOf(document), embedHash: null, vector: null };
-      const text = embeddingText(document, this.tuning.embedding);
+      const text = embeddingText(document, { ...this.tuning.embedding, splitGluedNames: this.tuning.splitGluedNames });
       return { document, hash: this.hashOf(document), embedHash: contentHash(text), vector: null, embedText: text };
     });
     if (!this.embedder) return writes;
@@ -408,7 +433,7 @@ class SqliteHybridIndex implements HybridIndex {
           JSON.stringify(document),
         );
         if (!row) continue;
-        const columns = ftsColumns(document);
+        const columns = ftsColumns(document, { splitGluedNames: this.tuning.splitGluedNames });
         s.deleteFts.run(row.rowid);
         s.insertFts.run(row.rowid, ...FTS_COLUMNS.map((column) => columns[column]));
       }

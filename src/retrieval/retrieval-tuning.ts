@@ -10,6 +10,10 @@ export interface RetrievalTuning {
   fieldWeights: FieldWeights;
   /** Drop request framing and function words before BM25 (see clean-query.ts). */
   cleanQuery: boolean;
+  /** Drop literal values (numbers, dates, ids, e-mail addresses) from the query. */
+  dropLiterals: boolean;
+  /** Cut names glued from words apart (see segment-glued-name.ts). */
+  splitGluedNames: boolean;
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
@@ -22,6 +26,8 @@ export interface RetrievalTuning {
    * also match the request are more likely right (see group-boost.ts). 0 switches it off.
    */
   groupBoost: number;
+  /** Pseudo-relevance feedback for the dense side (see dense-feedback.ts); docs 0 switches it off. */
+  feedback: { docs: number; weight: number };
   /** Text given to the embedder for a document. */
   embedding: { maxWords: number; includeArgs: boolean };
 }
@@ -29,16 +35,20 @@ export interface RetrievalTuning {
 export const DEFAULT_TUNING: RetrievalTuning = {
   fieldWeights: DEFAULT_FIELD_WEIGHTS,
   cleanQuery: true,
-  cleanDenseQuery: false,
-  fusion: { method: 'score', normDepth: 20 },
+  dropLiterals: true,
+  splitGluedNames: true,
+  cleanDenseQuery: true,
+  fusion: { method: 'score', normalization: 'max' },
   bm25Weight: 1,
-  denseWeight: 1,
+  denseWeight: 1.3,
   candidateDepth: 100,
   groupBoost: 0.1,
+  feedback: { docs: 0, weight: 0 },
   embedding: { maxWords: 160, includeArgs: false },
 };
 
-export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding'>> & {
+export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'feedback'>> & {
+  feedback?: Partial<RetrievalTuning['feedback']>;
   fieldWeights?: Partial<FieldWeights>;
   fusion?: Partial<FusionOptions>;
   embedding?: Partial<RetrievalTuning['embedding']>;
@@ -51,5 +61,6 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     fieldWeights: { ...DEFAULT_TUNING.fieldWeights, ...overrides.fieldWeights },
     fusion: { ...DEFAULT_TUNING.fusion, ...overrides.fusion },
     embedding: { ...DEFAULT_TUNING.embedding, ...overrides.embedding },
+    feedback: { ...DEFAULT_TUNING.feedback, ...overrides.feedback },
   };
 }
