@@ -280,7 +280,7 @@ export class SessionStore {
     return calls;
   }
 
-  /** Idempotent. Checkpoints the WAL so the file is complete on its own. */
+  /** Idempotent. The last connection to close folds the WAL back into the main file. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
