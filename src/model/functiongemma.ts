@@ -47,12 +47,31 @@ export type FunctionGemmaMessage =
   | { role: 'user'; text: string }
   | { role: 'model'; parts: FunctionGemmaModelPart[] };
 
+const CONTROL_TOKENS = Object.values(FG);
+const CONTROL_TOKEN_PATTERN = new RegExp(`(${CONTROL_TOKENS.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
+
+/**
+ * Free text (user messages, tool output, model text) must not carry control tokens: a file that
+ * contains `<end_of_turn>` would otherwise end the turn. They are removed.
+ */
+export function stripFunctionGemmaControlTokens(text: string): string {
+  return text.split(CONTROL_TOKEN_PATTERN).filter((_part, index) => index % 2 === 0).join('');
+}
+
+/**
+ * A formatted prompt → alternating pieces: even indexes are plain text, odd indexes are control
+ * tokens. Tokenize control tokens as special tokens and everything else as plain text.
+ */
+export function splitFunctionGemmaControlTokens(prompt: string): string[] {
+  return prompt.split(CONTROL_TOKEN_PATTERN);
+}
+
 /** JSON Schema keys the model was trained to read; everything else ($schema, additionalProperties…) is noise to it. */
 const SCHEMA_KEYS = new Set(['description', 'enum', 'items', 'nullable', 'properties', 'required', 'type']);
 
 /** A literal `<escape>` inside a string cannot be represented, so it is dropped rather than breaking the block. */
 function escapeString(value: string): string {
-  return `${FG.escape}${value.split(FG.escape).join('')}${FG.escape}`;
+  return `${FG.escape}${stripFunctionGemmaControlTokens(value)}${FG.escape}`;
 }
 
 /** Serialises a JSON value the way FunctionGemma reads it: `{key:value,…}`, `[a,b]`, strings in `<escape>`, keys sorted. */
@@ -116,7 +135,7 @@ export function formatFunctionGemmaResponse(name: string, response: unknown): st
 function formatModelParts(parts: readonly FunctionGemmaModelPart[]): string {
   return parts
     .map((part) => {
-      if (part.type === 'text') return part.text;
+      if (part.type === 'text') return stripFunctionGemmaControlTokens(part.text);
       if (part.type === 'call') return formatFunctionGemmaCall(part);
       return formatFunctionGemmaResponse(part.name, part.response);
     })
@@ -136,7 +155,7 @@ export function formatFunctionGemmaPrompt(input: {
   const tools = input.tools ?? [];
   const system = input.messages
     .filter((m): m is Extract<FunctionGemmaMessage, { role: 'system' }> => m.role === 'system')
-    .map((m) => m.text)
+    .map((m) => stripFunctionGemmaControlTokens(m.text))
     .filter((text) => text.length > 0);
   let developer = system.join('\n\n');
   if (tools.length > 0) {
@@ -149,7 +168,7 @@ export function formatFunctionGemmaPrompt(input: {
   let openModelTurn = false;
   rest.forEach((message, index) => {
     if (message.role === 'user') {
-      out += `${FG.startTurn}user\n${message.text}${FG.endTurn}\n`;
+      out += `${FG.startTurn}user\n${stripFunctionGemmaControlTokens(message.text)}${FG.endTurn}\n`;
       return;
     }
     if (message.role !== 'model') return;

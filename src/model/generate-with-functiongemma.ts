@@ -1,7 +1,7 @@
 import type { LanguageModelV3FinishReason } from '@ai-sdk/provider';
 import type { Token } from 'node-llama-cpp';
 import { convertToFunctionGemmaMessages } from './convert-to-functiongemma-messages.js';
-import { FG, formatFunctionGemmaPrompt, type FunctionGemmaOutputPart } from './functiongemma.js';
+import { FG, formatFunctionGemmaPrompt, splitFunctionGemmaControlTokens, type FunctionGemmaOutputPart } from './functiongemma.js';
 import { FunctionGemmaStreamParser } from './functiongemma-stream-parser.js';
 import type { LocalGenerationRequest } from './local-generation-request.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
@@ -25,7 +25,11 @@ export async function generateWithFunctionGemma(request: LocalGenerationRequest)
   else if (offered.length > 0 && toolChoice?.type === 'required') forcedPrefix = `${FG.startCall}call:`;
   text += forcedPrefix;
 
-  let tokens = model.tokenize(text, true);
+  // Only our own markers become special tokens; everything else is tokenized as plain text.
+  const promptText = LlamaText(
+    splitFunctionGemmaControlTokens(text).map((piece, index) => (index % 2 === 1 ? new SpecialTokensText(piece) : piece)),
+  );
+  let tokens = promptText.tokenize(model.tokenizer);
   const bos = model.tokens.bos;
   if (bos != null && tokens[0] !== bos) tokens = [bos, ...tokens];
 
