@@ -15,17 +15,27 @@ const MAX_CHARS = 320;
 export function bestSnippet(text: string, query: string): Snippet {
   const lines = text.split(/\r?\n/);
   const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])];
+  // A prefix match lets "deploy" find "deployment" without a stemmer.
+  const stems = terms.map((term) => term.slice(0, Math.max(4, term.length - 2)));
+  const hits = (text: string): number => stems.filter((stem) => text.includes(stem)).length;
   let bestLine = firstContentLine(lines);
   let bestScore = 0;
   for (let start = 0; start < lines.length; start++) {
     const window = lines.slice(start, start + WINDOW).join(' ').toLowerCase();
     if (!window.trim()) continue;
-    // A prefix match lets "deploy" find "deployment" without a stemmer.
-    const score = terms.filter((term) => window.includes(term.slice(0, Math.max(4, term.length - 2)))).length;
+    const score = hits(window);
     if (score > bestScore) {
       bestScore = score;
       bestLine = start;
     }
+  }
+  // Start at the first body line of the window that matches, not at a heading or blank above it.
+  const end = Math.min(lines.length, bestLine + WINDOW);
+  const restMatches = (from: number): boolean => lines.slice(from, end).some((line) => hits(line.toLowerCase()) > 0);
+  while (bestScore > 0 && bestLine < end - 1 && restMatches(bestLine + 1)) {
+    const line = lines[bestLine];
+    if (line.trim() && !line.startsWith('#') && hits(line.toLowerCase()) > 0) break;
+    bestLine++;
   }
   const snippet = lines
     .slice(bestLine, bestLine + WINDOW)

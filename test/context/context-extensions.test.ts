@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { SessionInfo } from '../../src/agent/agent.js';
+import { configSchema } from '../../src/config/schema.js';
+import { createContextCache, createContextExtensions } from '../../src/context/context-extensions.js';
+import type { Embedder } from '../../src/model/embedder.js';
+import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
+import { FIXTURES, testEmbedder, testIndex, turnContext } from './context-test-kit.js';
+
+const project = join(FIXTURES, 'skills-project');
+
+function session(cwd: string): SessionInfo {
+  const now = new Date().toISOString();
+  return { sessionId: 'ext-1', cwd, title: null, mode: 'default', createdAt: now, updatedAt: now, mcpServers: [] };
+}
+
+describe('createContextExtensions', () => {
+  let embedder: Embedder;
+  let index: HybridIndex;
+
+  beforeAll(async () => {
+    embedder = testEmbedder();
+    index = await testIndex(embedder);
+  });
+  afterAll(async () => {
+    index?.close();
+    await embedder?.close();
+  });
+
+  it('wires rules, skills and plans by default; memory only when enabled', () => {
+    const defaults = createContextExtensions({ config: configSchema.parse({}), index });
+    expect(defaults.map((extension) => extension.name)).toEqual(['rules', 'skills', 'plans']);
+    const all = createContextExtensions({ config: configSchema.parse({ memory: { enabled: true } }), index });
+    expect(all.map((extension) => extension.name)).toEqual(['rules', 'skills', 'memory', 'plans']);
+    const none = createContextExtensions({ config: configSchema.parse({ skills: { enabled: false }, rules: { enabled: false } }), index });
+    expect(none.map((extension) => extension.name)).toEqual(['plans']);
+  });
+
+  it('announces skills as slash commands and skipped skills as a warning when a session starts', async () => {
+    const [, skills] = createContextExtensions({ config: configSchema.parse({}), index });
+    const events: AgentOutput[] = [];
+    await skills.onSessionStart!(session(project), (event) => events.push(event));
+    const commands = events.find((event) => event.type === 'commands');
+    expect(commands?.type === 'commands' && commands.commands.map((command) => command.name)).toEqual([
+      'denied-skill',
+      'git-release',
+      'pdf-forms',
+      'weather-report',
+    ]);
+    const notice = events.find((event) => event.type === 'notice');
+    expect(notice?.type === 'notice' && notice.message).toMatch(/2 skills skipped/);
+  });
+
+  it('offers read_skill and plan, puts the catalog in the prompt, and a /skill prompt gets its body', async () => {
+    const extensions = createContextExtensions({ config: configSchema.parse({ skills: { deny: ['denied-skill'] } }), index });
+    const context = turnContext({ cwd: project, intent: '/pdf-forms fill in the tax form' });
+    const tools = (await Promise.all(extensions.map((extension) => extension.tools?.(context) ?? []))).flat();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['plan', 'read_skill']);
+    const skills = extensions.find((extension) => extension.name === 'skills')!;
+    const prompt = (await skills.systemPrompt!(context)) ?? '';
+    expect(prompt).toContain('The user invoked the skill "pdf-forms"');
+    expect(prompt).toContain('Use the scripts in this skill');
+    expect(prompt).toContain('<available_skills>');
+    expect(prompt).not.toContain('denied-skill');
+    const plain = (await skills.systemPrompt!(turnContext({ cwd: project, intent: 'fill in the tax form' }))) ?? '';
+    expect(plain).not.toContain('The user invoked');
+  });
+
+  it('builds the semantic cache only when it is enabled and an embedder is given', () => {
+    expect(createContextCache({ config: configSchema.parse({}), embedder })).toBeUndefined();
+    expect(createContextCache({ config: configSchema.parse({ cache: { enabled: true } }) })).toBeUndefined();
+    expect(createContextCache({ config: configSchema.parse({ cache: { enabled: true } }), embedder })).toBeDefined();
+  });
+});

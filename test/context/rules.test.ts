@@ -1,0 +1,118 @@
+import { utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rules } from '../../src/context/rules.js';
+import { createRulesExtension, fitSections } from '../../src/context/rules-extension.js';
+import { configSchema } from '../../src/config/schema.js';
+import type { ToolCallSummary } from '../../src/agent/agent-extension.js';
+import type { Embedder } from '../../src/model/embedder.js';
+import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
+import { copyFixture, testEmbedder, testIndex, turnContext } from './context-test-kit.js';
+
+function editCall(path: string): ToolCallSummary {
+  return {
+    toolName: 'edit_file',
+    args: { path, oldText: '1', newText: '2' },
+    result: { content: [{ type: 'text', text: `Edited ${path}` }] },
+    locations: [{ path }],
+  };
+}
+
+describe('rules', () => {
+  let embedder: Embedder;
+  let index: HybridIndex;
+  let project: { dir: string; cleanup(): Promise<void> };
+
+  beforeAll(async () => {
+    embedder = testEmbedder();
+    index = await testIndex(embedder);
+    project = await copyFixture('rules-project');
+  });
+  afterAll(async () => {
+    index?.close();
+    await embedder?.close();
+    await project?.cleanup();
+  });
+
+  it('indexes the local links of the root AGENTS.md, not URLs, missing files or fenced examples', async () => {
+    const rules = new Rules({ cwd: project.dir, index, namespace: 'rules:links' });
+    const links = await rules.links();
+    expect(links.map((link) => [link.text, link.path.slice(project.dir.length + 1), link.line])).toEqual([
+      ['Database migration conventions', 'docs/migrations.md', 5],
+      ['Writing end-to-end tests with Playwright', 'docs/testing.md', 6],
+    ]);
+  });
+
+  it('loads a linked file when the intent matches its link text, and none for an unrelated intent', async () => {
+    const rules = new Rules({ cwd: project.dir, index, namespace: 'rules:intent' });
+    const schema = await rules.linkedFor('add a column to the users table in the database schema');
+    expect(schema.map((file) => file.path)).toEqual([join(project.dir, 'docs/migrations.md')]);
+    const browser = await rules.linkedFor('write a browser test for the login page');
+    expect(browser[0]?.path).toBe(join(project.dir, 'docs/testing.md'));
+    expect(await rules.linkedFor('what is the weather in Paris tomorrow')).toEqual([]);
+  });
+
+  it('finds the nested AGENTS.md files between a touched file and the root, outermost first', async () => {
+    const rules = new Rules({ cwd: project.dir });
+    const nested = await rules.nestedFor('src/auth/x.ts');
+    expect(nested.map((file) => file.path.slice(project.dir.length + 1))).toEqual(['src/AGENTS.md', 'src/auth/AGENTS.md']);
+    expect((await rules.nestedFor(join(project.dir, 'src/util/y.ts'))).map((file) => file.path)).toEqual([join(project.dir, 'src/AGENTS.md')]);
+    expect(await rules.nestedFor('/etc/passwd')).toEqual([]);
+    expect(await rules.nestedFor('README.md')).toEqual([]);
+  });
+
+  it('loads nested rules when edit_file touches src/auth/x.ts and not before, for the rest of the turn only', async () => {
+    const config = configSchema.parse({}).rules;
+    const extension = createRulesExtension({ config, index });
+    const context = turnContext({ cwd: project.dir, intent: 'fix the token check in the auth module' });
+    const before = (await extension.systemPrompt!(context)) ?? '';
+    expect(before).toContain('Use TypeScript strict mode');
+    expect(before).not.toContain('Never log tokens');
+    expect(before).not.toContain('Every module under src/');
+
+    // A call that touches nothing under src/ loads nothing.
+    const readme = editCall(join(project.dir, 'README.md'));
+    await extension.onToolResult!(context, readme);
+    expect(readme.result.content).toHaveLength(1);
+    expect(extension.nestedLoaded(context.sessionId)).toEqual([]);
+
+    const call = editCall(join(project.dir, 'src/auth/x.ts'));
+    await extension.onToolResult!(context, call);
+    const appended = call.result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+    expect(appended).toContain('Never log tokens');
+    expect(appended).toContain('Every module under src/');
+    expect(appended.indexOf('Every module under src/')).toBeLessThan(appended.indexOf('Never log tokens'));
+    const during = (await extension.systemPrompt!(context)) ?? '';
+    expect(during).toContain('<rules path="src/auth/AGENTS.md">');
+
+    // Touching the same folder again adds nothing new.
+    const again = editCall(join(project.dir, 'src/auth/x.ts'));
+    await extension.onToolResult!(context, again);
+    expect(again.result.content).toHaveLength(1);
+
+    await extension.onTurnEnd!(context, 'end_turn');
+    const next = (await extension.systemPrompt!(context)) ?? '';
+    expect(next).not.toContain('Never log tokens');
+  });
+
+  it('re-reads the root file when its mtime changes and re-indexes links on refresh', async () => {
+    const rules = new Rules({ cwd: project.dir, index, namespace: 'rules:refresh' });
+    const first = await rules.root();
+    expect(first?.text).toContain('TypeScript strict');
+    expect(await rules.root()).toBe(first);
+    const rootFile = join(project.dir, 'AGENTS.md');
+    await writeFile(rootFile, '# Rules\n\nTabs, not spaces. See [Deploying to production](docs/testing.md).\n');
+    const later = new Date(Date.now() + 5_000);
+    await utimes(rootFile, later, later);
+    expect((await rules.root())?.text).toContain('Tabs, not spaces');
+    await rules.refresh();
+    expect((await rules.links()).map((link) => link.text)).toEqual(['Deploying to production']);
+  });
+
+  it('fits sections into the rules budget, cutting the last one', () => {
+    const text = fitSections(['a'.repeat(300), 'b'.repeat(600), 'c'.repeat(100)], 700);
+    expect(text.length).toBeLessThanOrEqual(700);
+    expect(text).toContain('[rules truncated');
+    expect(text).not.toContain('ccc');
+  });
+});
