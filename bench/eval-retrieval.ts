@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const modes = values.mode === 'all' ? allModes : [values.mode as SearchMode];
   if (!modes.every((mode) => allModes.includes(mode))) throw new Error(`--mode must be bm25, dense, hybrid or all, not ${values.mode}`);
   const needsEmbedder = modes.some((mode) => mode !== 'bm25');
-  const embedder = needsEmbedder ? await resolveEvalEmbedder({ spec: values.embedder, cacheDb: values.cache }) : undefined;
+  const embedder = needsEmbedder ? resolveEvalEmbedder({ spec: values.embedder, cacheDb: values.cache }) : undefined;
   try {
     const report = await evaluateRetrieval({ dataDir: values.data, modes, embedder });
     process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${formatReport(values.data, report)}\n`);

@@ -1,13 +1,12 @@
 /**
  * Which embedder the retrieval evaluation and benchmarks use: `--embedder SPEC` (a GGUF
- * path), else PLAITED_TEST_EMBED_MODEL, else the config default.
+ * path or `hf:` URI), else PLAITED_TEST_EMBED_MODEL, else the config default. One thread:
+ * on these 2-core machines it is the fastest for small embedding models.
  */
 import { embedderSchema } from '../src/config/schema.js';
-import type { EmbeddingModel } from '../src/model/embedding-model.js';
-import { createBenchEmbedder } from './llama-embedder.js';
+import { createEmbedder, type Embedder } from '../src/model/embedder.js';
 
-export async function resolveEvalEmbedder(options: { spec?: string; cacheDb?: string; threads?: number }): Promise<EmbeddingModel> {
+export function resolveEvalEmbedder(options: { spec?: string; cacheDb?: string; threads?: number } = {}): Embedder {
   const spec = options.spec ?? process.env.PLAITED_TEST_EMBED_MODEL ?? embedderSchema.parse({}).model;
-  const modelPath = spec.startsWith('file:') ? spec.slice('file:'.length) : spec;
-  return createBenchEmbedder({ modelPath, threads: options.threads ?? 1, cacheDb: options.cacheDb });
+  return createEmbedder({ model: spec, threads: options.threads ?? 1, cacheDb: options.cacheDb });
 }
