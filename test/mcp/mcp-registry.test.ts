@@ -1,0 +1,177 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpRegistry } from '../../src/mcp/mcp-registry.js';
+import type { McpRegistryEvent } from '../../src/mcp/mcp-registry-types.js';
+import { mcpServerSchema } from '../../src/config/schema.js';
+import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
+import { PNG_BASE64 } from '../fixtures/mcp/fixture-catalog.mjs';
+import { stdioConfig, waitFor } from './fixture-servers.js';
+import { openTestIndex, recordingIndex, tempDir } from './registry-helpers.js';
+
+let index: HybridIndex;
+let registry: McpRegistry;
+let cleanup: () => void;
+let events: McpRegistryEvent[];
+
+beforeEach(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  index = await openTestIndex(temp.dir);
+  events = [];
+});
+afterEach(async () => {
+  await registry?.close();
+  index.close();
+  cleanup();
+});
+
+function newRegistry(options: Partial<ConstructorParameters<typeof McpRegistry>[0]> = {}): McpRegistry {
+  registry = new McpRegistry({ index, reconnect: { initialDelayMs: 20, maxDelayMs: 200 }, ...options });
+  registry.subscribe((event) => events.push(event));
+  return registry;
+}
+
+describe('McpRegistry', () => {
+  it('wraps every tool of a server as mcp__<server>__<tool> with risk from annotations', async () => {
+    newRegistry();
+    const info = await registry.servers.add(stdioConfig('fix-1', { description: 'Fixture tools' }));
+    expect(info.status).toBe('connected');
+    expect(info.tools).toBeGreaterThan(10);
+    const names = registry.tools.list().map((tool) => tool.name);
+    expect(names).toContain('mcp__fix_1__echo');
+    expect(names).toContain('mcp__fix_1__delete_note');
+    expect(registry.tools.get('mcp__fix_1__echo')).toMatchObject({ source: 'mcp', risk: 'read', kind: 'read' });
+    expect(registry.tools.get('mcp__fix_1__delete_note')).toMatchObject({ risk: 'write', kind: 'delete' });
+    expect(registry.tools.get('mcp__fix_1__add_tool')).toMatchObject({ risk: 'external' });
+    expect(registry.tools.resolve('mcp__fix_1__echo')).toEqual({ serverId: 'fix-1', toolName: 'echo' });
+  });
+
+  it('executes tools and maps text, structured content, images, links and tool errors', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('exec'));
+    expect(await registry.tools.execute('mcp__exec__add', { a: 1, b: 2 })).toEqual({
+      content: [{ type: 'text', text: '3' }],
+      structured: { sum: 3 },
+    });
+    expect((await registry.tools.execute('mcp__exec__image', {})).content).toEqual([{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' }]);
+    expect((await registry.tools.execute('mcp__exec__link', {})).content[0]).toEqual({
+      type: 'text',
+      text: 'Resource link: readme <fixture://readme> (text/plain, The readme)',
+    });
+    expect(await registry.tools.execute('mcp__exec__fail', {})).toMatchObject({ isError: true, content: [{ type: 'text', text: 'it failed on purpose' }] });
+    expect(await registry.tools.execute('mcp__exec__nope', {})).toMatchObject({ isError: true, content: [{ text: 'Unknown tool: mcp__exec__nope' }] });
+  });
+
+  it('rejects invalid arguments with ajv before they reach the server', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('strict'));
+    const result = await registry.tools.execute('mcp__strict__add', { a: 'one' });
+    expect(result.isError).toBe(true);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain('Invalid arguments for mcp__strict__add');
+    expect(text).toContain('a: must be number');
+    expect(text).toContain("(root): must have required property 'b'");
+    const extra = await registry.tools.execute('mcp__strict__echo', { text: 'x', loud: true });
+    expect((extra.content[0] as { text: string }).text).toContain('must NOT have additional properties (loud)');
+    expect((await registry.tools.execute('mcp__strict__call_count', { tool: 'add' })).content).toEqual([{ type: 'text', text: '0' }]);
+    expect((await registry.tools.execute('mcp__strict__call_count', { tool: 'echo' })).content).toEqual([{ type: 'text', text: '0' }]);
+  });
+
+  it('indexes tools, resources and prompts and finds them by intent', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('idx'));
+    const echo = await registry.tools.search('echo text back', { limit: 3 });
+    expect(echo[0]?.tool.name).toBe('mcp__idx__echo');
+    const mixed = await registry.discoverRelevant('release notes changelog', { limit: 5 });
+    expect(mixed[0]).toMatchObject({ kind: 'resource', resource: { uri: 'fixture://changelog' } });
+    const prompts = await registry.discoverRelevant('write a greeting', { limit: 5, kinds: ['prompt'] });
+    expect(prompts[0]).toMatchObject({ kind: 'prompt', prompt: { name: 'mcp__idx__greet', mcpName: 'greet' } });
+    const templates = await registry.resources.search('note by id', { limit: 5 });
+    expect(templates.some((hit) => hit.kind === 'resource-template')).toBe(true);
+  });
+
+  it('reads text and binary resources, resolves templates, gets prompts and delivers resource updates', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('res'));
+    expect(registry.resources.list().map((resource) => resource.uri)).toContain('fixture://logo.png');
+    expect(registry.resources.templates()).toMatchObject([{ uriTemplate: 'fixture://notes/{id}', serverId: 'res' }]);
+    expect((await registry.resources.read('fixture://readme')).contents[0]).toMatchObject({ text: expect.stringContaining('readme') });
+    expect((await registry.resources.read('fixture://logo.png')).contents[0]).toMatchObject({ blob: PNG_BASE64 });
+    expect((await registry.resources.read('fixture://notes/7')).contents[0]).toMatchObject({ text: 'note 7' });
+    await expect(registry.resources.read('other://x')).rejects.toMatchObject({ code: 'not_found' });
+    const prompt = await registry.prompts.get('mcp__res__greet', { name: 'Lin' });
+    expect(prompt.messages[0].content).toEqual({ type: 'text', text: 'Hi Lin!' });
+    const updates: string[] = [];
+    const unsubscribe = await registry.resources.subscribe('fixture://readme', (uri) => updates.push(uri));
+    await waitFor(() => updates.length > 0, 'a resources/updated notification');
+    expect(updates[0]).toBe('fixture://readme');
+    await unsubscribe();
+  });
+
+  it('re-indexes only the server whose list changed', async () => {
+    const recording = recordingIndex(index);
+    newRegistry({ index: recording });
+    await registry.servers.add(stdioConfig('alpha'));
+    await registry.servers.add(stdioConfig('beta'));
+    await registry.idle();
+    recording.synced.length = 0;
+    await registry.tools.execute('mcp__alpha__add_tool', { name: 'quantum_teleporter', description: 'Teleports quantum states between labs' });
+    await waitFor(() => registry.tools.get('mcp__alpha__quantum_teleporter') !== undefined, 'the new tool');
+    await registry.idle();
+    expect(recording.synced).toEqual(['mcp:alpha']);
+    expect((await registry.tools.search('teleport quantum states', { limit: 1 }))[0]?.tool.name).toBe('mcp__alpha__quantum_teleporter');
+    expect((await registry.tools.execute('mcp__alpha__quantum_teleporter', {})).content).toEqual([{ type: 'text', text: 'quantum_teleporter ran' }]);
+    expect(registry.tools.get('mcp__beta__quantum_teleporter')).toBeUndefined();
+  });
+
+  it('keeps session servers to their session and closes them with it', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('shared'));
+    const info = await registry.servers.add(stdioConfig('mine'), { sessionId: 's1', cwd: '/tmp' });
+    expect(info.sessionId).toBe('s1');
+    expect(registry.tools.get('mcp__mine__echo', { sessionId: 's1' })).toBeDefined();
+    expect(registry.tools.get('mcp__mine__echo', { sessionId: 's2' })).toBeUndefined();
+    expect(registry.tools.get('mcp__mine__echo')).toBeUndefined();
+    expect(registry.tools.get('mcp__shared__echo', { sessionId: 's1' })).toBeDefined();
+    expect((await registry.tools.search('echo text back', { sessionId: 's2', limit: 20 })).map((match) => match.tool.name)).not.toContain(
+      'mcp__mine__echo',
+    );
+    // The same server id may serve another session at the same time.
+    await registry.servers.add(stdioConfig('mine'), { sessionId: 's2' });
+    expect((await registry.tools.execute('mcp__mine__roots', {}, { sessionId: 's1' })).content).toEqual([{ type: 'text', text: 'file:///tmp' }]);
+    await registry.closeSession('s1');
+    expect(registry.servers.list().map((server) => `${server.sessionId ?? '-'}:${server.id}`).sort()).toEqual(['-:shared', 's2:mine']);
+    expect(registry.tools.get('mcp__mine__echo', { sessionId: 's1' })).toBeUndefined();
+    expect(index.count('mcp:s1:mine')).toBe(0);
+    expect(index.count('mcp:s2:mine')).toBeGreaterThan(0);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'server-status', serverId: 'mine', sessionId: 's1', status: 'closed' }));
+  });
+
+  it('turns a hanging call into a timeout error result; the server keeps serving', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('hangs', { timeoutMs: 400 }));
+    const result = await registry.tools.execute('mcp__hangs__hang', {});
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/did not answer tools\/call in time/);
+    expect((await registry.tools.execute('mcp__hangs__echo', { text: 'alive' })).content).toEqual([{ type: 'text', text: 'echo: alive' }]);
+  });
+
+  it('recovers from a crash mid-call: the next call reaches the restarted server', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('phoenix'));
+    const crashed = await registry.tools.execute('mcp__phoenix__crash', {});
+    expect(crashed.isError).toBe(true);
+    expect((crashed.content[0] as { text: string }).text).toMatch(/closed the connection/);
+    expect((await registry.tools.execute('mcp__phoenix__echo', { text: 'again' })).content).toEqual([{ type: 'text', text: 'echo: again' }]);
+    expect(registry.servers.get('phoenix')?.status).toBe('connected');
+  });
+
+  it('reports a server that cannot start and keeps the others working', async () => {
+    newRegistry({ reconnect: { maxAttempts: 0 } });
+    await registry.servers.add(stdioConfig('good'));
+    const bad = mcpServerSchema.parse({ id: 'bad', transport: 'stdio', command: '/nonexistent/server' });
+    await expect(registry.servers.add(bad)).rejects.toMatchObject({ code: 'connect_failed', serverId: 'bad' });
+    expect(registry.servers.get('bad')?.status).toBe('failed');
+    expect(await registry.tools.execute('mcp__good__echo', { text: 'fine' })).toEqual({ content: [{ type: 'text', text: 'echo: fine' }] });
+    await expect(registry.servers.add(stdioConfig('good'))).rejects.toMatchObject({ code: 'duplicate_server' });
+  });
+});
