@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import type { SandboxConfig } from '../../config/schema.js';
+import type { PlaitedConfig, SandboxConfig } from '../../config/schema.js';
 import { parseMemoryLimit } from './resource-limits.js';
 
 /**
@@ -131,4 +131,23 @@ function hasGlob(path: string): boolean {
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];
+}
+
+/**
+ * The policy for a whole config: the `adapters.sandbox` section, the model
+ * endpoint from `agent.baseURL`, edits allowed when the default mode accepts them.
+ * What the MCP registry and the CLI call.
+ */
+export function sandboxPolicyFromConfig(
+  config: PlaitedConfig,
+  cwd: string,
+  extra: { extraWrite?: string[]; home?: string; allowEdits?: boolean } = {},
+): SandboxPolicy {
+  return createSandboxPolicy({
+    config: config.adapters.sandbox,
+    cwd,
+    modelBaseUrl: config.agent.baseURL,
+    ...extra,
+    allowEdits: extra.allowEdits ?? config.agent.defaultMode === 'accept-edits',
+  });
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
 
@@ -19,6 +20,8 @@ export async function ensureSandboxRuntime(policy: SandboxPolicy): Promise<void>
   const key = JSON.stringify(config.network);
   if (!initialized) {
     currentNetworkKey = key;
+    // The sandbox points TMPDIR at /tmp/claude but only mounts it writable when it exists.
+    mkdirSync('/tmp/claude', { recursive: true });
     initialized = SandboxManager.initialize(config).catch((error: unknown) => {
       initialized = undefined;
       throw error;

@@ -1,0 +1,219 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Agent, ProcessOptions, PromptInput, SessionMode } from '../../agent/agent.js';
+import type { AgentOutput } from '../../agent/agent-output.js';
+import type { PlaitedConfig } from '../../config/schema.js';
+import { createLocalRuntime } from '../../tools/local-runtime.js';
+import type { Runtime } from '../../tools/runtime.js';
+import type { AgentAdapter } from '../agent-adapter.js';
+import { createProcessLimitGroup } from './process-limit-group.js';
+import { resolveSandboxMode } from './sandbox-availability.js';
+import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
+import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
+import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
+import { SANDBOXED_ENV, createSandboxedRuntime } from './sandboxed-runtime.js';
+import { shellQuote } from './shell-quote.js';
+
+/**
+ * The sandbox adapter, in its two shapes:
+ *
+ * - Whole agent (`--adapter sandbox --adapter acp`, or `adapters.sandbox.enabled`):
+ *   `runSandboxed` re-executes this CLI, minus the sandbox adapter, as a child
+ *   under bubblewrap with `PLAITED_SANDBOXED=1`. The child inherits stdin,
+ *   stdout and stderr, so the protocol's bytes pass through untouched; it dies
+ *   with this process. Its tools, bash commands and stdio MCP servers all run
+ *   inside the walls.
+ * - Per command (`adapters.sandbox.commands`): `sandboxAdapter.wrap(agent)`
+ *   returns the agent with every turn's runtime replaced by a sandboxed one.
+ */
+
+/** Set on the child to say whether its walls are real (`1`) or development mode let it run bare (`0`). */
+export const SANDBOX_ISOLATED_ENV = 'PLAITED_SANDBOX_ISOLATED';
+/** Exit code when isolation is required but unavailable (EX_CONFIG). */
+export const EXIT_SANDBOX_UNAVAILABLE = 78;
+/** Room for the agent's own threads and helpers on top of the command process limit. */
+const AGENT_TASK_HEADROOM = 128;
+
+export interface SandboxStatus {
+  /** Whether the agent (this process, or the child it runs) is inside the sandbox. */
+  isolated: boolean;
+  /** The sandboxed process: the child's pid in the parent, this pid inside; null when none runs. */
+  pid: number | null;
+}
+
+let parentStatus: SandboxStatus = { isolated: false, pid: null };
+
+export function sandboxStatus(): SandboxStatus {
+  if (process.env[SANDBOXED_ENV] === '1') return { isolated: process.env[SANDBOX_ISOLATED_ENV] === '1', pid: process.pid };
+  return { ...parentStatus };
+}
+
+export interface RunSandboxedOptions {
+  /** The CLI arguments for the child (the sandbox adapter already removed). */
+  argv: string[];
+  config: PlaitedConfig;
+  cwd: string;
+  /** The script to re-execute; default: this process's main script. */
+  script?: string;
+  /** Environment for the child (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Where warnings go; stderr by default. */
+  warn?: (message: string) => void;
+  /** Called once the child runs (tests read the pid from it). */
+  onStart?: (status: SandboxStatus) => void;
+}
+
+/**
+ * Runs the agent as a sandboxed child and resolves to its exit code. Refuses
+ * (exit 78, the reason and the fix on stderr) when isolation is required but
+ * unavailable; in development it warns and runs the child unsandboxed.
+ */
+export async function runSandboxed(options: RunSandboxedOptions): Promise<number> {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`plaited-agent: ${message}\n`));
+  let mode;
+  try {
+    mode = await resolveSandboxMode({ config: options.config.adapters.sandbox, env: options.env, warn });
+  } catch (error) {
+    if (!SandboxUnavailableError.isInstance(error)) throw error;
+    warn(error.message);
+    return EXIT_SANDBOX_UNAVAILABLE;
+  }
+  const policy = wholeAgentPolicy(options.config, options.cwd);
+  const script = options.script ?? process.argv[1];
+  const preload = preloadPath();
+  const nodeArgs = [...(preload ? ['--import', preload] : []), script, ...childArgv(options.argv)];
+  const commandLine = [process.execPath, ...nodeArgs].map(shellQuote).join(' ');
+
+  const group = mode === 'isolated' && process.geteuid?.() === 0 && policy.limits.processes !== null ? createProcessLimitGroup(policy.limits.processes + AGENT_TASK_HEADROOM) : null;
+  let line = `exec ${commandLine}`;
+  let wrapped = false;
+  if (mode === 'isolated') {
+    line = await wrapShellCommand(commandLine, policy, `plaited-agent-${process.pid}`);
+    wrapped = true;
+  }
+  if (group) line = `${group.joinCommand} || exit 125\n${line}`;
+
+  const child = spawn('/bin/sh', ['-c', line], {
+    cwd: options.cwd,
+    stdio: 'inherit',
+    env: { ...(options.env ?? process.env), [SANDBOXED_ENV]: '1', [SANDBOX_ISOLATED_ENV]: mode === 'isolated' ? '1' : '0' },
+  });
+  parentStatus = { isolated: mode === 'isolated', pid: child.pid ?? null };
+  options.onStart?.({ ...parentStatus });
+
+  const detach = killWithParent(child);
+  const code = await new Promise<number>((done) => {
+    child.once('error', (error) => {
+      warn(`could not start the sandboxed agent: ${error.message}`);
+      done(1);
+    });
+    child.once('exit', (exitCode, signal) => done(exitCode ?? (signal ? 128 + signalNumber(signal) : 1)));
+  });
+  detach();
+  parentStatus = { isolated: false, pid: null };
+  if (wrapped) releaseCommand();
+  await group?.dispose();
+  return code;
+}
+
+/**
+ * The policy for the agent itself: the configured one plus the folder its
+ * session store and index live in (`<cwd>/.plaited` unless configured).
+ */
+export function wholeAgentPolicy(config: PlaitedConfig, cwd: string): SandboxPolicy {
+  const extraWrite = [resolve(cwd, '.plaited')];
+  if (config.agent.stateDb) extraWrite.push(dirname(resolve(cwd, config.agent.stateDb)));
+  if (config.mcp.indexDb) extraWrite.push(dirname(resolve(cwd, config.mcp.indexDb)));
+  return sandboxPolicyFromConfig(config, cwd, { extraWrite });
+}
+
+/**
+ * The child's arguments: the caller's, minus any `--adapter sandbox` (the
+ * child must not wrap itself again) and any `--adapter` left without its value.
+ */
+export function childArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    if (arg === '--adapter=sandbox') continue;
+    if (arg === '--adapter') {
+      const value = argv[index + 1];
+      if (value === 'sandbox') {
+        index++;
+        continue;
+      }
+      if (value === undefined || value.startsWith('-')) continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+/** The compiled preload beside this file; absent when running from TypeScript sources. */
+function preloadPath(): string | null {
+  const path = fileURLToPath(new URL('./sandbox-child-preload.js', import.meta.url));
+  return existsSync(path) ? path : null;
+}
+
+/** The child dies with this process: on its signals and on its exit. */
+function killWithParent(child: ChildProcess): () => void {
+  const forward = (signal: NodeJS.Signals) => () => {
+    child.kill(signal);
+    setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
+  };
+  const handlers = (['SIGTERM', 'SIGINT', 'SIGHUP'] as const).map((signal) => [signal, forward(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  const onExit = () => child.kill('SIGKILL');
+  process.on('exit', onExit);
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+    process.off('exit', onExit);
+  };
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  return ({ SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal] ?? 1;
+}
+
+export interface SandboxAdapterOptions {
+  config: PlaitedConfig;
+  /** Where warnings go; stderr by default. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Per-command mode as an adapter: `wrap` returns the agent with each turn's
+ * runtime (the client's terminal or the local shell) replaced by a sandboxed
+ * one. Inside the whole-agent sandbox it adds only the limits and the
+ * violation reports. When isolation is unavailable it follows the availability
+ * rules (warn in development, refuse in production).
+ */
+export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
+  name: 'sandbox',
+  async wrap(agent, options) {
+    const mode = process.env[SANDBOXED_ENV] === '1' ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
+    if (mode === 'unsandboxed') return agent;
+    return sandboxCommands(agent, (cwd, sessionMode) =>
+      sandboxPolicyFromConfig(options.config, cwd, sessionMode ? { allowEdits: sessionMode === 'accept-edits' } : {}),
+    );
+  },
+};
+
+/** The agent with every turn's runtime sandboxed under the policy for the session's cwd. */
+export function sandboxCommands(agent: Agent, policyFor: (cwd: string, sessionMode?: SessionMode) => SandboxPolicy): Agent {
+  async function* process(input: PromptInput, options: ProcessOptions = {}): AsyncGenerator<AgentOutput> {
+    const session = await agent.sessions.get(input.sessionId);
+    const cwd = options.runtime?.cwd ?? session?.cwd ?? globalThis.process.cwd();
+    const inner: Runtime = options.runtime ?? createLocalRuntime(cwd);
+    yield* agent.process(input, { ...options, runtime: createSandboxedRuntime(inner, policyFor(cwd, session?.mode)) });
+  }
+  return new Proxy(agent, {
+    get(target, property, receiver) {
+      if (property === 'process') return process;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

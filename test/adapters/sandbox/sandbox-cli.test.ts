@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
+import { requireBuiltCli, startCli, toolCallText, writeConfig, type CliSession, type SessionUpdateRecord } from './acp-cli-harness.js';
+import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbox-fixture.js';
+
+/**
+ * The attack battery through the real agent: the built CLI over ACP on stdio,
+ * a scripted model that asks `bash` for each attack, and the sandbox on. Each
+ * attack's tool call must end `failed` with the sandbox's reason in it.
+ */
+
+let world: SandboxWorld;
+let model: ScriptedOpenAIServer;
+let nextCommand = '';
+let cli: CliSession | undefined;
+
+beforeAll(async () => {
+  requirePrograms('bwrap', 'socat', 'curl');
+  requireBuiltCli();
+  world = await createSandboxWorld();
+  // Every turn: the model asks bash for `nextCommand`, then ends the turn once it sees the result.
+  model = await startScriptedOpenAIServer((request) => {
+    const last = request.messages[request.messages.length - 1];
+    if (last?.role === 'tool') return { text: 'done' };
+    return { toolCalls: [{ name: 'bash', arguments: { command: nextCommand } }] };
+  });
+});
+
+afterEach(async () => {
+  await cli?.close();
+  cli = undefined;
+});
+
+afterAll(async () => {
+  await model?.close();
+  await world?.close();
+});
+
+function config(sandbox: Record<string, unknown>): Record<string, unknown> {
+  return {
+    agent: { model: 'openai-compatible:scripted', baseURL: model.url, stateDb: join(world.project, '.plaited', 'state.db') },
+    tools: { allow: ['bash'] },
+    adapters: { sandbox },
+  };
+}
+
+async function openSession(args: string[]): Promise<{ cli: CliSession; sessionId: string }> {
+  const started = startCli({ args, cwd: world.project, env: { HOME: world.home, NODE_ENV: 'test' } });
+  cli = started;
+  try {
+    await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const session = await started.connection.agent.request('session/new', { cwd: world.project, mcpServers: [] });
+    return { cli: started, sessionId: session.sessionId };
+  } catch (error) {
+    throw new Error(`the CLI did not open a session: ${(error as Error).message}\nstderr:\n${started.stderr()}`);
+  }
+}
+
+/** Runs one turn whose model asks bash for `command`; returns the bash call's final update. */
+async function runBash(session: { cli: CliSession; sessionId: string }, command: string): Promise<SessionUpdateRecord['update']> {
+  nextCommand = command;
+  const before = session.cli.updates.length;
+  const response = await session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: `run: ${command}` }] });
+  expect(response.stopReason).toBe('end_turn');
+  const finals = session.cli.updates
+    .slice(before)
+    .map((record) => record.update)
+    .filter((update) => update.sessionUpdate === 'tool_call_update' && (update.status === 'completed' || update.status === 'failed'));
+  if (finals.length !== 1) throw new Error(`expected one finished bash call, got ${finals.length}\nstderr:\n${session.cli.stderr()}`);
+  return finals[0];
+}
+
+function hash(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+const attacks = (w: () => SandboxWorld): Array<{ name: string; command: () => string; reason: () => RegExp }> => [
+  { name: 'read ~/.ssh/id_rsa', command: () => 'cat ~/.ssh/id_rsa', reason: () => /blocked by sandbox: read of .*\.ssh\/id_rsa/ },
+  { name: 'read .env', command: () => 'cat .env', reason: () => /blocked by sandbox: read of \.env/ },
+  { name: 'write outside allowWrite', command: () => 'echo pwned >> /etc/passwd', reason: () => /blocked by sandbox: write to \/etc\/passwd/ },
+  { name: 'write through a symlink pointing outside', command: () => 'echo escaped > output/escape-link', reason: () => /blocked by sandbox: write to output\/escape-link/ },
+  { name: '.. traversal', command: () => 'echo escaped > output/../../escaped.txt', reason: () => /blocked by sandbox: write to output\/\.\.\/\.\.\/escaped\.txt/ },
+  {
+    name: 'TCP to a port on 127.0.0.1',
+    command: () => `exec 3<>/dev/tcp/127.0.0.1/${w().tcpPort} && cat <&3`,
+    reason: () => new RegExp(`blocked by sandbox: network access to 127\\.0\\.0\\.1:${w().tcpPort} is not allowed`),
+  },
+  { name: 'a non-allowed domain', command: () => 'curl -sS --max-time 15 https://example.com/', reason: () => /blocked by sandbox: network access to example\.com is not allowed/ },
+  { name: 'fork bomb', command: () => ':(){ :|:& };:', reason: () => /killed: process limit 64 exceeded/ },
+  { name: 'memory hog', command: () => 'tail /dev/zero', reason: () => /killed: memory limit 256 MB exceeded/ },
+];
+
+describe('per-command sandbox through the real agent (adapters.sandbox.commands: true)', () => {
+  it('blocks every attack with a failed tool call that says why, and still runs allowed work', async () => {
+    writeConfig(world.project, config({ commands: true, limits: { memory: '256M', processes: 64, timeoutMs: 4_000 } }));
+    const session = await openSession(['--adapter', 'acp']);
+    const passwd = hash('/etc/passwd');
+
+    const ok = await runBash(session, 'echo built > output/ok.txt && cat output/ok.txt');
+    expect(ok.status, toolCallText(ok)).toBe('completed');
+
+    const blocked: string[] = [];
+    for (const attack of attacks(() => world)) {
+      const update = await runBash(session, attack.command());
+      expect(update.status, `${attack.name}: ${toolCallText(update)}`).toBe('failed');
+      expect(toolCallText(update), attack.name).toMatch(attack.reason());
+      blocked.push(attack.name);
+    }
+    expect(blocked).toHaveLength(9);
+    expect(hash('/etc/passwd')).toBe(passwd);
+    expect(existsSync(world.outsideTarget)).toBe(false);
+    expect(world.tcpConnections()).toBe(0);
+    process.stderr.write(`sandbox battery (per-command, real agent): ${blocked.length} attacks tried, ${blocked.length} blocked\n`);
+  }, 120_000);
+});
+
+describe('whole-agent sandbox (--adapter sandbox --adapter acp)', () => {
+  it('passes ACP through unchanged, reaches the model on 127.0.0.1, and runs tools inside the walls', async () => {
+    writeConfig(world.project, config({ limits: { memory: '256M', processes: 64, timeoutMs: 4_000 } }));
+    const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp']);
+
+    const inside = await runBash(session, 'echo "marker=$PLAITED_SANDBOXED isolated=$PLAITED_SANDBOX_ISOLATED" && echo built > output/whole.txt && cat output/whole.txt');
+    expect(inside.status, toolCallText(inside)).toBe('completed');
+    expect(toolCallText(inside)).toContain('marker=1 isolated=1');
+    expect(readFileSync(join(world.project, 'output', 'whole.txt'), 'utf8')).toBe('built\n');
+
+    const secret = await runBash(session, 'cat ~/.ssh/id_rsa');
+    expect(secret.status).toBe('failed');
+    expect(toolCallText(secret)).not.toContain('plaited-fixture-key');
+    expect(toolCallText(secret)).toMatch(/blocked by sandbox: read of .*\.ssh\/id_rsa|No such file or directory/);
+
+    const write = await runBash(session, 'echo pwned >> /etc/passwd');
+    expect(write.status).toBe('failed');
+    expect(toolCallText(write)).toMatch(/blocked by sandbox: write to \/etc\/passwd|Read-only file system/);
+  }, 120_000);
+
+  it('the sandboxed child and everything it started die with the parent', async () => {
+    writeConfig(world.project, config({}));
+    const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp']);
+    const marker = `${300 + Math.floor(Math.random() * 1000)}.4242`;
+    const started = await runBash(session, `nohup sleep ${marker} >/dev/null 2>&1 & echo started`);
+    expect(started.status, toolCallText(started)).toBe('completed');
+    expect(await processesMatching(`sleep ${marker}`)).toBeGreaterThan(0);
+
+    session.cli.child.kill('SIGTERM');
+    await session.cli.exited;
+    cli = undefined;
+    let left = await processesMatching(`sleep ${marker}`);
+    for (let attempt = 0; attempt < 50 && left > 0; attempt++) {
+      await new Promise((done) => setTimeout(done, 100));
+      left = await processesMatching(`sleep ${marker}`);
+    }
+    expect(left).toBe(0);
+  }, 60_000);
+});
+
+function processesMatching(pattern: string): Promise<number> {
+  return new Promise((resolve) => {
+    execFile('pgrep', ['-f', '-c', pattern], (_error, stdout) => resolve(Number(stdout.trim()) || 0));
+  });
+}
