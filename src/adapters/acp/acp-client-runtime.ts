@@ -1,0 +1,80 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
+
+/**
+ * A Runtime backed by the ACP client: file reads and writes go through `fs/*` (so the
+ * agent sees unsaved editor buffers), commands run in client terminals. Each capability
+ * falls back to the local runtime when the client does not advertise it.
+ */
+export function createAcpClientRuntime(options: {
+  client: acp.AgentContext;
+  sessionId: string;
+  capabilities: acp.ClientCapabilities | undefined;
+  local: Runtime;
+}): Runtime {
+  const { client, sessionId, capabilities, local } = options;
+  const fs = capabilities?.fs;
+  const kinds = [fs?.readTextFile || fs?.writeTextFile ? 'acp-fs' : '', capabilities?.terminal ? 'acp-terminal' : ''].filter(Boolean);
+  return {
+    cwd: local.cwd,
+    kind: kinds.length > 0 ? kinds.join('+') : local.kind,
+    async readFile(path, readOptions) {
+      if (!fs?.readTextFile) return local.readFile(path, readOptions);
+      const response = await client.request('fs/read_text_file', { sessionId, path });
+      return response.content;
+    },
+    async writeFile(path, content, writeOptions) {
+      if (!fs?.writeTextFile) return local.writeFile(path, content, writeOptions);
+      await client.request('fs/write_text_file', { sessionId, path, content });
+    },
+    async exec(command, execOptions = {}) {
+      if (!capabilities?.terminal) return local.exec(command, execOptions);
+      return execInClientTerminal(client, sessionId, local.cwd, command, execOptions);
+    },
+  };
+}
+
+async function execInClientTerminal(
+  client: acp.AgentContext,
+  sessionId: string,
+  cwd: string,
+  command: string,
+  options: ExecOptions,
+): Promise<ExecResult> {
+  const terminal = await client.createTerminal({
+    sessionId,
+    command: 'bash',
+    args: ['-c', command],
+    cwd: options.cwd ?? cwd,
+    env: Object.entries(options.env ?? {}).map(([name, value]) => ({ name, value })),
+    ...(options.maxOutputBytes ? { outputByteLimit: options.maxOutputBytes } : {}),
+  });
+  options.onTerminal?.(terminal.id);
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => void terminal.kill().catch(() => undefined);
+  options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.timeoutMs) {
+    timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, options.timeoutMs);
+  }
+  try {
+    const exit = await terminal.waitForExit();
+    const output = await terminal.currentOutput();
+    return {
+      output: output.output,
+      exitCode: exit.exitCode ?? null,
+      signal: exit.signal ?? null,
+      truncated: output.truncated,
+      timedOut,
+      terminalId: terminal.id,
+    };
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
+    // The tool call already embeds the terminal, so the client keeps showing its output after release.
+    await terminal.release().catch(() => undefined);
+  }
+}

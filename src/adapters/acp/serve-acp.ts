@@ -1,0 +1,185 @@
+import { isAbsolute } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
+import type { AgentOutput } from '../../agent/agent-output.js';
+import { createLocalRuntime } from '../../tools/local-runtime.js';
+import { createAcpClientRuntime } from './acp-client-runtime.js';
+import { fromAcpMcpServers, fromContentBlocks } from './acp-prompt.js';
+import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-session-update.js';
+
+const MODES: ReadonlyArray<acp.SessionMode & { id: SessionMode }> = [
+  { id: 'default', name: 'Default', description: 'Ask before editing files or running commands' },
+  { id: 'accept-edits', name: 'Accept edits', description: 'Edit files without asking; still ask before commands' },
+  { id: 'plan', name: 'Plan', description: 'Read-only: explore and plan, change nothing' },
+];
+const LIST_PAGE_SIZE = 50;
+
+export interface ServeAcpOptions {
+  name?: string;
+  version?: string;
+  /** Where protocol-level diagnostics go (stderr in the CLI). Never stdout. */
+  log?: (message: string) => void;
+}
+
+/**
+ * Serves one ACP connection (stdio, or one HTTP/WebSocket client) over the agent.
+ * The SDK validates params and answers unknown methods; this maps ACP onto the core.
+ */
+export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOptions = {}): acp.AgentConnection {
+  let clientCapabilities: acp.ClientCapabilities | undefined;
+  /** Sessions this connection opened, and the controller of each running prompt. */
+  const sessions = new Map<string, { cwd: string; prompts: Set<AbortController> }>();
+  let connection: acp.AgentConnection | undefined;
+
+  const updateContext = (cwd: string, replay: boolean): UpdateContext => ({
+    cwd,
+    replay,
+    notices: Boolean(clientCapabilities?.session && 'notices' in clientCapabilities.session && clientCapabilities.session.notices),
+  });
+
+  const modeState = (mode: SessionMode): acp.SessionModeState => ({ currentModeId: mode, availableModes: [...MODES] });
+
+  const sendUpdate = async (client: acp.AgentContext, sessionId: string, update: acp.SessionUpdate) => {
+    await client.notify('session/update', { sessionId, update });
+  };
+
+  // Events outside a turn (MCP server failures, slash commands, mode changes) for this connection's sessions.
+  const unsubscribe = agent.subscribe((event) => {
+    const session = sessions.get(event.sessionId);
+    if (!session || !connection) return;
+    const update = toSessionUpdate(event, updateContext(session.cwd, false));
+    if (update) void sendUpdate(connection.client, event.sessionId, update).catch(() => undefined);
+  });
+
+  const requireSession = async (sessionId: string): Promise<SessionInfo> => {
+    const info = await agent.sessions.get(sessionId);
+    if (!info) throw acp.RequestError.sessionNotFound(sessionId);
+    return info;
+  };
+
+  const app = acp
+    .agent({ name: options.name ?? 'plaited-agent' })
+    .onRequest('initialize', ({ params }) => {
+      clientCapabilities = params.clientCapabilities;
+      const capabilities = agent.capabilities();
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: capabilities.loadSession,
+          promptCapabilities: capabilities.prompt,
+          mcpCapabilities: capabilities.mcp,
+          sessionCapabilities: { list: {} },
+        },
+        agentInfo: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', async ({ params }) => {
+      if (!isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
+      sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
+      return { sessionId: info.sessionId, modes: modeState(info.mode) };
+    })
+    .onRequest('session/load', async ({ params, client }) => {
+      if (!isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      const info = await agent.sessions.get(params.sessionId, params.cwd);
+      if (!info) throw acp.RequestError.sessionNotFound(params.sessionId);
+      sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
+      const history = await agent.sessions.history(info.sessionId, info.cwd);
+      const context = updateContext(info.cwd, true);
+      for (const event of history) {
+        const updates = event.type === 'user-message' ? userMessageUpdates(event.content) : [toSessionUpdate(event, context)];
+        for (const update of updates) if (update) await sendUpdate(client, info.sessionId, update);
+      }
+      return { modes: modeState(info.mode) };
+    })
+    .onRequest('session/list', async ({ params }) => {
+      const all = await agent.sessions.list(params.cwd ? { cwd: params.cwd } : {});
+      const start = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
+      if (!Number.isInteger(start) || start < 0) throw acp.RequestError.invalidParams({ cursor: params.cursor }, 'invalid cursor');
+      const page = all.slice(start, start + LIST_PAGE_SIZE);
+      return {
+        sessions: page.map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title, updatedAt: info.updatedAt })),
+        ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: String(start + LIST_PAGE_SIZE) } : {}),
+      };
+    })
+    .onRequest('session/set_mode', async ({ params }) => {
+      const mode = MODES.find((candidate) => candidate.id === params.modeId);
+      if (!mode) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode; available: ${MODES.map((m) => m.id).join(', ')}`);
+      await requireSession(params.sessionId);
+      await agent.sessions.setMode(params.sessionId, mode.id);
+      return {};
+    })
+    .onRequest('session/prompt', async ({ params, client }) => {
+      const info = await requireSession(params.sessionId);
+      const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, prompts: new Set<AbortController>() };
+      sessions.set(info.sessionId, session);
+      const controller = new AbortController();
+      session.prompts.add(controller);
+      const runtime = createAcpClientRuntime({
+        client,
+        sessionId: info.sessionId,
+        capabilities: clientCapabilities,
+        local: createLocalRuntime(info.cwd),
+      });
+      const context = updateContext(info.cwd, false);
+      let stopReason: acp.StopReason = 'end_turn';
+      try {
+        const events = agent.process(
+          { sessionId: info.sessionId, prompt: fromContentBlocks(params.prompt) },
+          { signal: controller.signal, runtime },
+        );
+        for await (const event of events) {
+          if (event.type === 'permission-request') {
+            await askClient(client, event, controller.signal);
+            continue;
+          }
+          if (event.type === 'turn-end') {
+            stopReason = event.stopReason;
+            continue;
+          }
+          if (event.type === 'error') {
+            throw acp.RequestError.internalError({ code: event.error.code }, event.error.message);
+          }
+          const update = toSessionUpdate(event, context);
+          if (update) await sendUpdate(client, info.sessionId, update);
+        }
+      } finally {
+        session.prompts.delete(controller);
+      }
+      // The spec: a cancelled turn answers `cancelled`, even if the model ended on its own meanwhile.
+      return { stopReason: controller.signal.aborted ? 'cancelled' : stopReason };
+    })
+    .onNotification('session/cancel', ({ params }) => {
+      for (const controller of sessions.get(params.sessionId)?.prompts ?? []) controller.abort();
+    });
+
+  connection = app.connect(stream);
+  void connection.closed.finally(() => {
+    unsubscribe();
+    for (const session of sessions.values()) for (const controller of session.prompts) controller.abort();
+  });
+  return connection;
+}
+
+/**
+ * Asks the client and answers the agent's question; a failed request counts as a rejection.
+ * On cancel the core stops waiting by itself, and the spec has the client answer `cancelled`.
+ */
+async function askClient(
+  client: acp.AgentContext,
+  event: Extract<AgentOutput, { type: 'permission-request' }>,
+  signal: AbortSignal,
+): Promise<void> {
+  try {
+    const params: acp.RequestPermissionRequest = {
+      sessionId: event.sessionId,
+      toolCall: { toolCallId: event.toolCallId, title: event.title, kind: event.kind, status: 'pending', rawInput: event.input },
+      options: event.options,
+    };
+    const response = await client.request('session/request_permission', params);
+    event.respond(response.outcome.outcome === 'selected' ? { outcome: 'selected', optionId: response.outcome.optionId } : { outcome: 'cancelled' });
+  } catch {
+    event.respond(signal.aborted ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: 'reject-once' });
+  }
+}

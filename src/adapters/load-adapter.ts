@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AgentAdapter } from './agent-adapter.js';
+
+/** A custom adapter module that cannot be used; the message names the file and what is wrong. */
+export class AdapterLoadError extends Error {
+  readonly code = 'adapter_load_failed';
+  constructor(
+    readonly file: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`adapter ${file}: ${message}`, options);
+    this.name = 'AdapterLoadError';
+  }
+}
+
+/**
+ * Loads `--adapter ./x.ts` (or .js/.mjs): TypeScript through jiti, imported only here.
+ * The module's default export must be `{ name: string, wrap(agent, config) }`.
+ */
+export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapter<unknown, unknown>> {
+  if (!spec.includes('/') && !spec.includes('.')) {
+    throw new AdapterLoadError(spec, 'unknown adapter name; built-ins are acp, mcp and sandbox, or give a path like ./my-adapter.ts');
+  }
+  const file = isAbsolute(spec) ? spec : resolve(cwd, spec);
+  if (!existsSync(file)) throw new AdapterLoadError(file, 'file not found');
+  let loaded: unknown;
+  try {
+    if (/\.[mc]?ts$/.test(file)) {
+      const { createJiti } = await import('jiti');
+      loaded = await createJiti(import.meta.url, { moduleCache: false }).import(file);
+    } else {
+      loaded = await import(pathToFileURL(file).href);
+    }
+  } catch (error) {
+    throw new AdapterLoadError(file, `threw while loading: ${(error as Error).message}`, { cause: error });
+  }
+  const adapter = (loaded as { default?: unknown } | undefined)?.default;
+  if (adapter === undefined) throw new AdapterLoadError(file, 'has no default export; export default { name, wrap(agent, config) }');
+  if (typeof adapter !== 'object' || adapter === null) throw new AdapterLoadError(file, 'default export is not an object');
+  const candidate = adapter as Partial<AgentAdapter<unknown, unknown>>;
+  if (typeof candidate.name !== 'string' || candidate.name.length === 0) {
+    throw new AdapterLoadError(file, 'default export needs a "name" string');
+  }
+  if (typeof candidate.wrap !== 'function') throw new AdapterLoadError(file, 'default export needs a "wrap(agent, config)" function');
+  return candidate as AgentAdapter<unknown, unknown>;
+}

@@ -1,0 +1,96 @@
+import { parseArgs } from 'node:util';
+
+export interface CliArgs {
+  adapters: string[];
+  config?: string;
+  model?: string;
+  baseURL?: string;
+  logLevel: LogLevel;
+  transport?: 'stdio' | 'http';
+  host?: string;
+  port?: number;
+  help: boolean;
+  version: boolean;
+  /** A subcommand (`models`) and its arguments. */
+  command?: { name: string; args: string[] };
+}
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+
+export class CliUsageError extends Error {
+  readonly code = 'cli_usage';
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}
+
+export const USAGE = `Usage: plaited-agent [options]
+       plaited-agent models pull SPEC | models list
+
+Starts an agent that speaks the Agent Client Protocol on stdio (default).
+
+Options:
+  --adapter NAME|PATH   acp (default), mcp, sandbox, or a module whose default export is an
+                        AgentAdapter; repeat to compose (--adapter sandbox --adapter acp)
+  --config PATH         config file (default: .plaited/config.{ts,mts,js,mjs,json})
+  --model SPEC          openai-compatible:MODEL or llama-cpp:PATH_OR_URI
+  --base-url URL        base URL of an OpenAI-compatible endpoint
+  --transport T         stdio (default) or http
+  --host HOST           bind address for --transport http (default 127.0.0.1)
+  --port N              port for --transport http
+  --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
+  -h, --help            show this help
+  -v, --version         show the version
+`;
+
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  if (argv[0] === 'models') return { adapters: [], logLevel: 'info', help: false, version: false, command: { name: 'models', args: argv.slice(1) } };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: false,
+      strict: true,
+      options: {
+        adapter: { type: 'string', multiple: true },
+        config: { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        'log-level': { type: 'string' },
+        transport: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new CliUsageError(error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values;
+  const logLevel = (values['log-level'] ?? 'info') as LogLevel;
+  if (!LEVELS.includes(logLevel)) throw new CliUsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
+  const transport = values.transport;
+  if (transport !== undefined && transport !== 'stdio' && transport !== 'http') {
+    throw new CliUsageError('--transport must be stdio or http');
+  }
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliUsageError('--port must be a number from 0 to 65535');
+  }
+  return {
+    adapters: values.adapter ?? [],
+    config: values.config,
+    model: values.model,
+    baseURL: values['base-url'],
+    logLevel,
+    transport,
+    host: values.host,
+    port,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+}

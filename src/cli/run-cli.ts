@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import type { AgentAdapter } from '../adapters/agent-adapter.js';
+import { loadConfig } from '../config/load-config.js';
+import type { PlaitedConfig } from '../config/schema.js';
+import { createDefaultAgent } from '../default-agent.js';
+import { CliUsageError, parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
+import { stderrLog, type Log } from './stderr-log.js';
+
+/** flags → config → agent → adapter(s). Resolves to the process exit code. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseCliArgs(argv);
+  } catch (error) {
+    process.stderr.write(`plaited-agent: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stderr.write(USAGE);
+    return 0;
+  }
+  if (args.version) {
+    process.stderr.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const log = stderrLog(args.logLevel);
+  if (args.command?.name === 'models') {
+    const { runModelsCommand } = await import('../model/models-command.js');
+    return runModelsCommand(args.command.args, { stdout: process.stdout, stderr: process.stderr });
+  }
+
+  let config: PlaitedConfig;
+  try {
+    const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
+    config = applyFlags(loaded.config, args);
+    if (loaded.path) log('debug', `config: ${loaded.path}`);
+  } catch (error) {
+    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    return 2;
+  }
+
+  const adapterNames = args.adapters.length > 0 ? args.adapters : ['acp'];
+  const sandboxed = adapterNames.includes('sandbox') || config.adapters.sandbox.enabled;
+  if (sandboxed && !process.env.PLAITED_SANDBOXED) {
+    const { runSandboxed } = await import('../adapters/sandbox/sandbox-adapter.js');
+    const childArgv = argv.filter((arg, i) => !(arg === 'sandbox' && argv[i - 1] === '--adapter') && arg !== '--adapter=sandbox');
+    return runSandboxed({ argv: [...childArgv], config, cwd: process.cwd() });
+  }
+
+  const agent = createDefaultAgent({ config, log });
+  const served: Array<{ closed: Promise<void> }> = [];
+  try {
+    for (const name of adapterNames.filter((adapter) => adapter !== 'sandbox')) {
+      const adapter = await resolveAdapter(name);
+      const result = await adapter.wrap(agent, adapterOptions(name, config, args, log));
+      if (result && typeof result === 'object' && 'closed' in result) served.push(result as { closed: Promise<void> });
+    }
+  } catch (error) {
+    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    await agent.stop();
+    return 2;
+  }
+
+  const stop = async (code: number) => {
+    await agent.stop().catch(() => undefined);
+    process.exit(code);
+  };
+  process.once('SIGTERM', () => void stop(143));
+  process.once('SIGINT', () => void stop(130));
+  await Promise.race(served.map((server) => server.closed));
+  await agent.stop().catch(() => undefined);
+  return 0;
+}
+
+function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
+  return {
+    ...config,
+    agent: {
+      ...config.agent,
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.baseURL ? { baseURL: args.baseURL } : {}),
+    },
+  };
+}
+
+async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unknown>> {
+  switch (name) {
+    case 'acp':
+      return (await import('../adapters/acp/acp-adapter.js')).acpAdapter as AgentAdapter<unknown, unknown>;
+    default: {
+      const { loadAdapter } = await import('../adapters/load-adapter.js');
+      return loadAdapter(name, process.cwd());
+    }
+  }
+}
+
+function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log: Log): unknown {
+  const version = packageVersion();
+  if (name === 'acp') {
+    return { version, log: (message: string) => log('debug', message), transport: args.transport ?? config.adapters.acp.transport };
+  }
+  return { version, config, transport: args.transport, host: args.host, port: args.port, log };
+}
+
+let version: string | undefined;
+function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
+}
+
+export { CliUsageError };

@@ -1,0 +1,243 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as acp from '@agentclientprotocol/sdk';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = join(root, 'dist/bin/plaited-agent.js');
+
+// The package's exports hide package.json, so locate the schema from the project's node_modules.
+const schemaPath = join(root, 'node_modules/@agentclientprotocol/sdk/schema/v1/schema.json');
+
+type Direction = 'agent' | 'client';
+type Json = { jsonrpc?: string; id?: string | number | null; method?: string; params?: unknown; result?: unknown; error?: unknown };
+
+const REQUESTS: Record<string, { params: string; result: string; from: Direction }> = {
+  initialize: { params: 'InitializeRequest', result: 'InitializeResponse', from: 'client' },
+  'session/new': { params: 'NewSessionRequest', result: 'NewSessionResponse', from: 'client' },
+  'session/load': { params: 'LoadSessionRequest', result: 'LoadSessionResponse', from: 'client' },
+  'session/list': { params: 'ListSessionsRequest', result: 'ListSessionsResponse', from: 'client' },
+  'session/set_mode': { params: 'SetSessionModeRequest', result: 'SetSessionModeResponse', from: 'client' },
+  'session/prompt': { params: 'PromptRequest', result: 'PromptResponse', from: 'client' },
+  'session/request_permission': { params: 'RequestPermissionRequest', result: 'RequestPermissionResponse', from: 'agent' },
+  'fs/read_text_file': { params: 'ReadTextFileRequest', result: 'ReadTextFileResponse', from: 'agent' },
+  'fs/write_text_file': { params: 'WriteTextFileRequest', result: 'WriteTextFileResponse', from: 'agent' },
+  'terminal/create': { params: 'CreateTerminalRequest', result: 'CreateTerminalResponse', from: 'agent' },
+  'terminal/output': { params: 'TerminalOutputRequest', result: 'TerminalOutputResponse', from: 'agent' },
+  'terminal/release': { params: 'ReleaseTerminalRequest', result: 'ReleaseTerminalResponse', from: 'agent' },
+  'terminal/wait_for_exit': { params: 'WaitForTerminalExitRequest', result: 'WaitForTerminalExitResponse', from: 'agent' },
+  'terminal/kill': { params: 'KillTerminalRequest', result: 'KillTerminalResponse', from: 'agent' },
+};
+const NOTIFICATIONS: Record<string, { params: string; from: Direction }> = {
+  'session/update': { params: 'SessionNotification', from: 'agent' },
+  'session/cancel': { params: 'CancelNotification', from: 'client' },
+};
+
+/**
+ * Validates every JSON-RPC message against the ACP v1 JSON schema shipped in the SDK:
+ * the envelope against the schema's Agent/Client message types, and params and results
+ * against the exact type of their method (responses are matched to their request's method).
+ */
+export class AcpSchemaValidator {
+  readonly errors: string[] = [];
+  readonly messages: Array<{ direction: Direction; message: Json }> = [];
+  readonly #ajv: Ajv2020;
+  readonly #validators = new Map<string, ValidateFunction>();
+  readonly #pending = new Map<string, string>();
+
+  constructor() {
+    this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    this.#ajv.addSchema(JSON.parse(readFileSync(schemaPath, 'utf8')), 'acp');
+  }
+
+  check(direction: Direction, message: Json): void {
+    this.messages.push({ direction, message });
+    const where = `${direction} message ${JSON.stringify(message).slice(0, 300)}`;
+    if (message.jsonrpc !== '2.0') this.errors.push(`${where}: jsonrpc must be "2.0"`);
+    const envelope = this.#validator(direction === 'agent' ? '#/anyOf/0' : '#/anyOf/1');
+    if (!envelope(message)) this.errors.push(`${where}: not a valid ${direction} message: ${this.#ajv.errorsText(envelope.errors)}`);
+    if (message.method !== undefined) {
+      const request = REQUESTS[message.method];
+      const notification = NOTIFICATIONS[message.method];
+      const spec = message.id !== undefined ? request : notification;
+      if (!spec) return; // Unknown methods are allowed to be sent (the peer must answer method-not-found).
+      if (spec.from !== direction) this.errors.push(`${where}: ${message.method} must be sent by the ${spec.from}`);
+      this.#validate(spec.params, message.params, where);
+      if (message.id !== undefined && request) this.#pending.set(`${direction}:${String(message.id)}`, message.method);
+      return;
+    }
+    const other = direction === 'agent' ? 'client' : 'agent';
+    const method = this.#pending.get(`${other}:${String(message.id)}`);
+    if (method) this.#pending.delete(`${other}:${String(message.id)}`);
+    if (message.error !== undefined) {
+      const error = message.error as { code?: unknown; message?: unknown };
+      if (!Number.isInteger(error.code) || typeof error.message !== 'string') this.errors.push(`${where}: malformed error object`);
+      return;
+    }
+    if (method) this.#validate(REQUESTS[method]!.result, message.result ?? {}, where);
+  }
+
+  #validate(def: string, value: unknown, where: string): void {
+    const validate = this.#validator(`#/$defs/${def}`);
+    if (!validate(value)) this.errors.push(`${where}: ${def} invalid: ${this.#ajv.errorsText(validate.errors)}`);
+  }
+
+  #validator(pointer: string): ValidateFunction {
+    let validate = this.#validators.get(pointer);
+    if (!validate) {
+      validate = this.#ajv.compile({ $ref: `acp${pointer}` });
+      this.#validators.set(pointer, validate);
+    }
+    return validate;
+  }
+}
+
+export interface AcpCli {
+  child: ChildProcessWithoutNullStreams;
+  connection: acp.ClientConnection;
+  agent: acp.ClientContext;
+  validator: AcpSchemaValidator;
+  stderr(): string;
+  /** Updates received, per session. */
+  updates: acp.SessionNotification[];
+  /** Writes raw bytes to the agent's stdin (malformed input tests). */
+  writeRaw(line: string): void;
+  /** Raw lines the agent wrote that were not JSON-RPC for the client (should stay empty). */
+  rawResponses: Json[];
+  close(): Promise<number | null>;
+}
+
+export interface StartCliOptions {
+  cwd: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Answers permission requests; default allow once. */
+  onPermission?: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+  /** Extra client handlers (fs, terminal) and capabilities to advertise. */
+  configureClient?: (client: acp.ClientApp) => void;
+}
+
+/**
+ * Spawns the built CLI and connects the ACP SDK's client side to its stdio, teeing
+ * both directions through the schema validator.
+ */
+export function startAcpCli(options: StartCliOptions): AcpCli {
+  const child = spawn(process.execPath, [CLI, ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const validator = new AcpSchemaValidator();
+  const updates: acp.SessionNotification[] = [];
+  const rawResponses: Json[] = [];
+
+  // agent stdout → validator → client
+  let buffered = '';
+  let pushToClient!: (message: acp.AnyMessage) => void;
+  let closeClient!: () => void;
+  const readable = new ReadableStream<acp.AnyMessage>({
+    start(controller) {
+      pushToClient = (message) => controller.enqueue(message);
+      closeClient = () => {
+        try {
+          controller.close();
+        } catch {
+          // already closed
+        }
+      };
+    },
+  });
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline).trim();
+      buffered = buffered.slice(newline + 1);
+      if (!line) continue;
+      let message: Json;
+      try {
+        message = JSON.parse(line) as Json;
+      } catch {
+        validator.errors.push(`agent wrote a non-JSON line to stdout: ${line.slice(0, 200)}`);
+        continue;
+      }
+      validator.check('agent', message);
+      // Answers to raw test lines carry ids the SDK client never used; keep them for the test.
+      if (message.method === undefined && typeof message.id === 'string' && message.id.startsWith('raw-')) {
+        rawResponses.push(message);
+        continue;
+      }
+      if (message.method === undefined && message.id === null) {
+        rawResponses.push(message);
+        continue;
+      }
+      pushToClient(message as acp.AnyMessage);
+    }
+  });
+  child.stdout.on('end', () => closeClient());
+
+  // client → validator → agent stdin
+  const writable = new WritableStream<acp.AnyMessage>({
+    write(message) {
+      validator.check('client', message as Json);
+      if (!child.stdin.destroyed) child.stdin.write(`${JSON.stringify(message)}\n`);
+    },
+  });
+
+  const app = acp.client({ name: 'plaited-test-client' });
+  app.onRequest('session/request_permission', async ({ params }) =>
+    options.onPermission ? options.onPermission(params) : { outcome: { outcome: 'selected', optionId: params.options[0]!.optionId } },
+  );
+  app.onNotification('session/update', ({ params }) => {
+    updates.push(params);
+  });
+  options.configureClient?.(app);
+  const connection = app.connect({ readable, writable });
+
+  return {
+    child,
+    connection,
+    agent: connection.agent,
+    validator,
+    updates,
+    rawResponses,
+    stderr: () => stderr,
+    writeRaw: (line) => child.stdin.write(line),
+    async close() {
+      connection.close();
+      child.stdin.end();
+      const code = await new Promise<number | null>((resolveExit) => {
+        if (child.exitCode !== null) return resolveExit(child.exitCode);
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', (exitCode) => {
+          clearTimeout(timer);
+          resolveExit(exitCode);
+        });
+      });
+      return code;
+    },
+  };
+}
+
+export const CLIENT_INFO = { name: 'plaited-test-client', version: '1.0.0' };
+
+export async function initialize(cli: AcpCli, capabilities: acp.ClientCapabilities = {}): Promise<acp.InitializeResponse> {
+  return cli.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities, clientInfo: CLIENT_INFO });
+}
+
+/** Text of the agent message chunks received for a session since `from`. */
+export function agentText(cli: AcpCli, sessionId: string, from = 0): string {
+  return cli.updates
+    .slice(from)
+    .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk')
+    .map((n) => {
+      const update = n.update as { content: { type: string; text?: string } };
+      return update.content.type === 'text' ? update.content.text : '';
+    })
+    .join('');
+}
