@@ -1,46 +1,41 @@
 import type Database from 'better-sqlite3';
 
-/** Every statement the session store runs, prepared once per open file. */
-export function prepareSessionStatements(db: Database.Database) {
-  return {
-    insertSession: db.prepare(
-      `INSERT INTO sessions (id, cwd, title, mode, parent_id, mcp_servers, created_at, updated_at)
-       VALUES (@id, @cwd, @title, @mode, @parent_id, @mcp_servers, @created_at, @updated_at)`,
-    ),
-    getSession: db.prepare('SELECT * FROM sessions WHERE id = ?'),
-    listSessions: db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
-    listSessionsByCwd: db.prepare('SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
-    updateSession: db.prepare(
-      `UPDATE sessions SET
-         title = CASE WHEN @setTitle THEN @title ELSE title END,
-         mode = COALESCE(@mode, mode),
-         updated_at = @updatedAt
-       WHERE id = @id`,
-    ),
-    touchSession: db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?'),
-    deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
-    nextMessageSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM messages WHERE session_id = ?'),
-    insertMessage: db.prepare('INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)'),
-    deleteMessages: db.prepare('DELETE FROM messages WHERE session_id = ?'),
-    loadMessages: db.prepare('SELECT seq, message AS text FROM messages WHERE session_id = ? ORDER BY seq'),
-    nextEventSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM events WHERE session_id = ?'),
-    insertEvent: db.prepare('INSERT INTO events (session_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)'),
-    loadEvents: db.prepare('SELECT seq, type, data AS text FROM events WHERE session_id = ? ORDER BY seq'),
-    // INSERT … SELECT: inserts nothing (changes = 0) when the session does not exist.
-    upsertToolCall: db.prepare(
-      `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, result, started_at, finished_at)
-       SELECT @sessionId, @toolCallId, @toolName, @args, @status, NULL, @startedAt, NULL
-       WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @sessionId)
-       ON CONFLICT (session_id, tool_call_id) DO UPDATE SET
-         tool_name = excluded.tool_name, args = excluded.args, status = excluded.status,
-         result = NULL, started_at = excluded.started_at, finished_at = NULL`,
-    ),
-    finishToolCall: db.prepare(
-      `UPDATE tool_calls SET status = @status, result = @result, finished_at = @finishedAt
-       WHERE session_id = @sessionId AND tool_call_id = @toolCallId`,
-    ),
-    loadToolCalls: db.prepare('SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid'),
-  };
-}
+/** Every statement the session store runs, by name. */
+const SQL = {
+  insertSession: `INSERT INTO sessions (id, cwd, title, mode, parent_id, mcp_servers, created_at, updated_at)
+     VALUES (@id, @cwd, @title, @mode, @parent_id, @mcp_servers, @created_at, @updated_at)`,
+  getSession: 'SELECT * FROM sessions WHERE id = ?',
+  listSessions: 'SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?',
+  listSessionsByCwd: 'SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',
+  updateSession: `UPDATE sessions SET
+       title = CASE WHEN @setTitle THEN @title ELSE title END,
+       mode = COALESCE(@mode, mode),
+       updated_at = @updatedAt
+     WHERE id = @id`,
+  touchSession: 'UPDATE sessions SET updated_at = ? WHERE id = ?',
+  deleteSession: 'DELETE FROM sessions WHERE id = ?',
+  nextMessageSeq: 'SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM messages WHERE session_id = ?',
+  insertMessage: 'INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)',
+  deleteMessages: 'DELETE FROM messages WHERE session_id = ?',
+  loadMessages: 'SELECT seq, message AS text FROM messages WHERE session_id = ? ORDER BY seq',
+  nextEventSeq: 'SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM events WHERE session_id = ?',
+  insertEvent: 'INSERT INTO events (session_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)',
+  loadEvents: 'SELECT seq, type, data AS text FROM events WHERE session_id = ? ORDER BY seq',
+  // INSERT … SELECT: inserts nothing (changes = 0) when the session does not exist.
+  upsertToolCall: `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, result, started_at, finished_at)
+     SELECT @sessionId, @toolCallId, @toolName, @args, @status, NULL, @startedAt, NULL
+     WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @sessionId)
+     ON CONFLICT (session_id, tool_call_id) DO UPDATE SET
+       tool_name = excluded.tool_name, args = excluded.args, status = excluded.status,
+       result = NULL, started_at = excluded.started_at, finished_at = NULL`,
+  finishToolCall: `UPDATE tool_calls SET status = @status, result = @result, finished_at = @finishedAt
+     WHERE session_id = @sessionId AND tool_call_id = @toolCallId`,
+  loadToolCalls: 'SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid',
+} as const;
 
-export type SessionStatements = ReturnType<typeof prepareSessionStatements>;
+export type SessionStatements = { readonly [Name in keyof typeof SQL]: Database.Statement };
+
+/** Prepares every statement once per open file. */
+export function prepareSessionStatements(db: Database.Database): SessionStatements {
+  return Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as SessionStatements;
+}
