@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
 import { requireBuiltCli, startCli, toolCallText, writeConfig, type CliSession, type SessionUpdateRecord } from './acp-cli-harness.js';
@@ -94,27 +95,42 @@ const attacks = (w: () => SandboxWorld): Array<{ name: string; command: () => st
   { name: 'memory hog', command: () => 'tail /dev/zero', reason: () => /killed: memory limit 256 MB exceeded/ },
 ];
 
-describe('per-command sandbox through the real agent (adapters.sandbox.commands: true)', () => {
-  it('blocks every attack with a failed tool call that says why, and still runs allowed work', async () => {
-    writeConfig(world.project, config({ commands: true, limits: { memory: '256M', processes: 64, timeoutMs: 4_000 } }));
-    const session = await openSession(['--adapter', 'acp']);
-    const passwd = hash('/etc/passwd');
+const COMPOSED_ADAPTER = fileURLToPath(new URL('../../fixtures/sandbox/sandboxed-acp-adapter.mjs', import.meta.url));
 
-    const ok = await runBash(session, 'echo built > output/ok.txt && cat output/ok.txt');
-    expect(ok.status, toolCallText(ok)).toBe('completed');
+async function runBattery(args: string[]): Promise<number> {
+  writeConfig(world.project, config({ commands: true, limits: { memory: '256M', processes: 64, timeoutMs: 4_000 } }));
+  const session = await openSession(args);
+  const passwd = hash('/etc/passwd');
 
-    const blocked: string[] = [];
-    for (const attack of attacks(() => world)) {
-      const update = await runBash(session, attack.command());
-      expect(update.status, `${attack.name}: ${toolCallText(update)}`).toBe('failed');
-      expect(toolCallText(update), attack.name).toMatch(attack.reason());
-      blocked.push(attack.name);
-    }
-    expect(blocked).toHaveLength(9);
-    expect(hash('/etc/passwd')).toBe(passwd);
-    expect(existsSync(world.outsideTarget)).toBe(false);
-    expect(world.tcpConnections()).toBe(0);
-    process.stderr.write(`sandbox battery (per-command, real agent): ${blocked.length} attacks tried, ${blocked.length} blocked\n`);
+  const ok = await runBash(session, 'echo built > output/ok.txt && cat output/ok.txt');
+  expect(ok.status, toolCallText(ok)).toBe('completed');
+  const allowedHost = await runBash(session, `curl -sS --max-time 15 ${model.url.replace(/\/v1$/, '')}/v1/models`);
+  expect(allowedHost.status, toolCallText(allowedHost)).toBe('completed');
+  expect(toolCallText(allowedHost)).toContain('scripted');
+
+  let blocked = 0;
+  for (const attack of attacks(() => world)) {
+    const update = await runBash(session, attack.command());
+    expect(update.status, `${attack.name}: ${toolCallText(update)}`).toBe('failed');
+    expect(toolCallText(update), attack.name).toMatch(attack.reason());
+    blocked++;
+  }
+  expect(hash('/etc/passwd')).toBe(passwd);
+  expect(existsSync(world.outsideTarget)).toBe(false);
+  expect(world.tcpConnections()).toBe(0);
+  return blocked;
+}
+
+describe('per-command sandbox through the real agent', () => {
+  it('config adapters.sandbox.commands: true — every attack fails with the reason, allowed work and the allowed host work', async () => {
+    const blocked = await runBattery(['--adapter', 'acp']);
+    expect(blocked).toBe(attacks(() => world).length);
+    process.stderr.write(`sandbox battery (real agent, commands: true): ${blocked} attacks tried, ${blocked} blocked\n`);
+  }, 120_000);
+
+  it('composed through the custom-adapter extension point (--adapter PATH) — same battery', async () => {
+    const blocked = await runBattery(['--adapter', COMPOSED_ADAPTER]);
+    expect(blocked).toBe(attacks(() => world).length);
   }, 120_000);
 });
 
