@@ -122,7 +122,8 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
           prompt: call.prompt,
           tools,
           toolChoice: call.toolChoice,
-          maxTokens: call.maxOutputTokens,
+          // Without a limit a model that never emits end-of-turn would shift its context forever.
+          maxTokens: call.maxOutputTokens ?? sequence.contextSize,
           temperature: call.temperature,
           topP: call.topP,
           topK: call.topK,
