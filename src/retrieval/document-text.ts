@@ -33,7 +33,7 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
   const { fields } = document;
   const splitName = nameWords(document, options);
   const joined = fields.name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-  const name = joined && joined !== splitName.toLowerCase().replace(/\s+/g, '') ? `${splitName} ${joined}` : splitName;
+  const name = joined && /\s/.test(splitName.trim()) ? `${splitName} ${joined}` : splitName;
   return {
     name,
     title: splitIdentifier(fields.title ?? ''),

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmbedder, type Embedder } from '../../src/model/embedder.js';
+import type { EmbeddingModel } from '../../src/model/embedding-model.js';
+
+/** The shared GloVe test embedder; fails loudly when the model is not configured. */
+export function testEmbedModelPath(): string {
+  const path = process.env.PLAITED_TEST_EMBED_MODEL;
+  if (!path) {
+    throw new Error('PLAITED_TEST_EMBED_MODEL is not set: point it at /work/shared/models/glove-6B-100d-bert.gguf');
+  }
+  if (!existsSync(path)) throw new Error(`PLAITED_TEST_EMBED_MODEL points to a missing file: ${path}`);
+  return path;
+}
+
+export function createTestEmbedder(options: { cache?: boolean } = {}): Embedder {
+  return createEmbedder({
+    model: testEmbedModelPath(),
+    threads: 1,
+    cacheDb: options.cache ? join(tmpdir(), 'plaited-retrieval-test-embeddings.db') : undefined,
+  });
+}
+
+/** An embedder that records every text it is asked to embed, to prove what sync skips. */
+export interface CountingEmbedder extends EmbeddingModel {
+  calls: number;
+  texts: string[];
+}
+
+export function countingEmbedder(inner: EmbeddingModel): CountingEmbedder {
+  const counting: CountingEmbedder = {
+    modelId: inner.modelId,
+    calls: 0,
+    texts: [],
+    dimensions: () => inner.dimensions(),
+    embed(texts, options) {
+      counting.calls++;
+      counting.texts.push(...texts);
+      return inner.embed(texts, options);
+    },
+  };
+  return counting;
+}
