@@ -99,8 +99,16 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkills
   const byName = new Map<string, Skill>();
   for (const rootSpec of options.roots) {
     const root = resolveRoot(rootSpec, options.cwd);
-    for (const skillFile of await findSkillFiles(root)) {
-      const loaded = await loadSkill(skillFile, root, maxFileBytes, diagnostics);
+    const files = await findSkillFiles(root);
+    // Read in parallel, decide in order: diagnostics and duplicate resolution stay deterministic.
+    const results = await Promise.all(
+      files.map(async (skillFile) => {
+        const own: SkillDiagnostic[] = [];
+        return { skillFile, own, loaded: await loadSkill(skillFile, root, maxFileBytes, own) };
+      }),
+    );
+    for (const { skillFile, own, loaded } of results) {
+      diagnostics.push(...own);
       if (!loaded) continue;
       if (!nameAllowed(loaded.name, options.allow ?? [], options.deny ?? [])) {
         diagnostics.push({ level: 'warning', code: 'denied', path: skillFile, message: `skill "${loaded.name}" is excluded by skills.allow/deny` });
