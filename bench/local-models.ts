@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createEmbedder } from '../src/model/embedder.js';
-import { createLlamaCppLanguageModel } from '../src/model/llama-cpp-language-model.js';
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { createLlamaCppLanguageModel, type LlamaCppLanguageModel } from '../src/model/llama-cpp-language-model.js';
 
 const VERBS = ['read', 'write', 'delete', 'list', 'search', 'send', 'fetch', 'create', 'update', 'open'];
 const OBJECTS = ['file', 'email', 'calendar event', 'web page', 'database row', 'image', 'weather report', 'note', 'ticket', 'folder'];
@@ -36,6 +37,28 @@ function perSecond(count: number, ms: number): number {
   return Math.round((count / Math.max(ms, 1e-3)) * 1000 * 10) / 10;
 }
 
+/** Abort a long generation after a few deltas; how long until the stream has ended. */
+async function abortLatency(model: LlamaCppLanguageModel, prompt: LanguageModelV3Prompt): Promise<number> {
+  const controller = new AbortController();
+  const { stream } = await model.doStream({ prompt, maxOutputTokens: 2000, abortSignal: controller.signal });
+  const reader = stream.getReader();
+  let deltas = 0;
+  let abortedAt = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value.type === 'text-delta' && ++deltas === 5) {
+        abortedAt = performance.now();
+        controller.abort();
+      }
+    }
+  } catch {
+    // The stream ends with the abort reason.
+  }
+  return Math.round((performance.now() - abortedAt) * 10) / 10;
+}
+
 export async function benchLocalModels(): Promise<Record<string, number>> {
   const results: Record<string, number> = {};
   const chatPath = modelPath('PLAITED_TEST_CHAT_MODEL', 'llama-2-tiny-random.gguf');
@@ -43,7 +66,7 @@ export async function benchLocalModels(): Promise<Record<string, number>> {
 
   // Tiny chat model: cold includes loading the llama.cpp binding, the model and its context.
   const tokens = 256;
-  const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Tell me a story.' }] }];
+  const prompt: LanguageModelV3Prompt = [{ role: 'user', content: [{ type: 'text', text: 'Tell me a story.' }] }];
   const chat = createLlamaCppLanguageModel({ model: chatPath, threads: 1, contextSize: 1024, maxSequences: 1 });
   try {
     let start = performance.now();
@@ -54,6 +77,7 @@ export async function benchLocalModels(): Promise<Record<string, number>> {
     start = performance.now();
     result = await chat.doGenerate({ prompt, maxOutputTokens: tokens, temperature: 0.8 });
     results.chat_tokens_per_s_warm = perSecond(result.usage.outputTokens.total ?? 0, performance.now() - start);
+    results.chat_abort_to_stream_end_ms = await abortLatency(chat, prompt);
   } finally {
     await chat.close();
   }

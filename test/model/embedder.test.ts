@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder, type Embedder } from '../../src/model/embedder.js';
@@ -109,13 +109,22 @@ describe('createEmbedder with the GloVe test model', () => {
     expect(after).toEqual(before);
   });
 
-  it('does not cache failures: a closed embedder rejects, a new one computes again', async () => {
+  it('does not cache failures: once the missing model file appears, the same text is computed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-embedder-late-'));
+    dirs.push(dir);
+    const late = join(dir, 'late.gguf');
+    const e = createEmbedder({ model: late, threads: 1 });
+    open.push(e);
+    await expect(e.embed(['open a file'])).rejects.toMatchObject({ code: 'model_file_not_found', model: late });
+    symlinkSync(model, late);
+    const [v] = await e.embed(['open a file']);
+    expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+    expect(e.stats()).toMatchObject({ modelCalls: 1, textsEmbedded: 1, lruHits: 0 });
+  });
+
+  it('rejects calls after close', async () => {
     const e = embedder();
     await e.close();
     await expect(e.embed(['anything'])).rejects.toMatchObject({ code: 'model_closed' });
-    const missing = createEmbedder({ model: join(tmpdir(), 'no-such-model.gguf') });
-    await expect(missing.embed(['x'])).rejects.toMatchObject({ code: 'model_file_not_found' });
-    await expect(missing.embed(['x'])).rejects.toMatchObject({ code: 'model_file_not_found' });
-    await missing.close();
   });
 });
