@@ -83,6 +83,8 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
   let acquired: Promise<{ value: SharedChatModel; release: () => Promise<void> }> | undefined;
   let closed = false;
   let loaded: SharedChatModel | undefined;
+  /** Generations in flight: close() stops them before freeing the model. */
+  const running = new Map<AbortController, Promise<unknown>>();
 
   const load = () => {
     if (closed) return Promise.reject(new LocalModelError('model_closed', options.model, `The local model ${options.model} is closed.`));
@@ -108,9 +110,13 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
     const { sequence, release } = await shared.pool.acquire(signal);
     const meterBefore = { input: sequence.tokenMeter.usedInputTokens, output: sequence.tokenMeter.usedOutputTokens };
 
+    let open = true;
     const stream = new ReadableStream<LanguageModelV3StreamPart>({
       start: (controller) => {
-        const emit = (part: LanguageModelV3StreamPart) => controller.enqueue(part);
+        // After the consumer cancels, parts have nowhere to go; generation is being stopped.
+        const emit = (part: LanguageModelV3StreamPart) => {
+          if (open) controller.enqueue(part);
+        };
         const writer = new StreamPartWriter(emit);
         emit({ type: 'stream-start', warnings });
         emit({ type: 'response-metadata', modelId: options.model, timestamp: new Date() });
@@ -133,27 +139,35 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
           writer,
         };
         const run = shared.format === 'functiongemma' ? generateWithFunctionGemma(request) : generateWithLlamaChat(request);
-        run
+        const done = run
           .then((finishReason: LanguageModelV3FinishReason) => {
             writer.finish();
             emit({ type: 'finish', finishReason, usage: usageOf(sequence.tokenMeter, meterBefore) });
-            controller.close();
+            if (open) controller.close();
           })
           .catch((cause: unknown) => {
             writer.finish();
             // An abort ends the stream with the abort reason, as a cancelled HTTP provider does.
-            controller.error(
-              signal?.aborted
-                ? signal.reason
-                : new LocalModelError('generation_failed', options.model, `Local generation failed: ${errorMessage(cause)}`, { cause }),
-            );
+            if (open) {
+              controller.error(
+                signal.aborted
+                  ? signal.reason
+                  : new LocalModelError('generation_failed', options.model, `Local generation failed: ${errorMessage(cause)}`, { cause }),
+              );
+            }
           })
-          .finally(() => {
+          .finally(async () => {
+            open = false;
             shared.tokensGenerated += sequence.tokenMeter.usedOutputTokens - meterBefore.output;
-            void release();
+            running.delete(cancelled);
+            await release();
           });
+        running.set(cancelled, done);
       },
-      cancel: (reason) => cancelled.abort(reason),
+      cancel: (reason) => {
+        open = false;
+        cancelled.abort(reason);
+      },
     });
     return { stream, request: { body: { model: options.model, format: shared.format } } };
   };
@@ -203,6 +217,8 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
     async close() {
       if (closed) return;
       closed = true;
+      for (const controller of running.keys()) controller.abort(new LocalModelError('model_closed', options.model, 'The local model was closed.'));
+      await Promise.allSettled([...running.values()]);
       const current = acquired;
       acquired = undefined;
       loaded = undefined;

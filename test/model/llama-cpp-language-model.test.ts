@@ -141,6 +141,46 @@ describe('createLlamaCppLanguageModel with the tiny llama model (generic format)
   });
 });
 
+describe('createLlamaCppLanguageModel lifecycle', () => {
+  it('stops generating when the consumer cancels the stream', async () => {
+    const own = createLlamaCppLanguageModel({ model: modelPath, threads: 1, contextSize: 1536, maxSequences: 1 });
+    try {
+      const { stream } = await own.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'Go on.' }] }], maxOutputTokens: 1500 });
+      const reader = stream.getReader();
+      let deltas = 0;
+      while (deltas < 3) {
+        const { value } = await reader.read();
+        if (value?.type === 'text-delta') deltas++;
+      }
+      await reader.cancel();
+      while (own.stats().activeSequences > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(own.stats().tokensGenerated).toBeLessThan(500);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('close() stops a running generation and frees the model; later calls fail with model_closed', async () => {
+    const own = createLlamaCppLanguageModel({ model: modelPath, threads: 1, contextSize: 1280, maxSequences: 1 });
+    const { stream } = await own.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'Go on.' }] }], maxOutputTokens: 1500 });
+    const reader = stream.getReader();
+    await reader.read();
+    await own.close();
+    const rest: string[] = [];
+    await expect(
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          rest.push(value.type);
+        }
+      })(),
+    ).rejects.toMatchObject({ code: 'model_closed' });
+    expect(rest).not.toContain('finish');
+    await expect(own.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] })).rejects.toMatchObject({ code: 'model_closed' });
+  });
+});
+
 describe('createLlamaCppLanguageModel in the FunctionGemma format', () => {
   it('streams text through the raw FunctionGemma prompt', async () => {
     const fg = createLlamaCppLanguageModel({ model: modelPath, threads: 1, contextSize: 1024, chatFormat: 'functiongemma', maxSequences: 1 });
