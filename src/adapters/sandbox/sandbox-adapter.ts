@@ -80,7 +80,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     warn(error.message);
     return EXIT_SANDBOX_UNAVAILABLE;
   }
-  const policy = wholeAgentPolicy(options.config, options.cwd);
+  const policy = wholeAgentPolicy(options.config, options.cwd, options.env?.HOME);
   const script = options.script ?? process.argv[1];
   const preload = preloadPath();
   const nodeArgs = [...(preload ? ['--import', preload] : []), script, ...childArgv(options.argv)];
@@ -122,11 +122,11 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
  * The policy for the agent itself: the configured one plus the folder its
  * session store and index live in (`<cwd>/.plaited` unless configured).
  */
-export function wholeAgentPolicy(config: PlaitedConfig, cwd: string): SandboxPolicy {
+export function wholeAgentPolicy(config: PlaitedConfig, cwd: string, home?: string): SandboxPolicy {
   const extraWrite = [resolve(cwd, '.plaited')];
   if (config.agent.stateDb) extraWrite.push(dirname(resolve(cwd, config.agent.stateDb)));
   if (config.mcp.indexDb) extraWrite.push(dirname(resolve(cwd, config.mcp.indexDb)));
-  return sandboxPolicyFromConfig(config, cwd, { extraWrite });
+  return sandboxPolicyFromConfig(config, cwd, { extraWrite, ...(home ? { home } : {}) });
 }
 
 /**
