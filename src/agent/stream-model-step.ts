@@ -1,4 +1,6 @@
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from 'ai';
+import { convertToLanguageModelPrompt } from 'ai/internal';
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { AgentErrorInfo, StopReason } from './agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -22,12 +24,7 @@ export interface StepOutcome {
 
 export type StepDelta = { type: 'text-delta'; text: string } | { type: 'thought-delta'; text: string };
 
-/**
- * One model request through the AI SDK. Tools are declared without `execute`, so the
- * SDK stops after the step and hands the calls back: the loop owns policy, permission
- * and execution. Failures come back in the outcome, never thrown.
- */
-export async function* streamModelStep(options: {
+export interface StepOptions {
   model: ResolvedLanguageModel;
   system: string | undefined;
   messages: ModelMessage[];
@@ -35,7 +32,18 @@ export async function* streamModelStep(options: {
   signal: AbortSignal;
   temperature?: number;
   maxOutputTokens?: number;
-}): AsyncGenerator<StepDelta, StepOutcome> {
+}
+
+/**
+ * One model request. The loop owns policy, permission and execution, so a step only
+ * streams the reply and hands back its tool calls. Failures come back in the outcome,
+ * never thrown.
+ *
+ * Provider-spec v3 models are called directly: `streamText` validates the whole history
+ * with zod on every step, which made a turn cost grow with the session (measured: most
+ * of the loop's time after a few hundred turns). Older (v2) models go through `streamText`.
+ */
+export async function* streamModelStep(options: StepOptions): AsyncGenerator<StepDelta, StepOutcome> {
   const outcome: StepOutcome = {
     text: '',
     reasoning: '',
@@ -43,25 +51,9 @@ export async function* streamModelStep(options: {
     stopReason: 'end_turn',
     usage: { inputTokens: 0, outputTokens: 0 },
   };
-  const toolSet: ToolSet = {};
-  for (const tool of options.tools) {
-    toolSet[tool.name] = { description: tool.description, inputSchema: jsonSchema(tool.inputSchema) };
-  }
-
   try {
-    const result = streamText({
-      model: options.model,
-      system: options.system,
-      messages: options.messages,
-      tools: options.tools.length > 0 ? toolSet : undefined,
-      abortSignal: options.signal,
-      temperature: options.temperature,
-      maxOutputTokens: options.maxOutputTokens,
-      maxRetries: 1,
-      // The SDK's own error logging would write to stdout/stderr; we report errors as events.
-      onError: () => {},
-    });
-    for await (const part of result.fullStream) {
+    const parts = options.model.specificationVersion === 'v3' ? streamV3(options.model, options) : streamLegacy(options);
+    for await (const part of parts) {
       switch (part.type) {
         case 'text-delta':
           if (part.text) {
@@ -69,34 +61,22 @@ export async function* streamModelStep(options: {
             yield { type: 'text-delta', text: part.text };
           }
           break;
-        case 'reasoning-delta':
+        case 'thought-delta':
           if (part.text) {
             outcome.reasoning += part.text;
             yield { type: 'thought-delta', text: part.text };
           }
           break;
         case 'tool-call':
-          outcome.toolCalls.push({
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input ?? {},
-            ...('invalid' in part && part.invalid && part.error !== undefined
-              ? { invalidReason: invalidReasonOf(part.error, part.toolName) }
-              : {}),
-          });
+          outcome.toolCalls.push(part.call);
           break;
-        case 'finish-step':
-          outcome.usage.inputTokens += part.usage.inputTokens ?? 0;
-          outcome.usage.outputTokens += part.usage.outputTokens ?? 0;
+        case 'finish':
+          outcome.usage.inputTokens += part.inputTokens;
+          outcome.usage.outputTokens += part.outputTokens;
           outcome.stopReason = mapFinishReason(part.finishReason);
-          break;
-        case 'abort':
-          outcome.stopReason = 'cancelled';
           break;
         case 'error':
           if (!options.signal.aborted) outcome.error = toErrorInfo(part.error);
-          break;
-        default:
           break;
       }
     }
@@ -105,6 +85,132 @@ export async function* streamModelStep(options: {
   }
   if (options.signal.aborted) outcome.stopReason = 'cancelled';
   return outcome;
+}
+
+type StepPart =
+  | StepDelta
+  | { type: 'tool-call'; call: StepToolCall }
+  | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number }
+  | { type: 'error'; error: unknown };
+
+async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGenerator<StepPart> {
+  const prompt = await convertToLanguageModelPrompt({
+    prompt: { system: options.system, messages: options.messages },
+    supportedUrls: await model.supportedUrls,
+    download: undefined,
+    abortSignal: options.signal,
+  });
+  const toolNames = new Set(options.tools.map((tool) => tool.name));
+  const { stream } = await model.doStream({
+    prompt,
+    tools: options.tools.map((tool) => ({
+      type: 'function' as const,
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    })),
+    toolChoice: options.tools.length > 0 ? { type: 'auto' } : undefined,
+    abortSignal: options.signal,
+    temperature: options.temperature,
+    maxOutputTokens: options.maxOutputTokens,
+  });
+  const reader = stream.getReader();
+  try {
+    while (true) {
+      const { value: part, done } = await reader.read();
+      if (done) return;
+      const mapped = mapV3Part(part, toolNames);
+      if (mapped) yield mapped;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<string>): StepPart | undefined {
+  switch (part.type) {
+    case 'text-delta':
+      return { type: 'text-delta', text: part.delta };
+    case 'reasoning-delta':
+      return { type: 'thought-delta', text: part.delta };
+    case 'tool-call': {
+      if (part.providerExecuted) return undefined;
+      const call: StepToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: {} };
+      try {
+        call.input = part.input.trim() === '' ? {} : JSON.parse(part.input);
+      } catch (error) {
+        // An unknown tool is reported by the loop with the list of real tools; bad JSON here.
+        if (toolNames.has(part.toolName)) {
+          call.invalidReason = `could not parse the arguments as JSON (${(error as Error).message}): ${part.input.slice(0, 200)}`;
+        }
+      }
+      return { type: 'tool-call', call };
+    }
+    case 'finish':
+      return {
+        type: 'finish',
+        finishReason: part.finishReason.unified,
+        inputTokens: part.usage.inputTokens.total ?? 0,
+        outputTokens: part.usage.outputTokens.total ?? 0,
+      };
+    case 'error':
+      return { type: 'error', error: part.error };
+    default:
+      return undefined;
+  }
+}
+
+async function* streamLegacy(options: StepOptions): AsyncGenerator<StepPart> {
+  const toolSet: ToolSet = {};
+  for (const tool of options.tools) {
+    toolSet[tool.name] = { description: tool.description, inputSchema: jsonSchema(tool.inputSchema) };
+  }
+  const result = streamText({
+    model: options.model,
+    system: options.system,
+    messages: options.messages,
+    tools: options.tools.length > 0 ? toolSet : undefined,
+    abortSignal: options.signal,
+    temperature: options.temperature,
+    maxOutputTokens: options.maxOutputTokens,
+    maxRetries: 1,
+    onError: () => {},
+  });
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case 'text-delta':
+        yield { type: 'text-delta', text: part.text };
+        break;
+      case 'reasoning-delta':
+        yield { type: 'thought-delta', text: part.text };
+        break;
+      case 'tool-call': {
+        const invalid = 'invalid' in part && part.invalid && part.error !== undefined;
+        const unknownTool = invalid && part.error instanceof Error && part.error.name === 'AI_NoSuchToolError';
+        yield {
+          type: 'tool-call',
+          call: {
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input ?? {},
+            ...(invalid && !unknownTool ? { invalidReason: `could not parse the arguments (${String(part.error)})` } : {}),
+          },
+        };
+        break;
+      }
+      case 'finish-step':
+        yield {
+          type: 'finish',
+          finishReason: part.finishReason,
+          inputTokens: part.usage.inputTokens ?? 0,
+          outputTokens: part.usage.outputTokens ?? 0,
+        };
+        break;
+      case 'error':
+        yield { type: 'error', error: part.error };
+        break;
+    }
+  }
 }
 
 function mapFinishReason(reason: string): StopReason {
@@ -116,14 +222,6 @@ function mapFinishReason(reason: string): StopReason {
     default:
       return 'end_turn';
   }
-}
-
-function invalidReasonOf(error: unknown, toolName: string): string | undefined {
-  const name = error instanceof Error ? error.name : '';
-  // An unknown tool is reported by the loop with the list of real tools.
-  if (name === 'AI_NoSuchToolError') return undefined;
-  const message = error instanceof Error ? error.message : String(error);
-  return `could not parse the arguments of "${toolName}" as JSON matching its schema (${message})`;
 }
 
 export function toErrorInfo(error: unknown): AgentErrorInfo {

@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './stats.js';
+
+const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-agent.js');
+
+/** Spawn → `initialize` answered, and the process's RSS at that moment (median of `runs`). */
+export async function benchColdStart(runs = 10): Promise<Record<string, number>> {
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-'));
+  const times: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const result = await oneStart(cwd);
+    times.push(result.ms);
+    rss.push(result.rssMb);
+  }
+  return { coldStartMedianMs: median(times), coldStartMinMs: Math.min(...times), rssAtInitializeMb: median(rss) };
+}
+
+function oneStart(cwd: string): Promise<{ ms: number; rssMb: number }> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('\n')) return;
+      const ms = performance.now() - started;
+      let rssMb = 0;
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        rssMb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      } catch {
+        // Not Linux: report 0.
+      }
+      child.kill();
+      resolvePromise({ ms, rssMb });
+    });
+    child.on('error', reject);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+  });
+}

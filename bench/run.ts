@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchColdStart } from './cold-start.js';
+import { benchLoopOverhead } from './loop-overhead.js';
+
+/**
+ * `npm run bench`: every benchmark of the project, one section each, as JSON lines on
+ * stdout. Sections whose module is missing are reported as skipped, never silently dropped.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const sections: Array<[string, () => Promise<Record<string, number>>]> = [
+  ['cold start (spawn → initialize answered)', () => benchColdStart()],
+  ['agent loop overhead', () => benchLoopOverhead()],
+  ['local models', () => optional('local-models.js', 'benchLocalModels')],
+  ['retrieval at scale (10,000 tools)', () => optional('retrieval-scale.js', 'benchRetrievalScale')],
+  ['context layer', () => optional('context.js', 'benchContext')],
+  ['adapters', () => optional('adapters.js', 'benchAdapters')],
+  ['sandbox', () => optional('sandbox.js', 'benchSandbox')],
+];
+
+async function optional(file: string, name: string): Promise<Record<string, number>> {
+  const path = join(here, file);
+  if (!existsSync(path)) throw new Error(`${file} is not built`);
+  const module = (await import(path)) as Record<string, () => Promise<Record<string, number>>>;
+  const bench = module[name];
+  if (!bench) throw new Error(`${file} does not export ${name}`);
+  return bench();
+}
+
+const only = process.argv.slice(2);
+let failed = false;
+for (const [title, run] of sections) {
+  if (only.length > 0 && !only.some((word) => title.includes(word))) continue;
+  try {
+    const result = await run();
+    process.stdout.write(`${JSON.stringify({ section: title, ...result })}\n`);
+  } catch (error) {
+    failed = true;
+    process.stdout.write(`${JSON.stringify({ section: title, error: (error as Error).message })}\n`);
+  }
+}
+process.exit(failed ? 1 : 0);
