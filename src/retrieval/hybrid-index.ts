@@ -381,7 +381,7 @@ class SqliteHybridIndex implements HybridIndex {
       const text = embeddingText(document, { ...this.tuning.embedding, splitGluedNames: this.tuning.splitGluedNames });
       return { document, hash: this.hashOf(document), embedHash: contentHash(text), vector: null, embedText: text };
     });
-    if (!this.embedder) return writes;
+    if (!this.embedder || writes.length === 0) return writes;
     const reusable = new Map(
       this.statements.vectorsByEmbedHash
         .all(JSON.stringify(writes.map((write) => write.embedHash)))

@@ -1,7 +1,7 @@
 import { FTS_COLUMNS } from './field-weights.js';
 
 /** Bumped when the tables change shape; an older file is rebuilt from scratch. */
-export const SCHEMA_VERSION = '1';
+export const SCHEMA_VERSION = '2';
 
 /**
  * `docs` holds each document once (its JSON, content hash, and vector as a float32 blob);
@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS docs (
   json TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS docs_namespace ON docs (namespace);
+CREATE INDEX IF NOT EXISTS docs_embed_hash ON docs (embed_hash);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
   ${FTS_COLUMNS.join(', ')},
   tokenize = 'porter unicode61 remove_diacritics 2'
