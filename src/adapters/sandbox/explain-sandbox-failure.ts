@@ -38,7 +38,7 @@ export interface ExplainInput {
 const WRITE_ERRORS = /read-only file system|EROFS/i;
 const ACCESS_ERRORS = /permission denied|EACCES|operation not permitted|EPERM/i;
 const MISSING_ERRORS = /no such file or directory|ENOENT/i;
-const MEMORY_ERRORS = /memory exhausted|out of memory|cannot allocate memory|ENOMEM|std::bad_alloc|MemoryError|heap out of memory|Failed to reserve virtual memory|allocation failed/i;
+const MEMORY_ERRORS = /memory exhausted|out of memory|cannot allocate memory|ENOMEM|std::bad_alloc|MemoryError|heap out of memory|Failed to reserve virtual memory|allocation failed|\bOOM\b/i;
 const FORK_ERRORS = /fork: (?:retry: )?resource temporarily unavailable|Cannot fork|fork failed|EAGAIN.*spawn|spawn.*EAGAIN|can't fork/i;
 /** Ports the sandbox's own proxy bridges listen on inside the sandbox. */
 const PROXY_PORTS = new Set(['3128', '1080']);

@@ -64,6 +64,13 @@ describe('createSandboxedRuntime: allowed work still works', () => {
     expect(result.output).toContain(ALLOWED_BODY);
   });
 
+  it('does not hand credentials from the environment to commands', async () => {
+    const result = await runtime.exec('echo "key=[$PLAITED_TEST_API_KEY] token=[$GH_TOKEN] plain=[$PLAIN_SETTING]"', {
+      env: { ...env, PLAITED_TEST_API_KEY: 'sk-fixture', GH_TOKEN: 'ghp-fixture', PLAIN_SETTING: 'kept' },
+    });
+    expect(result.output).toContain('key=[] token=[] plain=[kept]');
+  });
+
   it('reports kind "sandbox"', () => {
     expect(runtime.kind).toBe('sandbox');
   });
