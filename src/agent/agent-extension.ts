@@ -13,6 +13,8 @@ export interface TurnContext {
   runtime: Runtime;
   /** Sends an event into the turn's stream (e.g. a plan update, a notice). */
   emit(event: AgentOutput): void;
+  /** The turn so far as plain text (user, assistant, tool calls); set by the core for turn hooks. */
+  transcript?(): string;
 }
 
 export interface ToolCallSummary {

@@ -6,8 +6,11 @@ import type { PermissionMemory, ToolPolicy } from './tool-policy.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { OnToolCallHook, OnToolResultHook } from './agent-hooks.js';
+import type { SteeringQueue } from './steering-queue.js';
 import { EventChannel } from './event-channel.js';
-import { askPermission } from './ask-permission.js';
+import { authorizeToolCalls } from './authorize-tool-calls.js';
+import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { streamModelStep, type StepToolCall } from './stream-model-step.js';
 import { toModelOutput } from './tool-result-output.js';
@@ -29,11 +32,17 @@ export interface TurnOptions {
   maxSteps: number;
   temperature?: number;
   maxOutputTokens?: number;
+  /** `xml`: tools are described in the system prompt and calls parsed from `<tool_call>` blocks. */
+  toolCallFormat?: 'native' | 'xml';
+  /** User hooks from config: `onToolCall` decides, `onToolResult` observes. */
+  hooks?: { onToolCall: readonly OnToolCallHook[]; onToolResult: readonly OnToolResultHook[] };
+  /** A hook failed: reported as a notice, the call goes on as if it had not decided. */
+  onHookError?(hook: string, error: unknown): void;
   /** Messages produced by a finished step (assistant + tool results), for persistence. */
   onStepMessages?(messages: ModelMessage[]): void;
   onToolResult?(call: ToolCallSummary): Promise<void> | void;
-  /** Messages that arrived while the turn ran and should steer it (injected before the next step). */
-  takeSteering?(): ModelMessage[];
+  /** Messages that arrived while the turn ran: injected before the next step; they supersede unapproved calls. */
+  steering?: SteeringQueue;
 }
 
 export interface TurnResult {
@@ -42,8 +51,8 @@ export interface TurnResult {
 }
 
 /**
- * One user turn: stream a model step, collect its tool calls, check policy and ask
- * permission, run the approved calls in parallel, feed results back, repeat until the
+ * One user turn: stream a model step, collect its tool calls, check hooks and policy and
+ * ask permission, run the approved calls in parallel, feed results back, repeat until the
  * model stops or `maxSteps` is hit. A plain async generator: it pauses with its
  * consumer, and every await honours `signal`. A model failure ends the stream with an
  * `error` event; nothing is thrown.
@@ -52,9 +61,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
   const { sessionId, signal } = options;
   const messages = [...options.messages];
   const usage = { inputTokens: 0, outputTokens: 0 };
+  const xml = options.toolCallFormat === 'xml';
 
   for (let step = 1; ; step++) {
-    const steering = options.takeSteering?.() ?? [];
+    const steering = options.steering?.take() ?? [];
     if (steering.length > 0) {
       messages.push(...steering);
       options.onStepMessages?.(steering);
@@ -62,16 +72,18 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
 
     const tools = await options.tools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const toolPrompt = xml ? textToolPrompt(tools) : '';
     const stepStream = streamModelStep({
       model: options.model,
-      system: options.system,
+      system: toolPrompt ? [options.system, toolPrompt].filter(Boolean).join('\n\n') : options.system,
       messages,
-      tools,
+      tools: xml ? [] : tools,
       signal,
       temperature: options.temperature,
       maxOutputTokens: options.maxOutputTokens,
     });
 
+    const filter = xml ? new ToolCallTextFilter() : undefined;
     let outcome;
     while (true) {
       const next = await stepStream.next();
@@ -79,12 +91,20 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
         outcome = next.value;
         break;
       }
+      if (filter && next.value.type === 'text-delta') {
+        const text = filter.push(next.value.text);
+        if (text) yield { type: 'text-delta', sessionId, text };
+        continue;
+      }
       yield { ...next.value, sessionId } as AgentOutput;
     }
+    const rest = filter?.flush();
+    if (rest) yield { type: 'text-delta', sessionId, text: rest };
     usage.inputTokens += outcome.usage.inputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
 
-    const assistant = assistantMessage(outcome.text, outcome.reasoning, outcome.toolCalls);
+    const calls = xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls;
+    const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls);
     if (outcome.error && !signal.aborted) {
       if (assistant) {
         messages.push(assistant);
@@ -94,14 +114,14 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       return { stopReason: 'error', usage };
     }
 
-    if (outcome.toolCalls.length === 0) {
+    if (calls.length === 0) {
       if (assistant) options.onStepMessages?.([assistant]);
       yield usageEvent(sessionId, usage);
       return { stopReason: signal.aborted ? 'cancelled' : outcome.stopReason, usage };
     }
 
     // Every tool call gets a result, even when cancelled: the history must stay valid for the next turn.
-    for (const call of outcome.toolCalls) {
+    for (const call of calls) {
       const tool = byName.get(call.toolName);
       yield {
         type: 'tool-call',
@@ -116,32 +136,30 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       };
     }
 
-    const results = new Map<string, ToolResult>();
-    const approved: Array<{ call: StepToolCall; tool: AnyTool; args: unknown }> = [];
-    for (const call of outcome.toolCalls) {
-      const prepared = prepareCall(call, byName);
-      if ('error' in prepared) {
-        results.set(call.toolCallId, { content: [{ type: 'text', text: prepared.error }], isError: true });
-        continue;
+    const authorizing = authorizeToolCalls({
+      sessionId,
+      cwd: options.runtime.cwd,
+      calls,
+      byName,
+      policy: options.policy,
+      mode: options.mode(),
+      permissions: options.permissions,
+      signal,
+      hooks: options.hooks?.onToolCall ?? [],
+      steering: options.steering,
+      onHookError: (error) => options.onHookError?.('onToolCall', error),
+    });
+    let authorized;
+    while (true) {
+      const next = await authorizing.next();
+      if (next.done) {
+        authorized = next.value;
+        break;
       }
-      const decision = options.policy.decide(prepared.tool, options.mode(), options.permissions);
-      if (decision.action === 'refuse') {
-        results.set(call.toolCallId, { content: [{ type: 'text', text: `Refused: ${decision.reason}.` }], isError: true });
-        continue;
-      }
-      if (decision.action === 'ask' && !signal.aborted) {
-        const asked = askPermission({ sessionId, call, tool: prepared.tool, signal, permissions: options.permissions });
-        yield asked.event;
-        const answer = await asked.answer;
-        if (answer !== 'allow') {
-          const text =
-            answer === 'cancelled' ? 'Cancelled before it ran.' : 'The user rejected this tool call. Do not retry it unchanged.';
-          results.set(call.toolCallId, { content: [{ type: 'text', text }], isError: true });
-          continue;
-        }
-      }
-      approved.push({ call, tool: prepared.tool, args: prepared.args });
+      yield next.value;
     }
+    const { approved, results } = authorized;
+    const argsUsed = new Map(approved.map(({ call, args }) => [call.toolCallId, args]));
 
     // Run the approved calls in parallel; their progress events interleave through one channel.
     const channel = new EventChannel<AgentOutput>();
@@ -169,7 +187,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     await running;
 
     const toolMessage: ToolModelMessage = { role: 'tool', content: [] };
-    for (const call of outcome.toolCalls) {
+    const textResults: Array<{ call: StepToolCall; text: string; isError: boolean }> = [];
+    for (const call of calls) {
       const result = results.get(call.toolCallId) ?? {
         content: [{ type: 'text' as const, text: 'Cancelled before it ran.' }],
         isError: true,
@@ -184,22 +203,45 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
         ...(result.locations ? { locations: result.locations } : {}),
         output: result.structured ?? textOf(result),
       };
-      toolMessage.content.push({
-        type: 'tool-result',
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        output: toModelOutput(result),
-      });
-      if (tool && options.onToolResult) {
+      if (xml) {
+        textResults.push({ call, text: textOf(result), isError: Boolean(result.isError) });
+      } else {
+        toolMessage.content.push({
+          type: 'tool-result',
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          output: toModelOutput(result),
+        });
+      }
+      if (!tool) continue;
+      const args = argsUsed.get(call.toolCallId) ?? call.input;
+      if (options.onToolResult) {
         await options.onToolResult({
           toolName: call.toolName,
-          args: call.input,
+          args,
           result,
           locations: result.locations ?? locationsOf(tool, call, options.runtime.cwd) ?? [],
         });
       }
+      for (const hook of options.hooks?.onToolResult ?? []) {
+        try {
+          await hook({
+            sessionId,
+            cwd: options.runtime.cwd,
+            toolCallId: call.toolCallId,
+            toolName: tool.name,
+            risk: tool.risk,
+            source: tool.source,
+            args,
+            result,
+          });
+        } catch (error) {
+          options.onHookError?.('onToolResult', error);
+        }
+      }
     }
-    const stepMessages: ModelMessage[] = assistant ? [assistant, toolMessage] : [toolMessage];
+    const resultMessage: ModelMessage = xml ? { role: 'user', content: [{ type: 'text', text: textToolResults(textResults) }] } : toolMessage;
+    const stepMessages: ModelMessage[] = assistant ? [assistant, resultMessage] : [resultMessage];
     messages.push(...stepMessages);
     options.onStepMessages?.(stepMessages);
 
@@ -212,21 +254,6 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       return { stopReason: 'max_turn_requests', usage };
     }
   }
-}
-
-function prepareCall(
-  call: StepToolCall,
-  byName: Map<string, AnyTool>,
-): { tool: AnyTool; args: unknown } | { error: string } {
-  const tool = byName.get(call.toolName);
-  if (!tool) {
-    const names = [...byName.keys()].join(', ');
-    return { error: `Unknown tool "${call.toolName}". Available tools: ${names || '(none)'}.` };
-  }
-  if (call.invalidReason) return { error: `Invalid arguments for "${call.toolName}": ${call.invalidReason}` };
-  const validated = tool.validate(call.input);
-  if (!validated.ok) return { error: `Invalid arguments for "${call.toolName}":\n${validated.error}` };
-  return { tool, args: validated.value };
 }
 
 function assistantMessage(

@@ -93,6 +93,14 @@ export type AgentOutput =
   | WithSession<{ type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }>
   /** Slash commands the client may offer (ACP `available_commands_update`), e.g. loaded skills. */
   | WithSession<{ type: 'commands'; commands: Array<{ name: string; description: string; hint?: string }> }>
+  /** The history sent to the model was compacted (ACP `compaction_update`); the stored history is untouched. */
+  | WithSession<{
+      type: 'compaction';
+      compactionId: string;
+      status: 'in_progress' | 'completed' | 'failed';
+      summary?: string;
+      error?: string;
+    }>
   | WithSession<{ type: 'turn-end'; stopReason: StopReason }>
   | WithSession<{ type: 'error'; error: AgentErrorInfo }>;
 

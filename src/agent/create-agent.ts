@@ -1,16 +1,28 @@
 import type { Agent, AgentCapabilities, ProcessOptions, PromptInput, SessionInfo } from './agent.js';
 import type { AgentExtension, TurnContext } from './agent-extension.js';
-import type { AgentOutput, StopReason, StoredAgentOutput } from './agent-output.js';
+import type { AgentOutput, StopReason } from './agent-output.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
+import type { SearchIndex } from '../retrieval/search-index.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
-import { isStorable } from './agent-output.js';
 import { LocalSessionManager, type LiveSession } from './session-manager.js';
-import { ToolPolicy } from './tool-policy.js';
+import { matchesPattern, ToolPolicy } from './tool-policy.js';
 import { promptText, toUserMessage } from './convert-prompt.js';
 import { baseSystemPrompt } from './system-prompt.js';
+import { hookList } from './agent-hooks.js';
+import { errorInfo, noticeOf, runHooks } from './agent-notices.js';
+import { EventRecorder } from './event-recorder.js';
+import { SteeringQueue } from './steering-queue.js';
+import { messageTranscript } from './message-transcript.js';
+import { createEpisodicMemory } from './episodic-memory.js';
+import { episodeIndexOpener } from './open-episode-index.js';
+import { summarizeEpisode } from './summarize-episode.js';
+import { createExitPlanModeTool } from './exit-plan-mode-tool.js';
+import { createTaskTool } from './task-tool.js';
+import { compactTurnHistory } from './compact-turn-history.js';
+import { createSubagentRunner } from './run-subagent.js';
 
 export interface CreateAgentOptions {
   config: PlaitedConfig;
@@ -18,11 +30,23 @@ export interface CreateAgentOptions {
   extensions?: AgentExtension[];
   /** A model to use instead of resolving `config.agent.model` (tests, proxies, MCP sampling). */
   model?: ResolvedLanguageModel | (() => Promise<ResolvedLanguageModel>);
-  /** Built-in tools; defaults to read_file, write_file, edit_file, glob, grep, bash. */
+  /** Built-in tools; defaults to read_file, write_file, edit_file, glob, grep, bash, web_fetch. */
   tools?: AnyTool[];
   /** The runtime used when `process` is not given one. */
   runtime?: (cwd: string) => Runtime;
   stores?: StoreRegistry;
+  /** Where episodes live (`agent.episodic`); default `<project>/.plaited/episodes.db` (BM25 only). Pass the shared hybrid index to get dense search. */
+  episodeIndex?: (cwd: string) => Promise<SearchIndex>;
+}
+
+/** What a sub-agent turn changes about a turn. */
+export interface TurnOverrides {
+  /** Tool name patterns the child may use (`agents.<name>.tools`); all the parent's when absent. */
+  tools?: readonly string[];
+  systemPrompt?: string;
+  model?: ResolvedLanguageModel;
+  /** Set for sub-agents: no `task` tool (no recursion), no plan-mode exit. */
+  child: boolean;
 }
 
 /**
@@ -31,8 +55,12 @@ export interface CreateAgentOptions {
  */
 export function createAgent(options: CreateAgentOptions): Agent {
   const { config } = options;
-  const extensions = options.extensions ?? [];
   const policy = new ToolPolicy(config.tools);
+  const hooks = {
+    onToolCall: hookList(config.hooks.onToolCall),
+    onToolResult: hookList(config.hooks.onToolResult),
+    onTurnEnd: hookList(config.hooks.onTurnEnd),
+  };
   const listeners = new Set<(event: AgentOutput) => void>();
   const publish = (event: AgentOutput) => {
     for (const listener of listeners) listener(event);
@@ -43,15 +71,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   let stopped = false;
   /** Stores this agent opened itself (injected ones belong to the caller). */
   let ownStores: StoreRegistry | undefined;
-
-  const manager = () =>
-    (managerPromise ??= (async () => {
-      const stores = options.stores ?? (ownStores = await openStores(config));
-      return new LocalSessionManager(stores, config.agent.defaultMode, {
-        onStart: (session) => runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId),
-        onClose: (sessionId) => runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId),
-      });
-    })());
+  const episodeIndexes = options.episodeIndex ? undefined : episodeIndexOpener();
 
   const model = async (): Promise<ResolvedLanguageModel> => {
     if (typeof options.model === 'function') return options.model();
@@ -64,10 +84,36 @@ export function createAgent(options: CreateAgentOptions): Agent {
     });
   };
 
+  const extensions = [...(options.extensions ?? [])];
+  if (config.agent.episodic.enabled) {
+    extensions.push(
+      createEpisodicMemory({
+        index: options.episodeIndex ?? ((cwd) => episodeIndexes!.open(cwd)),
+        inject: config.agent.episodic.inject,
+        summarize: async (input, signal) => summarizeEpisode(await model(), input, { reflection: config.agent.reflection, signal }),
+      }),
+    );
+  }
+
+  const manager = () =>
+    (managerPromise ??= (async () => {
+      const stores = options.stores ?? (ownStores = await openStores(config));
+      return new LocalSessionManager(stores, config.agent.defaultMode, {
+        onStart: (session) => runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId),
+        onClose: (sessionId) => runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId),
+      });
+    })());
+
   const builtinTools = () =>
     (builtins ??= options.tools
       ? Promise.resolve(options.tools)
-      : import('../tools/builtin-tools.js').then(({ createBuiltinTools }) => createBuiltinTools({ bash: config.agent.bash })));
+      : Promise.all([import('../tools/builtin-tools.js'), import('../tools/web-fetch-tool.js')]).then(([{ createBuiltinTools }, { createWebFetchTool }]) => {
+          const sandbox = config.adapters.sandbox;
+          return [
+            ...createBuiltinTools({ bash: config.agent.bash }),
+            createWebFetchTool(sandbox.enabled ? { allowedHosts: sandbox.security.allowedDomains } : {}),
+          ];
+        }));
 
   const localRuntime = async (cwd: string): Promise<Runtime> => {
     if (options.runtime) return options.runtime(cwd);
@@ -88,11 +134,24 @@ export function createAgent(options: CreateAgentOptions): Agent {
     delete: async (id: string) => (await manager()).delete(id),
   };
 
-  async function toolsFor(live: LiveSession, context: TurnContext): Promise<AnyTool[]> {
+  const exitPlanMode = createExitPlanModeTool({ setMode: sessions.setMode });
+  const runSubagent = createSubagentRunner({
+    config,
+    manager,
+    runTurn: (live, input, signal, runtime, overrides) => runQueued(live, input, { runtime }, signal, overrides, true),
+  });
+  const taskTool =
+    Object.keys(config.agents).length > 0
+      ? createTaskTool({ agents: config.agents, maxParallel: config.agent.maxParallelSubagents, run: runSubagent })
+      : undefined;
+
+  async function toolsFor(live: LiveSession, context: TurnContext, overrides?: TurnOverrides): Promise<AnyTool[]> {
     const seen = new Set<string>();
     const offered: AnyTool[] = [];
+    const mode = live.info.mode;
     const add = (tool: AnyTool) => {
-      if (seen.has(tool.name) || !policy.offers(tool, live.info.mode)) return;
+      if (seen.has(tool.name) || !policy.offers(tool, mode)) return;
+      if (overrides?.tools && !overrides.tools.some((pattern) => matchesPattern(tool.name, pattern))) return;
       seen.add(tool.name);
       offered.push(tool);
     };
@@ -105,14 +164,24 @@ export function createAgent(options: CreateAgentOptions): Agent {
         context.emit(noticeOf(live.info.sessionId, extension.name, 'tools', error));
       }
     }
+    if (taskTool && !overrides?.child) add(taskTool);
+    if (mode === 'plan' && !overrides?.child) add(exitPlanMode);
     return offered;
   }
 
-  async function* runOneTurn(live: LiveSession, input: PromptInput, options: ProcessOptions, signal: AbortSignal) {
+  async function* runOneTurn(
+    live: LiveSession,
+    input: PromptInput,
+    processOptions: ProcessOptions,
+    signal: AbortSignal,
+    overrides: TurnOverrides | undefined,
+    announce: boolean,
+  ): AsyncGenerator<AgentOutput> {
     const { sessionId } = live.info;
     const pending: AgentOutput[] = [];
-    const runtime = options.runtime ?? (await localRuntime(live.info.cwd));
+    const runtime = processOptions.runtime ?? (await localRuntime(live.info.cwd));
     const intent = promptText(input.prompt);
+    const turnStart = live.messages.length;
     const context: TurnContext = {
       sessionId,
       cwd: live.info.cwd,
@@ -120,10 +189,10 @@ export function createAgent(options: CreateAgentOptions): Agent {
       signal,
       runtime,
       emit: (event) => pending.push(event),
+      transcript: () => messageTranscript(live.messages.slice(turnStart)),
     };
 
-    const userEvent: AgentOutput = { type: 'user-message', sessionId, content: input.prompt };
-    yield userEvent;
+    if (announce) yield { type: 'user-message', sessionId, content: input.prompt } satisfies AgentOutput;
     const userMessage = toUserMessage(input.prompt);
     live.messages.push(userMessage);
     live.store.appendMessages(sessionId, [userMessage]);
@@ -131,13 +200,15 @@ export function createAgent(options: CreateAgentOptions): Agent {
 
     let resolved: ResolvedLanguageModel;
     try {
-      resolved = await model();
+      resolved = overrides?.model ?? (await model());
     } catch (error) {
       yield { type: 'error', sessionId, error: errorInfo(error, 'model_unavailable') } satisfies AgentOutput;
       return;
     }
 
     const prompts: string[] = [baseSystemPrompt({ cwd: live.info.cwd, custom: config.agent.systemPrompt })];
+    if (overrides?.systemPrompt) prompts.push(overrides.systemPrompt);
+    if (live.info.mode === 'plan') prompts.push(PLAN_MODE_PROMPT);
     for (const extension of extensions) {
       if (!extension.systemPrompt) continue;
       try {
@@ -147,14 +218,18 @@ export function createAgent(options: CreateAgentOptions): Agent {
         pending.push(noticeOf(sessionId, extension.name, 'systemPrompt', error));
       }
     }
+    const system = prompts.join('\n\n');
+
+    // Compaction: only what is sent to the model shrinks; the store keeps every message.
+    yield* compactTurnHistory({ live, config: config.agent, model: resolved, system, signal });
 
     const { runTurn } = await import('./agent-loop.js');
     const turn = runTurn({
       sessionId,
       model: resolved,
-      system: prompts.join('\n\n'),
+      system,
       messages: live.messages,
-      tools: () => toolsFor(live, context),
+      tools: () => toolsFor(live, context, overrides),
       policy,
       mode: () => live.info.mode,
       permissions: live.permissions,
@@ -164,6 +239,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
       maxSteps: config.agent.maxSteps,
       temperature: config.agent.temperature,
       maxOutputTokens: config.agent.maxOutputTokens,
+      toolCallFormat: config.agent.toolCallFormat,
+      hooks,
+      onHookError: (hook, error) => pending.push(noticeOf(sessionId, 'config hooks', hook, error)),
       onStepMessages: (messages) => {
         live.messages.push(...messages);
         live.store.appendMessages(sessionId, messages);
@@ -177,7 +255,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
           }
         }
       },
-      takeSteering: () => live.running?.steering.splice(0) ?? [],
+      steering: live.running?.steering,
     });
 
     let stopReason: StopReason | 'error' = 'end_turn';
@@ -199,8 +277,53 @@ export function createAgent(options: CreateAgentOptions): Agent {
         pending.push(noticeOf(sessionId, extension.name, 'onTurnEnd', error));
       }
     }
+    for (const hook of hooks.onTurnEnd) {
+      try {
+        await hook({ sessionId, cwd: live.info.cwd, stopReason });
+      } catch (error) {
+        pending.push(noticeOf(sessionId, 'config hooks', 'onTurnEnd', error));
+      }
+    }
     while (pending.length > 0) yield pending.shift()!;
     yield { type: 'turn-end', sessionId, stopReason } satisfies AgentOutput;
+  }
+
+  /** Runs a turn after the session's previous ones, recording its events. */
+  async function* runQueued(
+    live: LiveSession,
+    input: PromptInput,
+    processOptions: ProcessOptions,
+    signal: AbortSignal | undefined,
+    overrides: TurnOverrides | undefined,
+    announce: boolean,
+  ): AsyncGenerator<AgentOutput> {
+    const previous = live.tail;
+    let release!: () => void;
+    live.tail = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await previous;
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) controller.abort();
+      live.running = { controller, steering: new SteeringQueue() };
+      const running = live.running;
+      const recorder = new EventRecorder(live);
+      try {
+        for await (const event of runOneTurn(live, input, processOptions, controller.signal, overrides, announce)) {
+          recorder.record(event);
+          yield event;
+        }
+      } finally {
+        recorder.flush();
+        signal?.removeEventListener('abort', onAbort);
+        live.running = undefined;
+        // Steering that arrived after the last model step goes back to its senders: each runs as a turn of its own.
+        running.steering.release();
+      }
+    } finally {
+      release();
+    }
   }
 
   async function* process(input: PromptInput, processOptions: ProcessOptions = {}): AsyncGenerator<AgentOutput> {
@@ -217,48 +340,23 @@ export function createAgent(options: CreateAgentOptions): Agent {
     }
     await live.ready;
 
-    // Steer: a message sent while a turn runs joins that turn before its next model step.
+    // Steer: a message sent while a turn runs joins that turn before its next model step, and
+    // supersedes the calls still waiting for approval. This stream ends once the turn took it.
     const sendMode = processOptions.sendMode ?? config.agent.sendMode;
+    let announce = true;
     if (live.running && sendMode === 'steer') {
       const userEvent: AgentOutput = { type: 'user-message', sessionId: input.sessionId, content: input.prompt };
       live.store.appendEvents(input.sessionId, [userEvent]);
-      live.running.steering.push(toUserMessage(input.prompt));
       yield userEvent;
-      yield { type: 'turn-end', sessionId: input.sessionId, stopReason: 'end_turn' };
-      return;
-    }
-
-    // Queue: turns of one session run one after another.
-    const previous = live.tail;
-    let release!: () => void;
-    live.tail = new Promise<void>((resolve) => (release = resolve));
-    try {
-      await previous;
-      const controller = new AbortController();
-      const onAbort = () => controller.abort();
-      processOptions.signal?.addEventListener('abort', onAbort, { once: true });
-      if (processOptions.signal?.aborted) controller.abort();
-      live.running = { controller, steering: [] };
-      const recorder = new EventRecorder(live);
-      try {
-        for await (const event of runOneTurn(live, input, processOptions, controller.signal)) {
-          recorder.record(event);
-          yield event;
-        }
-      } finally {
-        recorder.flush();
-        processOptions.signal?.removeEventListener('abort', onAbort);
-        // Steering that arrived after the last model step is kept for the next turn.
-        const leftover = live.running?.steering ?? [];
-        if (leftover.length > 0) {
-          live.messages.push(...leftover);
-          live.store.appendMessages(live.info.sessionId, leftover);
-        }
-        live.running = undefined;
+      const absorbed = await live.running.steering.push(toUserMessage(input.prompt));
+      if (absorbed || processOptions.signal?.aborted) {
+        yield { type: 'turn-end', sessionId: input.sessionId, stopReason: absorbed ? 'end_turn' : 'cancelled' };
+        return;
       }
-    } finally {
-      release();
+      // The turn ended before another model step: the message gets a turn of its own.
+      announce = false;
     }
+    yield* runQueued(live, input, processOptions, processOptions.signal, undefined, announce);
   }
 
   const capabilities = (): AgentCapabilities => ({
@@ -303,67 +401,17 @@ export function createAgent(options: CreateAgentOptions): Agent {
         }
       }
       for (const extension of extensions) await Promise.resolve(extension.close?.()).catch(() => undefined);
+      episodeIndexes?.closeAll();
       ownStores?.closeAll();
     },
   };
 }
 
+const PLAN_MODE_PROMPT =
+  'The session is in plan mode: you may only use read-only tools. Explore, then present a concrete plan. ' +
+  'When the plan is ready, call exit_plan_mode with it so the user can switch modes and let you execute.';
+
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {
   const { StoreRegistry } = await import('../storage/store-registry.js');
   return new StoreRegistry(config.agent.stateDb ? { path: config.agent.stateDb } : {});
-}
-
-/**
- * Persists a turn's events as they pass: consecutive text (or thought) deltas are
- * merged into one stored chunk, and everything is written before the next non-delta event.
- */
-class EventRecorder {
-  #buffer: StoredAgentOutput[] = [];
-  constructor(private readonly live: LiveSession) {}
-
-  record(event: AgentOutput): void {
-    if (!isStorable(event) || event.type === 'usage') return;
-    const last = this.#buffer[this.#buffer.length - 1];
-    if ((event.type === 'text-delta' || event.type === 'thought-delta') && last?.type === event.type) {
-      this.#buffer[this.#buffer.length - 1] = { ...last, text: last.text + event.text };
-      return;
-    }
-    this.#buffer.push(event);
-    if (event.type !== 'text-delta' && event.type !== 'thought-delta') this.flush();
-  }
-
-  flush(): void {
-    if (this.#buffer.length === 0) return;
-    this.live.store.appendEvents(this.live.info.sessionId, this.#buffer);
-    this.#buffer = [];
-  }
-}
-
-async function runHooks(
-  extensions: readonly AgentExtension[],
-  hook: string,
-  call: (extension: AgentExtension) => Promise<void> | void,
-  publish: (event: AgentOutput) => void,
-  sessionId: string,
-): Promise<void> {
-  await Promise.all(
-    extensions.map(async (extension) => {
-      try {
-        await call(extension);
-      } catch (error) {
-        publish(noticeOf(sessionId, extension.name, hook, error));
-      }
-    }),
-  );
-}
-
-function noticeOf(sessionId: string, extension: string, hook: string, error: unknown): AgentOutput {
-  const message = error instanceof Error ? error.message : String(error);
-  return { type: 'notice', sessionId, level: 'warning', message: `${extension} (${hook}) failed: ${message}` };
-}
-
-function errorInfo(error: unknown, fallback: string) {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : fallback;
-  return { code, message };
 }

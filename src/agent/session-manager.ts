@@ -6,6 +6,7 @@ import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode } f
 import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStore } from '../storage/session-store.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SteeringQueue } from './steering-queue.js';
 import { AgentError } from './agent-error.js';
 
 /** A session held in memory: its store, its model-facing history, and its turn queue. */
@@ -17,7 +18,7 @@ export interface LiveSession {
   /** Resolves when the previous turn has finished: turns of one session never overlap. */
   tail: Promise<void>;
   /** The running turn, if any. */
-  running: { controller: AbortController; steering: ModelMessage[] } | undefined;
+  running: { controller: AbortController; steering: SteeringQueue } | undefined;
   /** Resolves once extensions finished `onSessionStart` (its MCP servers are connected). */
   ready: Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LanguageModel } from 'ai';
+import type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from '../agent/agent-hooks.js';
 
 /**
  * The one schema for `.plaited/config.ts`. Every section has defaults, so an
@@ -68,6 +69,40 @@ export const agentSchema = z.strictObject({
   /** Native tool calling, or `<tool_call>` blocks parsed from text. */
   toolCallFormat: z.enum(['native', 'xml']).default('native'),
   maxParallelSubagents: z.number().int().positive().default(5),
+  /** The model's context window in tokens; `contextSize` (local models) or 128k when absent. */
+  contextWindow: z.number().int().positive().optional(),
+  /** Compact the history sent to the model past this many tokens (a value <= 1 is a fraction of the window). Default 0.8. */
+  compactAt: z.number().positive().default(0.8),
+  /** Compaction keeps this many latest user turns verbatim. */
+  compactKeepTurns: z.number().int().nonnegative().default(2),
+  /** Tool outputs older than this many user turns are cut to a stub in what the model sees. */
+  truncateToolOutputsAfter: z.number().int().nonnegative().default(3),
+  /** After each turn, a model pass notes what to do differently (stored with the episode). */
+  reflection: z.boolean().default(false),
+  /** Episodic memory: a summary per turn in the hybrid index; the most relevant are injected later. */
+  episodic: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      /** Episodes injected at the start of a turn. */
+      inject: z.number().int().nonnegative().default(3),
+    })
+    .prefault({}),
+});
+
+/** A hook function or several (they run in order). Functions only: hooks live in `.plaited/config.ts`. */
+const hookList = <F>(name: string) =>
+  z
+    .union([
+      z.custom<F>((value) => typeof value === 'function', { message: `${name} must be a function` }),
+      z.array(z.custom<F>((value) => typeof value === 'function', { message: `${name} must be a function` })),
+    ])
+    .optional();
+
+export const hooksSchema = z.strictObject({
+  /** May return `{ deny: reason }` or `{ args }`; the first hook that decides wins. */
+  onToolCall: hookList<OnToolCallHook>('onToolCall'),
+  onToolResult: hookList<OnToolResultHook>('onToolResult'),
+  onTurnEnd: hookList<OnTurnEndHook>('onTurnEnd'),
 });
 
 export const mcpServerSchema = z
@@ -212,6 +247,8 @@ export const configSchema = z.strictObject({
   adapters: adaptersSchema.prefault({}),
   /** Named shell scripts the agent and the user can run (`scripts.test: "npm test"`). */
   scripts: z.record(z.string(), z.string()).default({}),
+  /** Functions called around tool calls and turns (see src/agent/agent-hooks.ts). */
+  hooks: hooksSchema.prefault({}),
   /** Sub-agent definitions for the `task` tool. */
   agents: z
     .record(
@@ -233,3 +270,4 @@ export type PlaitedConfig = z.output<typeof configSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 export type SandboxConfig = z.output<typeof sandboxSchema>;
 export type ToolPolicyConfig = z.output<typeof toolPolicySchema>;
+export type HooksConfig = z.output<typeof hooksSchema>;

@@ -1,0 +1,32 @@
+import type { AgentExtension } from './agent-extension.js';
+import type { AgentErrorInfo, AgentOutput } from './agent-output.js';
+
+/** Runs one hook on every extension; a failure becomes a notice, never an exception. */
+export async function runHooks(
+  extensions: readonly AgentExtension[],
+  hook: string,
+  call: (extension: AgentExtension) => Promise<void> | void,
+  publish: (event: AgentOutput) => void,
+  sessionId: string,
+): Promise<void> {
+  await Promise.all(
+    extensions.map(async (extension) => {
+      try {
+        await call(extension);
+      } catch (error) {
+        publish(noticeOf(sessionId, extension.name, hook, error));
+      }
+    }),
+  );
+}
+
+export function noticeOf(sessionId: string, extension: string, hook: string, error: unknown): AgentOutput {
+  const message = error instanceof Error ? error.message : String(error);
+  return { type: 'notice', sessionId, level: 'warning', message: `${extension} (${hook}) failed: ${message}` };
+}
+
+export function errorInfo(error: unknown, fallback: string): AgentErrorInfo {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : fallback;
+  return { code, message };
+}

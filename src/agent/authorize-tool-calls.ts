@@ -1,0 +1,125 @@
+import type { AgentOutput } from './agent-output.js';
+import type { SessionMode } from './agent.js';
+import type { OnToolCallHook } from './agent-hooks.js';
+import type { PermissionMemory, ToolPolicy } from './tool-policy.js';
+import type { StepToolCall } from './stream-model-step.js';
+import type { SteeringQueue } from './steering-queue.js';
+import type { AnyTool, ToolResult } from '../tools/tool.js';
+import { decideToolCall } from './agent-hooks.js';
+import { askPermission, type PermissionAnswer } from './ask-permission.js';
+
+export const SUPERSEDED = 'Not run: superseded by new instruction.';
+
+export interface ApprovedCall {
+  call: StepToolCall;
+  tool: AnyTool;
+  args: unknown;
+}
+
+/**
+ * Decides each call of a step, in order: unknown tool or bad arguments → error; then the
+ * `onToolCall` hooks (deny, or rewrite the arguments); then policy; then the user, when
+ * policy asks. A steering message that arrives before a call is approved supersedes it.
+ */
+export async function* authorizeToolCalls(options: {
+  sessionId: string;
+  cwd: string;
+  calls: readonly StepToolCall[];
+  byName: ReadonlyMap<string, AnyTool>;
+  policy: ToolPolicy;
+  mode: SessionMode;
+  permissions: PermissionMemory;
+  signal: AbortSignal;
+  hooks: readonly OnToolCallHook[];
+  steering?: SteeringQueue;
+  onHookError(error: unknown): void;
+}): AsyncGenerator<AgentOutput, { approved: ApprovedCall[]; results: Map<string, ToolResult> }> {
+  const { sessionId, signal, steering } = options;
+  const results = new Map<string, ToolResult>();
+  const approved: ApprovedCall[] = [];
+  const fail = (call: StepToolCall, text: string) => results.set(call.toolCallId, { content: [{ type: 'text', text }], isError: true });
+
+  for (const call of options.calls) {
+    const prepared = prepareCall(call, options.byName);
+    if ('error' in prepared) {
+      fail(call, prepared.error);
+      continue;
+    }
+    let { args } = prepared;
+    const { tool } = prepared;
+    if (options.hooks.length > 0) {
+      const decision = await decideToolCall(
+        options.hooks,
+        { sessionId, cwd: options.cwd, toolCallId: call.toolCallId, toolName: tool.name, risk: tool.risk, source: tool.source, args },
+        options.onHookError,
+      );
+      if (decision && 'deny' in decision) {
+        fail(call, `Denied by a hook: ${decision.deny}`);
+        continue;
+      }
+      if (decision && 'args' in decision) {
+        const validated = tool.validate(decision.args);
+        if (!validated.ok) {
+          fail(call, `A hook rewrote the arguments of "${tool.name}" into invalid ones:\n${validated.error}`);
+          continue;
+        }
+        args = validated.value;
+      }
+    }
+    const decision = options.policy.decide(tool, options.mode, options.permissions);
+    if (decision.action === 'refuse') {
+      fail(call, `Refused: ${decision.reason}.`);
+      continue;
+    }
+    if (decision.action === 'ask' && !signal.aborted) {
+      if (steering?.pending) {
+        fail(call, SUPERSEDED);
+        continue;
+      }
+      const asked = askPermission({ sessionId, call: { ...call, input: args }, tool, signal, permissions: options.permissions });
+      yield asked.event;
+      const answer = await raceSteering(asked.answer, steering);
+      if (answer !== 'allow') {
+        fail(
+          call,
+          answer === 'superseded'
+            ? SUPERSEDED
+            : answer === 'cancelled'
+              ? 'Cancelled before it ran.'
+              : 'The user rejected this tool call. Do not retry it unchanged.',
+        );
+        continue;
+      }
+    }
+    approved.push({ call, tool, args });
+  }
+  return { approved, results };
+}
+
+/** The user's answer, or `superseded` when a steering message arrives first. */
+function raceSteering(answer: Promise<PermissionAnswer>, steering: SteeringQueue | undefined): Promise<PermissionAnswer | 'superseded'> {
+  if (!steering) return answer;
+  return new Promise((resolve) => {
+    const stop = steering.onArrive(() => {
+      stop();
+      resolve('superseded');
+    });
+    void answer.then((value) => {
+      stop();
+      resolve(value);
+    });
+  });
+}
+
+function prepareCall(call: StepToolCall, byName: ReadonlyMap<string, AnyTool>): { tool: AnyTool; args: unknown } | { error: string } {
+  const tool = byName.get(call.toolName);
+  if (call.invalidReason && !tool) return { error: `Invalid tool call: ${call.invalidReason}` };
+  if (!tool) {
+    const names = [...byName.keys()].join(', ');
+    return { error: `Unknown tool "${call.toolName}". Available tools: ${names || '(none)'}.` };
+  }
+  if (call.invalidReason) return { error: `Invalid arguments for "${call.toolName}": ${call.invalidReason}` };
+  const validated = tool.validate(call.input);
+  if (!validated.ok) return { error: `Invalid arguments for "${call.toolName}":\n${validated.error}` };
+  return { tool, args: validated.value };
+}
