@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
+import { searchMatching } from './intent-match.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
 import { MtimeCache, type CachedFile } from './mtime-cache.js';
 
@@ -92,13 +93,13 @@ export class Rules {
   async linkedFor(intent: string, options: { signal?: AbortSignal } = {}): Promise<CachedFile[]> {
     const links = await this.links();
     if (!this.index || links.length === 0 || !intent.trim()) return [];
-    const search = { kinds: ['rule'], namespaces: [this.namespace], limit: this.linkLimit, signal: options.signal };
-    const matched = new Map<string, number>();
-    for (const hit of await this.index.search(intent, { ...search, mode: 'bm25' })) matched.set(hit.id, Number.POSITIVE_INFINITY);
-    for (const hit of await this.denseSearch(intent, search)) {
-      if (hit.score >= this.minSimilarity) matched.set(hit.id, Math.max(matched.get(hit.id) ?? 0, hit.score));
-    }
-    const ranked = (await this.index.search(intent, search)).filter((hit) => matched.has(hit.id));
+    const ranked = await searchMatching(this.index, intent, {
+      kinds: ['rule'],
+      namespaces: [this.namespace],
+      limit: this.linkLimit,
+      minSimilarity: this.minSimilarity,
+      signal: options.signal,
+    });
     const files: CachedFile[] = [];
     for (const hit of ranked.slice(0, this.linkLimit)) {
       const path = (hit.document.payload as { path?: string } | undefined)?.path;
@@ -140,15 +141,5 @@ export class Rules {
   /** A rules file as a prompt section, labelled with its path relative to the project. */
   section(file: CachedFile): string {
     return `<rules path="${relative(this.cwd, file.path) || file.path}">\n${file.text.trim()}\n</rules>`;
-  }
-
-  private async denseSearch(intent: string, search: { kinds: string[]; namespaces: string[]; limit: number; signal?: AbortSignal }) {
-    try {
-      return await this.index!.search(intent, { ...search, mode: 'dense' });
-    } catch (error) {
-      // A BM25-only index has no dense mode; lexical matches still work.
-      if ((error as { code?: unknown }).code === 'NO_EMBEDDER') return [];
-      throw error;
-    }
   }
 }

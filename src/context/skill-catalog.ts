@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative } from 'node:path';
 import type { SearchIndex, SyncReport, IndexDocument } from '../retrieval/search-index.js';
 import { ContextError } from './context-error.js';
+import { searchMatching } from './intent-match.js';
 import { loadSkills, type LoadSkillsOptions, type Skill, type SkillDiagnostic, type SkillReference } from './skills.js';
 
 /**
@@ -109,15 +110,20 @@ export class SkillCatalog {
     return this.index.sync(this.namespace, documents);
   }
 
-  /** References whose link text matches the intent, best first. */
-  async searchReferences(intent: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<ReferenceHit[]> {
+  /**
+   * References ranked for the intent by their link text, best first. With `matchOnly`,
+   * only references that really match (a shared word, or dense similarity of at least
+   * `minSimilarity`) are returned, so an unrelated request finds none.
+   */
+  async searchReferences(
+    intent: string,
+    options: { limit?: number; signal?: AbortSignal; matchOnly?: boolean; minSimilarity?: number } = {},
+  ): Promise<ReferenceHit[]> {
     if (!this.index || !intent.trim()) return [];
-    const hits = await this.index.search(intent, {
-      kinds: ['reference'],
-      namespaces: [this.namespace],
-      limit: options.limit ?? 5,
-      signal: options.signal,
-    });
+    const search = { kinds: ['reference'], namespaces: [this.namespace], limit: options.limit ?? 5, signal: options.signal };
+    const hits = options.matchOnly
+      ? await searchMatching(this.index, intent, { ...search, minSimilarity: options.minSimilarity })
+      : await this.index.search(intent, search);
     const found: ReferenceHit[] = [];
     for (const hit of hits) {
       const payload = hit.document.payload as { skill?: string; relativePath?: string; text?: string } | undefined;

@@ -57,6 +57,14 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
       const full = loaded.prompt({ maxChars: Number.MAX_SAFE_INTEGER });
       const prefer = full.length > config.maxPromptChars ? await loaded.searchSkills(context.intent, { limit: 20, signal: context.signal }) : [];
       sections.push(loaded.prompt({ maxChars: config.maxPromptChars, prefer }));
+      const references = await loaded.searchReferences(context.intent, { limit: 3, matchOnly: true, signal: context.signal });
+      if (references.length) {
+        sections.push(
+          `Skill references that match this request (open them with read_skill):\n${references
+            .map((hit) => `- ${hit.skill} ${hit.reference.relativePath}: ${hit.reference.text}`)
+            .join('\n')}`,
+        );
+      }
       return sections.join('\n\n');
     },
     async onSessionStart(session, emit) {

@@ -65,6 +65,7 @@ describe('createContextExtensions', () => {
     expect(prompt).not.toContain('denied-skill');
     const plain = (await skills.systemPrompt!(turnContext({ cwd: project, intent: 'fill in the tax form' }))) ?? '';
     expect(plain).not.toContain('The user invoked');
+    expect(plain).toContain('- pdf-forms references/forms.md: Filling in fillable form fields');
   });
 
   it('builds the semantic cache only when it is enabled and an embedder is given', () => {

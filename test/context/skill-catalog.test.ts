@@ -112,4 +112,10 @@ describe('SkillCatalog', () => {
     const forms = await catalog.searchReferences('complete the input fields of a form', { limit: 3 });
     expect(forms[0]?.reference.relativePath).toBe('references/forms.md');
   });
+
+  it('with matchOnly, finds the paraphrased reference but nothing for an unrelated request', async () => {
+    const ocr = await catalog.searchReferences('extract words from a photographed page', { matchOnly: true });
+    expect(ocr[0]?.reference.relativePath).toBe('references/ocr.md');
+    expect(await catalog.searchReferences('what is the weather in Paris tomorrow', { matchOnly: true })).toEqual([]);
+  });
 });
