@@ -9,7 +9,8 @@ import { loadNodeLlamaCpp } from './shared-llama.js';
  * The generic path: node-llama-cpp's chat wrapper for the model's template and its
  * grammar-constrained function calling, so even a weak model emits well-formed calls. When a call
  * is required (`toolChoice` required or a named tool) the whole reply is generated under a JSON
- * grammar of `{name, arguments}` for the allowed tools.
+ * grammar of `{name, arguments}` for the allowed tools. A JSON response format is generated under
+ * a grammar of its schema.
  */
 export async function generateWithLlamaChat(request: LocalGenerationRequest): Promise<LanguageModelV3FinishReason> {
   const { LlamaChat } = await loadNodeLlamaCpp();
@@ -54,6 +55,15 @@ export async function generateWithLlamaChat(request: LocalGenerationRequest): Pr
       }
       writer.toolCall(0, call.name, JSON.stringify(call.arguments ?? {}));
       return { unified: 'tool-calls', raw: 'functionCalls' };
+    }
+
+    if (request.responseFormat?.type === 'json' && offered.length === 0) {
+      const grammar = request.responseFormat.schema
+        ? await request.llama.createGrammarForJsonSchema<GbnfJsonSchema>(jsonSchemaToGbnf(request.responseFormat.schema))
+        : await request.llama.getGrammarFor('json');
+      const result = await chat.generateResponse(history, { ...common, grammar, onTextChunk: (text) => writer.text(text) });
+      if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+      return { unified: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop', raw: result.metadata.stopReason };
     }
 
     const functions: ChatModelFunctions | undefined =

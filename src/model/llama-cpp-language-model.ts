@@ -135,6 +135,7 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
           topK: call.topK,
           seed: call.seed,
           stopSequences: call.stopSequences,
+          responseFormat: call.responseFormat,
           signal,
           writer,
         };
@@ -266,7 +267,9 @@ function collectWarnings(call: LanguageModelV3CallOptions): SharedV3Warning[] {
   const unsupported = (feature: string, details?: string) => warnings.push({ type: 'unsupported', feature, details });
   if (call.presencePenalty !== undefined) unsupported('presencePenalty');
   if (call.frequencyPenalty !== undefined) unsupported('frequencyPenalty');
-  if (call.responseFormat?.type === 'json') unsupported('responseFormat', 'JSON response format is not enforced by the local provider');
+  if (call.responseFormat?.type === 'json' && (call.tools?.length ?? 0) > 0) {
+    unsupported('responseFormat', 'JSON output is grammar-constrained only in calls without tools');
+  }
   for (const tool of call.tools ?? []) if (tool.type !== 'function') unsupported(`provider tool ${tool.name}`);
   const hasFiles = call.prompt.some((m) => m.role !== 'system' && m.content.some((part) => part.type === 'file'));
   if (hasFiles) unsupported('file parts', 'local models receive text only; file parts are dropped');

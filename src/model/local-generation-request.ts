@@ -18,6 +18,8 @@ export interface LocalGenerationRequest {
   topK?: number;
   seed?: number;
   stopSequences?: string[];
+  /** JSON output: generated under a grammar (of the schema when given). */
+  responseFormat?: { type: 'text' } | { type: 'json'; schema?: unknown };
   signal?: AbortSignal;
   writer: StreamPartWriter;
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect, afterAll } from 'vitest';
-import { streamText, generateText, tool, stepCountIs } from 'ai';
+import { streamText, generateText, tool, stepCountIs, Output } from 'ai';
 import { z } from 'zod';
 import { createLlamaCppLanguageModel } from '../../src/model/llama-cpp-language-model.js';
 import { requireTestModel } from './test-models.js';
@@ -128,6 +128,17 @@ describe('createLlamaCppLanguageModel with the tiny llama model (generic format)
     expect(stats.sequencesServed - before).toBe(2);
     expect(stats.peakSequences).toBe(2);
     expect(stats.activeSequences).toBe(0);
+  });
+
+  it('constrains a JSON response format to its schema', async () => {
+    const result = await generateText({
+      model,
+      prompt: 'Pick a colour.',
+      output: Output.object({ schema: z.object({ colour: z.enum(['red', 'green']), count: z.number().int() }) }),
+      maxOutputTokens: 300,
+    });
+    expect(['red', 'green']).toContain(result.output.colour);
+    expect(Number.isInteger(result.output.count)).toBe(true);
   });
 
   it('applies stop sequences and max tokens through doGenerate', async () => {
