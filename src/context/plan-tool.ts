@@ -68,7 +68,12 @@ export function applyPlanChanges(draft: RelationStore<PlanItemData>, args: PlanT
   const assigned = args.items.map((item) => {
     if (item.id && draft.has(item.id)) return item.id;
     if (!item.content) throw new ContextError('invalid-argument', `item ${item.id ? `"${item.id}" does not exist and ` : ''}needs "content" to be added`);
-    const id = item.id ?? String(next++);
+    let id = item.id;
+    if (id === undefined) {
+      // Skip numbers the model has used as explicit ids in this same call.
+      while (draft.has(String(next)) || args.items.some((other) => other.id === String(next))) next++;
+      id = String(next++);
+    }
     draft.add({ id, type: 'task', status: item.status ?? 'pending', data: { content: item.content, priority: item.priority ?? 'medium' } });
     return id;
   });

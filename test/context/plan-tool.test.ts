@@ -99,6 +99,16 @@ describe('plan tool', () => {
     expect(await extension.systemPrompt!(turnContext({ cwd, sessionId: 'other' }))).toBeUndefined();
   });
 
+  it('never gives a new item an id the model chose for another item in the same call', async () => {
+    const cwd = await project();
+    const tool = createPlanTool(new SessionPlans());
+    const parsed = tool.validate({ items: [{ content: 'auto' }, { id: '1', content: 'explicit' }] });
+    if (!parsed.ok) throw new Error(parsed.error);
+    const result = await tool.execute(parsed.value, toolContext({ cwd }));
+    expect(textOf(result)).toContain('- [pending] 2 (task): auto [medium]');
+    expect(textOf(result)).toContain('- [pending] 1 (task): explicit [medium]');
+  });
+
   it('replace starts the list over; remove drops items', async () => {
     const cwd = await project();
     const tool = createPlanTool(new SessionPlans());
