@@ -25,6 +25,9 @@ export interface McpCatalog {
   prompts: readonly (Prompt & { ref: string })[];
 }
 
+/** Namespace of items registered in-process rather than served by an MCP server. */
+export const LOCAL_NAMESPACE = 'local';
+
 export function documentId(kind: McpDocumentKind, namespace: string, ref: string): string {
   return `${kind}:${namespace}:${ref}`;
 }
@@ -81,4 +84,15 @@ export function mcpCatalogDocuments(catalog: McpCatalog): IndexDocument[] {
 
 function templateVariables(template: string): string[] {
   return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((match) => match[1].split(',').map((name) => name.replace(/\*$/, '')));
+}
+
+/** A document for an item registered in-process (tool, resource or prompt). */
+export function localDocument(kind: McpDocumentKind, ref: string, fields: IndexDocument['fields'], group?: string): IndexDocument {
+  return {
+    id: documentId(kind, LOCAL_NAMESPACE, ref),
+    kind,
+    namespace: LOCAL_NAMESPACE,
+    fields: { ...fields, ...(group ? { group } : {}) },
+    payload: { ref } satisfies McpDocumentPayload,
+  };
 }

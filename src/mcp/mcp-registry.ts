@@ -1,11 +1,13 @@
 import { UriTemplate, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
-import type { IndexDocument, SearchHit } from '../retrieval/search-index.js';
+import type { SearchHit } from '../retrieval/search-index.js';
 import { errorResult, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
-import { createMcpTool, type McpTool } from './create-mcp-tool.js';
+import { detachedContext } from './detached-tool-context.js';
+import type { McpTool } from './create-mcp-tool.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
-import { documentId, mcpCatalogDocuments, type McpDocumentKind, type McpDocumentPayload } from './mcp-catalog-documents.js';
-import { McpClient, type McpListKind, type McpToolDefinition } from './mcp-client.js';
+import { documentId, LOCAL_NAMESPACE, localDocument, type McpDocumentKind, type McpDocumentPayload } from './mcp-catalog-documents.js';
+import { McpClient, type McpListKind } from './mcp-client.js';
+import { loadServerCatalog, type ServerState } from './load-server-catalog.js';
 import { McpClientError } from './mcp-client-error.js';
 import type {
   DiscoveryHit,
@@ -20,29 +22,13 @@ import type {
   McpServerInfo,
   ToolMatch,
 } from './mcp-registry-types.js';
-import { mcpToolName, mcpToolPrefix } from './tool-name.js';
+import { mcpToolPrefix } from './tool-name.js';
 
 export type * from './mcp-registry-types.js';
 
-/** Namespace of items registered in-process rather than served by an MCP server. */
-export const LOCAL_NAMESPACE = 'local';
+export { LOCAL_NAMESPACE };
 const ALL_KINDS: readonly McpListKind[] = ['tools', 'resources', 'prompts'];
 
-interface ServerState {
-  namespace: string;
-  config: McpServerConfig;
-  sessionId?: string;
-  roots: string[];
-  client: McpClient;
-  tools: Map<string, McpTool>;
-  resources: ListedResource[];
-  templates: ListedResourceTemplate[];
-  prompts: Map<string, ListedPrompt>;
-  dirty: Set<McpListKind>;
-  refreshing?: Promise<void>;
-  listeners: Map<string, Set<(uri: string) => void>>;
-  removed: boolean;
-}
 
 /**
  * The one registry of MCP servers and what they offer: one `McpClient` per server, every tool,
@@ -281,67 +267,15 @@ export class McpRegistry {
   }
 
   private async reload(state: ServerState, kinds: ReadonlySet<McpListKind>): Promise<void> {
-    const { client, config, sessionId } = state;
-    const reads: Promise<void>[] = [];
-    if (kinds.has('tools')) reads.push(client.listTools().then((definitions) => void (state.tools = this.buildTools(state, definitions))));
-    if (kinds.has('resources')) {
-      reads.push(client.listResources().then((resources) => void (state.resources = resources.map((resource) => ({ ...resource, serverId: config.id })))));
-      reads.push(client.listResourceTemplates().then((templates) => void (state.templates = templates.map((template) => ({ ...template, serverId: config.id })))));
-    }
-    if (kinds.has('prompts')) {
-      reads.push(
-        client.listPrompts().then((prompts) => {
-          state.prompts = new Map(prompts.map((prompt) => {
-            const name = mcpToolName(config.id, prompt.name);
-            return [name, { ...prompt, name, mcpName: prompt.name, serverId: config.id }];
-          }));
-        }),
-      );
-    }
-    for (const result of await Promise.allSettled(reads)) {
-      if (result.status === 'rejected') this.emit({ type: 'catalog-error', serverId: config.id, sessionId, error: asError(result.reason) });
-    }
+    const { config, sessionId } = state;
+    const documents = await loadServerCatalog(state, kinds, { validator: this.validator, emit: (event) => this.emit(event) });
     if (state.removed || this.closed) return;
-    const identity = client.identity();
-    const group = [config.name ?? identity?.title ?? identity?.name, config.description, identity?.instructions].filter(Boolean).join('. ').slice(0, 1_000);
-    const documents = mcpCatalogDocuments({
-      namespace: state.namespace,
-      serverId: config.id,
-      group,
-      tools: [...state.tools.values()],
-      resources: state.resources,
-      templates: state.templates,
-      prompts: [...state.prompts.values()].map((prompt) => ({ ...prompt, name: prompt.mcpName, ref: prompt.name })),
-    });
     try {
       const report = await this.options.index.sync(state.namespace, documents);
       this.emit({ type: 'catalog-indexed', serverId: config.id, sessionId, report });
     } catch (error) {
       this.emit({ type: 'catalog-error', serverId: config.id, sessionId, error: asError(error) });
     }
-  }
-
-  private buildTools(state: ServerState, definitions: readonly McpToolDefinition[]): Map<string, McpTool> {
-    const tools = new Map<string, McpTool>();
-    for (const definition of definitions) {
-      const name = mcpToolName(state.config.id, definition.name);
-      const existing = tools.get(name);
-      if (existing) {
-        this.emit({ type: 'name-collision', serverId: state.config.id, sessionId: state.sessionId, name, dropped: definition.name });
-        continue;
-      }
-      tools.set(
-        name,
-        createMcpTool({
-          name,
-          serverId: state.config.id,
-          definition,
-          validator: this.validator,
-          call: (args, { signal }) => state.client.callTool(definition.name, args, { signal, definition }),
-        }),
-      );
-    }
-    return tools;
   }
 
   private async search(query: string, kinds: readonly McpDocumentKind[], options: McpScope & { limit?: number }): Promise<DiscoveryHit[]> {
@@ -445,16 +379,6 @@ function stateKey(id: string, sessionId: string | undefined): string {
   return `${sessionId ?? ''}\u0000${id}`;
 }
 
-function localDocument(kind: McpDocumentKind, ref: string, fields: IndexDocument['fields'], group?: string): IndexDocument {
-  return {
-    id: documentId(kind, LOCAL_NAMESPACE, ref),
-    kind,
-    namespace: LOCAL_NAMESPACE,
-    fields: { ...fields, ...(group ? { group } : {}) },
-    payload: { ref } satisfies McpDocumentPayload,
-  };
-}
-
 function matchesTemplate(template: string, uri: string): boolean {
   try {
     return new UriTemplate(template).match(uri) !== null;
@@ -465,18 +389,4 @@ function matchesTemplate(template: string, uri: string): boolean {
 
 function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
-}
-
-/** A context for tools run outside a turn (`tools.execute` without one): MCP tools need only the signal. */
-function detachedContext(sessionId: string, signal: AbortSignal | undefined): ToolContext {
-  const unavailable = () => Promise.reject(new Error('no runtime: this tool was executed outside a turn'));
-  return {
-    runtime: { cwd: process.cwd(), kind: 'none', readFile: unavailable, writeFile: unavailable, exec: unavailable },
-    signal: signal ?? new AbortController().signal,
-    sessionId,
-    toolCallId: `registry-${Date.now().toString(36)}`,
-    allowedRoots: [],
-    onUpdate: () => undefined,
-    emit: () => undefined,
-  };
 }

@@ -1,0 +1,97 @@
+import type { McpServerConfig } from '../config/schema.js';
+import type { IndexDocument } from '../retrieval/search-index.js';
+import { createMcpTool, type McpTool } from './create-mcp-tool.js';
+import type { JsonSchemaValidator } from './json-schema-validator.js';
+import { mcpCatalogDocuments } from './mcp-catalog-documents.js';
+import type { McpClient } from './mcp-client.js';
+import type { McpListKind, McpToolDefinition } from './mcp-client-options.js';
+import type { ListedPrompt, ListedResource, ListedResourceTemplate, McpRegistryEvent } from './mcp-registry-types.js';
+import { mcpToolName } from './tool-name.js';
+
+/** What the registry holds for one connected server. */
+export interface ServerState {
+  namespace: string;
+  config: McpServerConfig;
+  sessionId?: string;
+  roots: string[];
+  client: McpClient;
+  tools: Map<string, McpTool>;
+  resources: ListedResource[];
+  templates: ListedResourceTemplate[];
+  prompts: Map<string, ListedPrompt>;
+  dirty: Set<McpListKind>;
+  refreshing?: Promise<void>;
+  listeners: Map<string, Set<(uri: string) => void>>;
+  removed: boolean;
+}
+
+export interface LoadCatalogOptions {
+  validator: JsonSchemaValidator;
+  emit(event: McpRegistryEvent): void;
+}
+
+/**
+ * Re-reads the given kinds of a server's catalog into its state (a list that fails keeps its
+ * previous items and is reported as `catalog-error`) and returns the documents of the whole
+ * catalog, ready for `SearchIndex.sync` of the server's namespace.
+ */
+export async function loadServerCatalog(state: ServerState, kinds: ReadonlySet<McpListKind>, options: LoadCatalogOptions): Promise<IndexDocument[]> {
+  const { client, config, sessionId } = state;
+  const reads: Promise<void>[] = [];
+  if (kinds.has('tools')) reads.push(client.listTools().then((definitions) => void (state.tools = buildTools(state, definitions, options))));
+  if (kinds.has('resources')) {
+    reads.push(client.listResources().then((resources) => void (state.resources = resources.map((resource) => ({ ...resource, serverId: config.id })))));
+    reads.push(client.listResourceTemplates().then((templates) => void (state.templates = templates.map((template) => ({ ...template, serverId: config.id })))));
+  }
+  if (kinds.has('prompts')) {
+    reads.push(
+      client.listPrompts().then((prompts) => {
+        state.prompts = new Map(
+          prompts.map((prompt) => {
+            const name = mcpToolName(config.id, prompt.name);
+            return [name, { ...prompt, name, mcpName: prompt.name, serverId: config.id }];
+          }),
+        );
+      }),
+    );
+  }
+  for (const result of await Promise.allSettled(reads)) {
+    if (result.status === 'rejected') {
+      const error = result.reason instanceof Error ? result.reason : new Error(String(result.reason));
+      options.emit({ type: 'catalog-error', serverId: config.id, sessionId, error });
+    }
+  }
+  const identity = client.identity();
+  const group = [config.name ?? identity?.title ?? identity?.name, config.description, identity?.instructions].filter(Boolean).join('. ').slice(0, 1_000);
+  return mcpCatalogDocuments({
+    namespace: state.namespace,
+    serverId: config.id,
+    group,
+    tools: [...state.tools.values()],
+    resources: state.resources,
+    templates: state.templates,
+    prompts: [...state.prompts.values()].map((prompt) => ({ ...prompt, name: prompt.mcpName, ref: prompt.name })),
+  });
+}
+
+function buildTools(state: ServerState, definitions: readonly McpToolDefinition[], options: LoadCatalogOptions): Map<string, McpTool> {
+  const tools = new Map<string, McpTool>();
+  for (const definition of definitions) {
+    const name = mcpToolName(state.config.id, definition.name);
+    if (tools.has(name)) {
+      options.emit({ type: 'name-collision', serverId: state.config.id, sessionId: state.sessionId, name, dropped: definition.name });
+      continue;
+    }
+    tools.set(
+      name,
+      createMcpTool({
+        name,
+        serverId: state.config.id,
+        definition,
+        validator: options.validator,
+        call: (args, { signal }) => state.client.callTool(definition.name, args, { signal, definition }),
+      }),
+    );
+  }
+  return tools;
+}

@@ -1,0 +1,98 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  LoggingLevel,
+  ServerCapabilities,
+  Tool as McpToolDefinition,
+} from '@modelcontextprotocol/client';
+import type { McpAuthHooks } from './create-mcp-transport.js';
+import type { McpClientError } from './mcp-client-error.js';
+
+export type { McpToolDefinition };
+
+export type McpServerStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
+export type McpListKind = 'tools' | 'resources' | 'prompts';
+
+export interface McpLogEntry {
+  serverId: string;
+  /** The server's log level, or `stderr` for a line a stdio server wrote to stderr. */
+  level: LoggingLevel | 'stderr';
+  logger?: string;
+  data: unknown;
+}
+
+export interface McpRequestInfo {
+  serverId: string;
+  method: string;
+  params?: unknown;
+}
+
+export interface McpResponseInfo extends McpRequestInfo {
+  durationMs: number;
+  error?: McpClientError;
+}
+
+export interface McpPageInfo {
+  serverId: string;
+  method: string;
+  /** 1-based page number. */
+  page: number;
+  items: number;
+  nextCursor?: string;
+}
+
+export interface McpServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+  capabilities: ServerCapabilities;
+}
+
+export interface McpCallContext {
+  serverId: string;
+  signal: AbortSignal;
+}
+
+export interface McpReconnectOptions {
+  /** First delay after a drop or failed attempt (default 250 ms); doubles per attempt. */
+  initialDelayMs?: number;
+  /** The cap of the delay (default 30 s). */
+  maxDelayMs?: number;
+  /** Attempts in a row before the server is marked `failed` (default 8); a later call tries once more. */
+  maxAttempts?: number;
+}
+
+export interface McpClientOptions extends McpAuthHooks {
+  clientInfo?: { name: string; version: string };
+  /** Directories offered as roots (`roots/list`), e.g. the session cwd. */
+  roots?: () => readonly string[];
+  /** Answers `sampling/createMessage`; without it the client does not advertise sampling. */
+  onSampling?(request: CreateMessageRequestParams, context: McpCallContext): Promise<CreateMessageResult>;
+  /** Answers `elicitation/create`; without it the client does not advertise elicitation. */
+  onElicitation?(request: ElicitRequestParams, context: McpCallContext): Promise<ElicitResult>;
+  onRequest?(info: McpRequestInfo): void;
+  onResponse?(info: McpResponseInfo): void;
+  onLog?(entry: McpLogEntry): void;
+  onPaginate?(info: McpPageInfo): void;
+  /** The server's catalog changed (`list_changed`, or a reconnect): re-read that kind. */
+  onListChanged?(kind: McpListKind): void;
+  onResourceUpdated?(uri: string): void;
+  onStatus?(status: McpServerStatus, error?: McpClientError): void;
+  reconnect?: McpReconnectOptions;
+  /** Pages per list before giving up on a server whose cursor never ends (default 100). */
+  maxPages?: number;
+  /**
+   * Bound of the handshake, and of how long a request waits for a (re)connect; default the larger
+   * of the server's `timeoutMs` and 15 s, because starting a server (`npx …`) is slower than a call.
+   */
+  connectTimeoutMs?: number;
+}
+
+export interface McpRequestOptions {
+  signal?: AbortSignal;
+  /** Overrides the server's `timeoutMs` for this request. */
+  timeoutMs?: number;
+}
