@@ -40,7 +40,7 @@ export async function* authorizeToolCalls(options: {
   const fail = (call: StepToolCall, text: string) => results.set(call.toolCallId, { content: [{ type: 'text', text }], isError: true });
 
   for (const call of options.calls) {
-    const prepared = prepareCall(call, options.byName);
+    const prepared = prepareCall(call, options.byName, options.mode);
     if ('error' in prepared) {
       fail(call, prepared.error);
       continue;
@@ -111,12 +111,18 @@ function raceSteering(answer: Promise<PermissionAnswer>, steering: SteeringQueue
   });
 }
 
-function prepareCall(call: StepToolCall, byName: ReadonlyMap<string, AnyTool>): { tool: AnyTool; args: unknown } | { error: string } {
+function prepareCall(
+  call: StepToolCall,
+  byName: ReadonlyMap<string, AnyTool>,
+  mode: SessionMode,
+): { tool: AnyTool; args: unknown } | { error: string } {
   const tool = byName.get(call.toolName);
   if (call.invalidReason && !tool) return { error: `Invalid tool call: ${call.invalidReason}` };
   if (!tool) {
     const names = [...byName.keys()].join(', ');
-    return { error: `Unknown tool "${call.toolName}". Available tools: ${names || '(none)'}.` };
+    // Plan mode hides tools that change things: say so, or the model will think the tool does not exist.
+    const plan = mode === 'plan' ? ' The session is in plan mode: only read-only tools are available; call exit_plan_mode to ask to execute.' : '';
+    return { error: `Unknown tool "${call.toolName}". Available tools: ${names || '(none)'}.${plan}` };
   }
   if (call.invalidReason) return { error: `Invalid arguments for "${call.toolName}": ${call.invalidReason}` };
   const validated = tool.validate(call.input);

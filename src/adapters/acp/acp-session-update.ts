@@ -8,6 +8,8 @@ export interface UpdateContext {
   replay: boolean;
   /** The client advertised `session.notices`; otherwise notices become agent messages. */
   notices: boolean;
+  /** The client advertised `session.compaction`; `compaction_update` is sent only then. */
+  compaction?: boolean;
 }
 
 /** One agent event → the ACP `session/update` it maps to, or undefined when it has none. */
@@ -29,6 +31,8 @@ export function toSessionUpdate(event: AgentOutput, context: UpdateContext): acp
         status: event.status,
         rawInput: event.input as Record<string, unknown>,
         ...(event.locations ? { locations: absoluteLocations(event.locations, context.cwd) } : {}),
+        // ACP has no nesting field: sub-agent calls carry their parent in _meta.
+        ...(event.parentToolCallId ? { _meta: { parentToolCallId: event.parentToolCallId } } : {}),
       };
     case 'tool-call-update':
       return {
@@ -42,6 +46,15 @@ export function toSessionUpdate(event: AgentOutput, context: UpdateContext): acp
       };
     case 'plan':
       return { sessionUpdate: 'plan', entries: event.entries };
+    case 'compaction':
+      if (!context.compaction) return undefined;
+      return {
+        sessionUpdate: 'compaction_update',
+        compactionId: event.compactionId,
+        status: event.status,
+        ...(event.summary !== undefined ? { summary: [{ type: 'text', text: event.summary }] } : {}),
+        ...(event.error !== undefined ? { error: event.error } : {}),
+      };
     case 'mode-change':
       return { sessionUpdate: 'current_mode_update', currentModeId: event.modeId };
     case 'commands':

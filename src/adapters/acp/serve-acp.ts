@@ -35,6 +35,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     cwd,
     replay,
     notices: Boolean(clientCapabilities?.session && 'notices' in clientCapabilities.session && clientCapabilities.session.notices),
+    compaction: Boolean(clientCapabilities?.session && 'compaction' in clientCapabilities.session && clientCapabilities.session.compaction),
   });
 
   const modeState = (mode: SessionMode): acp.SessionModeState => ({ currentModeId: mode, availableModes: [...MODES] });
@@ -131,7 +132,8 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
         );
         for await (const event of events) {
           if (event.type === 'permission-request') {
-            await askClient(client, event, controller.signal);
+            // Not awaited: the turn keeps streaming, so a steering prompt can supersede the question.
+            void askClient(client, event, controller.signal);
             continue;
           }
           if (event.type === 'turn-end') {

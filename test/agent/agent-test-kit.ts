@@ -1,0 +1,63 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { createAgent, type CreateAgentOptions } from '../../src/agent/create-agent.js';
+import type { Agent, ProcessOptions } from '../../src/agent/agent.js';
+import type { AgentOutput } from '../../src/agent/agent-output.js';
+import { configSchema, type PlaitedConfigInput } from '../../src/config/schema.js';
+import type { ResolvedLanguageModel } from '../../src/model/resolve-model.js';
+
+const agents: Agent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.stop()));
+});
+
+export function tempProject(): string {
+  return mkdtempSync(join(tmpdir(), 'plaited-behaviour-'));
+}
+
+export function makeAgent(model: ResolvedLanguageModel, config: PlaitedConfigInput = {}, extra: Partial<CreateAgentOptions> = {}): Agent {
+  const agent = createAgent({ config: configSchema.parse(config), model, ...extra });
+  agents.push(agent);
+  return agent;
+}
+
+export type PermissionEvent = Extract<AgentOutput, { type: 'permission-request' }>;
+
+/** Runs one prompt to its end; permission questions are answered by `answer` (undefined = leave open). */
+export async function collect(
+  agent: Agent,
+  sessionId: string,
+  text: string,
+  answer: (event: PermissionEvent) => string | undefined = () => 'allow-once',
+  options: ProcessOptions = {},
+  onEvent?: (event: AgentOutput) => void,
+): Promise<AgentOutput[]> {
+  const events: AgentOutput[] = [];
+  for await (const event of agent.process({ sessionId, prompt: [{ type: 'text', text }] }, options)) {
+    events.push(event);
+    onEvent?.(event);
+    if (event.type === 'permission-request') {
+      const optionId = answer(event);
+      if (optionId) event.respond({ outcome: 'selected', optionId });
+    }
+  }
+  return events;
+}
+
+export const textOf = (events: AgentOutput[]) => events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
+
+export function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

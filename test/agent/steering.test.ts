@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AgentOutput } from '../../src/agent/agent-output.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { textResult } from '../../src/tools/tool.js';
+import { scriptedModel } from '../helpers/scripted-mock-model.js';
+import { collect, deferred, makeAgent, tempProject, textOf, waitFor } from './agent-test-kit.js';
+
+/** A read tool that runs until the test releases it. */
+function gateTool() {
+  const started = deferred();
+  const release = deferred();
+  const tool = defineTool({
+    name: 'wait_here',
+    description: 'waits for the test',
+    parameters: z.object({}),
+    risk: 'read',
+    async execute() {
+      started.resolve();
+      await release.promise;
+      return textResult('tool finished');
+    },
+  });
+  return { tool, started, release };
+}
+
+describe('steering', () => {
+  it('a message sent during a tool call joins the turn before the next model step, and its own stream ends once absorbed', async () => {
+    const gate = gateTool();
+    const model = scriptedModel([{ toolCalls: [{ name: 'wait_here', input: {} }] }, { text: 'Steered answer.' }]);
+    const agent = makeAgent(model, {}, { tools: [gate.tool] });
+    const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
+    const first = collect(agent, sessionId, 'start working');
+    await gate.started.promise;
+    let steerEnded = false;
+    const steer = collect(agent, sessionId, 'focus on the tests instead').then((events) => {
+      steerEnded = true;
+      return events;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Not absorbed yet: the tool is still running, no model step has started.
+    expect(steerEnded).toBe(false);
+    gate.release.resolve();
+    const [firstEvents, steerEvents] = await Promise.all([first, steer]);
+    expect(steerEvents.map((event) => event.type)).toEqual(['user-message', 'turn-end']);
+    expect(steerEvents.at(-1)).toMatchObject({ stopReason: 'end_turn' });
+    expect(textOf(firstEvents)).toBe('Steered answer.');
+    expect(model.calls).toHaveLength(2);
+    const second = JSON.stringify(model.calls[1]!.prompt);
+    expect(second.indexOf('tool finished')).toBeGreaterThan(-1);
+    expect(second.indexOf('focus on the tests instead')).toBeGreaterThan(second.indexOf('tool finished'));
+  });
+
+  it('denies calls still waiting for approval with "superseded by new instruction"', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'write_file', input: { path: 'a.txt', content: 'a' } }, { name: 'write_file', input: { path: 'b.txt', content: 'b' } }] },
+      { text: 'OK, changing course.' },
+    ]);
+    const agent = makeAgent(model);
+    const cwd = tempProject();
+    const { sessionId } = await agent.sessions.create({ cwd });
+    const asked: string[] = [];
+    let steer: Promise<AgentOutput[]> | undefined;
+    const events = await collect(
+      agent,
+      sessionId,
+      'write two files',
+      (event) => {
+        asked.push(event.toolCallId);
+        // Leave the question open and send a new instruction instead.
+        steer ??= collect(agent, sessionId, 'stop, write nothing');
+        return undefined;
+      },
+    );
+    const steerEvents = await steer!;
+    expect(asked).toHaveLength(1);
+    const failed = events.filter((event) => event.type === 'tool-call-update' && event.status === 'failed');
+    expect(failed).toHaveLength(2);
+    const prompt = JSON.stringify(model.calls[1]!.prompt);
+    expect(prompt.match(/superseded by new instruction/g)).toHaveLength(2);
+    expect(prompt).toContain('stop, write nothing');
+    expect(steerEvents.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'end_turn' });
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'end_turn' });
+  });
+
+  it('a steering message that arrives after the last step runs as a turn of its own', async () => {
+    const model = scriptedModel([{ text: 'first answer', chunkDelayMs: 15 }, { text: 'second answer' }]);
+    const agent = makeAgent(model);
+    const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
+    let steer: Promise<AgentOutput[]> | undefined;
+    const first = await collect(agent, sessionId, 'one', undefined, {}, (event) => {
+      if (event.type === 'text-delta') steer ??= collect(agent, sessionId, 'two');
+    });
+    const second = await steer!;
+    expect(textOf(first)).toBe('first answer');
+    expect(textOf(second)).toBe('second answer');
+    expect(second.filter((event) => event.type === 'user-message')).toHaveLength(1);
+    expect(JSON.stringify(model.calls[1]!.prompt)).toContain('first answer');
+  });
+
+  it('queues per message: sendMode "queue" overrides the steer default', async () => {
+    const gate = gateTool();
+    const model = scriptedModel([{ toolCalls: [{ name: 'wait_here', input: {} }] }, { text: 'one done' }, { text: 'two done' }]);
+    const agent = makeAgent(model, { agent: { sendMode: 'steer' } }, { tools: [gate.tool] });
+    const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
+    const first = collect(agent, sessionId, 'one');
+    await gate.started.promise;
+    const queued = collect(agent, sessionId, 'two', undefined, { sendMode: 'queue' });
+    const third = collect(agent, sessionId, 'three', undefined, { sendMode: 'queue' });
+    gate.release.resolve();
+    const [a, b, c] = await Promise.all([first, queued, third]);
+    expect(textOf(a)).toBe('one done');
+    expect(textOf(b)).toBe('two done');
+    expect(c.at(-1)).toMatchObject({ type: 'turn-end' });
+    expect(JSON.stringify(model.calls[1]!.prompt)).not.toContain('two');
+    expect(JSON.stringify(model.calls[2]!.prompt)).toContain('one done');
+    await waitFor(() => model.calls.length === 4);
+  });
+});
