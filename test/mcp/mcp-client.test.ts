@@ -190,3 +190,36 @@ describe('McpClient over HTTP and SSE', () => {
     await expect(sse.connect()).rejects.toMatchObject({ code: 'auth_failed', serverId: 'sse-wrong' });
   });
 });
+
+describe('McpClient failure modes', () => {
+  it('turns an aborted call into an aborted error', async () => {
+    const client = track(new McpClient(stdioConfig('abort')));
+    await client.connect();
+    const controller = new AbortController();
+    const pending = client.callTool('hang', {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toMatchObject({ code: 'aborted', serverId: 'abort' });
+    expect((await client.callTool('echo', { text: 'ok' })).content).toEqual([{ type: 'text', text: 'echo: ok' }]);
+  });
+
+  it('needs an OAuth provider for an oauth server and says so', async () => {
+    const config = mcpServerSchema.parse({ id: 'oauthy', transport: 'http', url: 'http://127.0.0.1:9/mcp', auth: { type: 'oauth' } });
+    const client = track(new McpClient(config, { reconnect: { maxAttempts: 0 } }));
+    const error = await client.connect().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'auth_failed', serverId: 'oauthy' });
+    expect((error as Error).message).toMatch(/no OAuth provider/);
+  });
+
+  it('reports an HTTP server that went away as a typed error; the process lives on', async () => {
+    const fixture = await startHttpFixture();
+    const client = track(new McpClient(httpConfig('gone', fixture.port, 'http'), { reconnect: { initialDelayMs: 50, maxAttempts: 2 } }));
+    await client.connect();
+    await fixture.stop();
+    const error = await client.callTool('echo', { text: 'anyone?' }).catch((caught: unknown) => caught);
+    expect(McpClientError.isInstance(error)).toBe(true);
+    expect((error as McpClientError).serverId).toBe('gone');
+    expect(['connection_closed', 'not_connected', 'timeout']).toContain((error as McpClientError).code);
+    await waitFor(() => client.status === 'failed', 'the client to give up');
+    await expect(client.callTool('echo', { text: 'still?' })).rejects.toMatchObject({ serverId: 'gone' });
+  });
+});
