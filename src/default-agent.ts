@@ -1,13 +1,152 @@
+import { resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
-import type { AgentExtension } from './agent/agent-extension.js';
-import { createAgent } from './agent/create-agent.js';
+import type { AgentExtension, TurnContext } from './agent/agent-extension.js';
+import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
 import type { PlaitedConfig } from './config/schema.js';
 import type { Log } from './cli/stderr-log.js';
+import type { McpRegistry } from './mcp/mcp-registry.js';
+import type { EmbeddingModel } from './model/embedding-model.js';
+import type { SearchIndex } from './retrieval/search-index.js';
+
+/** The shared services behind the default extensions, opened on first use. */
+export interface AgentServices {
+  index: SearchIndex;
+  embedder: EmbeddingModel | undefined;
+  registry: McpRegistry;
+}
+
+export interface DefaultAgent extends Agent {
+  /** The MCP registry (opens the index and connects the configured servers on first call). */
+  mcp(): Promise<McpRegistry>;
+  services(): Promise<AgentServices>;
+}
+
+export interface CreateDefaultAgentOptions {
+  config: PlaitedConfig;
+  log?: Log;
+  /** Extra extensions, after the defaults. */
+  extensions?: AgentExtension[];
+  /** A model instead of `config.agent.model` (MCP sampling, tests). */
+  model?: CreateAgentOptions['model'];
+  /** The folder whose `.plaited/index.db` holds the hybrid index (default: the process cwd). */
+  projectDir?: string;
+}
 
 /**
- * The agent with the project's default extensions, wired lazily: nothing heavy
- * (MCP SDK, SQLite, node-llama-cpp) loads before the first session needs it.
+ * The agent with the project's default extensions: the MCP registry, skills, rules,
+ * memory and plans. Wired lazily: nothing heavy (MCP SDK, SQLite, node-llama-cpp) loads
+ * before a session needs it, so `initialize` is answered first.
  */
-export function createDefaultAgent(options: { config: PlaitedConfig; log?: Log; extensions?: AgentExtension[] }): Agent {
-  return createAgent({ config: options.config, extensions: options.extensions ?? [] });
+export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultAgent {
+  const { config } = options;
+  const log = options.log ?? (() => undefined);
+  const projectDir = options.projectDir ?? process.cwd();
+  let servicesPromise: Promise<AgentServices> | undefined;
+  let extensionsPromise: Promise<AgentExtension[]> | undefined;
+
+  const services = () =>
+    (servicesPromise ??= (async () => {
+      const embedder = await openEmbedder(config, projectDir, log);
+      const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
+      const index = await openHybridIndex({
+        path: config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : resolve(projectDir, '.plaited/index.db'),
+        embedder,
+        embedBatchSize: config.embedder.batchSize,
+      });
+      const { McpRegistry } = await import('./mcp/mcp-registry.js');
+      const registry = new McpRegistry({ index, roots: [projectDir] });
+      registry.subscribe((event) => {
+        if (event.type === 'server-status' && event.error) log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
+        if (event.type === 'catalog-error') log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
+      });
+      // Config servers connect in the background: a slow server never delays a session.
+      for (const server of config.mcp.servers) if (server.enabled) void registry.servers.add(server).catch(() => undefined);
+      return { index, embedder, registry };
+    })());
+
+  const extensions = () =>
+    (extensionsPromise ??= (async () => {
+      const { index, embedder, registry } = await services();
+      const { createMcpExtension } = await import('./mcp/mcp-extension.js');
+      const { createContextExtensions } = await import('./context/context-extensions.js');
+      return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index, embedder })];
+    })());
+
+  const agent = createAgent({
+    config,
+    model: options.model,
+    extensions: [lazyExtensions('defaults', extensions), ...(options.extensions ?? [])],
+  });
+  const stop = agent.stop.bind(agent);
+  return Object.assign(agent, {
+    mcp: async () => (await services()).registry,
+    services,
+    async stop() {
+      await stop();
+      if (servicesPromise) {
+        const opened = await servicesPromise.catch(() => undefined);
+        await opened?.registry.close().catch(() => undefined);
+        opened?.index.close();
+        await opened?.embedder?.close?.().catch(() => undefined);
+      }
+    },
+  });
+}
+
+/**
+ * The configured embedder, checked once. Without one (offline and not cached, or a bad
+ * file) discovery falls back to BM25 alone, with a warning: search degrades, nothing fails.
+ */
+async function openEmbedder(config: PlaitedConfig, projectDir: string, log: Log): Promise<EmbeddingModel | undefined> {
+  try {
+    const { createEmbedder } = await import('./model/embedder.js');
+    const embedder = createEmbedder({
+      model: config.embedder.model,
+      threads: config.embedder.threads,
+      batchSize: config.embedder.batchSize,
+      cacheDb: resolve(projectDir, '.plaited/index.db'),
+    });
+    await embedder.dimensions();
+    return embedder;
+  } catch (error) {
+    log('warn', `embedder unavailable, discovery uses BM25 only: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Several extensions loaded by one factory on first use, presented as one. */
+function lazyExtensions(name: string, load: () => Promise<AgentExtension[]>): AgentExtension {
+  const each = async <T>(call: (extension: AgentExtension) => Promise<T> | T | undefined): Promise<T[]> => {
+    const results: T[] = [];
+    for (const extension of await load()) {
+      const result = await call(extension);
+      if (result !== undefined) results.push(result);
+    }
+    return results;
+  };
+  return {
+    name,
+    async tools(context: TurnContext) {
+      return (await each((extension) => extension.tools?.(context))).flat();
+    },
+    async systemPrompt(context) {
+      const parts = await each((extension) => extension.systemPrompt?.(context));
+      return parts.filter(Boolean).join('\n\n') || undefined;
+    },
+    async onToolResult(context, call) {
+      await each((extension) => extension.onToolResult?.(context, call));
+    },
+    async onTurnEnd(context, stopReason) {
+      await each((extension) => extension.onTurnEnd?.(context, stopReason));
+    },
+    async onSessionStart(session, emit) {
+      await each((extension) => extension.onSessionStart?.(session, emit));
+    },
+    async onSessionClose(sessionId) {
+      await each((extension) => extension.onSessionClose?.(sessionId));
+    },
+    async close() {
+      await each((extension) => extension.close?.());
+    },
+  };
 }

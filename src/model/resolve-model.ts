@@ -2,6 +2,9 @@ import type { LanguageModel } from 'ai';
 import type { PlaitedConfig } from '../config/schema.js';
 import { ModelError } from './model-error.js';
 
+/** Kept here, not imported from model-files.ts, so resolving a remote model never loads node-llama-cpp. */
+export const DEFAULT_CHAT_MODEL = 'hf:ggml-org/functiongemma-270m-it-GGUF';
+
 export type ResolvedLanguageModel = Exclude<LanguageModel, string>;
 
 /**
@@ -12,14 +15,8 @@ export type ResolvedLanguageModel = Exclude<LanguageModel, string>;
  *  - an AI SDK LanguageModel object from `.plaited/config.ts` is used as is
  */
 export async function resolveModel(agentConfig: PlaitedConfig['agent']): Promise<ResolvedLanguageModel> {
-  const spec = agentConfig.model;
-  if (spec === undefined) {
-    throw new ModelError(
-      'model_not_configured',
-      'No model configured. Set agent.model in .plaited/config.ts or pass --model, e.g. ' +
-        '--model openai-compatible:llama3.1 --base-url http://127.0.0.1:11434/v1, or --model llama-cpp:./model.gguf',
-    );
-  }
+  // No model configured: the seed's default, FunctionGemma run locally (downloaded once, then cached).
+  const spec = agentConfig.model ?? `llama-cpp:${DEFAULT_CHAT_MODEL}`;
   if (typeof spec !== 'string') return spec;
 
   const colon = spec.indexOf(':');

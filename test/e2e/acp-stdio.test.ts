@@ -59,7 +59,8 @@ describe('ACP over stdio, end to end', () => {
     const response = await cli.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(response.stopReason).toBe('end_turn');
     expect(agentText(cli, session.sessionId)).toBe('Hello from the scripted model.');
-    expect(cli.stderr()).not.toContain('Error');
+    // Offline, the default embedder is unavailable: a warning, never an error or a stack trace.
+    expect(cli.stderr()).not.toMatch(/\] error:|\n\s+at /);
   });
 
   it('runs a write tool after the user grants permission, and shows the edit as a diff', async () => {
