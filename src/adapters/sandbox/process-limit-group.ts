@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -12,6 +12,8 @@ import { join } from 'node:path';
  * returns null and the caller reports the limit as unenforced.
  */
 export interface ProcessLimitGroup {
+  /** The group's directory in the cgroup filesystem. */
+  readonly path: string;
   /** Shell text that moves the running shell into the group; children inherit it. */
   readonly joinCommand: string;
   /** Kills whatever is still in the group and removes it. */
@@ -21,10 +23,18 @@ export interface ProcessLimitGroup {
 /** bubblewrap, the wrapper shell, two socat bridges and the seccomp helper live in the group too. */
 export const SANDBOX_PLUMBING_TASKS = 8;
 
+/**
+ * Set on the whole-agent child: a pids group the parent made and bound
+ * writable into the sandbox, under which the child makes one group per
+ * command. Without it a fork bomb inside the whole-agent sandbox would share
+ * one budget with the agent and its network bridges, and take them down too.
+ */
+export const DELEGATED_PIDS_CGROUP_ENV = 'PLAITED_SANDBOX_PIDS_CGROUP';
+
 let sequence = 0;
 
-export function createProcessLimitGroup(maxTasks: number): ProcessLimitGroup | null {
-  const parent = findPidsHierarchy();
+export function createProcessLimitGroup(maxTasks: number, options: { parent?: string } = {}): ProcessLimitGroup | null {
+  const parent = options.parent ?? process.env[DELEGATED_PIDS_CGROUP_ENV] ?? findPidsHierarchy();
   if (!parent) return null;
   const dir = join(parent, `plaited-${process.pid}-${++sequence}`);
   try {
@@ -35,16 +45,32 @@ export function createProcessLimitGroup(maxTasks: number): ProcessLimitGroup | n
     return null;
   }
   return {
+    path: dir,
     joinCommand: `echo $$ > '${join(dir, 'cgroup.procs')}'`,
     dispose: async () => {
       // Removal fails while killed tasks are still exiting: retry briefly.
       for (let attempt = 0; attempt < 20; attempt++) {
+        for (const child of subgroups(dir)) {
+          killAll(child);
+          tryRemove(child);
+        }
         killAll(dir);
         if (tryRemove(dir)) return;
         await new Promise((done) => setTimeout(done, 25));
       }
     },
   };
+}
+
+/** Groups a delegated parent's user left behind (a child that died mid-command). */
+function subgroups(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(dir, entry.name));
+  } catch {
+    return [];
+  }
 }
 
 /** Whether this process can make pids groups at all (for availability reports). */

@@ -8,7 +8,7 @@ import type { PlaitedConfig } from '../../config/schema.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
 import type { AgentAdapter } from '../agent-adapter.js';
-import { createProcessLimitGroup } from './process-limit-group.js';
+import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
 import { resolveSandboxMode } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
@@ -33,8 +33,10 @@ import { shellQuote } from './shell-quote.js';
 export const SANDBOX_ISOLATED_ENV = 'PLAITED_SANDBOX_ISOLATED';
 /** Exit code when isolation is required but unavailable (EX_CONFIG). */
 export const EXIT_SANDBOX_UNAVAILABLE = 78;
-/** Room for the agent's own threads and helpers on top of the command process limit. */
-const AGENT_TASK_HEADROOM = 128;
+/** Tasks for the agent itself (Node's threads, MCP servers, the proxy bridges' forks). */
+const AGENT_TASKS = 1024;
+/** Commands that may run at once, each within the process limit (sizes the commands' shared group). */
+const PARALLEL_COMMANDS = 4;
 
 export interface SandboxStatus {
   /** Whether the agent (this process, or the child it runs) is inside the sandbox. */
@@ -86,7 +88,12 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   const nodeArgs = [...(preload ? ['--import', preload] : []), script, ...childArgv(options.argv)];
   const commandLine = [process.execPath, ...nodeArgs].map(shellQuote).join(' ');
 
-  const group = mode === 'isolated' && process.geteuid?.() === 0 && policy.limits.processes !== null ? createProcessLimitGroup(policy.limits.processes + AGENT_TASK_HEADROOM) : null;
+  // As root, `ulimit -u` binds nothing: the agent gets a pids group of its own, and
+  // the child gets a second one, bound writable, to make per-command groups in.
+  const limitProcesses = mode === 'isolated' && process.geteuid?.() === 0 && policy.limits.processes !== null;
+  const group = limitProcesses ? createProcessLimitGroup(AGENT_TASKS) : null;
+  const commandsGroup = limitProcesses ? createProcessLimitGroup((policy.limits.processes ?? 0) * PARALLEL_COMMANDS) : null;
+  if (commandsGroup) policy.allowWrite.push(commandsGroup.path);
   let line = `exec ${commandLine}`;
   let wrapped = false;
   if (mode === 'isolated') {
@@ -98,7 +105,12 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   const child = spawn('/bin/sh', ['-c', line], {
     cwd: options.cwd,
     stdio: 'inherit',
-    env: { ...(options.env ?? process.env), [SANDBOXED_ENV]: '1', [SANDBOX_ISOLATED_ENV]: mode === 'isolated' ? '1' : '0' },
+    env: {
+      ...(options.env ?? process.env),
+      [SANDBOXED_ENV]: '1',
+      [SANDBOX_ISOLATED_ENV]: mode === 'isolated' ? '1' : '0',
+      ...(commandsGroup ? { [DELEGATED_PIDS_CGROUP_ENV]: commandsGroup.path } : {}),
+    },
   });
   parentStatus = { isolated: mode === 'isolated', pid: child.pid ?? null };
   options.onStart?.({ ...parentStatus });
@@ -114,7 +126,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   detach();
   parentStatus = { isolated: false, pid: null };
   if (wrapped) releaseCommand();
-  await group?.dispose();
+  await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
   return code;
 }
 

@@ -40,6 +40,7 @@ let commandSequence = 0;
 export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
   const mode = options.mode ?? (process.env[SANDBOXED_ENV] === '1' ? 'limits-only' : 'isolated');
   const isRoot = process.geteuid?.() === 0;
+  const nestUserNamespace = mode === 'limits-only' && !isRoot && process.env.PLAITED_SANDBOX_ISOLATED === '1' && policy.limits.processes !== null;
 
   async function exec(command: string, execOptions: ExecOptions = {}): Promise<ExecResult> {
     const cwd = execOptions.cwd ?? inner.cwd;
@@ -61,6 +62,10 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
       if (mode === 'isolated') {
         line = await wrapShellCommand(limited, policy, commandId);
         wrapped = true;
+      } else if (nestUserNamespace) {
+        // A user namespace of the command's own: RLIMIT_NPROC counts per namespace,
+        // so the limit binds the command and not the agent and its bridges beside it.
+        line = `exec bwrap --unshare-user --die-with-parent --dev-bind / / -- bash -c ${shellQuote(limited)}`;
       } else {
         line = `exec bash -c ${shellQuote(limited)}`;
       }

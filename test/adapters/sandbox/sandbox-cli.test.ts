@@ -132,6 +132,12 @@ describe('per-command sandbox through the real agent', () => {
     const blocked = await runBattery(['--adapter', COMPOSED_ADAPTER]);
     expect(blocked).toBe(attacks(() => world).length);
   }, 120_000);
+
+  it('whole agent sandboxed, commands reported by the child (--adapter sandbox --adapter PATH) — same battery', async () => {
+    const blocked = await runBattery(['--adapter', 'sandbox', '--adapter', COMPOSED_ADAPTER]);
+    expect(blocked).toBe(attacks(() => world).length);
+    process.stderr.write(`sandbox battery (real agent, whole-agent sandbox): ${blocked} attacks tried, ${blocked} blocked\n`);
+  }, 120_000);
 });
 
 describe('whole-agent sandbox (--adapter sandbox --adapter acp)', () => {
