@@ -51,6 +51,8 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
           timeoutMs: limitMs,
           signal: context.signal,
           maxOutputBytes,
+          // A client terminal shows live output while the command runs, not only at the end.
+          onTerminal: (terminalId) => context.onUpdate({ content: [{ type: 'terminal', terminalId }] }),
         });
       } catch (error) {
         return errorResult(`Could not run the command: ${errorMessage(error)}`);

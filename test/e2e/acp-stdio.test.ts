@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,6 +238,49 @@ describe('ACP over stdio, end to end', () => {
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read buffer' }] });
     expect(reads).toEqual([join(cwd, 'buffer.txt')]);
     expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('unsaved editor buffer');
+  });
+
+  it('runs bash in a client terminal when the client advertises terminals, and embeds it live', async () => {
+    const cwd = project();
+    const terminals = new Map<string, { output: string; exit: Promise<number | null> }>();
+    const calls: string[] = [];
+    const cli = start(cwd, {
+      configureClient: (client) => {
+        client.onRequest('terminal/create', ({ params }) => {
+          calls.push('create');
+          const id = `term-${terminals.size + 1}`;
+          const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? cwd });
+          const entry = { output: '', exit: new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code))) };
+          child.stdout.on('data', (chunk: Buffer) => (entry.output += chunk.toString()));
+          terminals.set(id, entry);
+          return { terminalId: id };
+        });
+        client.onRequest('terminal/wait_for_exit', async ({ params }) => {
+          calls.push('wait');
+          return { exitCode: await terminals.get(params.terminalId)!.exit };
+        });
+        client.onRequest('terminal/output', ({ params }) => {
+          calls.push('output');
+          return { output: terminals.get(params.terminalId)!.output, truncated: false };
+        });
+        client.onRequest('terminal/release', () => {
+          calls.push('release');
+          return {};
+        });
+        client.onRequest('terminal/kill', () => ({}));
+      },
+    });
+    const { sessionId } = await newSession(cli, cwd, { terminal: true });
+    const before = server.requests.length;
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo from-the-client-terminal' } }] }, { text: 'ok' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it' }] });
+    expect(calls).toEqual(['create', 'wait', 'output', 'release']);
+    const updates = toolUpdates(cli, sessionId).map((n) => n.update as acp.ToolCallUpdate);
+    const live = updates.findIndex((update) => update.status === 'in_progress' && update.content?.some((c) => c.type === 'terminal'));
+    const done = updates.findIndex((update) => update.status === 'completed');
+    expect(live).toBeGreaterThanOrEqual(0);
+    expect(live).toBeLessThan(done);
+    expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('from-the-client-terminal');
   });
 
   it('switches to accept-edits mode: edits run without asking', async () => {
