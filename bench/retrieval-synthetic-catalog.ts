@@ -80,8 +80,9 @@ export function syntheticCatalog(options: { tools?: number; servers?: number; qu
     let name = pick(['snake', 'snake', 'camel', 'kebab']) === 'camel'
       ? parts[0] + parts.slice(1).map((part) => part[0].toUpperCase() + part.slice(1)).join('')
       : parts.join(next() < 0.8 ? '_' : '-');
-    while (seen.has(`${server.id}/${name}`)) name = `${name}_${Math.floor(next() * 100)}`;
-    seen.add(`${server.id}/${name}`);
+    const idOf = (tool: string) => `tool:mcp__${server.id.replace(/[^A-Za-z0-9]/g, '_')}__${tool.replace(/[^A-Za-z0-9]/g, '_')}`;
+    while (seen.has(idOf(name))) name = `${name}_${Math.floor(next() * 100)}`;
+    seen.add(idOf(name));
     const shape = next();
     const description =
       shape < 0.08
@@ -91,7 +92,7 @@ export function syntheticCatalog(options: { tools?: number; servers?: number; qu
           : Array.from({ length: 120 + Math.floor(next() * 200) }, (_, i) => (i % 9 === 0 ? pick(words) : pick(FILLER))).join(' ');
     const args = [`${noun}_id: The ${noun}.`, `${pick(words)}: Optional ${pick(words)} filter.`, 'limit: How many results.'].join(' ');
     servers.get(server.id)?.push({
-      id: `tool:mcp__${server.id.replace(/[^A-Za-z0-9]/g, '_')}__${name.replace(/[^A-Za-z0-9]/g, '_')}`,
+      id: idOf(name),
       kind: 'tool',
       namespace: server.id,
       fields: { name, description, args, group: server.description },

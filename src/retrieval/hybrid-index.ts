@@ -4,16 +4,17 @@ import type { IndexDocument, SearchHit, SearchIndex, SearchOptions, SyncReport }
 import { cleanQuery } from './clean-query.js';
 import { contentHash } from './content-hash.js';
 import { embeddingText, ftsColumns } from './document-text.js';
-import { bm25WeightArgs, FTS_COLUMNS } from './field-weights.js';
+import { FTS_COLUMNS } from './field-weights.js';
 import { fuseRankings, type Ranking } from './fuse-rankings.js';
 import { applyGroupBoost } from './group-boost.js';
-import { DROP_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './index-schema.js';
+import { migrateIndex } from './index-schema.js';
+import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { RetrievalError } from './retrieval-error.js';
+import { splitRequest } from './split-request.js';
 import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
-import { feedbackQuery } from './dense-feedback.js';
 import { isZeroVector, normalize, VectorMatrix, type ScoredRow } from './vector-matrix.js';
 
 export interface HybridIndexOptions {
@@ -41,19 +42,6 @@ interface CatalogSnapshot {
   matrix?: VectorMatrix;
 }
 
-interface DenseResult {
-  hits: ScoredRow[];
-  vector?: Float32Array;
-  accept?: (rowid: number) => boolean;
-}
-
-interface ExistingRow {
-  rowid: number;
-  id: string;
-  hash: string;
-  embed_hash: string | null;
-  has_vector: number;
-}
 
 interface PreparedWrite {
   document: IndexDocument;
@@ -98,7 +86,7 @@ class SqliteHybridIndex implements HybridIndex {
   private dataVersion = -1;
   private writes: Promise<unknown> = Promise.resolve();
   private closed = false;
-  private readonly statements;
+  private readonly statements: IndexStatements;
 
   constructor(db: Database.Database, options: HybridIndexOptions, dimensions: number | undefined) {
     this.db = db;
@@ -109,85 +97,16 @@ class SqliteHybridIndex implements HybridIndex {
     this.tuning = resolveTuning(options.tuning);
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    this.migrate();
-    const filter = `(@kinds IS NULL OR d.kind IN (SELECT value FROM json_each(@kinds)))
-      AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
-    this.statements = {
-      existing: db.prepare<[string], ExistingRow>(
-        'SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs WHERE namespace = ?',
-      ),
-      byIds: db.prepare<[string], ExistingRow>(
-        `SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs
-         WHERE id IN (SELECT value FROM json_each(?))`,
-      ),
-      vectorsByEmbedHash: db.prepare<[string], { embed_hash: string; vector: Buffer }>(
-        `SELECT embed_hash, vector FROM docs WHERE vector IS NOT NULL
-         AND embed_hash IN (SELECT value FROM json_each(?))`,
-      ),
-      upsert: db.prepare<[string, string, string, string, string | null, Buffer | null, string], { rowid: number }>(
-        `INSERT INTO docs (id, kind, namespace, hash, embed_hash, vector, json) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, namespace = excluded.namespace, hash = excluded.hash,
-           embed_hash = excluded.embed_hash, vector = excluded.vector, json = excluded.json
-         RETURNING rowid`,
-      ),
-      deleteFts: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
-      insertFts: db.prepare<unknown[]>(
-        `INSERT INTO docs_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
-      ),
-      deleteDoc: db.prepare<[number]>('DELETE FROM docs WHERE rowid = ?'),
-      rowidOf: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE id = ?'),
-      rowidsOfNamespace: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE namespace = ?'),
-      get: db.prepare<[string], { json: string }>('SELECT json FROM docs WHERE id = ?'),
-      jsonByRowids: db.prepare<[string], { rowid: number; json: string }>(
-        'SELECT rowid, json FROM docs WHERE rowid IN (SELECT value FROM json_each(?))',
-      ),
-      count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM docs'),
-      countNamespace: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM docs WHERE namespace = ?'),
-      bm25: db.prepare<{ match: string; kinds: string | null; namespaces: string | null; limit: number }, ScoredRow>(
-        `SELECT f.rowid AS rowid, -bm25(docs_fts, ${bm25WeightArgs(this.tuning.fieldWeights)}) AS score
-         FROM docs_fts f JOIN docs d ON d.rowid = f.rowid
-         WHERE docs_fts MATCH @match AND ${filter}
-         ORDER BY bm25(docs_fts, ${bm25WeightArgs(this.tuning.fieldWeights)}) LIMIT @limit`,
-      ),
-      catalog: db.prepare<[], { rowid: number; kind: string; namespace: string; vector: Buffer | null }>(
-        'SELECT rowid, kind, namespace, vector FROM docs',
-      ),
-      dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
-    };
+    migrateIndex(db, {
+      // Documents indexed with another text recipe are rewritten by the next sync.
+      recipe: JSON.stringify({ splitGluedNames: this.tuning.splitGluedNames, embedding: this.tuning.embedding }),
+      embedderKey: this.embedder ? `${this.embedder.modelId}#${dimensions}` : undefined,
+    });
+    this.statements = prepareStatements(db, this.tuning.fieldWeights);
   }
 
   get hasEmbedder(): boolean {
     return this.embedder !== undefined;
-  }
-
-  /** Creates the tables, or rebuilds them when the file is from another schema or embedder. */
-  private migrate(): void {
-    const db = this.db;
-    const readMeta = (key: string): string | undefined => {
-      try {
-        return db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
-      } catch {
-        return undefined;
-      }
-    };
-    if (readMeta('schema') !== SCHEMA_VERSION) db.exec(DROP_SQL);
-    db.exec(SCHEMA_SQL);
-    const setMeta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-    setMeta.run('schema', SCHEMA_VERSION);
-    // Documents indexed with another text recipe are rewritten by the next sync.
-    const recipe = JSON.stringify({ splitGluedNames: this.tuning.splitGluedNames, embedding: this.tuning.embedding });
-    if (readMeta('recipe') !== recipe) {
-      db.exec("UPDATE docs SET hash = ''");
-      setMeta.run('recipe', recipe);
-    }
-    if (this.embedder) {
-      const embedderKey = `${this.embedder.modelId}#${this.dimensions}`;
-      if (readMeta('embedder') !== embedderKey) {
-        // Vectors of another model are not comparable: recompute them on the next sync.
-        db.exec('UPDATE docs SET vector = NULL, embed_hash = NULL');
-        setMeta.run('embedder', embedderKey);
-      }
-    }
   }
 
   sync(namespace: string, documents: readonly IndexDocument[]): Promise<SyncReport> {
@@ -275,26 +194,19 @@ class SqliteHybridIndex implements HybridIndex {
     const depth = Math.max(limit, tuning.candidateDepth);
     const kinds = options.kinds ? new Set(options.kinds) : undefined;
     const namespaces = options.namespaces ? new Set(options.namespaces) : undefined;
+    // The whole request, plus each of its parts when it has several (split-request.ts).
+    const parts = tuning.parts.maxParts > 0 ? splitRequest(query, { maxParts: tuning.parts.maxParts }) : [];
+    const texts = [query, ...parts];
+    const weightOf = (index: number) => (index === 0 ? 1 : tuning.parts.weight);
     const rankings: Ranking[] = [];
     if (mode !== 'dense') {
-      rankings.push({ hits: this.bm25(query, depth, options), weight: tuning.bm25Weight });
+      texts.forEach((text, i) => rankings.push({ hits: this.bm25(text, depth, options), weight: tuning.bm25Weight * weightOf(i) }));
     }
-    let dense: DenseResult | undefined;
     if (mode !== 'bm25' && this.embedder) {
-      dense = await this.dense(query, depth, kinds, namespaces, options.signal);
-      rankings.push({ hits: dense.hits, weight: tuning.denseWeight });
+      const dense = await this.dense(texts, depth, kinds, namespaces, options.signal);
+      dense.forEach((hits, i) => rankings.push({ hits, weight: tuning.denseWeight * weightOf(i) }));
     }
     if (options.signal?.aborted) throw abortError(options.signal);
-    const { feedback } = tuning;
-    if (dense?.vector && rankings.length === 2 && feedback.docs > 0 && feedback.weight > 0) {
-      // Second dense pass from the query moved towards the first fused ranking's best documents.
-      const first = [...fuseRankings(rankings, tuning.fusion)].sort((a, b) => b[1] - a[1]).slice(0, feedback.docs);
-      const matrix = this.catalog().matrix;
-      if (matrix) {
-        const moved = feedbackQuery(dense.vector, matrix, first.map(([rowid]) => rowid), feedback.weight);
-        rankings[1] = { hits: matrix.nearest(moved, depth, dense.accept).filter((hit) => hit.score !== 0), weight: tuning.denseWeight };
-      }
-    }
     let scores: Map<number, number>;
     if (rankings.length === 1) scores = new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
     else {
@@ -332,17 +244,20 @@ class SqliteHybridIndex implements HybridIndex {
     });
   }
 
+  /** One embedding call for all texts, then one scan of the vectors per text. */
   private async dense(
-    query: string,
+    texts: readonly string[],
     depth: number,
     kinds: Set<string> | undefined,
     namespaces: Set<string> | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<DenseResult> {
-    const text = this.tuning.cleanDenseQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }).join(' ') : query;
-    const [vector] = await this.embed([text], signal);
+  ): Promise<ScoredRow[][]> {
+    const { cleanDenseQuery, dropLiterals } = this.tuning;
+    const vectors = await this.embed(
+      texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals }).join(' ') : text)),
+      signal,
+    );
     const { matrix, meta } = this.catalog();
-    if (!matrix || !vector || isZeroVector(vector)) return { hits: [] };
     const accept =
       kinds || namespaces
         ? (rowid: number) => {
@@ -350,8 +265,10 @@ class SqliteHybridIndex implements HybridIndex {
             return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
           }
         : undefined;
-    // A request with no content words embeds as a zero vector: every score is 0, no signal.
-    return { hits: matrix.nearest(vector, depth, accept).filter((hit) => hit.score !== 0), vector, accept };
+    // A request with no content words embeds as a zero vector: no signal, no hits.
+    return vectors.map((vector) =>
+      !matrix || isZeroVector(vector) ? [] : matrix.nearest(vector, depth, accept).filter((hit) => hit.score !== 0),
+    );
   }
 
   /** Kinds, namespaces and vectors of every document, reloaded after any write. */

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { FTS_COLUMNS } from './field-weights.js';
 
 /** Bumped when the tables change shape; an older file is rebuilt from scratch. */
@@ -34,3 +35,30 @@ DROP TABLE IF EXISTS docs_fts;
 DROP TABLE IF EXISTS docs;
 DROP TABLE IF EXISTS meta;
 `;
+
+/**
+ * Creates the tables, or rebuilds them when the file has another schema version. Documents
+ * indexed with another text recipe get an empty hash so the next sync rewrites them; vectors
+ * of another embedder (model or size) are dropped so the next sync recomputes them.
+ */
+export function migrateIndex(db: Database.Database, options: { recipe: string; embedderKey?: string }): void {
+  const readMeta = (key: string): string | undefined => {
+    try {
+      return db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
+    } catch {
+      return undefined;
+    }
+  };
+  if (readMeta('schema') !== SCHEMA_VERSION) db.exec(DROP_SQL);
+  db.exec(SCHEMA_SQL);
+  const setMeta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  setMeta.run('schema', SCHEMA_VERSION);
+  if (readMeta('recipe') !== options.recipe) {
+    db.exec("UPDATE docs SET hash = ''");
+    setMeta.run('recipe', options.recipe);
+  }
+  if (options.embedderKey && readMeta('embedder') !== options.embedderKey) {
+    db.exec('UPDATE docs SET vector = NULL, embed_hash = NULL');
+    setMeta.run('embedder', options.embedderKey);
+  }
+}

@@ -26,8 +26,11 @@ export interface RetrievalTuning {
    * also match the request are more likely right (see group-boost.ts). 0 switches it off.
    */
   groupBoost: number;
-  /** Pseudo-relevance feedback for the dense side (see dense-feedback.ts); docs 0 switches it off. */
-  feedback: { docs: number; weight: number };
+  /**
+   * Multi-part requests: each part (line, sentence) is also searched, adding `weight ×` its
+   * normalised scores, for up to `maxParts` parts (see split-request.ts). 0 parts: off.
+   */
+  parts: { maxParts: number; weight: number };
   /** Text given to the embedder for a document. */
   embedding: { maxWords: number; includeArgs: boolean };
 }
@@ -43,12 +46,12 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   denseWeight: 1.3,
   candidateDepth: 100,
   groupBoost: 0.1,
-  feedback: { docs: 0, weight: 0 },
+  parts: { maxParts: 0, weight: 0 },
   embedding: { maxWords: 160, includeArgs: false },
 };
 
-export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'feedback'>> & {
-  feedback?: Partial<RetrievalTuning['feedback']>;
+export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts'>> & {
+  parts?: Partial<RetrievalTuning['parts']>;
   fieldWeights?: Partial<FieldWeights>;
   fusion?: Partial<FusionOptions>;
   embedding?: Partial<RetrievalTuning['embedding']>;
@@ -61,6 +64,6 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     fieldWeights: { ...DEFAULT_TUNING.fieldWeights, ...overrides.fieldWeights },
     fusion: { ...DEFAULT_TUNING.fusion, ...overrides.fusion },
     embedding: { ...DEFAULT_TUNING.embedding, ...overrides.embedding },
-    feedback: { ...DEFAULT_TUNING.feedback, ...overrides.feedback },
+    parts: { ...DEFAULT_TUNING.parts, ...overrides.parts },
   };
 }

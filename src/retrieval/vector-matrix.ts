@@ -19,7 +19,6 @@ export class VectorMatrix {
   readonly size: number;
   private readonly data: Float32Array;
   private readonly rowids: Int32Array;
-  private readonly rowOf = new Map<number, number>();
 
   constructor(dimensions: number, rows: readonly VectorRow[]) {
     this.dimensions = dimensions;
@@ -28,15 +27,8 @@ export class VectorMatrix {
     this.rowids = new Int32Array(rows.length);
     rows.forEach((row, index) => {
       this.rowids[index] = row.rowid;
-      this.rowOf.set(row.rowid, index);
       this.data.set(row.vector.subarray(0, dimensions), index * dimensions);
     });
-  }
-
-  /** The stored vector of a document (a view, not a copy). */
-  vectorOf(rowid: number): Float32Array | undefined {
-    const row = this.rowOf.get(rowid);
-    return row === undefined ? undefined : this.data.subarray(row * this.dimensions, (row + 1) * this.dimensions);
   }
 
   /**

@@ -1,0 +1,85 @@
+import type Database from 'better-sqlite3';
+import { bm25WeightArgs, FTS_COLUMNS, type FieldWeights } from './field-weights.js';
+import type { ScoredRow } from './vector-matrix.js';
+
+export interface ExistingRow {
+  rowid: number;
+  id: string;
+  hash: string;
+  embed_hash: string | null;
+  has_vector: number;
+}
+
+type Statement<Params extends unknown[] | object, Row = unknown> = Database.Statement<Params, Row>;
+type Bm25Params = { match: string; kinds: string | null; namespaces: string | null; limit: number };
+type CatalogRow = { rowid: number; kind: string; namespace: string; vector: Buffer | null };
+
+export interface IndexStatements {
+  existing: Statement<[string], ExistingRow>;
+  byIds: Statement<[string], ExistingRow>;
+  vectorsByEmbedHash: Statement<[string], { embed_hash: string; vector: Buffer }>;
+  upsert: Statement<[string, string, string, string, string | null, Buffer | null, string], { rowid: number }>;
+  deleteFts: Statement<[number]>;
+  insertFts: Statement<unknown[]>;
+  deleteDoc: Statement<[number]>;
+  rowidOf: Statement<[string], { rowid: number }>;
+  rowidsOfNamespace: Statement<[string], { rowid: number }>;
+  get: Statement<[string], { json: string }>;
+  jsonByRowids: Statement<[string], { rowid: number; json: string }>;
+  count: Statement<[], { n: number }>;
+  countNamespace: Statement<[string], { n: number }>;
+  bm25: Statement<Bm25Params, ScoredRow>;
+  catalog: Statement<[], CatalogRow>;
+  dataVersion: Statement<[], { data_version: number }>;
+}
+
+/**
+ * Every SQL statement of the hybrid index, prepared once per connection. The BM25 query
+ * carries the field weights as literals: bm25() takes them only as constant arguments.
+ */
+export function prepareStatements(db: Database.Database, weights: FieldWeights): IndexStatements {
+  const filter = `(@kinds IS NULL OR d.kind IN (SELECT value FROM json_each(@kinds)))
+      AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
+  return {
+    existing: db.prepare<[string], ExistingRow>(
+      'SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs WHERE namespace = ?',
+    ),
+    byIds: db.prepare<[string], ExistingRow>(
+      `SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    ),
+    vectorsByEmbedHash: db.prepare<[string], { embed_hash: string; vector: Buffer }>(
+      `SELECT embed_hash, vector FROM docs WHERE vector IS NOT NULL
+       AND embed_hash IN (SELECT value FROM json_each(?))`,
+    ),
+    upsert: db.prepare<[string, string, string, string, string | null, Buffer | null, string], { rowid: number }>(
+      `INSERT INTO docs (id, kind, namespace, hash, embed_hash, vector, json) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, namespace = excluded.namespace, hash = excluded.hash,
+         embed_hash = excluded.embed_hash, vector = excluded.vector, json = excluded.json
+       RETURNING rowid`,
+    ),
+    deleteFts: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
+    insertFts: db.prepare<unknown[]>(
+      `INSERT INTO docs_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+    ),
+    deleteDoc: db.prepare<[number]>('DELETE FROM docs WHERE rowid = ?'),
+    rowidOf: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE id = ?'),
+    rowidsOfNamespace: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE namespace = ?'),
+    get: db.prepare<[string], { json: string }>('SELECT json FROM docs WHERE id = ?'),
+    jsonByRowids: db.prepare<[string], { rowid: number; json: string }>(
+      'SELECT rowid, json FROM docs WHERE rowid IN (SELECT value FROM json_each(?))',
+    ),
+    count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM docs'),
+    countNamespace: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM docs WHERE namespace = ?'),
+    bm25: db.prepare<Bm25Params, ScoredRow>(
+      `SELECT f.rowid AS rowid, -bm25(docs_fts, ${bm25WeightArgs(weights)}) AS score
+       FROM docs_fts f JOIN docs d ON d.rowid = f.rowid
+       WHERE docs_fts MATCH @match AND ${filter}
+       ORDER BY bm25(docs_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
+    ),
+    catalog: db.prepare<[], CatalogRow>(
+      'SELECT rowid, kind, namespace, vector FROM docs',
+    ),
+    dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+  };
+}
