@@ -1,4 +1,4 @@
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ClientCredentialsProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { AuthProvider, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../config/schema.js';
@@ -55,12 +55,12 @@ export function createMcpTransport(server: McpServerConfig, options: CreateMcpTr
 function createAuthProvider(server: McpServerConfig, hooks: McpAuthHooks): AuthProvider | OAuthClientProvider | undefined {
   const auth = server.auth;
   if (auth.type === 'oauth') {
-    const provider = hooks.oauthProvider?.(server);
+    const provider = hooks.oauthProvider?.(server) ?? clientCredentials(auth);
     if (!provider) {
       throw new McpClientError({
         code: 'auth_failed',
         serverId: server.id,
-        message: `server "${server.id}" uses OAuth but no OAuth provider was supplied (McpClientOptions.oauthProvider)`,
+        message: `server "${server.id}" uses OAuth but no OAuth provider was supplied (McpClientOptions.oauthProvider), and it has no clientId/clientSecret for the client_credentials grant`,
       });
     }
     return provider;
@@ -81,4 +81,14 @@ function createAuthProvider(server: McpServerConfig, hooks: McpAuthHooks): AuthP
     };
   }
   return provider;
+}
+
+/**
+ * Without a host-supplied provider, an OAuth server configured with a client id and secret and
+ * no redirect URL uses the machine-to-machine `client_credentials` grant (the SDK's provider);
+ * interactive authorization-code flows need a provider from the host, which can show a browser.
+ */
+function clientCredentials(auth: { clientId?: string; clientSecret?: string; scope?: string; redirectUrl?: string }): OAuthClientProvider | undefined {
+  if (!auth.clientId || !auth.clientSecret || auth.redirectUrl) return undefined;
+  return new ClientCredentialsProvider({ clientId: auth.clientId, clientSecret: auth.clientSecret, scope: auth.scope });
 }

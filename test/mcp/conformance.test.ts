@@ -31,7 +31,7 @@ const temp = tempDir();
 afterAll(() => temp.cleanup());
 
 function runScenario(scenario: string): Promise<{ code: number | null; output: string; checks: Check[] }> {
-  const outDir = join(temp.dir, scenario);
+  const outDir = join(temp.dir, scenario.replace(/\//g, '_'));
   return new Promise((resolve, reject) => {
     const child = spawn(NODE22, [SUITE, 'client', '--command', `${process.execPath} ${CLIENT}`, '--scenario', scenario, '-o', outDir], {
       cwd: temp.dir,
@@ -44,8 +44,10 @@ function runScenario(scenario: string): Promise<{ code: number | null; output: s
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code) => {
-      const runs = existsSync(outDir) ? readdirSync(outDir) : [];
-      const file = runs.map((run) => join(outDir, run, 'checks.json')).find((candidate) => existsSync(candidate));
+      // Results land in <out>/<scenario>-<time>/checks.json (auth scenarios nest one level deeper).
+      const files = existsSync(outDir) ? readdirSync(outDir, { recursive: true, encoding: 'utf8' }) : [];
+      const found = files.find((name) => name.endsWith('checks.json'));
+      const file = found ? join(outDir, found) : undefined;
       if (!file) return reject(new Error(`conformance wrote no checks.json for ${scenario} (exit ${code}):\n${output}`));
       resolve({ code, output, checks: JSON.parse(readFileSync(file, 'utf8')) as Check[] });
     });
@@ -53,7 +55,8 @@ function runScenario(scenario: string): Promise<{ code: number | null; output: s
 }
 
 describe('MCP conformance (client scenarios)', () => {
-  it.each(['initialize', 'tools_call', 'sse-retry'])('passes every check of %s', async (scenario) => {
+  // `auth/client-credentials-basic` also proves OAuth runs through the SDK's auth provider.
+  it.each(['initialize', 'tools_call', 'sse-retry', 'auth/client-credentials-basic'])('passes every check of %s', async (scenario) => {
     const { code, output, checks } = await runScenario(scenario);
     const bad = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
     expect(bad, output).toEqual([]);
