@@ -38,6 +38,8 @@ export class McpClient {
   readonly config: McpServerConfig;
   private readonly options: McpClientOptions;
   private client: Client | undefined;
+  /** The client of the connect attempt in flight, so close() can cut a slow handshake short. */
+  private pendingClient: Client | undefined;
   private connecting: Promise<void> | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
@@ -98,6 +100,7 @@ export class McpClient {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     this.clearReconnectTimer();
     for (const timer of this.listChangedTimers.values()) clearTimeout(timer);
@@ -105,7 +108,7 @@ export class McpClient {
     const client = this.client;
     this.client = undefined;
     this.setStatus('closed');
-    await client?.close().catch(() => undefined);
+    await Promise.all([client?.close(), this.pendingClient?.close()].map((closing) => closing?.catch(() => undefined)));
   }
 
   async listTools(options?: McpRequestOptions): Promise<McpToolDefinition[]> {
@@ -174,6 +177,7 @@ export class McpClient {
   private async attempt(): Promise<void> {
     this.setStatus(this.everConnected ? 'reconnecting' : 'connecting');
     const client = this.buildClient();
+    this.pendingClient = client;
     try {
       const transport = createMcpTransport(this.config, {
         onAuth: this.options.onAuth,
@@ -187,6 +191,7 @@ export class McpClient {
       client.onerror = (error) => this.options.onLog?.({ serverId: this.id, level: 'debug', logger: 'transport', data: error.message });
       await client.connect(transport, { timeout: this.connectTimeoutMs });
     } catch (cause) {
+      this.pendingClient = undefined;
       await client.close().catch(() => undefined);
       const error = toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
       this.error = error;
@@ -195,6 +200,7 @@ export class McpClient {
       this.setStatus(willRetry ? 'reconnecting' : 'failed', error);
       throw error;
     }
+    this.pendingClient = undefined;
     if (this.closed) {
       await client.close().catch(() => undefined);
       throw this.notConnected('the client was closed while connecting');
@@ -298,7 +304,7 @@ export class McpClient {
   }
 
   /**
-   * The live SDK client: waits (at most the request's timeout) while a connect or a scheduled
+   * The live SDK client: waits (at most `timeoutMs`, the connect bound) while a connect or a scheduled
    * reconnect is under way; a server marked `failed` gets one fresh attempt.
    */
   private async ready(timeoutMs: number, signal?: AbortSignal): Promise<Client> {
