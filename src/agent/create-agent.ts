@@ -111,7 +111,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
           const sandbox = config.adapters.sandbox;
           return [
             ...createBuiltinTools({ bash: config.agent.bash }),
-            createWebFetchTool(sandbox.enabled ? { allowedHosts: sandbox.security.allowedDomains } : {}),
+            createWebFetchTool({
+              ...config.agent.webFetch,
+              // Inside the sandbox only its allowed domains are reachable: refuse the rest with a clear reason.
+              ...(sandbox.enabled ? { allowedHosts: sandbox.security.allowedDomains } : {}),
+            }),
           ];
         }));
 

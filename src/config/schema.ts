@@ -79,6 +79,13 @@ export const agentSchema = z.strictObject({
   truncateToolOutputsAfter: z.number().int().nonnegative().default(3),
   /** After each turn, a model pass notes what to do differently (stored with the episode). */
   reflection: z.boolean().default(false),
+  /** The web_fetch tool's limits. */
+  webFetch: z
+    .strictObject({
+      timeoutMs: z.number().int().positive().default(15_000),
+      maxBytes: z.number().int().positive().default(50 * 1024),
+    })
+    .prefault({}),
   /** Episodic memory: a summary per turn in the hybrid index; the most relevant are injected later. */
   episodic: z
     .strictObject({
