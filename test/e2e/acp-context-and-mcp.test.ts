@@ -1,0 +1,132 @@
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type * as acp from '@agentclientprotocol/sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures');
+const fixtureServer = join(fixtures, 'mcp/fixture-server.mjs');
+const embedModel = process.env.PLAITED_TEST_EMBED_MODEL;
+
+let server: ScriptedOpenAIServer;
+const clis: AcpCli[] = [];
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer();
+});
+afterEach(async () => {
+  for (const cli of clis.splice(0)) {
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  }
+  await server.close();
+});
+
+/** A project whose config points the embedder at the shared test model (the default needs a download). */
+function project(config: Record<string, unknown> = {}): string {
+  if (!embedModel) throw new Error('PLAITED_TEST_EMBED_MODEL is not set (.ci/run exports it)');
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-ctx-'));
+  mkdirSync(join(cwd, '.plaited'), { recursive: true });
+  writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: embedModel, threads: 1 }, ...config }));
+  return cwd;
+}
+
+function start(cwd: string): AcpCli {
+  const cli = startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+  clis.push(cli);
+  return cli;
+}
+
+const stdioServer = (name: string, args: string[] = []): acp.McpServer => ({
+  name,
+  command: process.execPath,
+  args: [fixtureServer, '--name', name, ...args],
+  env: [],
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((resolveWait) => setTimeout(resolveWait, 25));
+  }
+}
+
+describe('ACP sessions with MCP servers and context', () => {
+  it('connects the MCP servers of session/new and calls their tools through the permission flow', async () => {
+    const cwd = project();
+    const cli = start(cwd);
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [stdioServer('fixture')] });
+    server.push({ toolCalls: [{ name: 'mcp__fixture__echo', arguments: { text: 'through MCP' } }] }, { text: 'Echoed.' });
+    const before = server.requests.length;
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo something' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const offered = server.requests[before]!.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).toContain('mcp__fixture__echo');
+    expect(offered).toContain('read_file');
+    expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('through MCP');
+  });
+
+  it('reports a server that fails to start as a notice, and the session still works', async () => {
+    const cwd = project();
+    const cli = start(cwd);
+    await initialize(cli);
+    const broken: acp.McpServer = { name: 'broken', command: '/nonexistent/mcp-server', args: [], env: [] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [broken] });
+    server.push({ text: 'fine' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(response.stopReason).toBe('end_turn');
+    await waitFor(() => agentText(cli, sessionId).includes('broken'));
+    expect(agentText(cli, sessionId)).toMatch(/\[warning\].*broken/);
+  });
+
+  it('above the discovery threshold offers the relevant tools plus search_tools', async () => {
+    const cwd = project({ mcp: { discovery: { threshold: 5, limit: 3 } } });
+    const cli = start(cwd);
+    await initialize(cli);
+    const catalog = join(fixtures, 'mcp/catalog-many.json');
+    const { sessionId } = await cli.agent.request('session/new', {
+      cwd,
+      mcpServers: [stdioServer('many', ['--catalog', catalog])],
+    });
+    server.push({ text: 'ok' });
+    const before = server.requests.length;
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is the weather forecast for Paris tomorrow?' }] });
+    const offered = server.requests[before]!.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).toContain('search_tools');
+    expect(offered).toContain('mcp__many__get_weather_forecast');
+    expect(offered.filter((name) => name.startsWith('mcp__')).length).toBeLessThanOrEqual(3);
+  });
+
+  it('announces skills as slash commands and keeps a plan across session/load', async () => {
+    const cwd = project();
+    cpSync(join(fixtures, 'context/skills-project/.plaited/skills'), join(cwd, '.plaited/skills'), { recursive: true });
+    const first = start(cwd);
+    await initialize(first);
+    const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
+    await waitFor(() => first.updates.some((n) => n.update.sessionUpdate === 'available_commands_update'));
+    const commands = first.updates.find((n) => n.update.sessionUpdate === 'available_commands_update')!.update as acp.AvailableCommandsUpdate;
+    expect(commands.availableCommands.map((command) => command.name)).toContain('git-release');
+
+    server.push(
+      { toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'Write the release notes' }, { content: 'Tag the release' }] } }] },
+      { text: 'Planned.' },
+    );
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan the release' }] });
+    const planUpdate = first.updates.find((n) => n.update.sessionUpdate === 'plan');
+    expect(planUpdate, JSON.stringify(server.requests.at(-1)?.messages.at(-1))).toBeDefined();
+    await first.close();
+    clis.splice(clis.indexOf(first), 1);
+
+    const second = start(cwd);
+    await initialize(second);
+    await second.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    const replayed = second.updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'plan');
+    expect(replayed.at(-1)!.update).toMatchObject({
+      entries: [expect.objectContaining({ content: 'Write the release notes' }), expect.objectContaining({ content: 'Tag the release' })],
+    });
+  });
+});
