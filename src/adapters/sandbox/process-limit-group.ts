@@ -16,6 +16,8 @@ export interface ProcessLimitGroup {
   readonly path: string;
   /** Shell text that moves the running shell into the group; children inherit it. */
   readonly joinCommand: string;
+  /** How many forks the limit refused so far (the kernel's `pids.events` count). */
+  forkRefusals(): number;
   /** Kills whatever is still in the group and removes it. */
   dispose(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export function createProcessLimitGroup(maxTasks: number, options: { parent?: st
   return {
     path: dir,
     joinCommand: `echo $$ > '${join(dir, 'cgroup.procs')}'`,
+    forkRefusals: () => readForkRefusals(dir),
     dispose: async () => {
       // Removal fails while killed tasks are still exiting: retry briefly.
       for (let attempt = 0; attempt < 20; attempt++) {
@@ -60,6 +63,15 @@ export function createProcessLimitGroup(maxTasks: number, options: { parent?: st
       }
     },
   };
+}
+
+function readForkRefusals(dir: string): number {
+  try {
+    const match = /^max (\d+)/m.exec(readFileSync(join(dir, 'pids.events'), 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Groups a delegated parent's user left behind (a child that died mid-command). */

@@ -76,9 +76,11 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     }
 
     let result: ExecResult;
+    let forkRefusals = 0;
     try {
       result = await inner.exec(line, { ...execOptions, cwd, timeoutMs });
     } finally {
+      forkRefusals = group?.forkRefusals() ?? 0;
       await group?.dispose();
       if (wrapped) releaseCommand();
     }
@@ -93,6 +95,9 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
       networkDenials: mode === 'isolated' ? networkDenials(commandId) : [],
       timeoutMs,
     });
+    if (forkRefusals > 0 && !findings.some((finding) => finding.kind === 'processes')) {
+      findings.unshift({ kind: 'processes', message: `killed: process limit ${policy.limits.processes} exceeded (${forkRefusals} forks refused)` });
+    }
     if (proxyBlocked(result.output) && !findings.some((finding) => finding.kind === 'network')) {
       findings.unshift(networkFindingFromCommand(command, policy));
     }

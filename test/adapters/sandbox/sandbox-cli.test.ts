@@ -91,7 +91,7 @@ const attacks = (w: () => SandboxWorld): Array<{ name: string; command: () => st
     reason: () => new RegExp(`blocked by sandbox: network access to 127\\.0\\.0\\.1:${w().tcpPort} is not allowed`),
   },
   { name: 'a non-allowed domain', command: () => 'curl -sS --max-time 15 https://example.com/', reason: () => /blocked by sandbox: network access to example\.com is not allowed/ },
-  { name: 'fork bomb', command: () => ':(){ :|:& };:', reason: () => /killed: process limit 64 exceeded/ },
+  { name: 'fork bomb', command: () => ':(){ :|:& };:; sleep 5', reason: () => /killed: process limit 64 exceeded/ },
   { name: 'memory hog', command: () => 'tail /dev/zero', reason: () => /killed: memory limit 256 MB exceeded/ },
 ];
 
