@@ -4,6 +4,9 @@ import type { McpRegistryEvent } from '../../src/mcp/mcp-registry-types.js';
 import { mcpServerSchema } from '../../src/config/schema.js';
 import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { PNG_BASE64 } from '../fixtures/mcp/fixture-catalog.mjs';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { textResult } from '../../src/tools/tool.js';
+import { z } from 'zod';
 import { stdioConfig, waitFor } from './fixture-servers.js';
 import { openTestIndex, recordingIndex, tempDir } from './registry-helpers.js';
 
@@ -173,5 +176,39 @@ describe('McpRegistry', () => {
     expect(registry.servers.get('bad')?.status).toBe('failed');
     expect(await registry.tools.execute('mcp__good__echo', { text: 'fine' })).toEqual({ content: [{ type: 'text', text: 'echo: fine' }] });
     await expect(registry.servers.add(stdioConfig('good'))).rejects.toMatchObject({ code: 'duplicate_server' });
+  });
+
+  it('registers in-process tools, resources and prompts next to server ones', async () => {
+    newRegistry();
+    await registry.tools.register(
+      defineTool({
+        name: 'brew_coffee',
+        description: 'Brews a cup of coffee with the office espresso machine',
+        parameters: z.object({ size: z.enum(['small', 'large']) }),
+        risk: 'external',
+        execute: async (args) => textResult(`brewing a ${args.size} coffee`),
+      }),
+      { group: 'Office appliances' },
+    );
+    await registry.resources.register({
+      uri: 'memo://lunch',
+      name: 'lunch-menu',
+      description: 'What the canteen serves today',
+      read: async () => ({ contents: [{ uri: 'memo://lunch', text: 'soup' }] }),
+    });
+    await registry.prompts.register({
+      name: 'standup',
+      description: 'Drafts a daily standup update',
+      get: async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'standup!' } }] }),
+    });
+    expect((await registry.tools.search('make me an espresso coffee', { limit: 1 }))[0]?.tool.name).toBe('brew_coffee');
+    expect(await registry.tools.execute('brew_coffee', { size: 'large' })).toEqual({ content: [{ type: 'text', text: 'brewing a large coffee' }] });
+    expect((await registry.tools.execute('brew_coffee', { size: 'huge' })).isError).toBe(true);
+    expect((await registry.discoverRelevant('canteen menu today', { limit: 1 }))[0]).toMatchObject({ kind: 'resource', resource: { uri: 'memo://lunch' } });
+    expect((await registry.resources.read('memo://lunch')).contents[0]).toMatchObject({ text: 'soup' });
+    expect((await registry.prompts.get('standup')).messages[0].content).toEqual({ type: 'text', text: 'standup!' });
+    registry.tools.unregister('brew_coffee');
+    expect(registry.tools.get('brew_coffee')).toBeUndefined();
+    expect(await registry.tools.search('make me an espresso coffee', { limit: 1 })).toEqual([]);
   });
 });
