@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IndexDocument } from './search-index.js';
 
 /**
  * A stable hash of any JSON value (object keys sorted), so the same document built twice
@@ -6,6 +7,18 @@ import { createHash } from 'node:crypto';
  */
 export function contentHash(value: unknown): string {
   return createHash('sha1').update(canonicalJson(value)).digest('base64url');
+}
+
+/**
+ * The hash of an index document: its fields in a fixed order (no key sorting, so hashing a
+ * 10,000-document catalog stays in the tens of milliseconds) and its payload canonically.
+ */
+export function documentHash(document: IndexDocument): string {
+  const { kind, namespace, fields, payload } = document;
+  const text = JSON.stringify([kind, namespace, fields.name, fields.title, fields.description, fields.args, fields.group, fields.body]);
+  return createHash('sha1')
+    .update(payload === undefined ? text : `${text}\n${canonicalJson(payload)}`)
+    .digest('base64url');
 }
 
 function canonicalJson(value: unknown): string {

@@ -10,7 +10,11 @@ export interface Ranking {
   hits: readonly { rowid: number; score: number }[];
   /** Relative trust in this ranker. */
   weight: number;
+  /** Overrides the fusion's normalisation for this ranker (`none`: scores already on a 0–1 scale). */
+  normalization?: Normalization;
 }
+
+export type Normalization = 'minmax' | 'zscore' | 'max' | 'none';
 
 export type FusionMethod = 'rrf' | 'score';
 
@@ -28,7 +32,7 @@ export interface FusionOptions {
    * at `normDepth`; `zscore` as standard deviations above the list's mean (a ranker whose
    * best hit stands far out of its crowd is confident); `max` divided by the best score.
    */
-  normalization?: 'minmax' | 'zscore' | 'max';
+  normalization?: Normalization;
 }
 
 export function fuseRankings(rankings: readonly Ranking[], options: FusionOptions): Map<number, number> {
@@ -41,7 +45,7 @@ export function fuseRankings(rankings: readonly Ranking[], options: FusionOption
       hits.forEach((hit, rank) => add(fused, hit.rowid, weight / (k + rank + 1)));
       continue;
     }
-    const normalise = normaliser(hits, options);
+    const normalise = normaliser(hits, { ...options, normalization: ranking.normalization ?? options.normalization });
     for (const hit of hits) add(fused, hit.rowid, weight * normalise(hit.score));
   }
   return fused;
@@ -54,6 +58,7 @@ function add(map: Map<number, number>, key: number, value: number): void {
 function normaliser(hits: Ranking['hits'], options: FusionOptions): (score: number) => number {
   const depth = Math.min(options.normDepth ?? hits.length, hits.length);
   const top = hits[0].score;
+  if (options.normalization === 'none') return (score) => Math.max(0, score);
   if (options.normalization === 'max') return (score) => (top > 0 ? Math.max(0, score / top) : 0);
   if (options.normalization === 'zscore') {
     let sum = 0;

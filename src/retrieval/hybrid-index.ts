@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import type { IndexDocument, SearchHit, SearchIndex, SearchOptions, SyncReport } from './search-index.js';
 import { cleanQuery } from './clean-query.js';
-import { contentHash } from './content-hash.js';
+import { contentHash, documentHash } from './content-hash.js';
 import { embeddingText, ftsColumns } from './document-text.js';
 import { FTS_COLUMNS } from './field-weights.js';
 import { fuseRankings, type Ranking } from './fuse-rankings.js';
@@ -204,7 +204,9 @@ class SqliteHybridIndex implements HybridIndex {
     }
     if (mode !== 'bm25' && this.embedder) {
       const dense = await this.dense(texts, depth, kinds, namespaces, options.signal);
-      dense.forEach((hits, i) => rankings.push({ hits, weight: tuning.denseWeight * weightOf(i) }));
+      dense.forEach((hits, i) =>
+        rankings.push({ hits, weight: tuning.denseWeight * weightOf(i), normalization: tuning.denseNormalization }),
+      );
     }
     if (options.signal?.aborted) throw abortError(options.signal);
     let scores: Map<number, number>;
@@ -288,7 +290,7 @@ class SqliteHybridIndex implements HybridIndex {
   }
 
   private hashOf(document: IndexDocument): string {
-    return contentHash({ kind: document.kind, namespace: document.namespace, fields: document.fields, payload: document.payload });
+    return documentHash(document);
   }
 
   /** Hashes, reused vectors (same text embedded before) and new vectors for changed documents. */

@@ -1,5 +1,5 @@
 import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from './field-weights.js';
-import type { FusionOptions } from './fuse-rankings.js';
+import type { FusionOptions, Normalization } from './fuse-rankings.js';
 
 /**
  * Every ranking choice of the index in one place, so the evaluation can switch each one
@@ -19,6 +19,8 @@ export interface RetrievalTuning {
   fusion: FusionOptions;
   bm25Weight: number;
   denseWeight: number;
+  /** Normalisation of the dense ranker's scores, when it should differ from `fusion.normalization`. */
+  denseNormalization?: Normalization;
   /** How many hits each ranker contributes to fusion. */
   candidateDepth: number;
   /**
