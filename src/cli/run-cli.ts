@@ -87,6 +87,8 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
   switch (name) {
     case 'acp':
       return (await import('../adapters/acp/acp-adapter.js')).acpAdapter as AgentAdapter<unknown, unknown>;
+    case 'mcp':
+      return (await import('../adapters/mcp-server/mcp-server-adapter.js')).mcpServerAdapter as AgentAdapter<unknown, unknown>;
     default: {
       const { loadAdapter } = await import('../adapters/load-adapter.js');
       return loadAdapter(name, process.cwd());
@@ -97,13 +99,35 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
 function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log: Log): unknown {
   const version = packageVersion();
   if (name === 'acp') {
-    return { version, log: (message: string) => log('debug', message), transport: args.transport ?? config.adapters.acp.transport };
+    const settings = config.adapters.acp;
+    return {
+      version,
+      log: (message: string) => log('debug', message),
+      transport: args.transport ?? settings.transport,
+      host: args.host ?? settings.host,
+      port: args.port ?? settings.port,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      onListening: (url: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path)`),
+    };
+  }
+  if (name === 'mcp') {
+    return {
+      version,
+      config,
+      ...(args.transport ? { transport: args.transport } : {}),
+      ...(args.host ? { host: args.host } : {}),
+      ...(args.port !== undefined ? { port: args.port } : {}),
+      log,
+    };
   }
   return { version, config, transport: args.transport, host: args.host, port: args.port, log };
 }
 
+declare const PLAITED_BUNDLED_VERSION: string | undefined;
 let version: string | undefined;
 function packageVersion(): string {
+  // The bundled CLI has the version inlined; the tsc build reads package.json.
+  if (typeof PLAITED_BUNDLED_VERSION === 'string') return PLAITED_BUNDLED_VERSION;
   version ??= (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   return version;
 }

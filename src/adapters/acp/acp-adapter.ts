@@ -4,21 +4,38 @@ import type { AgentAdapter } from '../agent-adapter.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
+  /** `stdio` (default) or `http`: streamable HTTP and WebSocket at `/acp`. */
+  transport?: 'stdio' | 'http';
   /** Defaults to the process's stdin/stdout. */
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
+  /** HTTP transport: bind address (127.0.0.1), port (3284), idle timeout, extra allowed origins. */
+  host?: string;
+  port?: number;
+  idleTimeoutMs?: number;
+  allowedOrigins?: readonly string[];
+  /** HTTP transport: told the URL once listening. */
+  onListening?: (url: string) => void;
 }
 
 export interface AcpStdioServer {
-  /** Resolves when the client disconnects (stdin closed). */
+  /** Resolves when the client disconnects (stdin closed), or the HTTP server closes. */
   closed: Promise<void>;
   close(): void;
+  /** Set for the HTTP transport. */
+  url?: string;
 }
 
-/** ACP over stdio: newline-delimited JSON-RPC; stdout carries protocol bytes only. */
+/** ACP over stdio (newline-delimited JSON-RPC; stdout carries protocol bytes only), or over HTTP/WebSocket. */
 export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
   name: 'acp',
-  wrap(agent, options = {}) {
+  async wrap(agent, options = {}) {
+    if (options.transport === 'http') {
+      const { serveAcpHttp } = await import('./acp-http-server.js');
+      const server = await serveAcpHttp(agent, { ...options, port: options.port ?? agent.config.adapters.acp.port });
+      options.onListening?.(server.url);
+      return { closed: server.closed, close: () => void server.close(), url: server.url };
+    }
     const input = Readable.toWeb((options.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;
     const output = Writable.toWeb((options.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>;
     const connection = serveAcp(agent, acp.ndJsonStream(output, input), options);

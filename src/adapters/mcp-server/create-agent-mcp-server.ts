@@ -1,0 +1,199 @@
+import { isAbsolute, resolve } from 'node:path';
+import { McpServer, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Agent } from '../../agent/agent.js';
+import type { AgentOutput } from '../../agent/agent-output.js';
+import { formatTranscript } from './format-transcript.js';
+import type { HostSampling } from './host-sampling.js';
+import { registerRegistryTools, type RegistryFace } from './register-registry-tools.js';
+import { runMcpTurn, type AskHost, type McpTurnResult } from './run-mcp-turn.js';
+import type { SkillPrompt } from './skill-prompts.js';
+
+export interface AgentMcpServerOptions {
+  version?: string;
+  /** Where sessions opened by `prompt`/`new_session` work (default: the process cwd). */
+  cwd?: string;
+  /** Routes model calls to this host's sampling when the agent has no model of its own. */
+  sampling?: HostSampling;
+  /** With `adapters.mcp.exposeRegistry`: the MCP registry behind `discover` and `call`. */
+  registry?: RegistryFace | (() => Promise<RegistryFace>);
+  /** The skills offered as MCP prompts. */
+  skills?: readonly SkillPrompt[];
+}
+
+/**
+ * One MCP server instance over the agent (one per stdio connection or HTTP session):
+ * the `prompt`, `new_session` and `list_sessions` tools, session transcripts as
+ * resources, skills as prompts.
+ */
+export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOptions = {}): McpServer {
+  const cwd = options.cwd ?? process.cwd();
+  const server = new McpServer(
+    { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
+    {
+      capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+      instructions:
+        'A coding agent. Call `prompt` to give it a task (pass `sessionId` to continue a conversation); read `plaited://sessions/{id}` for a transcript.',
+    },
+  );
+  const client = () => server.server.getClientCapabilities();
+
+  server.registerTool(
+    'prompt',
+    {
+      title: 'Prompt the agent',
+      description:
+        'Runs one agent turn on the prompt and returns its final text plus a structured summary of the tool calls it made. Pass sessionId to continue an existing session; a new one is opened otherwise.',
+      inputSchema: z.object({
+        prompt: z.string().min(1).describe('What the agent should do'),
+        sessionId: z.string().optional().describe('Continue this session (from new_session, list_sessions or an earlier result)'),
+      }),
+    },
+    async ({ prompt, sessionId }, ctx) => {
+      const session = sessionId ? await agent.sessions.get(sessionId) : await agent.sessions.create({ cwd });
+      if (!session) return { isError: true, content: [{ type: 'text', text: `Unknown session: ${sessionId}` }] };
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      let step = 0;
+      const progress =
+        progressToken === undefined
+          ? undefined
+          : (message: string) =>
+              ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: ++step, message } });
+      const ask = client()?.elicitation ? elicitPermission(ctx) : undefined;
+      const sampling = client()?.sampling
+        ? {
+            sample: (params: Parameters<ServerContext['mcpReq']['requestSampling']>[0], o: { signal?: AbortSignal }) =>
+              ctx.mcpReq.requestSampling(params, { signal: o.signal }),
+            supportsTools: Boolean((client()?.sampling as { tools?: unknown } | undefined)?.tools),
+          }
+        : undefined;
+      const turn = () => runMcpTurn(agent, { sessionId: session.sessionId, prompt, signal: ctx.mcpReq.signal, progress, ask });
+      const result = options.sampling ? await options.sampling.run(sampling, turn) : await turn();
+      return toCallResult(result);
+    },
+  );
+
+  server.registerTool(
+    'new_session',
+    {
+      title: 'New agent session',
+      description: 'Opens a new agent session and returns its id, for `prompt`.',
+      inputSchema: z.object({
+        cwd: z.string().optional().describe('Absolute working folder of the session (default: the server cwd)'),
+        mode: z.enum(['default', 'accept-edits', 'plan']).optional(),
+      }),
+    },
+    async (args) => {
+      if (args.cwd && !isAbsolute(args.cwd)) return { isError: true, content: [{ type: 'text', text: 'cwd must be an absolute path' }] };
+      const info = await agent.sessions.create({ cwd: args.cwd ? resolve(args.cwd) : cwd, ...(args.mode ? { mode: args.mode } : {}) });
+      const summary = { sessionId: info.sessionId, cwd: info.cwd, mode: info.mode };
+      return { content: [{ type: 'text', text: JSON.stringify(summary) }], structuredContent: summary };
+    },
+  );
+
+  server.registerTool(
+    'list_sessions',
+    {
+      title: 'List agent sessions',
+      description: 'Lists the agent sessions of the working folder, newest first.',
+      inputSchema: z.object({ cwd: z.string().optional() }),
+      annotations: { readOnlyHint: true },
+    },
+    async (args) => {
+      const sessions = (await agent.sessions.list({ cwd: args.cwd ?? cwd })).map((info) => ({
+        sessionId: info.sessionId,
+        title: info.title,
+        cwd: info.cwd,
+        updatedAt: info.updatedAt,
+        uri: sessionUri(info.sessionId),
+      }));
+      return { content: [{ type: 'text', text: JSON.stringify(sessions, null, 2) }], structuredContent: { sessions } };
+    },
+  );
+
+  if (options.registry) registerRegistryTools(server, options.registry);
+
+  server.registerResource(
+    'session-transcript',
+    new ResourceTemplate('plaited://sessions/{id}', {
+      list: async () => ({
+        resources: (await agent.sessions.list({ cwd })).map((info) => ({
+          uri: sessionUri(info.sessionId),
+          name: info.title ?? info.sessionId,
+          description: `Transcript of session ${info.sessionId}`,
+          mimeType: 'text/markdown',
+        })),
+      }),
+    }),
+    { title: 'Session transcript', description: 'The transcript of an agent session', mimeType: 'text/markdown' },
+    async (uri, variables) => {
+      const id = String(variables.id);
+      const info = await agent.sessions.get(id, cwd);
+      if (!info) throw new Error(`Unknown session: ${id}`);
+      const history = await agent.sessions.history(id, info.cwd);
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: formatTranscript(info, history) }] };
+    },
+  );
+
+  for (const skill of options.skills ?? []) {
+    server.registerPrompt(
+      skill.name,
+      {
+        title: skill.name,
+        description: skill.description,
+        argsSchema: z.object({ task: z.string().optional().describe('What to apply the skill to') }),
+      },
+      ({ task }) => ({
+        description: skill.description,
+        messages: [{ role: 'user', content: { type: 'text', text: task ? `${skill.body}\n\n---\n\n${task}` : skill.body } }],
+      }),
+    );
+  }
+
+  return server;
+}
+
+export function sessionUri(sessionId: string): string {
+  return `plaited://sessions/${encodeURIComponent(sessionId)}`;
+}
+
+/** Asks the host through a form elicitation: one choice among the agent's permission options. */
+function elicitPermission(ctx: ServerContext): AskHost {
+  return async (question: Extract<AgentOutput, { type: 'permission-request' }>, signal: AbortSignal) => {
+    const result = await ctx.mcpReq.elicitInput(
+      {
+        mode: 'form',
+        message: `The agent wants to run: ${question.title}\nInput: ${JSON.stringify(question.input)}`,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            decision: {
+              type: 'string',
+              title: 'Decision',
+              oneOf: question.options.map((option) => ({ const: option.optionId, title: option.name })),
+            },
+          },
+          required: ['decision'],
+        },
+      },
+      { signal },
+    );
+    if (result.action !== 'accept') return undefined;
+    const decision = result.content?.decision;
+    return typeof decision === 'string' ? decision : undefined;
+  };
+}
+
+function toCallResult(result: McpTurnResult) {
+  const notes: string[] = [];
+  for (const permission of result.permissions) {
+    if (permission.outcome !== 'allowed') notes.push(`Permission for "${permission.title}" ${permission.outcome} by ${permission.decidedBy}${permission.reason ? `: ${permission.reason}` : ''}.`);
+  }
+  if (result.error) notes.push(`Error ${result.error.code}: ${result.error.message}`);
+  const text = [result.text, ...notes].filter((part) => part.length > 0).join('\n\n') || `(no text; turn ended: ${result.stopReason})`;
+  return {
+    content: [{ type: 'text' as const, text }],
+    structuredContent: { ...result } as Record<string, unknown>,
+    ...(result.error ? { isError: true } : {}),
+  };
+}

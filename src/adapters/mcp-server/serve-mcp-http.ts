@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import { McpAdapterError } from './mcp-adapter-error.js';
+import { toNodeHandler } from './node-request-bridge.js';
+
+export interface McpHttpOptions {
+  /** Bind address; 127.0.0.1 by default. */
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Extra Origin hostnames browsers may call from (localhost ones are always allowed). */
+  allowedOrigins?: readonly string[];
+  /** Where out-of-band transport errors go (stderr in the CLI). */
+  onError?: (error: Error) => void;
+}
+
+export interface McpHttpServer {
+  /** `http://host:port/mcp` */
+  url: string;
+  port: number;
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * Streamable HTTP at `/mcp`, safe by default: bound to 127.0.0.1, Host and Origin checked
+ * against DNS rebinding. 2025-era hosts (every MCP host today) get a stateful session per
+ * `initialize`, so progress, cancellation, elicitation and sampling work inside a call;
+ * 2026-07-28 requests go to the SDK's per-request handler.
+ */
+export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>, options: McpHttpOptions): Promise<McpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const allowedHosts = localhostAllowedHostnames();
+  if (!WILDCARD_HOSTS.has(host) && !allowedHosts.includes(host)) allowedHosts.push(host.includes(':') ? `[${host}]` : host);
+  const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }>();
+  const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: options.onError });
+
+  const openSession = async (request: Request): Promise<Response> => {
+    const server = await factory();
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport.handleRequest(request);
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    const rejected = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedOrigins);
+    if (rejected) return rejected;
+    if (new URL(request.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
+    if (!(await isLegacyRequest(request))) return modern.fetch(request);
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) return jsonError(404, -32001, 'Session not found');
+      return session.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') return jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    return openSession(request);
+  };
+
+  const http: HttpServer = createServer(toNodeHandler(handle));
+  await new Promise<void>((ready, fail) => {
+    http.once('error', (error) => fail(new McpAdapterError('http_listen_failed', `cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error })));
+    http.listen(options.port, host, () => ready());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const closed = new Promise<void>((done) => http.once('close', () => done()));
+  const urlHost = host.includes(':') ? `[${host}]` : WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host;
+  return {
+    url: `http://${urlHost}:${port}/mcp`,
+    port,
+    closed,
+    async close() {
+      await modern.close().catch(() => undefined);
+      for (const { transport, server } of sessions.values()) {
+        await transport.close().catch(() => undefined);
+        await server.close().catch(() => undefined);
+      }
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((done) => http.close(() => done()));
+    },
+  };
+}
+
+function jsonError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
