@@ -117,7 +117,13 @@ async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGen
   const reader = stream.getReader();
   try {
     while (true) {
-      const { value: part, done } = await reader.read();
+      // Raced with the signal: a provider that ignores abort (or a stalled stream) must not keep a cancelled turn going.
+      const read = await untilAborted(reader.read(), options.signal);
+      if (!read) {
+        void reader.cancel().catch(() => undefined);
+        return;
+      }
+      const { value: part, done } = read;
       if (done) return;
       const mapped = mapV3Part(part, toolNames);
       if (mapped) yield mapped;
@@ -125,6 +131,29 @@ async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGen
   } finally {
     reader.releaseLock();
   }
+}
+
+/** The promise's value, or undefined as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.resolve(undefined);
+  }
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) resolve(undefined);
+        else reject(error);
+      },
+    );
+  });
 }
 
 function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<string>): StepPart | undefined {
