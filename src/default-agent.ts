@@ -116,8 +116,10 @@ async function openEmbedder(config: PlaitedConfig, projectDir: string, log: Log)
 
 /** Several extensions loaded by one factory on first use, presented as one. */
 function lazyExtensions(name: string, load: () => Promise<AgentExtension[]>): AgentExtension {
+  let loaded = false;
   const each = async <T>(call: (extension: AgentExtension) => Promise<T> | T | undefined): Promise<T[]> => {
     const results: T[] = [];
+    loaded = true;
     for (const extension of await load()) {
       const result = await call(extension);
       if (result !== undefined) results.push(result);
@@ -146,7 +148,8 @@ function lazyExtensions(name: string, load: () => Promise<AgentExtension[]>): Ag
       await each((extension) => extension.onSessionClose?.(sessionId));
     },
     async close() {
-      await each((extension) => extension.close?.());
+      // Closing must not load what was never used.
+      if (loaded) await each((extension) => extension.close?.());
     },
   };
 }
