@@ -7,6 +7,11 @@ import { createSearchToolsTool } from './search-tools-tool.js';
 export interface McpExtensionOptions {
   registry: McpRegistry;
   config: PlaitedConfig;
+  /**
+   * How long a session start waits for its servers (default 5 s). A slower server keeps
+   * connecting in the background; its failure, if any, is still reported as a notice.
+   */
+  sessionStartWaitMs?: number;
 }
 
 export interface McpExtension extends AgentExtension {
@@ -62,7 +67,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     },
 
     async onSessionStart(session, emit) {
-      await Promise.all(
+      const connecting = Promise.all(
         session.mcpServers.map(async (server) => {
           // A loaded session may start twice in one process: its servers are still connected.
           if (registry.servers.get(server.id, { sessionId: session.sessionId })?.sessionId === session.sessionId) return;
@@ -78,6 +83,13 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
           }
         }),
       );
+      let timer: NodeJS.Timeout | undefined;
+      const wait = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.sessionStartWaitMs ?? 5_000);
+        timer.unref();
+      });
+      await Promise.race([connecting, wait]);
+      clearTimeout(timer);
     },
 
     async onSessionClose(sessionId) {

@@ -58,6 +58,17 @@ describe('MCP extension', () => {
     expect(registry.servers.list()).toEqual([]);
   });
 
+  it('does not hold a session start for a slow server; it joins when ready', async () => {
+    const extension = createMcpExtension({ registry, config: configSchema.parse({}), sessionStartWaitMs: 100 });
+    const events: AgentOutput[] = [];
+    await extension.onSessionStart?.(session('s3', [stdioConfig('late', { args: ['--start-delay', '1500'] })]), (event) => events.push(event));
+    expect(registry.servers.get('late', { sessionId: 's3' })?.status).toBe('connecting');
+    await registry.idle();
+    expect(registry.servers.get('late', { sessionId: 's3' })?.status).toBe('connected');
+    expect((await extension.tools?.(turn('s3', 'echo')))?.map((tool) => tool.name)).toContain('mcp__late__echo');
+    expect(events).toEqual([]);
+  });
+
   it('offers every MCP tool at or below the threshold, without search_tools', async () => {
     await registry.servers.add(stdioConfig('few'));
     const count = registry.tools.list().length;
