@@ -188,7 +188,9 @@ export class McpRegistry {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.states.values()].map((state) => this.removeState(state, { keepIndex: true })));
+    // Global catalogs stay indexed, so the next start re-syncs them for free (content hashes);
+    // session catalogs die with their sessions.
+    await Promise.all([...this.states.values()].map((state) => this.removeState(state, { keepIndex: state.sessionId === undefined })));
     await Promise.allSettled([...this.pending]);
     if (this.options.ownsIndex) this.options.index.close();
   }
@@ -283,7 +285,16 @@ export class McpRegistry {
     const scoped = this.scopeStates(options);
     const namespaces = [...scoped.map((state) => state.namespace), LOCAL_NAMESPACE];
     // A little headroom: a hit whose item vanished since the last sync is skipped, not returned.
-    const hits = await this.options.index.search(query, { kinds, namespaces, limit: limit + 4 });
+    const request = { kinds, namespaces, limit: limit + 4 };
+    let hits: SearchHit[];
+    try {
+      hits = await this.options.index.search(query, request);
+    } catch (error) {
+      // A failing embedder must not blind discovery: keyword search still works without it.
+      hits = await this.options.index.search(query, { ...request, mode: 'bm25' }).catch(() => {
+        throw error;
+      });
+    }
     return hits.flatMap((hit) => this.resolveHit(hit, scoped)).slice(0, limit);
   }
 
