@@ -91,8 +91,8 @@ describe('McpClient over stdio', () => {
   });
 
   it('times out a hanging call with a typed error and keeps working', async () => {
-    const client = track(new McpClient(stdioConfig('hang', { timeoutMs: 300 })));
-    const error = await client.callTool('hang', {}).catch((caught: unknown) => caught);
+    const client = track(new McpClient(stdioConfig('hang')));
+    const error = await client.callTool('hang', {}, { timeoutMs: 300 }).catch((caught: unknown) => caught);
     expect(McpClientError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'timeout', serverId: 'hang' });
     expect((await client.callTool('echo', { text: 'still here' })).content).toEqual([{ type: 'text', text: 'echo: still here' }]);

@@ -151,7 +151,7 @@ describe('McpRegistry', () => {
 
   it('turns a hanging call into a timeout error result; the server keeps serving', async () => {
     newRegistry();
-    await registry.servers.add(stdioConfig('hangs', { timeoutMs: 400 }));
+    await registry.servers.add(stdioConfig('hangs', { timeoutMs: 1_500 }));
     const result = await registry.tools.execute('mcp__hangs__hang', {});
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(/did not answer tools\/call in time/);
