@@ -49,7 +49,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   candidateDepth: 100,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
-  embedding: { maxWords: 160, includeArgs: false },
+  embedding: { maxWords: 160, includeArgs: true },
 };
 
 export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts'>> & {
