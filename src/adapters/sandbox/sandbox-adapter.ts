@@ -131,11 +131,15 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
 }
 
 /**
- * The policy for the agent itself: the configured one plus the folder its
- * session store and index live in (`<cwd>/.plaited` unless configured).
+ * The policy for the agent itself: the configured one plus the project (its
+ * file tools edit it, each edit approved through the permission flow) and the
+ * folder its session store and index live in. Its commands share these walls
+ * (bubblewrap cannot be nested reliably inside the sandbox's own pid
+ * namespace), so under the whole-agent wrapper a command may write the project
+ * too; `adapters.sandbox.commands` alone keeps commands to `allowWrite`.
  */
 export function wholeAgentPolicy(config: PlaitedConfig, cwd: string, home?: string): SandboxPolicy {
-  const extraWrite = [resolve(cwd, '.plaited')];
+  const extraWrite = [resolve(cwd), resolve(cwd, '.plaited')];
   if (config.agent.stateDb) extraWrite.push(dirname(resolve(cwd, config.agent.stateDb)));
   if (config.mcp.indexDb) extraWrite.push(dirname(resolve(cwd, config.mcp.indexDb)));
   return sandboxPolicyFromConfig(config, cwd, { extraWrite, ...(home ? { home } : {}) });

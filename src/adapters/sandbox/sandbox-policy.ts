@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
@@ -69,7 +70,8 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   ]);
   const denyRead = unique([...security.denyRead, ...ALWAYS_DENIED_READS].map(expand));
   // A denied read must not be writable either: writing ~/.ssh/authorized_keys is the classic escape.
-  const denyWrite = denyRead.filter((path) => !hasGlob(path));
+  // Only paths that exist: bubblewrap denies a missing path by creating a mount point file for it on the host.
+  const denyWrite = denyRead.filter((path) => !hasGlob(path) && existsSync(path));
   const allowedDomains = unique([...security.allowedDomains, ...modelHostEntries(options.modelBaseUrl)]);
 
   return {

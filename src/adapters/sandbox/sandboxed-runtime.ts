@@ -31,6 +31,15 @@ export const SANDBOXED_ENV = 'PLAITED_SANDBOXED';
 let commandSequence = 0;
 
 /**
+ * The sandbox starts its proxy bridges (socat on 3128 and 1080) in the
+ * background and runs the command at once; a command that connects in the
+ * first milliseconds would find nothing listening and fail as if the network
+ * were down. Wait (up to ~0.5 s, usually one try) until the bridge answers.
+ */
+const WAIT_FOR_PROXY_BRIDGE =
+  'for _plaited_try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do (exec 9<>/dev/tcp/127.0.0.1/3128) 2>/dev/null && break; sleep 0.02; done; unset _plaited_try\n';
+
+/**
  * A Runtime whose commands run under the sandbox policy. Every `exec` that the
  * policy or a limit stopped throws a `SandboxViolationError` naming why (the
  * tool loop reports a thrown tool error to the model and the client); any
@@ -40,7 +49,6 @@ let commandSequence = 0;
 export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
   const mode = options.mode ?? (process.env[SANDBOXED_ENV] === '1' ? 'limits-only' : 'isolated');
   const isRoot = process.geteuid?.() === 0;
-  const nestUserNamespace = mode === 'limits-only' && !isRoot && process.env.PLAITED_SANDBOX_ISOLATED === '1' && policy.limits.processes !== null;
 
   async function exec(command: string, execOptions: ExecOptions = {}): Promise<ExecResult> {
     const cwd = execOptions.cwd ?? inner.cwd;
@@ -60,12 +68,8 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     let wrapped = false;
     try {
       if (mode === 'isolated') {
-        line = await wrapShellCommand(limited, policy, commandId);
+        line = await wrapShellCommand(`${WAIT_FOR_PROXY_BRIDGE}${limited}`, policy, commandId);
         wrapped = true;
-      } else if (nestUserNamespace) {
-        // A user namespace of the command's own: RLIMIT_NPROC counts per namespace,
-        // so the limit binds the command and not the agent and its bridges beside it.
-        line = `exec bwrap --unshare-user --die-with-parent --dev-bind / / -- bash -c ${shellQuote(limited)}`;
       } else {
         line = `exec bash -c ${shellQuote(limited)}`;
       }

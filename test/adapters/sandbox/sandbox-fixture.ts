@@ -39,7 +39,8 @@ export async function createSandboxWorld(): Promise<SandboxWorld> {
   const sshKeyPath = join(home, '.ssh', 'id_rsa');
   writeFileSync(sshKeyPath, FIXTURE_KEY, { mode: 0o600 });
   writeFileSync(join(project, '.env'), FIXTURE_ENV);
-  const outsideTarget = join(project, 'outside.txt');
+  // Outside the project too, so the link leads out of every writable path (the whole-agent walls include the project).
+  const outsideTarget = join(root, 'outside.txt');
   symlinkSync(outsideTarget, join(project, 'output', 'escape-link'));
 
   const http: HttpServer = createHttpServer((_request, response) => response.end(ALLOWED_BODY));

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxSchema } from '../../../src/config/schema.js';
 import { createSandboxPolicy, modelHostEntries, toSandboxRuntimeConfig } from '../../../src/adapters/sandbox/sandbox-policy.js';
@@ -29,10 +32,15 @@ describe('createSandboxPolicy', () => {
     expect(policy.denyRead).toEqual(expect.arrayContaining(['/work/project/secrets', '/home/user/.ssh']));
   });
 
-  it('denied reads are never writable either', () => {
-    const policy = createSandboxPolicy({ ...base, config: sandboxSchema.parse({}) });
-    expect(policy.denyWrite).toContain('/home/user/.ssh');
+  it('denied reads that exist are never writable either', () => {
+    const home = mkdtempSync(join(tmpdir(), 'plaited-policy-'));
+    mkdirSync(join(home, '.ssh'));
+    const policy = createSandboxPolicy({ cwd: '/work/project', home, config: sandboxSchema.parse({}) });
+    expect(policy.denyWrite).toContain(join(home, '.ssh'));
+    // Missing paths are left out: bubblewrap would create a placeholder file for each on the host.
+    expect(policy.denyWrite).not.toContain(join(home, '.aws'));
     expect(policy.denyWrite).not.toContain('/work/project/.env.*');
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('allows the model endpoint host: a remote name, or a loopback literal with its port', () => {
