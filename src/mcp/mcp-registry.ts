@@ -264,7 +264,12 @@ export class McpRegistry {
     while (state.dirty.size > 0 && !state.removed && !this.closed) {
       const kinds = new Set(state.dirty);
       state.dirty.clear();
-      await this.reload(state, kinds);
+      try {
+        await this.reload(state, kinds);
+      } catch (error) {
+        // Never an unhandled rejection on a server's behalf: report and carry on.
+        this.emit({ type: 'catalog-error', serverId: state.config.id, sessionId: state.sessionId, error: asError(error) });
+      }
     }
   }
 
