@@ -10,7 +10,8 @@ import type { StoreRegistry } from '../storage/store-registry.js';
 import { LocalSessionManager, type LiveSession } from './session-manager.js';
 import { matchesPattern, ToolPolicy } from './tool-policy.js';
 import { promptText, toUserMessage } from './convert-prompt.js';
-import { baseSystemPrompt } from './system-prompt.js';
+import { baseSystemPrompt, PLAN_MODE_PROMPT } from './system-prompt.js';
+import { loadDefaultTools } from './default-tools.js';
 import { hookList } from './agent-hooks.js';
 import { errorInfo, noticeOf, runHooks } from './agent-notices.js';
 import { EventRecorder } from './event-recorder.js';
@@ -23,6 +24,7 @@ import { createExitPlanModeTool } from './exit-plan-mode-tool.js';
 import { createTaskTool } from './task-tool.js';
 import { compactTurnHistory } from './compact-turn-history.js';
 import { createSubagentRunner } from './run-subagent.js';
+import type { TurnOverrides } from './turn-overrides.js';
 
 export interface CreateAgentOptions {
   config: PlaitedConfig;
@@ -37,16 +39,6 @@ export interface CreateAgentOptions {
   stores?: StoreRegistry;
   /** Where episodes live (`agent.episodic`); default `<project>/.plaited/episodes.db` (BM25 only). Pass the shared hybrid index to get dense search. */
   episodeIndex?: (cwd: string) => Promise<SearchIndex>;
-}
-
-/** What a sub-agent turn changes about a turn. */
-export interface TurnOverrides {
-  /** Tool name patterns the child may use (`agents.<name>.tools`); all the parent's when absent. */
-  tools?: readonly string[];
-  systemPrompt?: string;
-  model?: ResolvedLanguageModel;
-  /** Set for sub-agents: no `task` tool (no recursion), no plan-mode exit. */
-  child: boolean;
 }
 
 /**
@@ -104,20 +96,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       });
     })());
 
-  const builtinTools = () =>
-    (builtins ??= options.tools
-      ? Promise.resolve(options.tools)
-      : Promise.all([import('../tools/builtin-tools.js'), import('../tools/web-fetch-tool.js')]).then(([{ createBuiltinTools }, { createWebFetchTool }]) => {
-          const sandbox = config.adapters.sandbox;
-          return [
-            ...createBuiltinTools({ bash: config.agent.bash }),
-            createWebFetchTool({
-              ...config.agent.webFetch,
-              // Inside the sandbox only its allowed domains are reachable: refuse the rest with a clear reason.
-              ...(sandbox.enabled ? { allowedHosts: sandbox.security.allowedDomains } : {}),
-            }),
-          ];
-        }));
+  const builtinTools = () => (builtins ??= options.tools ? Promise.resolve(options.tools) : loadDefaultTools(config));
 
   const localRuntime = async (cwd: string): Promise<Runtime> => {
     if (options.runtime) return options.runtime(cwd);
@@ -410,10 +389,6 @@ export function createAgent(options: CreateAgentOptions): Agent {
     },
   };
 }
-
-const PLAN_MODE_PROMPT =
-  'The session is in plan mode: you may only use read-only tools. Explore, then present a concrete plan. ' +
-  'When the plan is ready, call exit_plan_mode with it so the user can switch modes and let you execute.';
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {
   const { StoreRegistry } = await import('../storage/store-registry.js');

@@ -1,7 +1,7 @@
 import type { AgentOutput, ContentPart } from './agent-output.js';
 import type { PromptInput } from './agent.js';
 import type { LiveSession, LocalSessionManager } from './session-manager.js';
-import type { TurnOverrides } from './create-agent.js';
+import type { TurnOverrides } from './turn-overrides.js';
 import type { RunSubagent } from './task-tool.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';

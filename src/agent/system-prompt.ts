@@ -10,3 +10,9 @@ export function baseSystemPrompt(options: { cwd: string; custom?: string; date?:
   if (options.custom) lines.push('', options.custom);
   return lines.join('\n');
 }
+
+/** Added to the system prompt while the session is in plan mode. */
+export const PLAN_MODE_PROMPT =
+  'The session is in plan mode: you may only use read-only tools. Explore, then present a concrete plan ' +
+  '(with the plan tool when you have it, otherwise as text). When the plan is ready, call exit_plan_mode with it ' +
+  'so the user can switch modes and let you execute.';

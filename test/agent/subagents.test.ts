@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentOutput } from '../../src/agent/agent-output.js';
 import { Semaphore } from '../../src/agent/task-tool.js';
+import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { routedModel, type RouteInput } from './routed-mock-model.js';
 import { collect, makeAgent, tempProject, waitFor } from './agent-test-kit.js';
 
@@ -116,5 +117,21 @@ describe('sub-agents (task tool)', () => {
     const { sessionId } = await agent.sessions.create({ cwd });
     await collect(agent, sessionId, 'go');
     expect(childPeak).toBe(1);
+  });
+
+  it('uses the model and system prompt of agents.<name>, and does not offer task to children', async () => {
+    const cwd = tempProject();
+    const own = scriptedModel([{ text: 'answer from the special model' }]);
+    let parentSteps = 0;
+    const parent = routedModel(() =>
+      ++parentSteps === 1 ? { toolCalls: [{ id: 'task_x', name: 'task', input: { agent: 'special', prompt: 'do the special thing' } }] } : { text: 'ok' },
+    );
+    const agent = makeAgent(parent, { agents: { special: { description: 'Special', systemPrompt: 'You are SPECIAL.', model: own } } });
+    const { sessionId } = await agent.sessions.create({ cwd });
+    await collect(agent, sessionId, 'delegate');
+    expect(own.calls).toHaveLength(1);
+    expect(JSON.stringify(own.calls[0]!.prompt)).toContain('You are SPECIAL.');
+    expect((own.calls[0]!.tools ?? []).map((tool) => tool.name)).not.toContain('task');
+    expect(parent.calls[1]!.text).toContain('answer from the special model');
   });
 });
