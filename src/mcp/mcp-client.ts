@@ -193,7 +193,12 @@ export class McpClient {
     } catch (cause) {
       this.pendingClient = undefined;
       await client.close().catch(() => undefined);
-      const error = toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
+      const mapped = toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
+      // Whatever broke the handshake (exit, timeout, garbage), the caller's question is "did it connect".
+      const error =
+        mapped.code === 'auth_failed' || mapped.code === 'connect_failed'
+          ? mapped
+          : new McpClientError({ code: 'connect_failed', serverId: this.id, message: mapped.message, cause: mapped });
       this.error = error;
       if (this.closed) throw error;
       const willRetry = this.scheduleReconnect();

@@ -223,3 +223,17 @@ describe('McpClient failure modes', () => {
     await expect(client.callTool('echo', { text: 'still?' })).rejects.toMatchObject({ serverId: 'gone' });
   });
 });
+
+describe('McpClient against servers that misbehave at start', () => {
+  it('reports a server that exits during the handshake or prints garbage as connect_failed', async () => {
+    for (const [id, script] of [
+      ['quitter', 'process.exit(1)'],
+      ['babbler', 'process.stdout.write("this is not json-rpc\\n"); setTimeout(() => process.exit(0), 200)'],
+    ] as const) {
+      const config = mcpServerSchema.parse({ id, transport: 'stdio', command: process.execPath, args: ['-e', script], timeoutMs: 3_000 });
+      const client = track(new McpClient(config, { reconnect: { maxAttempts: 0 } }));
+      await expect(client.connect()).rejects.toMatchObject({ code: 'connect_failed', serverId: id });
+      expect(client.status).toBe('failed');
+    }
+  });
+});
