@@ -86,6 +86,8 @@ class SqliteHybridIndex implements HybridIndex {
   private dataVersion = -1;
   private writes: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Counts removeNamespace calls, so a sync that was embedding meanwhile does not resurrect the namespace. */
+  private readonly removals = new Map<string, number>();
   private readonly statements: IndexStatements;
 
   constructor(db: Database.Database, options: HybridIndexOptions, dimensions: number | undefined) {
@@ -110,6 +112,7 @@ class SqliteHybridIndex implements HybridIndex {
   }
 
   sync(namespace: string, documents: readonly IndexDocument[]): Promise<SyncReport> {
+    const generation = this.removals.get(namespace) ?? 0;
     return this.serialize(async () => {
       const wanted = dedupeById(documents.map((document) => ({ ...document, namespace })));
       const existing = new Map(this.statements.existing.all(namespace).map((row) => [row.id, row]));
@@ -129,6 +132,8 @@ class SqliteHybridIndex implements HybridIndex {
       const removed = [...existing.values()].map((row) => row.rowid);
       report.removed = removed.length;
       const writes = await this.prepareWrites(changed);
+      // The namespace was removed after this sync was asked for (a server went away): stay removed.
+      if ((this.removals.get(namespace) ?? 0) !== generation) return { added: 0, updated: 0, removed: 0, unchanged: 0 };
       if (changed.length > 0 || removed.length > 0) this.applyWrites(writes, removed);
       return report;
     });
@@ -165,6 +170,7 @@ class SqliteHybridIndex implements HybridIndex {
 
   removeNamespace(namespace: string): void {
     this.assertOpen();
+    this.removals.set(namespace, (this.removals.get(namespace) ?? 0) + 1);
     const rowids = this.statements.rowidsOfNamespace.all(namespace).map((row) => row.rowid);
     if (rowids.length > 0) this.applyWrites([], rowids);
   }

@@ -94,6 +94,17 @@ describe('sync', () => {
     index.close();
   });
 
+  it('a namespace removed while its sync is embedding stays removed', async () => {
+    const index = await openHybridIndex({ path: ':memory:', embedder });
+    const github = fixtureCatalog().filter((document) => document.namespace === 'github');
+    const pending = index.sync('github', github);
+    index.removeNamespace('github');
+    expect(await pending).toEqual({ added: 0, updated: 0, removed: 0, unchanged: 0 });
+    expect(index.count('github')).toBe(0);
+    expect(await index.sync('github', github)).toMatchObject({ added: github.length });
+    index.close();
+  });
+
   it('rejects a document without id or name, naming it', async () => {
     const index = await openHybridIndex({ path: ':memory:' });
     const bad = { id: '', kind: 'tool', namespace: 'x', fields: { name: 'x' } } satisfies IndexDocument;
