@@ -1,0 +1,134 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
+import { agentText, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../../helpers/acp-cli.js';
+import { requireBuiltCli } from './acp-cli-harness.js';
+import { requirePrograms } from './sandbox-fixture.js';
+
+/**
+ * The spine's ACP scenarios again, with the whole agent under the sandbox
+ * (`--adapter sandbox --adapter acp`): the protocol must pass through the
+ * wrapper unchanged (every message is validated against the ACP schema), the
+ * model on 127.0.0.1 must be reachable through the sandbox's proxy, and
+ * cancellation must still leave no process behind.
+ */
+
+let server: ScriptedOpenAIServer;
+const clis: AcpCli[] = [];
+
+beforeEach(async () => {
+  requirePrograms('bwrap', 'socat');
+  requireBuiltCli();
+  server = await startScriptedOpenAIServer();
+});
+
+afterEach(async () => {
+  for (const cli of clis.splice(0)) {
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  }
+  await server.close();
+});
+
+function project(): string {
+  return mkdtempSync(join(tmpdir(), 'plaited-sandboxed-e2e-'));
+}
+
+function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
+  const cli = startAcpCli({
+    cwd,
+    args: ['--adapter', 'sandbox', '--adapter', 'acp', '--model', 'openai-compatible:scripted', '--base-url', server.url, ...(options.args ?? [])],
+    ...options,
+  });
+  clis.push(cli);
+  return cli;
+}
+
+async function newSession(cli: AcpCli, cwd: string) {
+  await initialize(cli);
+  return cli.agent.request('session/new', { cwd, mcpServers: [] });
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+describe('ACP scenarios through the whole-agent sandbox', () => {
+  it('initializes, opens a session and streams a plain answer from the model on 127.0.0.1', async () => {
+    const cwd = project();
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    server.push({ text: 'Hello through the sandbox.' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toBe('Hello through the sandbox.');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('runs a write tool after the user grants permission (the project is writable for approved edits)', async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, 'notes.txt'), 'alpha\nbeta\n');
+    const cli = start(cwd, { onPermission: () => ({ outcome: { outcome: 'selected', optionId: 'allow-once' } }) });
+    const { sessionId } = await newSession(cli, cwd);
+    server.push({ toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } }] }, { text: 'Edited.' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change beta' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+  });
+
+  it('cancel during `bash sleep 30` ends the turn cancelled and leaves no process', async () => {
+    const cwd = project();
+    const marker = `plaited-sandbox-cancel-${process.pid}-${Date.now()}`;
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
+    const prompt = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0);
+    await cli.agent.notify('session/cancel', { sessionId });
+    const response = await prompt;
+    expect(response.stopReason).toBe('cancelled');
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0);
+  });
+
+  it('after a restart, session/load replays the history (the state store is writable inside)', async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, 'a.txt'), 'content of a');
+    const first = start(cwd);
+    const { sessionId } = await newSession(first, cwd);
+    server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
+    await first.close();
+    clis.splice(clis.indexOf(first), 1);
+
+    const second = start(cwd);
+    await initialize(second);
+    await second.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    const replayed = second.updates.filter((n) => n.sessionId === sessionId);
+    expect(replayed[0]!.update).toMatchObject({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'what is in a.txt?' } });
+    expect(agentText(second, sessionId)).toBe('It says: content of a.');
+  });
+
+  it('answers malformed input with JSON-RPC errors through the wrapper and keeps working', async () => {
+    const cwd = project();
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    cli.writeRaw('{"jsonrpc":"2.0","id":"raw-1","method":\n');
+    cli.writeRaw('{"jsonrpc":"2.0","id":"raw-2","method":"no/such_method","params":{}}\n');
+    await waitFor(() => cli.rawResponses.length >= 2);
+    const codes = cli.rawResponses.map((message) => (message.error as { code: number } | undefined)?.code);
+    expect(codes).toEqual(expect.arrayContaining([-32700, -32601]));
+    server.push({ text: 'still fine' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ok?' }] });
+    expect(response.stopReason).toBe('end_turn');
+  });
+});
+
+
