@@ -66,8 +66,11 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
   for (let step = 1; ; step++) {
     const steering = options.steering?.take() ?? [];
     if (steering.length > 0) {
-      messages.push(...steering);
-      options.onStepMessages?.(steering);
+      // Yielded here so the stored history shows the message where the model saw it.
+      for (const { event } of steering) yield event;
+      const injected = steering.map(({ message }) => message);
+      messages.push(...injected);
+      options.onStepMessages?.(injected);
     }
 
     const tools = await options.tools();

@@ -329,14 +329,15 @@ export function createAgent(options: CreateAgentOptions): Agent {
     let announce = true;
     if (live.running && sendMode === 'steer') {
       const userEvent: AgentOutput = { type: 'user-message', sessionId: input.sessionId, content: input.prompt };
-      live.store.appendEvents(input.sessionId, [userEvent]);
+      const absorbing = live.running.steering.push(toUserMessage(input.prompt), userEvent, processOptions.signal);
       yield userEvent;
-      const absorbed = await live.running.steering.push(toUserMessage(input.prompt));
+      const absorbed = await absorbing;
       if (absorbed || processOptions.signal?.aborted) {
         yield { type: 'turn-end', sessionId: input.sessionId, stopReason: absorbed ? 'end_turn' : 'cancelled' };
         return;
       }
       // The turn ended before another model step: the message gets a turn of its own.
+      live.store.appendEvents(input.sessionId, [userEvent]);
       announce = false;
     }
     yield* runQueued(live, input, processOptions, processOptions.signal, undefined, announce);

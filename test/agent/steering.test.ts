@@ -117,3 +117,35 @@ describe('steering', () => {
     await waitFor(() => model.calls.length === 4);
   });
 });
+
+describe('steering history', () => {
+  it('stores the steering message where the model saw it, and a sender that gives up withdraws it', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'glob', input: { pattern: '*' } }], chunkDelayMs: 20 },
+      { text: 'after steering' },
+    ]);
+    const agent = makeAgent(model);
+    const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
+    let steer: Promise<AgentOutput[]> | undefined;
+    let withdrawn: Promise<AgentOutput[]> | undefined;
+    const controller = new AbortController();
+    await collect(agent, sessionId, 'look around', undefined, {}, (event) => {
+      if (event.type === 'tool-call' && !steer) {
+        steer = collect(agent, sessionId, 'and check README');
+        withdrawn = collect(agent, sessionId, 'never mind this one', undefined, { signal: controller.signal });
+        controller.abort();
+      }
+    });
+    expect((await withdrawn!).at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'cancelled' });
+    expect((await steer!).at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'end_turn' });
+    const prompt = JSON.stringify(model.calls[1]!.prompt);
+    expect(prompt).toContain('and check README');
+    expect(prompt).not.toContain('never mind this one');
+    const history = await agent.sessions.history(sessionId);
+    const kinds = history.map((event) => (event.type === 'user-message' ? `user:${JSON.stringify(event.content).includes('README') ? 'steer' : 'first'}` : event.type));
+    // first prompt, its tool call, then the steering message, then the answer to both.
+    expect(kinds.indexOf('user:steer')).toBeGreaterThan(kinds.lastIndexOf('tool-call-update'));
+    expect(kinds.indexOf('user:steer')).toBeLessThan(kinds.indexOf('text-delta'));
+    expect(kinds.filter((kind) => kind.startsWith('user:'))).toEqual(['user:first', 'user:steer']);
+  });
+});
