@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sandboxSchema } from '../src/config/schema.js';
 import { checkSandboxAvailability } from '../src/adapters/sandbox/sandbox-availability.js';
 import { createSandboxPolicy } from '../src/adapters/sandbox/sandbox-policy.js';
@@ -37,6 +38,8 @@ export async function benchSandbox(): Promise<Record<string, number>> {
     const plainMs = await timeRuns(plain);
     const sandboxedMs = await timeRuns(sandboxed);
     const limitsOnlyMs = await timeRuns(limitsOnly);
+    const coldPlain = await coldStarts(['--adapter', 'acp'], root);
+    const coldSandboxed = await coldStarts(['--adapter', 'sandbox', '--adapter', 'acp'], root);
     return {
       runs: RUNS,
       plainMedianMs: median(plainMs),
@@ -45,11 +48,34 @@ export async function benchSandbox(): Promise<Record<string, number>> {
       addedLatencyMedianMs: round(median(sandboxedMs) - median(plainMs)),
       limitsOnlyMedianMs: median(limitsOnlyMs),
       firstSandboxedCallMs: round(firstSandboxedMs),
+      coldStartPlainMedianMs: median(coldPlain),
+      coldStartSandboxedMedianMs: median(coldSandboxed),
     };
   } finally {
     await resetSandboxRuntime();
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+const CLI = fileURLToPath(new URL('../bin/plaited-agent.js', import.meta.url));
+const COLD_RUNS = 3;
+
+/** Spawn → `initialize` answered, for the built CLI with the given adapters (the whole-agent wrapper costs a second Node start). */
+async function coldStarts(args: string[], cwd: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < COLD_RUNS; run++) {
+    const start = performance.now();
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}\n');
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the CLI exited with ${code} before answering initialize`)));
+    });
+    times.push(performance.now() - start);
+    child.stdin.end();
+    await new Promise((done) => child.once('exit', done));
+  }
+  return times;
 }
 
 async function timeRuns(runtime: Runtime): Promise<number[]> {
