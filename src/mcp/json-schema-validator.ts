@@ -29,13 +29,19 @@ export class JsonSchemaValidator {
     const key = JSON.stringify(schema);
     const cached = this.compiled.get(key);
     if (cached !== undefined) return cached;
-    let validator: ValidateFunction | null;
-    try {
-      const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
-      const { $schema: _ignored, ...rest } = schema;
-      validator = is2020 ? this.draft2020.compile(rest) : this.draft7.compile(rest);
-    } catch {
-      validator = null;
+    // MCP makes 2020-12 the default dialect; older drafts are used when a schema names one, and
+    // as a second try for unlabelled schemas written the draft-07 way (tuple `items`).
+    const { $schema: dialect, ...rest } = schema;
+    const older = typeof dialect === 'string' && /draft-0[4-7]/.test(dialect);
+    const engines = older ? [this.draft7] : [this.draft2020, this.draft7];
+    let validator: ValidateFunction | null = null;
+    for (const engine of engines) {
+      try {
+        validator = engine.compile(rest);
+        break;
+      } catch {
+        // try the next dialect; none left means the server judges the arguments itself
+      }
     }
     this.compiled.set(key, validator);
     return validator;
