@@ -1,13 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { McpServer } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
 import { agentText, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../../helpers/acp-cli.js';
 import { requireBuiltCli } from './acp-cli-harness.js';
-import { requirePrograms } from './sandbox-fixture.js';
+import { FIXTURE_KEY, requirePrograms } from './sandbox-fixture.js';
+
+const FILE_READER_SERVER = fileURLToPath(new URL('../../fixtures/sandbox/file-reader-mcp-server.mjs', import.meta.url));
 
 /**
  * The spine's ACP scenarios again, with the whole agent under the sandbox
@@ -114,6 +118,28 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     const replayed = second.updates.filter((n) => n.sessionId === sessionId);
     expect(replayed[0]!.update).toMatchObject({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'what is in a.txt?' } });
     expect(agentText(second, sessionId)).toBe('It says: content of a.');
+  });
+
+  it('a stdio MCP server started by the sandboxed agent cannot read a denied path', async () => {
+    const cwd = project();
+    const home = mkdtempSync(join(tmpdir(), 'plaited-sandboxed-home-'));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_rsa'), FIXTURE_KEY);
+    const cli = start(cwd, { env: { HOME: home } });
+    await initialize(cli);
+    const reader: McpServer = { name: 'reader', command: process.execPath, args: [FILE_READER_SERVER], env: [] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [reader] });
+    server.push({ toolCalls: [{ name: 'mcp__reader__read_text', arguments: { path: join(home, '.ssh', 'id_rsa') } }] }, { text: 'Could not read it.' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read my key' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const finals = cli.updates
+      .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'tool_call_update')
+      .map((n) => n.update as { status?: string; content?: unknown });
+    const done = finals.find((update) => update.status === 'failed' || update.status === 'completed');
+    expect(done?.status, JSON.stringify(finals)).toBe('failed');
+    expect(JSON.stringify(done)).toMatch(/ENOENT/);
+    expect(JSON.stringify(cli.updates)).not.toContain('plaited-fixture-key');
+    expect(JSON.stringify(server.requests)).not.toContain('plaited-fixture-key');
   });
 
   it('answers malformed input with JSON-RPC errors through the wrapper and keeps working', async () => {
