@@ -94,6 +94,10 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     handleHttp(req, res);
   });
 
+  // Idle keep-alive sockets outlive the clients' own pool timeouts, so a client never
+  // reuses a socket the server is closing at that moment (a spurious "other side closed").
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   const { WebSocketServer } = await import('ws');
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   const handleUpgrade = createNodeWebSocketUpgradeHandler(acpServer, sockets);

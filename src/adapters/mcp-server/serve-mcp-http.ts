@@ -79,6 +79,10 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   };
 
   const http: HttpServer = createServer(toNodeHandler(handle));
+  // Idle keep-alive sockets outlive the clients' own pool timeouts, so a client never
+  // reuses a socket the server is closing at that moment (a spurious "other side closed").
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   await new Promise<void>((ready, fail) => {
     http.once('error', (error) => fail(new McpAdapterError('http_listen_failed', `cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error })));
     http.listen(options.port, host, () => ready());
