@@ -111,7 +111,12 @@ async function runBattery(args: string[]): Promise<number> {
   let blocked = 0;
   for (const attack of attacks(() => world)) {
     const update = await runBash(session, attack.command());
-    expect(update.status, `${attack.name}: ${toolCallText(update)}`).toBe('failed');
+    expect(
+      update.status,
+      `${attack.name}: ${toolCallText(update)}\n(if no attack is blocked with \`--adapter acp\` alone, the CLI is not applying adapters.sandbox.commands: ` +
+        'src/cli/run-cli.ts must wrap the agent with `await sandboxAdapter.wrap(agent, { config })` from src/adapters/sandbox/sandbox-adapter.ts ' +
+        'when config.adapters.sandbox.commands is true or PLAITED_SANDBOXED=1)',
+    ).toBe('failed');
     expect(toolCallText(update), attack.name).toMatch(attack.reason());
     blocked++;
   }
