@@ -134,4 +134,23 @@ describe('sub-agents (task tool)', () => {
     expect((own.calls[0]!.tools ?? []).map((tool) => tool.name)).not.toContain('task');
     expect(parent.calls[1]!.text).toContain('answer from the special model');
   });
+
+  it("asks the parent's client before a child's write, under the nested call id", async () => {
+    const cwd = tempProject();
+    const child = scriptedModel([{ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'child.txt', content: 'from child' } }] }, { text: 'written' }]);
+    let parentSteps = 0;
+    const parent = routedModel(() =>
+      ++parentSteps === 1 ? { toolCalls: [{ id: 'task_w', name: 'task', input: { agent: 'writer', prompt: 'write child.txt' } }] } : { text: 'ok' },
+    );
+    const agent = makeAgent(parent, { agents: { writer: { description: 'Writes', tools: ['write_file'], model: child } } });
+    const { sessionId } = await agent.sessions.create({ cwd });
+    const asked: string[] = [];
+    await collect(agent, sessionId, 'delegate a write', (event) => {
+      asked.push(`${event.sessionId}:${event.toolCallId}`);
+      return 'allow-once';
+    });
+    expect(asked).toEqual([`${sessionId}:task_w/w1`]);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(join(cwd, 'child.txt'), 'utf8')).toBe('from child');
+  });
 });
