@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AgentAdapter } from '../adapters/agent-adapter.js';
+import type { Agent } from '../agent/agent.js';
 import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { createDefaultAgent } from '../default-agent.js';
@@ -39,24 +40,36 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
-  const adapterNames = args.adapters.length > 0 ? args.adapters : ['acp'];
-  const sandboxed = adapterNames.includes('sandbox') || config.adapters.sandbox.enabled;
-  if (sandboxed && !process.env.PLAITED_SANDBOXED) {
+  const requested = args.adapters.length > 0 ? args.adapters : ['acp'];
+  const wholeAgent = requested.includes('sandbox') || config.adapters.sandbox.enabled;
+  const insideSandbox = process.env.PLAITED_SANDBOXED === '1';
+  if (wholeAgent && !insideSandbox) {
+    // The agent re-runs itself under the sandbox; this process only pipes the protocol through.
     const { runSandboxed } = await import('../adapters/sandbox/sandbox-adapter.js');
-    const childArgv = argv.filter((arg, i) => !(arg === 'sandbox' && argv[i - 1] === '--adapter') && arg !== '--adapter=sandbox');
-    return runSandboxed({ argv: [...childArgv], config, cwd: process.cwd() });
+    return runSandboxed({ argv: [...argv], config, cwd: process.cwd(), warn: (message) => log('warn', message) });
   }
+  // Adapters compose left to right: an adapter that returns an agent (sandbox) wraps it for the next.
+  const chain = requested.filter((name) => name !== 'sandbox');
+  if (chain.length === 0) chain.push('acp');
+  if (wholeAgent || config.adapters.sandbox.commands) chain.unshift('sandbox');
 
   const agent = createDefaultAgent({ config, log });
+  let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];
   try {
-    for (const name of adapterNames.filter((adapter) => adapter !== 'sandbox')) {
+    for (const name of chain) {
       const adapter = await resolveAdapter(name);
-      const result = await adapter.wrap(agent, adapterOptions(name, config, args, log));
-      if (result && typeof result === 'object' && 'closed' in result) served.push(result as { closed: Promise<void> });
+      const result = await adapter.wrap(current, adapterOptions(name, config, args, log));
+      if (isAgent(result)) current = result;
+      else if (result && typeof result === 'object' && 'closed' in result) served.push(result as { closed: Promise<void> });
     }
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    await agent.stop();
+    return 2;
+  }
+  if (served.length === 0) {
+    process.stderr.write('plaited-agent: no adapter is serving a protocol (add --adapter acp or --adapter mcp)\n');
     await agent.stop();
     return 2;
   }
@@ -83,10 +96,16 @@ function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
   };
 }
 
+function isAgent(value: unknown): value is Agent {
+  return typeof value === 'object' && value !== null && 'process' in value && 'sessions' in value;
+}
+
 async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unknown>> {
   switch (name) {
     case 'acp':
       return (await import('../adapters/acp/acp-adapter.js')).acpAdapter as AgentAdapter<unknown, unknown>;
+    case 'sandbox':
+      return (await import('../adapters/sandbox/sandbox-adapter.js')).sandboxAdapter as AgentAdapter<unknown, unknown>;
     case 'mcp':
       return (await import('../adapters/mcp-server/mcp-server-adapter.js')).mcpServerAdapter as AgentAdapter<unknown, unknown>;
     default: {
