@@ -31,7 +31,7 @@ export interface ExplainInput {
   policy: SandboxPolicy;
   /** `deny network-outbound host:port (why)` lines the sandbox proxy recorded for this command. */
   networkDenials: string[];
-  /** The timeout that applied, for the message. */
+  /** The policy's wall-clock limit, when it is what applied; a timeout is reported only then. */
   timeoutMs?: number;
 }
 
@@ -69,9 +69,8 @@ export function explainSandboxFailure(input: ExplainInput): SandboxFinding[] {
   if (limits.processes !== null && FORK_ERRORS.test(input.output)) {
     add({ kind: 'processes', message: `killed: process limit ${limits.processes} exceeded (fork refused)` });
   }
-  if (input.timedOut) {
-    const seconds = input.timeoutMs === undefined ? undefined : Math.round(input.timeoutMs / 100) / 10;
-    add({ kind: 'timeout', message: `killed: wall-clock limit${seconds === undefined ? '' : ` ${seconds}s`} exceeded` });
+  if (input.timedOut && input.timeoutMs !== undefined) {
+    add({ kind: 'timeout', message: `killed: wall-clock limit ${Math.round(input.timeoutMs / 100) / 10}s exceeded` });
   }
   return findings;
 }

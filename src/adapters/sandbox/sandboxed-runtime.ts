@@ -97,7 +97,8 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
       cwd,
       policy,
       networkDenials: mode === 'isolated' ? networkDenials(commandId) : [],
-      timeoutMs,
+      // Only the policy's own wall clock is a sandbox limit; the caller's timeout is the caller's to report.
+      timeoutMs: policy.limits.timeoutMs !== null && timeoutMs === policy.limits.timeoutMs ? timeoutMs : undefined,
     });
     if (forkRefusals > 0 && !findings.some((finding) => finding.kind === 'processes')) {
       findings.unshift({ kind: 'processes', message: `killed: process limit ${policy.limits.processes} exceeded (${forkRefusals} forks refused)` });

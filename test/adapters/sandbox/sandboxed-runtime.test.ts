@@ -147,8 +147,14 @@ describe('createSandboxedRuntime: the attack battery', () => {
   });
 
   it('ends a command at the wall-clock limit', async () => {
-    const error = await blocked('sleep 30', { timeoutMs: 1_000 });
+    const strict = createSandboxedRuntime(createLocalRuntime(world.project), { ...policy, limits: { ...policy.limits, timeoutMs: 1_000 } }, { mode: 'isolated' });
+    const error = await blocked('sleep 30', { via: strict });
     expect(error.message).toMatch(/^killed: wall-clock limit 1s exceeded/);
+  });
+
+  it("leaves the caller's own timeout to the caller (not a sandbox violation)", async () => {
+    const result = await runtime.exec('sleep 30', { env, timeoutMs: 500 });
+    expect(result.timedOut).toBe(true);
   });
 
   it('keeps working after the attacks (the agent lives on)', async () => {
