@@ -86,6 +86,8 @@ export type AgentOutput =
       options: PermissionOption[];
       /** Answer the question; the turn waits until this is called (or the turn is cancelled). */
       respond: (decision: PermissionDecision) => void;
+      /** Aborted when the question no longer matters (the turn was cancelled, or a steering message superseded the call). */
+      signal?: AbortSignal;
     }>
   | WithSession<{ type: 'plan'; entries: PlanEntry[] }>
   | WithSession<{ type: 'usage'; inputTokens: number; outputTokens: number; totalTokens: number }>

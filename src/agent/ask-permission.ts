@@ -22,8 +22,13 @@ export function askPermission(options: {
   tool: AnyTool;
   signal: AbortSignal;
   permissions: PermissionMemory;
-}): { event: AgentOutput; answer: Promise<PermissionAnswer> } {
+}): { event: AgentOutput; answer: Promise<PermissionAnswer>; withdraw(): void } {
   const { call, tool, signal, permissions } = options;
+  // Lets an adapter take the question back from its client once it no longer matters.
+  const relevance = new AbortController();
+  const withdraw = () => relevance.abort();
+  if (signal.aborted) withdraw();
+  else signal.addEventListener('abort', withdraw, { once: true });
   let respond!: (decision: PermissionDecision) => void;
   const answer = new Promise<PermissionAnswer>((resolve) => {
     const onAbort = () => resolve('cancelled');
@@ -61,7 +66,11 @@ export function askPermission(options: {
     kind: tool.kind ?? (tool.risk === 'write' ? 'edit' : 'execute'),
     input: call.input,
     options: [...PERMISSION_OPTIONS],
-    respond: (decision) => respond(decision),
+    respond: (decision) => {
+      signal.removeEventListener('abort', withdraw);
+      respond(decision);
+    },
+    signal: relevance.signal,
   };
-  return { event, answer };
+  return { event, answer, withdraw };
 }

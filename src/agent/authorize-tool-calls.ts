@@ -79,6 +79,7 @@ export async function* authorizeToolCalls(options: {
       const asked = askPermission({ sessionId, call: { ...call, input: args }, tool, signal, permissions: options.permissions });
       yield asked.event;
       const answer = await raceSteering(asked.answer, steering);
+      if (answer === 'superseded') asked.withdraw();
       if (answer !== 'allow') {
         fail(
           call,

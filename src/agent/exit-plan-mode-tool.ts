@@ -39,6 +39,7 @@ export function createExitPlanModeTool(options: {
           kind: 'switch_mode',
           input: args,
           options: [...EXIT_PLAN_MODE_OPTIONS],
+          signal: context.signal,
           respond: (answer) => {
             context.signal.removeEventListener('abort', onAbort);
             resolve(answer);

@@ -60,6 +60,7 @@ describe('steering', () => {
     const cwd = tempProject();
     const { sessionId } = await agent.sessions.create({ cwd });
     const asked: string[] = [];
+    const signals: Array<AbortSignal | undefined> = [];
     let steer: Promise<AgentOutput[]> | undefined;
     const events = await collect(
       agent,
@@ -67,6 +68,7 @@ describe('steering', () => {
       'write two files',
       (event) => {
         asked.push(event.toolCallId);
+        signals.push(event.signal);
         // Leave the question open and send a new instruction instead.
         steer ??= collect(agent, sessionId, 'stop, write nothing');
         return undefined;
@@ -74,6 +76,8 @@ describe('steering', () => {
     );
     const steerEvents = await steer!;
     expect(asked).toHaveLength(1);
+    // The open question is withdrawn, so an adapter can tell its client.
+    expect(signals[0]?.aborted).toBe(true);
     const failed = events.filter((event) => event.type === 'tool-call-update' && event.status === 'failed');
     expect(failed).toHaveLength(2);
     const prompt = JSON.stringify(model.calls[1]!.prompt);

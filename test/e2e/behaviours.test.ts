@@ -49,7 +49,8 @@ describe('behaviours through the CLI over ACP', () => {
     const steer = await prompt(cli, sessionId, 'never mind, do not write');
     expect(steer.stopReason).toBe('end_turn');
     expect((await first).stopReason).toBe('end_turn');
-    // The late answer changes nothing.
+    // The client was told the question no longer matters; its late answer changes nothing.
+    await waitFor(() => cli.validator.messages.some(({ direction, message }) => direction === 'agent' && message.method === '$/cancel_request'), 'the $/cancel_request');
     answer({ outcome: { outcome: 'selected', optionId: 'allow-once' } });
     expect(existsSync(join(cwd, 'nope.txt'))).toBe(false);
     const text = JSON.stringify(state.server.requests[before]!.messages);

@@ -179,7 +179,8 @@ async function askClient(
       toolCall: { toolCallId: event.toolCallId, title: event.title, kind: event.kind, status: 'pending', rawInput: event.input },
       options: event.options,
     };
-    const response = await client.request('session/request_permission', params);
+    // When the question stops mattering (cancel, or a steering prompt superseded the call), the client is told with $/cancel_request.
+    const response = await client.request('session/request_permission', params, event.signal ? { cancellationSignal: event.signal } : undefined);
     event.respond(response.outcome.outcome === 'selected' ? { outcome: 'selected', optionId: response.outcome.optionId } : { outcome: 'cancelled' });
   } catch {
     event.respond(signal.aborted ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: 'reject-once' });
