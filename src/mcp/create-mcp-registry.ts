@@ -1,6 +1,7 @@
 import type { PlaitedConfig } from '../config/schema.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import { openHybridIndex } from '../retrieval/hybrid-index.js';
+import { askElicitation } from './ask-elicitation.js';
 import { McpRegistry } from './mcp-registry.js';
 import type { McpRegistryEvent, McpRegistryOptions } from './mcp-registry-types.js';
 
@@ -22,7 +23,19 @@ export interface CreateMcpRegistryOptions extends Omit<McpRegistryOptions, 'inde
 export async function createMcpRegistry(options: CreateMcpRegistryOptions): Promise<McpRegistry> {
   const { config, indexPath, embedder, onEvent, ...registryOptions } = options;
   const index = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
-  const registry = new McpRegistry({ ...registryOptions, index, ownsIndex: true });
+  const registry = new McpRegistry({
+    ...registryOptions,
+    // By default a server's question goes to the user as a permission-style question, through the
+    // tool call it arrived during; outside a tool call there is nobody to ask, so it is declined.
+    onElicitation:
+      registryOptions.onElicitation ??
+      (async (request, context) =>
+        context.emit && context.sessionId !== undefined
+          ? askElicitation(request, { sessionId: context.sessionId, serverId: context.serverId, emit: context.emit, signal: context.signal })
+          : { action: 'decline' }),
+    index,
+    ownsIndex: true,
+  });
   if (onEvent) registry.subscribe(onEvent);
   for (const server of config.mcp.servers) {
     if (server.enabled) void registry.servers.add(server).catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { errorResult, type JsonSchema, type Tool } from '../tools/tool.js';
+import { errorResult, type JsonSchema, type Tool, type ToolContext } from '../tools/tool.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
 import type { McpToolDefinition } from './mcp-client.js';
@@ -24,7 +24,8 @@ export interface CreateMcpToolOptions {
   serverId: string;
   definition: McpToolDefinition;
   validator: JsonSchemaValidator;
-  call(args: McpToolArgs, options: { signal: AbortSignal }): Promise<CallToolResult>;
+  /** `context` is the running tool call's: server requests during the call (elicitation) use its `emit`. */
+  call(args: McpToolArgs, options: { signal: AbortSignal; context: ToolContext }): Promise<CallToolResult>;
 }
 
 /**
@@ -54,7 +55,7 @@ export function createMcpTool(options: CreateMcpToolOptions): McpTool {
     title: () => `${label} (${serverId})`,
     async execute(args, context) {
       try {
-        return mapCallToolResult(await options.call(args, { signal: context.signal }));
+        return mapCallToolResult(await options.call(args, { signal: context.signal, context }));
       } catch (error) {
         return errorResult(`MCP tool ${definition.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }

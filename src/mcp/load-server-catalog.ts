@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../config/schema.js';
 import type { IndexDocument } from '../retrieval/search-index.js';
+import type { ToolContext } from '../tools/tool.js';
 import { createMcpTool, type McpTool } from './create-mcp-tool.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mcpCatalogDocuments } from './mcp-catalog-documents.js';
@@ -22,6 +23,8 @@ export interface ServerState {
   dirty: Set<McpListKind>;
   refreshing?: Promise<void>;
   listeners: Map<string, Set<(uri: string) => void>>;
+  /** Tool calls in flight on this server: a request the server sends meanwhile belongs to one of them. */
+  activeCalls: Set<ToolContext>;
   removed: boolean;
 }
 
@@ -89,7 +92,14 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
         serverId: state.config.id,
         definition,
         validator: options.validator,
-        call: (args, { signal }) => state.client.callTool(definition.name, args, { signal, definition }),
+        call: async (args, { signal, context }) => {
+          state.activeCalls.add(context);
+          try {
+            return await state.client.callTool(definition.name, args, { signal, definition });
+          } finally {
+            state.activeCalls.delete(context);
+          }
+        },
       }),
     );
   }

@@ -9,6 +9,7 @@ import type {
   Resource,
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
+import type { AgentOutput } from '../agent/agent-output.js';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchIndex, SyncReport } from '../retrieval/search-index.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -21,8 +22,12 @@ export interface McpScope {
 }
 
 export interface McpSessionCallContext extends McpCallContext {
-  /** Set when the server belongs to a session. */
+  /** The server's session, or else the session of the tool call in flight on that server. */
   sessionId?: string;
+  /** The tool call in flight on that server when the request came, if any. */
+  toolCallId?: string;
+  /** Sends an event into that tool call's turn (live, while the call waits): how to ask the user. */
+  emit?(event: AgentOutput): void;
 }
 
 export interface McpRegistryOptions

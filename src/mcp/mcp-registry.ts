@@ -220,14 +220,15 @@ export class McpRegistry {
       prompts: new Map(),
       dirty: new Set(),
       listeners: new Map(),
+      activeCalls: new Set(),
       removed: false,
       client: undefined as unknown as McpClient,
     };
     state.client = new McpClient(config, {
       ...clientOptions,
       roots: () => state.roots,
-      onSampling: onSampling && ((request, context) => onSampling(request, { ...context, sessionId })),
-      onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, sessionId })),
+      onSampling: onSampling && ((request, context) => onSampling(request, { ...context, ...callOf(state) })),
+      onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, ...callOf(state) })),
       onListChanged: (kind) => void this.refresh(state, [kind]),
       onResourceUpdated: (uri) => state.listeners.get(uri)?.forEach((listener) => listener(uri)),
       onStatus: (status, error) => {
@@ -389,6 +390,14 @@ export class McpRegistry {
       }
     }
   }
+}
+
+/** The tool call a server request most likely belongs to (the latest one in flight on that server). */
+function callOf(state: ServerState): { sessionId?: string; emit?: ToolContext['emit']; toolCallId?: string } {
+  const call = [...state.activeCalls].at(-1);
+  // A session server's requests belong to its session; a global server's, to the calling session.
+  const sessionId = state.sessionId ?? call?.sessionId;
+  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(call ? { emit: call.emit, toolCallId: call.toolCallId } : {}) };
 }
 
 function stateKey(id: string, sessionId: string | undefined): string {

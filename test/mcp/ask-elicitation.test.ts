@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentOutput } from '../../src/agent/agent-output.js';
+import { configSchema } from '../../src/config/schema.js';
+import { askElicitation } from '../../src/mcp/ask-elicitation.js';
+import { createMcpRegistry } from '../../src/mcp/create-mcp-registry.js';
+import type { McpRegistry } from '../../src/mcp/mcp-registry.js';
+import { createLocalRuntime } from '../../src/tools/local-runtime.js';
+import type { ToolContext } from '../../src/tools/tool.js';
+import { stdioConfig } from './fixture-servers.js';
+import { tempDir } from './registry-helpers.js';
+
+let registry: McpRegistry | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  await registry?.close();
+  cleanup?.();
+});
+
+function toolContext(sessionId: string, onEvent: (event: AgentOutput) => void): ToolContext {
+  return {
+    runtime: createLocalRuntime(tmpdir()),
+    signal: new AbortController().signal,
+    sessionId,
+    toolCallId: 'call-1',
+    allowedRoots: [],
+    onUpdate: () => undefined,
+    emit: onEvent,
+  };
+}
+
+describe('elicitation as a permission-style question', () => {
+  it('asks the user through the running tool call and returns the choice to the server', async () => {
+    const temp = tempDir();
+    cleanup = temp.cleanup;
+    registry = await createMcpRegistry({
+      config: configSchema.parse({ mcp: { servers: [stdioConfig('asker')] } }),
+      indexPath: join(temp.dir, 'index.db'),
+    });
+    await registry.idle();
+    const events: AgentOutput[] = [];
+    const context = toolContext('s1', (event) => {
+      events.push(event);
+      if (event.type === 'permission-request') event.respond({ outcome: 'selected', optionId: 'elicit-0' });
+    });
+    const result = await registry.tools.execute('mcp__asker__confirm', { question: 'Deploy now?' }, { sessionId: 's1', context });
+    expect(result.content).toEqual([{ type: 'text', text: 'accept: {"proceed":true}' }]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'permission-request',
+        sessionId: 's1',
+        title: 'asker asks: Deploy now?',
+        options: [
+          { optionId: 'elicit-0', name: 'Yes', kind: 'allow_once' },
+          { optionId: 'elicit-1', name: 'No', kind: 'allow_once' },
+          { optionId: 'decline', name: 'Decline', kind: 'reject_once' },
+        ],
+      }),
+    ]);
+
+    const declined: AgentOutput[] = [];
+    const free = await registry.tools.execute('mcp__asker__ask', { question: 'Your name?' }, { sessionId: 's1', context: toolContext('s1', (event) => declined.push(event)) });
+    expect(free.content).toEqual([{ type: 'text', text: 'decline: {}' }]);
+    expect(declined).toEqual([expect.objectContaining({ type: 'notice', level: 'warning', message: expect.stringContaining('cannot collect') })]);
+  });
+
+  it('offers enum values as options and cancels with the signal', async () => {
+    const events: AgentOutput[] = [];
+    const controller = new AbortController();
+    const pending = askElicitation(
+      { mode: 'form', message: 'Pick a size', requestedSchema: { type: 'object', properties: { size: { type: 'string', enum: ['S', 'M'] } }, required: ['size'] } },
+      { sessionId: 's', serverId: 'shop', emit: (event) => events.push(event), signal: controller.signal },
+    );
+    expect(events[0]).toMatchObject({ type: 'permission-request', options: [{ name: 'S' }, { name: 'M' }, { name: 'Decline' }] });
+    controller.abort();
+    expect(await pending).toEqual({ action: 'cancel' });
+    const chosen = askElicitation(
+      { mode: 'form', message: 'Pick a size', requestedSchema: { type: 'object', properties: { size: { type: 'string', enum: ['S', 'M'] } }, required: ['size'] } },
+      { sessionId: 's', serverId: 'shop', emit: (event) => event.type === 'permission-request' && event.respond({ outcome: 'selected', optionId: 'elicit-1' }) },
+    );
+    expect(await chosen).toEqual({ action: 'accept', content: { size: 'M' } });
+  });
+});
