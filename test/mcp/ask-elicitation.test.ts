@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { createAgent } from '../../src/agent/create-agent.js';
+import { createMcpExtension } from '../../src/mcp/mcp-extension.js';
+import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import type { AgentOutput } from '../../src/agent/agent-output.js';
 import { configSchema } from '../../src/config/schema.js';
 import { askElicitation } from '../../src/mcp/ask-elicitation.js';
@@ -80,5 +84,30 @@ describe('elicitation as a permission-style question', () => {
       { sessionId: 's', serverId: 'shop', emit: (event) => event.type === 'permission-request' && event.respond({ outcome: 'selected', optionId: 'elicit-1' }) },
     );
     expect(await chosen).toEqual({ action: 'accept', content: { size: 'M' } });
+  });
+
+  it('reaches the user as a permission request in the agent turn while the tool call waits', async () => {
+    const temp = tempDir();
+    cleanup = temp.cleanup;
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-elicit-'));
+    const config = configSchema.parse({ mcp: { servers: [stdioConfig('asker')] }, agent: { stateDb: join(cwd, 'state.db') } });
+    registry = await createMcpRegistry({ config, indexPath: join(temp.dir, 'index.db') });
+    await registry.idle();
+    const model = scriptedModel([{ toolCalls: [{ name: 'mcp__asker__confirm', input: { question: 'Ship it?' } }] }, { text: 'Shipped.' }]);
+    const agent = createAgent({ config, model, extensions: [createMcpExtension({ registry, config })], tools: [] });
+    try {
+      const created = await agent.sessions.create({ cwd });
+      const questions: string[] = [];
+      for await (const event of agent.process({ sessionId: created.sessionId, prompt: [{ type: 'text', text: 'ship' }] })) {
+        if (event.type !== 'permission-request') continue;
+        questions.push(event.title);
+        const elicit = event.options.find((option) => option.name === 'Yes');
+        event.respond({ outcome: 'selected', optionId: elicit?.optionId ?? event.options.find((option) => option.kind === 'allow_once')!.optionId });
+      }
+      expect(questions).toContain('asker asks: Ship it?');
+      expect(JSON.stringify(model.calls[1]!.prompt)).toContain('accept: {\\"proceed\\":true}');
+    } finally {
+      await agent.stop();
+    }
   });
 });
