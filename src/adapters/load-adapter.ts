@@ -30,7 +30,9 @@ export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapt
   try {
     if (/\.[mc]?ts$/.test(file)) {
       const { createJiti } = await import('jiti');
-      loaded = await createJiti(import.meta.url, { moduleCache: false }).import(file);
+      // No default interop: a module without a default export must be reported as such,
+      // not have its namespace stand in for one.
+      loaded = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false }).import(file);
     } else {
       loaded = await import(pathToFileURL(file).href);
     }

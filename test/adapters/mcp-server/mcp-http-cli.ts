@@ -24,9 +24,10 @@ export interface HttpCli {
 }
 
 /** Starts the built CLI serving HTTP (`--transport http --port 0`) and waits for the URL it logs. */
-export async function startHttpCli(options: { cwd: string; args: string[]; urlPattern: RegExp }): Promise<HttpCli> {
+export async function startHttpCli(options: { cwd: string; args: string[]; urlPattern: RegExp; transportFlag?: boolean }): Promise<HttpCli> {
   requireBuiltCli();
-  const child = spawn(process.execPath, [CLI, ...options.args, '--transport', 'http', '--port', '0'], {
+  const transport = options.transportFlag === false ? [] : ['--transport', 'http'];
+  const child = spawn(process.execPath, [CLI, ...options.args, ...transport, '--port', '0'], {
     cwd: options.cwd,
     env: process.env,
     stdio: ['pipe', 'pipe', 'pipe'],

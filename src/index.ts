@@ -1,0 +1,47 @@
+/**
+ * The public API of plaited-agent: build an agent, configure it, add tools, and write
+ * adapters (`plaited-agent --adapter ./my-adapter.ts`). Node-only transports and the
+ * protocol SDKs load lazily behind the built-in adapters, so importing this stays light.
+ */
+
+export { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
+export { createDefaultAgent, type CreateDefaultAgentOptions, type DefaultAgent } from './default-agent.js';
+export { defineConfig } from './config/define-config.js';
+export { defineTool } from './tools/define-tool.js';
+export { textResult } from './tools/tool.js';
+
+export type { AgentAdapter } from './adapters/agent-adapter.js';
+export type {
+  Agent,
+  AgentCapabilities,
+  CreateSessionOptions,
+  ProcessOptions,
+  PromptInput,
+  SessionInfo,
+  SessionManager,
+  SessionMode,
+} from './agent/agent.js';
+export type {
+  AgentErrorInfo,
+  AgentOutput,
+  AgentOutputType,
+  ContentPart,
+  PermissionDecision,
+  PermissionOption,
+  PermissionOptionKind,
+  PlanEntry,
+  StopReason,
+  StoredAgentOutput,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from './agent/agent-output.js';
+export type { AgentExtension } from './agent/agent-extension.js';
+export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './tools/tool.js';
+export type { Runtime } from './tools/runtime.js';
+export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
+
+export { AdapterLoadError } from './adapters/load-adapter.js';
+export type { McpServerAdapterOptions, McpServerHandle } from './adapters/mcp-server/mcp-server-adapter.js';
+export type { AcpAdapterOptions } from './adapters/acp/acp-adapter.js';
