@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { IndexDocument } from './search-index.js';
 
 /**
@@ -6,7 +6,7 @@ import type { IndexDocument } from './search-index.js';
  * by a registry hashes the same and re-syncing it costs nothing.
  */
 export function contentHash(value: unknown): string {
-  return createHash('sha1').update(canonicalJson(value)).digest('base64url');
+  return sha1(canonicalJson(value));
 }
 
 /**
@@ -16,9 +16,14 @@ export function contentHash(value: unknown): string {
 export function documentHash(document: IndexDocument): string {
   const { kind, namespace, fields, payload } = document;
   const text = JSON.stringify([kind, namespace, fields.name, fields.title, fields.description, fields.args, fields.group, fields.body]);
-  return createHash('sha1')
-    .update(payload === undefined ? text : `${text}\n${canonicalJson(payload)}`)
-    .digest('base64url');
+  return sha1(payload === undefined ? text : `${text}\n${canonicalJson(payload)}`);
+}
+
+/** One-shot `crypto.hash` where Node has it (20.12+): about twice as fast as a Hash object for short texts. */
+function sha1(text: string): string {
+  return typeof crypto.hash === 'function'
+    ? crypto.hash('sha1', text, 'base64url')
+    : crypto.createHash('sha1').update(text).digest('base64url');
 }
 
 function canonicalJson(value: unknown): string {
