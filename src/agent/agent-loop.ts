@@ -41,6 +41,8 @@ export interface TurnOptions {
   /** Messages produced by a finished step (assistant + tool results), for persistence. */
   onStepMessages?(messages: ModelMessage[]): void;
   onToolResult?(call: ToolCallSummary): Promise<void> | void;
+  /** Between steps: may compact the history; returns the history to continue with when it did. */
+  compact?(step: { lastInputTokens: number; added: readonly ModelMessage[] }): AsyncGenerator<AgentOutput, ModelMessage[] | undefined>;
   /** Messages that arrived while the turn ran: injected before the next step; they supersede unapproved calls. */
   steering?: SteeringQueue;
 }
@@ -59,7 +61,7 @@ export interface TurnResult {
  */
 export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput, TurnResult> {
   const { sessionId, signal } = options;
-  const messages = [...options.messages];
+  let messages = [...options.messages];
   const usage = { inputTokens: 0, outputTokens: 0 };
   const xml = options.toolCallFormat === 'xml';
 
@@ -255,6 +257,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     if (step >= options.maxSteps) {
       yield usageEvent(sessionId, usage);
       return { stopReason: 'max_turn_requests', usage };
+    }
+    if (options.compact) {
+      const compacted = yield* options.compact({ lastInputTokens: outcome.usage.inputTokens, added: stepMessages });
+      if (compacted) messages = compacted;
     }
   }
 }

@@ -56,6 +56,22 @@ export function truncateOldToolOutputs(messages: readonly ModelMessage[], keepTu
   });
 }
 
+/** Stubs every tool output but those of the last `keepLast` tool messages (inside one long turn). */
+export function stubToolOutputsExceptLast(messages: readonly ModelMessage[], keepLast: number): ModelMessage[] {
+  let kept = 0;
+  const out = [...messages];
+  for (let index = out.length - 1; index >= 0; index--) {
+    const message = out[index]!;
+    if (message.role !== 'tool') continue;
+    if (kept++ < keepLast) continue;
+    out[index] = {
+      ...message,
+      content: message.content.map((part) => (part.type === 'tool-result' ? { ...part, output: { type: 'text' as const, value: STUB } } : part)),
+    };
+  }
+  return out;
+}
+
 export interface CompactionResult {
   messages: ModelMessage[];
   summary: string;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { ModelMessage } from 'ai';
 import type { AgentOutput } from './agent-output.js';
 import type { LiveSession } from './session-manager.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import { compactionLimit, estimateTokens, summariseOldTurns, truncateOldToolOutputs } from './compact-history.js';
+import { compactionLimit, estimateTokens, stubToolOutputsExceptLast, summariseOldTurns, truncateOldToolOutputs } from './compact-history.js';
 
 const DEFAULT_CONTEXT_WINDOW = 128_000;
 
@@ -18,11 +19,17 @@ export async function* compactTurnHistory(options: {
   model: ResolvedLanguageModel;
   system: string;
   signal: AbortSignal;
-}): AsyncGenerator<AgentOutput> {
+  /** Between steps of a turn: the size of the next request as the model counted the last one (0 = unknown). */
+  midTurn?: { lastInputTokens: number; added: readonly ModelMessage[] };
+}): AsyncGenerator<AgentOutput, boolean> {
   const { live, config } = options;
-  const window = config.contextWindow ?? config.contextSize ?? DEFAULT_CONTEXT_WINDOW;
-  const limit = compactionLimit(config.compactAt, window);
-  if (estimateTokens(live.messages, options.system) <= limit) return;
+  const limit = contextLimit(config);
+  // Between steps the model's own count of the last request is used: no scan of the history per step.
+  const size =
+    options.midTurn && options.midTurn.lastInputTokens > 0
+      ? options.midTurn.lastInputTokens + estimateTokens(options.midTurn.added)
+      : estimateTokens(live.messages, options.system);
+  if (size <= limit) return false;
 
   const sessionId = live.info.sessionId;
   const compactionId = `compaction-${randomUUID().slice(0, 8)}`;
@@ -40,9 +47,19 @@ export async function* compactTurnHistory(options: {
       live.messages.splice(0, live.messages.length, ...messages);
       const message = error instanceof Error ? error.message : String(error);
       yield { type: 'compaction', sessionId, compactionId, status: 'failed', error: message };
-      return;
+      return true;
     }
+  }
+  // Inside one long turn, older turns may not be enough: stub this turn's tool outputs but the latest.
+  if (options.midTurn && estimateTokens(messages, options.system) > limit) {
+    messages = stubToolOutputsExceptLast(messages, 1);
+    summary += ' Earlier tool outputs of this turn were cut to stubs.';
   }
   live.messages.splice(0, live.messages.length, ...messages);
   yield { type: 'compaction', sessionId, compactionId, status: 'completed', summary };
+  return true;
+}
+
+export function contextLimit(config: PlaitedConfig['agent']): number {
+  return compactionLimit(config.compactAt, config.contextWindow ?? config.contextSize ?? DEFAULT_CONTEXT_WINDOW);
 }

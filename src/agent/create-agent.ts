@@ -239,6 +239,10 @@ export function createAgent(options: CreateAgentOptions): Agent {
         }
       },
       steering: live.running?.steering,
+      compact: async function* (step) {
+        const compacted = yield* compactTurnHistory({ live, config: config.agent, model: resolved, system, signal, midTurn: step });
+        return compacted ? [...live.messages] : undefined;
+      },
     });
 
     let stopReason: StopReason | 'error' = 'end_turn';

@@ -97,4 +97,33 @@ describe('compaction', () => {
     expect(result).toBeUndefined();
     expect(model.calls).toHaveLength(0);
   });
+
+  it('compacts between steps of one long turn: earlier tool outputs of the turn become stubs, the latest stays', async () => {
+    const cwd = tempProject();
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    writeFileSync(join(cwd, 'big.txt'), 'bigword bigword bigword bigword bigword\n'.repeat(120));
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'read_file', input: { path: 'big.txt' } }] },
+      { toolCalls: [{ name: 'read_file', input: { path: 'big.txt' } }] },
+      { text: 'read it twice' },
+    ]);
+    const agent = makeAgent(model, { agent: { contextWindow: 1000, compactAt: 0.8 } });
+    const { sessionId } = await agent.sessions.create({ cwd });
+    const events = await collect(agent, sessionId, 'read big.txt twice');
+    expect(textOf(events)).toBe('read it twice');
+    expect(events.filter((event) => event.type === 'compaction' && event.status === 'completed').length).toBeGreaterThanOrEqual(1);
+    const third = JSON.stringify(model.calls[2]!.prompt);
+    expect(third.match(/bigword bigword/g)?.length ?? 0).toBeGreaterThan(0);
+    expect(third).toContain('truncated by compaction');
+    // One copy of the file's text is left: the latest read.
+    expect(third.split('bigword bigword bigword bigword').length - 1).toBeLessThan(200);
+    const second = JSON.stringify(model.calls[1]!.prompt);
+    expect(third.length).toBeLessThan(second.length * 1.5);
+    // The stored history keeps both outputs.
+    const history = await agent.sessions.history(sessionId);
+    const outputs = history.filter((event) => event.type === 'tool-call-update' && event.status === 'completed');
+    expect(outputs.every((event) => JSON.stringify(event).includes('bigword bigword'))).toBe(true);
+    expect(outputs).toHaveLength(2);
+  });
 });
