@@ -43,24 +43,34 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;
   let extensionsPromise: Promise<AgentExtension[]> | undefined;
+  const samplingModel = async () => {
+    if (typeof options.model === 'function') return options.model();
+    if (options.model) return options.model;
+    const { resolveModel } = await import('./model/resolve-model.js');
+    return resolveModel(config.agent);
+  };
 
   const services = () =>
     (servicesPromise ??= (async () => {
       const embedder = await openEmbedder(config, projectDir, log);
+      const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : resolve(projectDir, '.plaited/index.db');
       const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
-      const index = await openHybridIndex({
-        path: config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : resolve(projectDir, '.plaited/index.db'),
-        embedder,
-        embedBatchSize: config.embedder.batchSize,
-      });
-      const { McpRegistry } = await import('./mcp/mcp-registry.js');
-      const registry = new McpRegistry({ index, roots: [projectDir] });
-      registry.subscribe((event) => {
-        if (event.type === 'server-status' && event.error) log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
-        if (event.type === 'catalog-error') log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
-      });
+      const index = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
+      const { createMcpRegistry } = await import('./mcp/create-mcp-registry.js');
+      const { createModelSampler } = await import('./mcp/create-model-sampler.js');
       // Config servers connect in the background: a slow server never delays a session.
-      for (const server of config.mcp.servers) if (server.enabled) void registry.servers.add(server).catch(() => undefined);
+      const registry = await createMcpRegistry({
+        config,
+        index,
+        indexPath,
+        roots: [projectDir],
+        // A server's sampling request is answered with the agent's own model.
+        onSampling: createModelSampler({ model: () => samplingModel() }),
+        onEvent: (event) => {
+          if (event.type === 'server-status' && event.error) log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
+          if (event.type === 'catalog-error') log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
+        },
+      });
       return { index, embedder, registry };
     })());
 

@@ -1,14 +1,17 @@
 import type { PlaitedConfig } from '../config/schema.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import { openHybridIndex } from '../retrieval/hybrid-index.js';
+import type { SearchIndex } from '../retrieval/search-index.js';
 import { askElicitation } from './ask-elicitation.js';
 import { McpRegistry } from './mcp-registry.js';
 import type { McpRegistryEvent, McpRegistryOptions } from './mcp-registry-types.js';
 
 export interface CreateMcpRegistryOptions extends Omit<McpRegistryOptions, 'index' | 'ownsIndex'> {
   config: PlaitedConfig;
-  /** The SQLite file of the hybrid index (`.plaited/index.db`). */
+  /** The SQLite file of the hybrid index (`.plaited/index.db`); ignored when `index` is given. */
   indexPath: string;
+  /** An index shared with other discovery modules (skills, rules, memory); the caller closes it. */
+  index?: SearchIndex;
   /** Without one, discovery is BM25 only. */
   embedder?: EmbeddingModel;
   /** Subscribed before any server connects, so no status event is missed. */
@@ -21,8 +24,8 @@ export interface CreateMcpRegistryOptions extends Omit<McpRegistryOptions, 'inde
  * A server that fails to connect is reported through `onEvent` and keeps retrying.
  */
 export async function createMcpRegistry(options: CreateMcpRegistryOptions): Promise<McpRegistry> {
-  const { config, indexPath, embedder, onEvent, ...registryOptions } = options;
-  const index = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
+  const { config, indexPath, embedder, onEvent, index: shared, ...registryOptions } = options;
+  const index = shared ?? (await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize }));
   const registry = new McpRegistry({
     ...registryOptions,
     // By default a server's question goes to the user as a permission-style question, through the
@@ -34,7 +37,7 @@ export async function createMcpRegistry(options: CreateMcpRegistryOptions): Prom
           ? askElicitation(request, { sessionId: context.sessionId, serverId: context.serverId, emit: context.emit, signal: context.signal })
           : { action: 'decline' }),
     index,
-    ownsIndex: true,
+    ownsIndex: shared === undefined,
   });
   if (onEvent) registry.subscribe(onEvent);
   for (const server of config.mcp.servers) {
