@@ -146,20 +146,17 @@ export function wholeAgentPolicy(config: PlaitedConfig, cwd: string, home?: stri
 }
 
 /**
- * The child's arguments: the caller's, minus any `--adapter sandbox` (the
- * child must not wrap itself again) and any `--adapter` left without its value.
+ * The child's arguments: the caller's, unchanged except for an `--adapter`
+ * left without its value. `--adapter sandbox` stays: inside (`PLAITED_SANDBOXED=1`)
+ * the CLI does not re-wrap itself, and the sandbox adapter then applies the
+ * command limits and violation reports to the child's own commands.
  */
 export function childArgv(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
-    if (arg === '--adapter=sandbox') continue;
     if (arg === '--adapter') {
       const value = argv[index + 1];
-      if (value === 'sandbox') {
-        index++;
-        continue;
-      }
       if (value === undefined || value.startsWith('-')) continue;
     }
     out.push(arg);
@@ -217,8 +214,12 @@ export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
   },
 };
 
+const SANDBOXED_AGENT = Symbol.for('plaited.sandboxedAgent');
+
 /** The agent with every turn's runtime sandboxed under the policy for the session's cwd. */
 export function sandboxCommands(agent: Agent, policyFor: (cwd: string, sessionMode?: SessionMode) => SandboxPolicy): Agent {
+  // Wrapping twice (config plus an explicit adapter) must not nest one sandbox in another.
+  if ((agent as Partial<Record<typeof SANDBOXED_AGENT, true>>)[SANDBOXED_AGENT]) return agent;
   async function* process(input: PromptInput, options: ProcessOptions = {}): AsyncGenerator<AgentOutput> {
     const session = await agent.sessions.get(input.sessionId);
     const cwd = options.runtime?.cwd ?? session?.cwd ?? globalThis.process.cwd();
@@ -228,6 +229,7 @@ export function sandboxCommands(agent: Agent, policyFor: (cwd: string, sessionMo
   return new Proxy(agent, {
     get(target, property, receiver) {
       if (property === 'process') return process;
+      if (property === SANDBOXED_AGENT) return true;
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },

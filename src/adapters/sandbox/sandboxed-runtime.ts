@@ -47,6 +47,7 @@ const WAIT_FOR_PROXY_BRIDGE =
  * never to a protected path: a file tool is no way around the sandbox.
  */
 export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
+  if (inner.kind === 'sandbox') return inner;
   const mode = options.mode ?? (process.env[SANDBOXED_ENV] === '1' ? 'limits-only' : 'isolated');
   const isRoot = process.geteuid?.() === 0;
 

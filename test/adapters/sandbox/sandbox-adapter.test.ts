@@ -41,7 +41,7 @@ describe('runSandboxed', () => {
     expect(sandboxStatus()).toEqual({ isolated: false, pid: null });
 
     const report = JSON.parse(readFileSync(join(world.project, 'output', 'child-report.json'), 'utf8')) as Record<string, unknown>;
-    expect(report.argv).toEqual(['--adapter', 'acp']);
+    expect(report.argv).toEqual(['--adapter', 'sandbox', '--adapter', 'acp']);
     expect(report.sandboxed).toBe('1');
     expect(report.isolated).toBe('1');
     expect(report.readKey).toBe('ENOENT');
@@ -59,9 +59,8 @@ describe('runSandboxed', () => {
 });
 
 describe('childArgv', () => {
-  it('drops the sandbox adapter and any dangling --adapter', () => {
-    expect(childArgv(['--adapter', 'sandbox', '--adapter', 'acp'])).toEqual(['--adapter', 'acp']);
-    expect(childArgv(['--adapter=sandbox', '--model', 'x'])).toEqual(['--model', 'x']);
+  it('keeps the adapters (the child applies the command sandbox) and drops a dangling --adapter', () => {
+    expect(childArgv(['--adapter', 'sandbox', '--adapter', 'acp'])).toEqual(['--adapter', 'sandbox', '--adapter', 'acp']);
     expect(childArgv(['--adapter', '--adapter', 'acp'])).toEqual(['--adapter', 'acp']);
     expect(childArgv(['--config', 'c.json'])).toEqual(['--config', 'c.json']);
   });

@@ -97,8 +97,10 @@ const attacks = (w: () => SandboxWorld): Array<{ name: string; command: () => st
 
 const COMPOSED_ADAPTER = fileURLToPath(new URL('../../fixtures/sandbox/sandboxed-acp-adapter.mjs', import.meta.url));
 
-async function runBattery(args: string[]): Promise<number> {
-  writeConfig(world.project, config({ commands: true, limits: { memory: '256M', processes: 64, timeoutMs: 4_000 } }));
+const LIMITS = { memory: '256M', processes: 64, timeoutMs: 4_000 };
+
+async function runBattery(args: string[], sandbox: Record<string, unknown> = { commands: true, limits: LIMITS }): Promise<number> {
+  writeConfig(world.project, config(sandbox));
   const session = await openSession(args);
   const passwd = hash('/etc/passwd');
 
@@ -138,6 +140,12 @@ describe('per-command sandbox through the real agent', () => {
     expect(blocked).toBe(attacks(() => world).length);
   }, 120_000);
 
+  it('whole agent sandboxed (--adapter sandbox --adapter acp, no commands setting) — same battery, reported by the child', async () => {
+    const blocked = await runBattery(['--adapter', 'sandbox', '--adapter', 'acp'], { limits: LIMITS });
+    expect(blocked).toBe(attacks(() => world).length);
+    process.stderr.write(`sandbox battery (real agent, --adapter sandbox --adapter acp): ${blocked} attacks tried, ${blocked} blocked\n`);
+  }, 120_000);
+
   it('whole agent sandboxed, commands reported by the child (--adapter sandbox --adapter PATH) — same battery', async () => {
     const blocked = await runBattery(['--adapter', 'sandbox', '--adapter', COMPOSED_ADAPTER]);
     expect(blocked).toBe(attacks(() => world).length);
@@ -169,8 +177,12 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp)', () => {
     writeConfig(world.project, config({}));
     const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp']);
     const marker = `${300 + Math.floor(Math.random() * 1000)}.4242`;
-    const started = await runBash(session, `nohup sleep ${marker} >/dev/null 2>&1 & echo started`);
-    expect(started.status, toolCallText(started)).toBe('completed');
+    // A command still running inside the sandbox when the parent goes away.
+    nextCommand = `sleep ${marker}`;
+    void session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'sleep' }] }).catch(() => undefined);
+    for (let attempt = 0; attempt < 100 && (await processesMatching(`sleep ${marker}`)) === 0; attempt++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
     expect(await processesMatching(`sleep ${marker}`)).toBeGreaterThan(0);
 
     session.cli.child.kill('SIGTERM');
