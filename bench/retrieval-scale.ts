@@ -32,11 +32,15 @@ export async function benchRetrievalScale(options: { tools?: number; queries?: n
     for (const [namespace, documents] of catalog.servers) await index.sync(namespace, documents);
     const buildMs = performance.now() - start;
 
-    start = performance.now();
-    let unchanged = 0;
-    for (const [namespace, documents] of catalog.servers) unchanged += (await index.sync(namespace, documents)).unchanged;
-    const resyncMs = performance.now() - start;
-    if (unchanged !== catalog.size) throw new Error(`re-sync saw ${unchanged} unchanged of ${catalog.size}`);
+    // Three re-syncs of the unchanged catalog: the machine is shared, so the best and the median say more than one run.
+    const resyncs: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      start = performance.now();
+      let unchanged = 0;
+      for (const [namespace, documents] of catalog.servers) unchanged += (await index.sync(namespace, documents)).unchanged;
+      resyncs.push(performance.now() - start);
+      if (unchanged !== catalog.size) throw new Error(`re-sync saw ${unchanged} unchanged of ${catalog.size}`);
+    }
 
     await index.search('warm up the caches', { limit: 8 });
     const measure = async (mode: 'hybrid' | 'bm25' | 'dense') => {
@@ -50,16 +54,25 @@ export async function benchRetrievalScale(options: { tools?: number; queries?: n
     };
     const hybrid = await measure('hybrid');
     const bm25 = await measure('bm25');
+    // The embedder's share of a search: the same requests embedded alone.
+    const embeds: number[] = [];
+    for (const query of catalog.queries) {
+      const begin = performance.now();
+      await embedder.embed([`${query} (embed only)`]);
+      embeds.push(performance.now() - begin);
+    }
     return {
       tools: catalog.size,
       servers: catalog.servers.size,
       buildMs,
       buildDocsPerSec: catalog.size / (buildMs / 1000),
-      resyncUnchangedMs: resyncMs,
+      resyncUnchangedMs: percentile(resyncs, 50),
+      resyncUnchangedBestMs: Math.min(...resyncs),
       discoverP50Ms: percentile(hybrid, 50),
       discoverP99Ms: percentile(hybrid, 99),
       bm25P50Ms: percentile(bm25, 50),
       bm25P99Ms: percentile(bm25, 99),
+      queryEmbedP50Ms: percentile(embeds, 50),
       ...benchVectorStores({ rows: catalog.size }),
     };
   } finally {
