@@ -166,11 +166,11 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp)', () => {
     const secret = await runBash(session, 'cat ~/.ssh/id_rsa');
     expect(secret.status).toBe('failed');
     expect(toolCallText(secret)).not.toContain('plaited-fixture-key');
-    expect(toolCallText(secret)).toMatch(/blocked by sandbox: read of .*\.ssh\/id_rsa|No such file or directory/);
+    expect(toolCallText(secret)).toMatch(/blocked by sandbox: read of .*\.ssh\/id_rsa/);
 
     const write = await runBash(session, 'echo pwned >> /etc/passwd');
     expect(write.status).toBe('failed');
-    expect(toolCallText(write)).toMatch(/blocked by sandbox: write to \/etc\/passwd|Read-only file system/);
+    expect(toolCallText(write)).toMatch(/blocked by sandbox: write to \/etc\/passwd/);
   }, 120_000);
 
   it('the sandboxed child and everything it started die with the parent', async () => {
