@@ -30,7 +30,9 @@ describe('plan mode', () => {
     // The one question was the mode switch, offering the modes.
     expect(questions).toHaveLength(1);
     expect(questions[0]!.options.map((option) => option.optionId)).toEqual(['mode:default', 'mode:accept-edits', 'stay-in-plan']);
-    expect(events.some((event) => event.type === 'mode-change' || event.type === 'tool-call-update')).toBe(true);
+    const exit = events.find((event) => event.type === 'tool-call' && event.toolName === 'exit_plan_mode');
+    const exitDone = events.find((event) => event.type === 'tool-call-update' && event.toolCallId === (exit as { toolCallId: string }).toolCallId && event.status === 'completed');
+    expect(JSON.stringify(exitDone)).toContain('accept-edits');
     // Step 3 ran in accept-edits: no question, the file is written.
     expect(readFileSync(join(cwd, 'plan.txt'), 'utf8')).toBe('executed');
     expect((await agent.sessions.get(sessionId))?.mode).toBe('accept-edits');
