@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
 import { requireBuiltCli, startCli, toolCallText, writeConfig, type CliSession, type SessionUpdateRecord } from './acp-cli-harness.js';
-import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbox-fixture.js';
+import { createSandboxWorld, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
  * The attack battery through the real agent: the built CLI over ACP on stdio,
@@ -110,6 +110,7 @@ async function runBattery(args: string[], sandbox: Record<string, unknown> = { c
   expect(allowedHost.status, toolCallText(allowedHost)).toBe('completed');
   expect(toolCallText(allowedHost)).toContain('scripted');
 
+  await requireProcessLimit();
   let blocked = 0;
   for (const attack of attacks(() => world)) {
     const update = await runBash(session, attack.command());

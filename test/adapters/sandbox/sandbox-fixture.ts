@@ -81,3 +81,17 @@ export function requirePrograms(...names: string[]): void {
     throw new Error(`sandbox tests need ${missing.join(', ')} on PATH: apt-get install -y bubblewrap socat ripgrep curl`);
   }
 }
+
+/**
+ * Refuses to run a fork bomb where nothing would stop it: as root the kernel
+ * ignores `ulimit -u`, and only a writable pids cgroup caps the sandbox.
+ */
+export async function requireProcessLimit(): Promise<void> {
+  const { checkSandboxAvailability } = await import('../../../src/adapters/sandbox/sandbox-availability.js');
+  const availability = await checkSandboxAvailability();
+  if (!availability.processLimit) {
+    throw new Error(
+      'the fork-bomb test needs an enforceable process limit: run as a non-root user, or as root with a writable pids cgroup (/sys/fs/cgroup/pids, or cgroup v2 with pids delegated)',
+    );
+  }
+}

@@ -9,7 +9,7 @@ import { createSandboxPolicy, type SandboxPolicy } from '../../../src/adapters/s
 import { createSandboxedRuntime } from '../../../src/adapters/sandbox/sandboxed-runtime.js';
 import { SandboxViolationError } from '../../../src/adapters/sandbox/sandbox-violation-error.js';
 import { resetSandboxRuntime } from '../../../src/adapters/sandbox/sandbox-runtime-host.js';
-import { ALLOWED_BODY, createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbox-fixture.js';
+import { ALLOWED_BODY, createSandboxWorld, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
  * The attack battery against the per-command sandbox, with real bubblewrap,
@@ -136,6 +136,7 @@ describe('createSandboxedRuntime: the attack battery', () => {
   });
 
   it('ends a fork bomb at the process limit', async () => {
+    await requireProcessLimit();
     const error = await blocked(':(){ :|:& };:; sleep 5', { timeoutMs: 4_000 });
     expect(error.message).toMatch(/killed: process limit 64 exceeded/);
     expect(error.findings.map((finding) => finding.kind)).toContain('processes');
