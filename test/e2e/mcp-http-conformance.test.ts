@@ -125,6 +125,25 @@ describe('the agent as an MCP server over streamable HTTP', () => {
     await client.close();
   });
 
+  it('asks permission through elicitation over HTTP (the 2025 session routes the answer back)', async () => {
+    const asked: string[] = [];
+    const client = await connect({ capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'decline' };
+    });
+    model.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'http.txt', content: 'x' } }] }, { text: 'Declined, so nothing written.' });
+    const result = await client.callTool({ name: 'prompt', arguments: { prompt: 'write over http' } });
+    const summary = result.structuredContent as { sessionId: string; permissions: Array<{ outcome: string; decidedBy: string }> };
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('http.txt');
+    expect(summary.permissions).toEqual([expect.objectContaining({ outcome: 'rejected', decidedBy: 'host' })]);
+    const session = await client.callTool({ name: 'list_sessions', arguments: {} });
+    const cwd = (session.structuredContent as { sessions: Array<{ sessionId: string; cwd: string }> }).sessions.find((s) => s.sessionId === summary.sessionId)!.cwd;
+    expect(existsSync(join(cwd, 'http.txt'))).toBe(false);
+    await client.close();
+  });
+
   it('serves a 2026-07-28 (modern era) client too', async () => {
     const client = await connect({ versionNegotiation: { mode: { pin: '2026-07-28' } } });
     const { tools } = await client.listTools();
