@@ -199,14 +199,45 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
         isError: true,
       };
       const tool = byName.get(call.toolName);
+      // What the client shows is fixed before extensions see the result: they may append
+      // context for the model only (the rules extension adds nested AGENTS.md files).
+      const display = result.display ?? result.content.flatMap((part) => (part.type === 'text' ? [{ type: 'text' as const, text: part.text }] : []));
+      const output = result.structured ?? textOf(result);
+      if (tool) {
+        const args = argsUsed.get(call.toolCallId) ?? call.input;
+        if (options.onToolResult) {
+          await options.onToolResult({
+            toolName: call.toolName,
+            args,
+            result,
+            locations: result.locations ?? locationsOf(tool, call, options.runtime.cwd) ?? [],
+          });
+        }
+        for (const hook of options.hooks?.onToolResult ?? []) {
+          try {
+            await hook({
+              sessionId,
+              cwd: options.runtime.cwd,
+              toolCallId: call.toolCallId,
+              toolName: tool.name,
+              risk: tool.risk,
+              source: tool.source,
+              args,
+              result,
+            });
+          } catch (error) {
+            options.onHookError?.('onToolResult', error);
+          }
+        }
+      }
       yield {
         type: 'tool-call-update',
         sessionId,
         toolCallId: call.toolCallId,
         status: result.isError ? 'failed' : 'completed',
-        content: result.display ?? result.content.flatMap((part) => (part.type === 'text' ? [{ type: 'text' as const, text: part.text }] : [])),
+        content: display,
         ...(result.locations ? { locations: result.locations } : {}),
-        output: result.structured ?? textOf(result),
+        output,
       };
       if (xml) {
         textResults.push({ call, text: textOf(result), isError: Boolean(result.isError) });
@@ -217,32 +248,6 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
           toolName: call.toolName,
           output: toModelOutput(result),
         });
-      }
-      if (!tool) continue;
-      const args = argsUsed.get(call.toolCallId) ?? call.input;
-      if (options.onToolResult) {
-        await options.onToolResult({
-          toolName: call.toolName,
-          args,
-          result,
-          locations: result.locations ?? locationsOf(tool, call, options.runtime.cwd) ?? [],
-        });
-      }
-      for (const hook of options.hooks?.onToolResult ?? []) {
-        try {
-          await hook({
-            sessionId,
-            cwd: options.runtime.cwd,
-            toolCallId: call.toolCallId,
-            toolName: tool.name,
-            risk: tool.risk,
-            source: tool.source,
-            args,
-            result,
-          });
-        } catch (error) {
-          options.onHookError?.('onToolResult', error);
-        }
       }
     }
     const resultMessage: ModelMessage = xml ? { role: 'user', content: [{ type: 'text', text: textToolResults(textResults) }] } : toolMessage;

@@ -10,8 +10,7 @@ import { Rules } from './rules.js';
  * When a tool touches a file, the nested AGENTS.md files on its path are loaded for the
  * rest of the turn: they are appended to that tool's result (the model reads them right
  * after the call that made them relevant) and included by `systemPrompt` from then on.
- * Appending works only when the core runs `onToolResult` before it converts the result
- * into the model's tool message (see the report on issue 7 for the one-line reorder).
+ * The core runs `onToolResult` before it converts the result into the model's tool message.
  */
 export interface RulesExtension extends AgentExtension {
   rules(cwd: string): Rules;

@@ -53,6 +53,21 @@ describe('context extensions in the agent', () => {
     expect(system).not.toContain('Playwright against a server');
   });
 
+  it('hands the model the nested AGENTS.md right after a tool touches a file under it, and not before', async () => {
+    const { model, events } = await run(
+      [
+        { toolCalls: [{ name: 'read_file', input: { path: 'src/auth/x.ts' } }] },
+        { text: 'read it' },
+      ],
+      'look at the login code',
+    );
+    expect(JSON.stringify(model.calls[0]!.prompt)).not.toContain('Compare secrets in constant time');
+    expect(JSON.stringify(model.calls[1]!.prompt)).toContain('Compare secrets in constant time');
+    // The client's view of the tool result stays the file, not the rules.
+    const update = events.find((event) => event.type === 'tool-call-update' && event.status === 'completed');
+    expect(JSON.stringify(update)).not.toContain('Compare secrets in constant time');
+  });
+
   it('streams plan updates from the plan tool and stores them for session/load', async () => {
     const { agent, session, events } = await run(
       [
