@@ -38,6 +38,7 @@ let sequence = 0;
 export function createProcessLimitGroup(maxTasks: number, options: { parent?: string } = {}): ProcessLimitGroup | null {
   const parent = options.parent ?? process.env[DELEGATED_PIDS_CGROUP_ENV] ?? findPidsHierarchy();
   if (!parent) return null;
+  sweepOnce(parent);
   const dir = join(parent, `plaited-${process.pid}-${++sequence}`);
   try {
     mkdirSync(dir);
@@ -71,6 +72,29 @@ function readForkRefusals(dir: string): number {
     return match ? Number(match[1]) : 0;
   } catch {
     return 0;
+  }
+}
+
+const swept = new Set<string>();
+
+/** Removes empty groups left by agents that were killed before they could clean up. */
+function sweepOnce(parent: string): void {
+  if (swept.has(parent)) return;
+  swept.add(parent);
+  for (const dir of subgroups(parent)) {
+    const owner = /^plaited-(\d+)-\d+$/.exec(dir.slice(parent.length + 1))?.[1];
+    if (!owner || isAlive(Number(owner))) continue;
+    for (const child of subgroups(dir)) tryRemove(child);
+    tryRemove(dir);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
