@@ -67,7 +67,8 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
 
   const rejectReason = (req: IncomingMessage): string | undefined => {
     const hostname = hostnameOf(req.headers.host);
-    if (!hostname || !allowedHosts.has(hostname)) return `Host ${req.headers.host ?? '(missing)'} is not allowed`;
+    // Bound to every interface, the server is meant to be reached by other names; Origin is still checked.
+    if (!WILDCARD_HOSTS.has(host) && (!hostname || !allowedHosts.has(hostname))) return `Host ${req.headers.host ?? '(missing)'} is not allowed`;
     const origin = req.headers.origin;
     if (origin !== undefined) {
       let originHost: string;

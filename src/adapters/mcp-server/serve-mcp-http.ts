@@ -46,6 +46,7 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   const allowedHosts = localhostAllowedHostnames();
   if (!WILDCARD_HOSTS.has(host) && !allowedHosts.includes(host)) allowedHosts.push(host.includes(':') ? `[${host}]` : host);
   const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
+  const checkHost = !WILDCARD_HOSTS.has(host);
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }>();
   const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: options.onError });
 
@@ -64,7 +65,10 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   };
 
   const handle = async (request: Request): Promise<Response> => {
-    const rejected = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedOrigins);
+    // Bound to every interface, the server is meant to be reached by other names: the Host
+    // check (which guards localhost binds) cannot know them; Origin is still checked.
+    const rejected =
+      (checkHost ? hostHeaderValidationResponse(request, allowedHosts) : undefined) ?? originValidationResponse(request, allowedOrigins);
     if (rejected) return rejected;
     if (new URL(request.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
     if (!(await isLegacyRequest(request))) return modern.fetch(request);
@@ -89,7 +93,7 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   });
   const port = (http.address() as AddressInfo).port;
   const closed = new Promise<void>((done) => http.once('close', () => done()));
-  const urlHost = host.includes(':') ? `[${host}]` : WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host;
+  const urlHost = WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}/mcp`,
     port,
