@@ -1,6 +1,5 @@
 import type { ModelMessage } from 'ai';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import { streamModelStep } from './stream-model-step.js';
 
 /**
  * Compaction of the history sent to the model. The stored history (SQLite) is never
@@ -91,6 +90,8 @@ export async function summariseOldTurns(options: {
   const keepFrom = starts.length > options.keepTurns ? starts[starts.length - Math.max(1, options.keepTurns)]! : 0;
   if (keepFrom <= 0) return undefined;
   const older = options.messages.slice(0, keepFrom);
+  // Imported on use: the model layer stays out of the CLI's start-up.
+  const { streamModelStep } = await import('./stream-model-step.js');
   const step = streamModelStep({
     model: options.model,
     system:

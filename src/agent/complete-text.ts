@@ -1,6 +1,5 @@
 import type { ModelMessage } from 'ai';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import { streamModelStep } from './stream-model-step.js';
 
 /** One model request without tools, to its final text; a model failure is thrown (callers fall back). */
 export async function completeText(options: {
@@ -9,6 +8,8 @@ export async function completeText(options: {
   messages: ModelMessage[];
   signal: AbortSignal;
 }): Promise<string> {
+  // Imported on use: the model layer (the `ai` package) stays out of the CLI's start-up.
+  const { streamModelStep } = await import('./stream-model-step.js');
   const step = streamModelStep({ ...options, tools: [] });
   let next = await step.next();
   while (!next.done) next = await step.next();

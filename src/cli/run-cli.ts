@@ -142,11 +142,8 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
   return { version, config, transport: args.transport, host: args.host, port: args.port, log };
 }
 
-declare const PLAITED_BUNDLED_VERSION: string | undefined;
 let version: string | undefined;
 function packageVersion(): string {
-  // The bundled CLI has the version inlined; the tsc build reads package.json.
-  if (typeof PLAITED_BUNDLED_VERSION === 'string') return PLAITED_BUNDLED_VERSION;
   version ??= (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   return version;
 }
