@@ -85,6 +85,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const agent = createAgent({
     config,
     model: options.model,
+    // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
+    episodeIndex: async () => (await services()).index,
     extensions: [lazyExtensions('defaults', extensions), ...(options.extensions ?? [])],
   });
   const stop = agent.stop.bind(agent);
