@@ -42,7 +42,8 @@ export async function benchRetrievalScale(options: { tools?: number; queries?: n
       if (unchanged !== catalog.size) throw new Error(`re-sync saw ${unchanged} unchanged of ${catalog.size}`);
     }
 
-    await index.search('warm up the caches', { limit: 8 });
+    // Warm-up: JIT, the vector snapshot and SQLite's page cache, as in a running agent.
+    for (const query of catalog.queries.slice(0, 20)) await index.search(`${query} warm-up`, { limit: 8 });
     const measure = async (mode: 'hybrid' | 'bm25' | 'dense') => {
       const times: number[] = [];
       for (const query of catalog.queries) {

@@ -242,7 +242,7 @@ class SqliteHybridIndex implements HybridIndex {
 
   private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
     const terms = this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
-    const match = ftsMatchExpression(terms);
+    const match = ftsMatchExpression(terms, { phrases: this.tuning.phrases });
     if (!match) return [];
     return this.statements.bm25.all({
       match,

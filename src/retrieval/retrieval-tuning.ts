@@ -10,6 +10,8 @@ export interface RetrievalTuning {
   fieldWeights: FieldWeights;
   /** Drop request framing and function words before BM25 (see clean-query.ts). */
   cleanQuery: boolean;
+  /** Also match adjacent query terms as phrases in BM25. */
+  phrases: boolean;
   /** Drop literal values (numbers, dates, ids, e-mail addresses) from the query. */
   dropLiterals: boolean;
   /** Cut names glued from words apart (see segment-glued-name.ts). */
@@ -40,6 +42,7 @@ export interface RetrievalTuning {
 export const DEFAULT_TUNING: RetrievalTuning = {
   fieldWeights: DEFAULT_FIELD_WEIGHTS,
   cleanQuery: true,
+  phrases: true,
   dropLiterals: true,
   splitGluedNames: true,
   cleanDenseQuery: true,
