@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension, TurnContext } from './agent/agent-extension.js';
 import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
-import type { PlaitedConfig } from './config/schema.js';
+import type { McpServerConfig, PlaitedConfig } from './config/schema.js';
 import type { Log } from './cli/stderr-log.js';
 import type { McpRegistry } from './mcp/mcp-registry.js';
 import type { EmbeddingModel } from './model/embedding-model.js';
@@ -66,6 +66,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
         roots: [projectDir],
         // A server's sampling request is answered with the agent's own model.
         onSampling: createModelSampler({ model: () => samplingModel() }),
+        ...(config.adapters.sandbox.commands ? { prepareServer: sandboxStdioServer(config, projectDir) } : {}),
         onEvent: (event) => {
           if (event.type === 'server-status' && event.error) log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
           if (event.type === 'catalog-error') log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
@@ -103,6 +104,17 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
       }
     },
   });
+}
+
+/** Per-command sandbox mode: stdio MCP servers run under the same policy as bash commands. */
+function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
+  return async (server: McpServerConfig, scope: { cwd?: string }): Promise<McpServerConfig> => {
+    if (server.transport !== 'stdio' || !server.command) return server;
+    const { wrapCommandForSandbox } = await import('./adapters/sandbox/wrap-command-for-sandbox.js');
+    const { sandboxPolicyFromConfig } = await import('./adapters/sandbox/sandbox-policy.js');
+    const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, scope.cwd ?? projectDir));
+    return { ...server, command: wrapped.command, args: wrapped.args };
+  };
 }
 
 /**

@@ -146,7 +146,9 @@ export class McpRegistry {
      * connect fails; the server stays listed (status `reconnecting`/`failed`) and keeps retrying.
      */
     add: async (config: McpServerConfig, options: McpScope & { cwd?: string } = {}): Promise<McpServerInfo> => {
-      const state = this.createState(config, options);
+      // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
+      const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
+      const state = this.createState(prepared, options);
       if (!config.enabled) return this.info(state);
       await this.track(state.client.connect());
       await this.idleOf(state);
