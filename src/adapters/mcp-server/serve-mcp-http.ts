@@ -12,6 +12,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { McpAdapterError } from './mcp-adapter-error.js';
+import { McpHttpSessions } from './mcp-http-sessions.js';
 import { toNodeHandler } from './node-request-bridge.js';
 
 export interface McpHttpOptions {
@@ -21,6 +22,8 @@ export interface McpHttpOptions {
   port: number;
   /** Extra Origin hostnames browsers may call from (localhost ones are always allowed). */
   allowedOrigins?: readonly string[];
+  /** A 2025-era session with no request and nothing streaming for this long is closed (default 30 minutes). */
+  sessionIdleMs?: number;
   /** Where out-of-band transport errors go (stderr in the CLI). */
   onError?: (error: Error) => void;
 }
@@ -29,6 +32,8 @@ export interface McpHttpServer {
   /** `http://host:port/mcp` */
   url: string;
   port: number;
+  /** Open 2025-era sessions. */
+  sessions(): number;
   closed: Promise<void>;
   close(): Promise<void>;
 }
@@ -47,21 +52,22 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   if (!WILDCARD_HOSTS.has(host) && !allowedHosts.includes(host)) allowedHosts.push(host.includes(':') ? `[${host}]` : host);
   const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
   const checkHost = !WILDCARD_HOSTS.has(host);
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }>();
+  const sessions = new McpHttpSessions(options.sessionIdleMs ?? 30 * 60_000);
   const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: options.onError });
 
   const openSession = async (request: Request): Promise<Response> => {
     const server = await factory();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      onsessioninitialized: (id) => sessions.add(id, transport, server),
       onsessionclosed: (id) => void sessions.delete(id),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    return transport.handleRequest(request);
+    const response = await transport.handleRequest(request);
+    return transport.sessionId ? sessions.track(transport.sessionId, response) : response;
   };
 
   const handle = async (request: Request): Promise<Response> => {
@@ -74,9 +80,7 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
     if (!(await isLegacyRequest(request))) return modern.fetch(request);
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
-      const session = sessions.get(sessionId);
-      if (!session) return jsonError(404, -32001, 'Session not found');
-      return session.transport.handleRequest(request);
+      return (await sessions.handle(sessionId, request)) ?? jsonError(404, -32001, 'Session not found');
     }
     if (request.method !== 'POST') return jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     return openSession(request);
@@ -97,14 +101,11 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   return {
     url: `http://${urlHost}:${port}/mcp`,
     port,
+    sessions: () => sessions.size,
     closed,
     async close() {
       await modern.close().catch(() => undefined);
-      for (const { transport, server } of sessions.values()) {
-        await transport.close().catch(() => undefined);
-        await server.close().catch(() => undefined);
-      }
-      sessions.clear();
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((done) => http.close(() => done()));
     },

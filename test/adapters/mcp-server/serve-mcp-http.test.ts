@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent } from '../../../src/agent/create-agent.js';
+import { configSchema } from '../../../src/config/schema.js';
+import { createAgentMcpServer } from '../../../src/adapters/mcp-server/create-agent-mcp-server.js';
+import { serveMcpHttp, type McpHttpServer } from '../../../src/adapters/mcp-server/serve-mcp-http.js';
+import { scriptedModel } from '../../helpers/scripted-mock-model.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serve(sessionIdleMs: number): Promise<McpHttpServer> {
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-mcp-http-unit-'));
+  const agent = createAgent({ config: configSchema.parse({ agent: { stateDb: join(cwd, 'state.db') } }), model: scriptedModel([]), tools: [] });
+  const server = await serveMcpHttp(() => createAgentMcpServer(agent, { cwd, skills: [] }), { port: 0, sessionIdleMs });
+  cleanups.push(() => agent.stop(), () => server.close());
+  return server;
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vanishing-host', version: '1' } },
+});
+const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
+
+describe('serveMcpHttp: 2025-era sessions', () => {
+  it('closes the session of a host that vanished without DELETE', async () => {
+    const server = await serve(200);
+    const opened = await fetch(server.url, { method: 'POST', headers: HEADERS, body: INITIALIZE });
+    const sessionId = opened.headers.get('mcp-session-id');
+    expect(sessionId).toBeTruthy();
+    await opened.text(); // read to the end: nothing streams any more
+    expect(server.sessions()).toBe(1);
+
+    const deadline = Date.now() + 10_000;
+    while (server.sessions() > 0 && Date.now() < deadline) await sleep(50);
+    expect(server.sessions()).toBe(0);
+    const late = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(late.status).toBe(404);
+  });
+
+  it('keeps a connected host: its open SSE stream counts as activity', async () => {
+    const server = await serve(200);
+    const client = new Client({ name: 'live-host', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    cleanups.push(() => client.close());
+    await sleep(1_000);
+    expect(server.sessions()).toBe(1);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('prompt');
+  });
+});
