@@ -144,6 +144,28 @@ describe('the agent as an MCP server over streamable HTTP', () => {
     await client.close();
   });
 
+  it('a host cancellation over HTTP aborts the turn', async () => {
+    const client = await connect();
+    const opened = await client.callTool({ name: 'new_session', arguments: {} });
+    const sessionId = (opened.structuredContent as { sessionId: string }).sessionId;
+    const before = model.requests.length;
+    model.push({ text: 'too late', delayMs: 20_000 });
+    const controller = new AbortController();
+    const settled = client
+      .callTool({ name: 'prompt', arguments: { prompt: 'slow over http', sessionId } }, { signal: controller.signal })
+      .then(() => 'resolved', () => 'rejected');
+    while (model.requests.length === before) await new Promise((tick) => setTimeout(tick, 20));
+    controller.abort();
+    expect(await settled).toBe('rejected');
+    // The turn really stopped: the session's next turn runs at once instead of queueing behind it.
+    model.push({ text: 'Next answer.' });
+    const next = await client.callTool({ name: 'prompt', arguments: { prompt: 'next', sessionId } });
+    expect(resultText(next)).toBe('Next answer.');
+    const transcript = await client.readResource({ uri: `plaited://sessions/${sessionId}` });
+    expect((transcript.contents[0] as { text: string }).text).toContain('turn ended: cancelled');
+    await client.close();
+  });
+
   it('serves a 2026-07-28 (modern era) client too', async () => {
     const client = await connect({ versionNegotiation: { mode: { pin: '2026-07-28' } } });
     const { tools } = await client.listTools();
