@@ -42,7 +42,6 @@ interface CatalogSnapshot {
   matrix?: VectorMatrix;
 }
 
-
 interface PreparedWrite {
   document: IndexDocument;
   hash: string;
@@ -63,8 +62,7 @@ export async function openHybridIndex(options: HybridIndexOptions): Promise<Hybr
     });
   }
   try {
-    const dimensions = options.embedder ? await options.embedder.dimensions() : undefined;
-    return new SqliteHybridIndex(db, options, dimensions);
+    return new SqliteHybridIndex(db, options);
   } catch (cause) {
     db.close();
     if (RetrievalError.isInstance(cause)) throw cause;
@@ -80,7 +78,8 @@ class SqliteHybridIndex implements HybridIndex {
   readonly tuning: RetrievalTuning;
   private readonly db: Database.Database;
   private readonly embedder?: EmbeddingModel;
-  private readonly dimensions?: number;
+  /** Learnt from the embedder on first use (it loads its model lazily) or from stored vectors. */
+  private dimensions?: number;
   private readonly batchSize: number;
   private snapshot?: CatalogSnapshot;
   private dataVersion = -1;
@@ -90,11 +89,10 @@ class SqliteHybridIndex implements HybridIndex {
   private readonly removals = new Map<string, number>();
   private readonly statements: IndexStatements;
 
-  constructor(db: Database.Database, options: HybridIndexOptions, dimensions: number | undefined) {
+  constructor(db: Database.Database, options: HybridIndexOptions) {
     this.db = db;
     this.path = options.path;
     this.embedder = options.embedder;
-    this.dimensions = dimensions;
     this.batchSize = options.embedBatchSize ?? 64;
     this.tuning = resolveTuning(options.tuning);
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
@@ -102,7 +100,7 @@ class SqliteHybridIndex implements HybridIndex {
     migrateIndex(db, {
       // Documents indexed with another text recipe are rewritten by the next sync.
       recipe: JSON.stringify({ splitGluedNames: this.tuning.splitGluedNames, embedding: this.tuning.embedding }),
-      embedderKey: this.embedder ? `${this.embedder.modelId}#${dimensions}` : undefined,
+      embedderKey: this.embedder?.modelId,
     });
     this.statements = prepareStatements(db, this.tuning.fieldWeights);
   }
@@ -287,9 +285,10 @@ class SqliteHybridIndex implements HybridIndex {
     const rows: { rowid: number; vector: Float32Array }[] = [];
     for (const row of this.statements.catalog.iterate()) {
       meta.set(row.rowid, { kind: row.kind, namespace: row.namespace });
-      if (row.vector && this.dimensions) rows.push({ rowid: row.rowid, vector: blobToVector(row.vector) });
+      if (row.vector && this.embedder) rows.push({ rowid: row.rowid, vector: blobToVector(row.vector) });
     }
-    const matrix = this.dimensions ? new VectorMatrix(this.dimensions, rows) : undefined;
+    const dimensions = this.dimensions ?? rows[0]?.vector.length;
+    const matrix = dimensions ? new VectorMatrix(dimensions, rows.filter((row) => row.vector.length === dimensions)) : undefined;
     this.snapshot = { meta, matrix };
     this.dataVersion = version;
     return this.snapshot;
@@ -319,6 +318,7 @@ class SqliteHybridIndex implements HybridIndex {
       else missing.set(write.embedHash ?? '', write.embedText ?? '');
     }
     if (missing.size > 0) {
+      this.dimensions ??= await this.embedder.dimensions();
       const hashes = [...missing.keys()];
       const vectors = await embedAll(this.embedder, [...missing.values()], { batchSize: this.batchSize });
       const computed = new Map(hashes.map((hash, index) => [hash, vectorToBlob(this.checkDimensions(vectors[index]))]));
@@ -369,6 +369,7 @@ class SqliteHybridIndex implements HybridIndex {
   private async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (!this.embedder) return [];
     if (signal?.aborted) throw abortError(signal);
+    this.dimensions ??= await this.embedder.dimensions();
     const vectors = await embedAll(this.embedder, texts, { batchSize: this.batchSize, signal });
     return vectors.map((vector) => (vector.length === 0 ? new Float32Array(this.dimensions ?? 0) : normalize(Float32Array.from(vector))));
   }

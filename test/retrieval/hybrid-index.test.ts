@@ -181,6 +181,24 @@ describe('search', () => {
   });
 });
 
+describe('opening', () => {
+  it('does not load the embedding model until something needs a vector', async () => {
+    let dimensionCalls = 0;
+    const counting = countingEmbedder(embedder);
+    const lazy = { ...counting, modelId: counting.modelId, embed: counting.embed, dimensions: () => (dimensionCalls++, counting.dimensions()) };
+    const path = join(dir, 'lazy.db');
+    const writer = await openHybridIndex({ path, embedder });
+    await syncAll(writer, fixtureCatalog());
+    writer.close();
+    const index = await openHybridIndex({ path, embedder: lazy });
+    expect(ids(await index.search('forecast', { mode: 'bm25', limit: 1 }))).toEqual(['tool:mcp__weather__get_forecast']);
+    for (const [namespace, group] of byNamespace(fixtureCatalog())) await index.sync(namespace, group);
+    expect(dimensionCalls).toBe(0);
+    expect(counting.calls).toBe(0);
+    index.close();
+  });
+});
+
 describe('without an embedder', () => {
   it('is a working BM25 index; dense mode fails with NO_EMBEDDER', async () => {
     const index = await openHybridIndex({ path: ':memory:' });
