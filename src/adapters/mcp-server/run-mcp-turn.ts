@@ -67,7 +67,10 @@ export async function runMcpTurn(agent: Agent, options: RunMcpTurnOptions): Prom
     progressChain = progressChain.then(() => send(message)).catch(() => undefined);
   };
 
-  for await (const event of agent.process({ sessionId, prompt: [{ type: 'text', text: options.prompt }] }, { signal })) {
+  // Each `prompt` call is one question with its own answer: a call made while the session's
+  // turn runs waits its turn (queue) instead of steering the running one.
+  const events = agent.process({ sessionId, prompt: [{ type: 'text', text: options.prompt }] }, { signal, sendMode: 'queue' });
+  for await (const event of events) {
     switch (event.type) {
       case 'text-delta':
         text += event.text;
