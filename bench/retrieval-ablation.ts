@@ -34,6 +34,8 @@ export const ABLATIONS: Record<string, TuningOverrides> = {
   'args weight 1 instead of 0.5': { fieldWeights: { args: 1 } },
   '− glued-name splitting': { splitGluedNames: false },
   'fusion: RRF instead of score': { fusion: { method: 'rrf' } },
+  '− dense scores for all BM25 candidates, depth 100': { denseScoresForBm25: false },
+  '− dense scores for all BM25 candidates, depth 50': { denseScoresForBm25: false, candidateDepth: 50 },
   'fusion: min-max normalisation': { fusion: { normalization: 'minmax' } },
   'fusion: z-score normalisation': { fusion: { normalization: 'zscore', normDepth: 20 } },
   'dense: raw cosine (no normalisation), weight 2': { denseNormalization: 'none', denseWeight: 2 },

@@ -203,11 +203,12 @@ class SqliteHybridIndex implements HybridIndex {
     const texts = [query, ...parts];
     const weightOf = (index: number) => (index === 0 ? 1 : tuning.parts.weight);
     const rankings: Ranking[] = [];
-    if (mode !== 'dense') {
-      texts.forEach((text, i) => rankings.push({ hits: this.bm25(text, depth, options), weight: tuning.bm25Weight * weightOf(i) }));
-    }
+    const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, options));
+    lexical.forEach((hits, i) => rankings.push({ hits, weight: tuning.bm25Weight * weightOf(i) }));
     if (mode !== 'bm25' && this.embedder) {
-      const dense = await this.dense(texts, depth, kinds, namespaces, options.signal);
+      // BM25's candidates get their exact dense score too, even when outside the dense top list.
+      const also = tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
+      const dense = await this.dense(texts, depth, { kinds, namespaces, also, signal: options.signal });
       dense.forEach((hits, i) =>
         rankings.push({ hits, weight: tuning.denseWeight * weightOf(i), normalization: tuning.denseNormalization }),
       );
@@ -254,14 +255,13 @@ class SqliteHybridIndex implements HybridIndex {
   private async dense(
     texts: readonly string[],
     depth: number,
-    kinds: Set<string> | undefined,
-    namespaces: Set<string> | undefined,
-    signal: AbortSignal | undefined,
+    options: { kinds?: Set<string>; namespaces?: Set<string>; also: readonly number[][]; signal?: AbortSignal },
   ): Promise<ScoredRow[][]> {
     const { cleanDenseQuery, dropLiterals } = this.tuning;
+    const { kinds, namespaces } = options;
     const vectors = await this.embed(
       texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals }).join(' ') : text)),
-      signal,
+      options.signal,
     );
     const { matrix, meta } = this.catalog();
     const accept =
@@ -271,10 +271,14 @@ class SqliteHybridIndex implements HybridIndex {
             return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
           }
         : undefined;
-    // A request with no content words embeds as a zero vector: no signal, no hits.
-    return vectors.map((vector) =>
-      !matrix || isZeroVector(vector) ? [] : matrix.nearest(vector, depth, accept).filter((hit) => hit.score !== 0),
-    );
+    return vectors.map((vector, i) => {
+      // A request with no content words embeds as a zero vector: no signal, no hits.
+      if (!matrix || isZeroVector(vector)) return [];
+      const hits = matrix.nearest(vector, depth, accept);
+      const seen = new Set(hits.map((hit) => hit.rowid));
+      const extra = matrix.score(vector, (options.also[i] ?? []).filter((rowid) => !seen.has(rowid)));
+      return [...hits, ...extra].filter((hit) => hit.score !== 0).sort((a, b) => b.score - a.score);
+    });
   }
 
   /** Kinds, namespaces and vectors of every document, reloaded after any write. */

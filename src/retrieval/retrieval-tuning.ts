@@ -26,6 +26,12 @@ export interface RetrievalTuning {
   /** How many hits each ranker contributes to fusion. */
   candidateDepth: number;
   /**
+   * Give every BM25 candidate its exact dense score, not only the dense top `candidateDepth`:
+   * vectors are in memory, so a good lexical match is never fused with a "0" that only means
+   * "not in the dense top list" (which matters most for large catalogs).
+   */
+  denseScoresForBm25: boolean;
+  /**
    * How much a document's group (namespace) lifts it: tools of a server whose other tools
    * also match the request are more likely right (see group-boost.ts). 0 switches it off.
    */
@@ -50,6 +56,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   bm25Weight: 1,
   denseWeight: 1.3,
   candidateDepth: 100,
+  denseScoresForBm25: true,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
   embedding: { maxWords: 160, includeArgs: true },

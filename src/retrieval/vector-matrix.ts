@@ -19,6 +19,7 @@ export class VectorMatrix {
   readonly size: number;
   private readonly data: Float32Array;
   private readonly rowids: Int32Array;
+  private readonly rowOf = new Map<number, number>();
 
   constructor(dimensions: number, rows: readonly VectorRow[]) {
     this.dimensions = dimensions;
@@ -27,8 +28,22 @@ export class VectorMatrix {
     this.rowids = new Int32Array(rows.length);
     rows.forEach((row, index) => {
       this.rowids[index] = row.rowid;
+      this.rowOf.set(row.rowid, index);
       this.data.set(row.vector.subarray(0, dimensions), index * dimensions);
     });
+  }
+
+  /** Exact scores of the given documents (those without a vector are left out). */
+  score(query: Float32Array, rowids: Iterable<number>): ScoredRow[] {
+    if (query.length < this.dimensions) return [];
+    const scored: ScoredRow[] = [];
+    for (const rowid of rowids) {
+      const row = this.rowOf.get(rowid);
+      if (row === undefined) continue;
+      const dot = dotAt(this.data, row * this.dimensions, query, this.dimensions);
+      scored.push({ rowid, score: Number.isFinite(dot) ? dot : 0 });
+    }
+    return scored;
   }
 
   /**
