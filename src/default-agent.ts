@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension, TurnContext } from './agent/agent-extension.js';
 import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
@@ -54,6 +55,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
     (servicesPromise ??= (async () => {
       const embedder = await openEmbedder(config, projectDir, log);
       const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : resolve(projectDir, '.plaited/index.db');
+      mkdirSync(dirname(indexPath), { recursive: true });
       const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
       const index = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
       const { createMcpRegistry } = await import('./mcp/create-mcp-registry.js');
@@ -123,6 +125,7 @@ function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
  */
 async function openEmbedder(config: PlaitedConfig, projectDir: string, log: Log): Promise<EmbeddingModel | undefined> {
   try {
+    mkdirSync(resolve(projectDir, '.plaited'), { recursive: true });
     const { createEmbedder } = await import('./model/embedder.js');
     const embedder = createEmbedder({
       model: config.embedder.model,

@@ -53,7 +53,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (chain.length === 0) chain.push('acp');
   if (wholeAgent || config.adapters.sandbox.commands) chain.unshift('sandbox');
 
-  const agent = createDefaultAgent({ config, log });
+  // Mounted as an MCP server with no model configured: borrow the host's model through MCP
+  // sampling during its turns (hosts without sampling get the default model).
+  const model =
+    chain.includes('mcp') && config.agent.model === undefined
+      ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(async () =>
+          (await import('../model/resolve-model.js')).resolveModel(config.agent),
+        )
+      : undefined;
+  const agent = createDefaultAgent({ config, log, model });
   let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];
   try {

@@ -168,3 +168,26 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
     expect(bad.isError).toBe(true);
   });
 });
+
+describe('the mounted agent with no model configured (the built CLI)', () => {
+  it('borrows the host model through MCP sampling', async () => {
+    const cwd = project();
+    const sampled: unknown[] = [];
+    const cli = await startMcpCli({
+      cwd,
+      capabilities: { sampling: {} },
+      configure: (client) => {
+        client.setRequestHandler('sampling/createMessage', async (request) => {
+          sampled.push(request.params);
+          return { role: 'assistant', model: 'host-model', stopReason: 'endTurn', content: { type: 'text', text: 'Answered by the host model.' } };
+        });
+      },
+    });
+    clis.push(cli);
+    const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'who answers?' } });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(resultText(result)).toBe('Answered by the host model.');
+    expect(sampled.length).toBe(1);
+    expect(server.requests).toHaveLength(0);
+  });
+});
