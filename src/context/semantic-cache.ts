@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EmbeddingModel } from '../model/embedding-model.js';
+import { cosineSimilarity } from '../model/cosine-similarity.js';
 
 /**
  * Reuses answers to near-identical prompts. An entry matches when its prompt's
@@ -139,17 +140,7 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Cosine similarity; 0 when either vector carries no signal (all zeros), never NaN. */
+/** Cosine similarity; 0 when either vector carries no signal or the lengths differ, never NaN. */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length || a.length === 0) return 0;
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    normA += a[i] * a[i];
-    normB += b[i] * b[i];
-  }
-  if (normA === 0 || normB === 0) return 0;
-  return dot / Math.sqrt(normA * normB);
+  return a.length !== b.length || a.length === 0 ? 0 : cosineSimilarity(a, b);
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures');
@@ -46,13 +47,6 @@ const stdioServer = (name: string, args: string[] = []): acp.McpServer => ({
   env: [],
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolveWait) => setTimeout(resolveWait, 25));
-  }
-}
 
 describe('ACP sessions with MCP servers and context', () => {
   it('connects the MCP servers of session/new and calls their tools through the permission flow', async () => {
@@ -79,7 +73,7 @@ describe('ACP sessions with MCP servers and context', () => {
     server.push({ text: 'fine' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(response.stopReason).toBe('end_turn');
-    await waitFor(() => agentText(cli, sessionId).includes('broken'));
+    await waitFor(() => agentText(cli, sessionId).includes('broken'), 20_000);
     expect(agentText(cli, sessionId)).toMatch(/\[warning\].*broken/);
   });
 
@@ -107,7 +101,7 @@ describe('ACP sessions with MCP servers and context', () => {
     const first = start(cwd);
     await initialize(first);
     const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
-    await waitFor(() => first.updates.some((n) => n.update.sessionUpdate === 'available_commands_update'));
+    await waitFor(() => first.updates.some((n) => n.update.sessionUpdate === 'available_commands_update'), 20_000);
     const commands = first.updates.find((n) => n.update.sessionUpdate === 'available_commands_update')!.update as acp.AvailableCommandsUpdate;
     expect(commands.availableCommands.map((command) => command.name)).toContain('git-release');
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { agentText, CLI, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
 
 let server: ScriptedOpenAIServer;
@@ -328,11 +329,3 @@ describe('CLI', () => {
     expect(bad.stderr).toContain('--nope');
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

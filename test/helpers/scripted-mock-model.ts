@@ -21,13 +21,14 @@ export function scriptedModel(steps: MockStep[]): MockLanguageModelV3 & { calls:
     doStream: async (options) => {
       calls.push(options);
       const step = steps[index++] ?? { text: '(script exhausted)' };
-      return { stream: toStream(step, index) };
+      return { stream: mockStepStream(step, index) };
     },
   });
   return Object.assign(model, { calls });
 }
 
-function toStream(step: MockStep, stepIndex: number): ReadableStream<LanguageModelV3StreamPart> {
+/** One scripted reply as a provider stream (shared with the routed mock model). */
+export function mockStepStream(step: MockStep, stepIndex: number): ReadableStream<LanguageModelV3StreamPart> {
   const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
   if (step.error) {
     parts.push({ type: 'error', error: step.error });
