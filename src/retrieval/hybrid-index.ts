@@ -15,7 +15,8 @@ import { RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
 import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
-import { isZeroVector, normalize, VectorMatrix, type ScoredRow } from './vector-matrix.js';
+import { blobToVector, isZeroVector, normalize, VectorMatrix, vectorToBlob, type ScoredRow } from './vector-matrix.js';
+import { validDocuments } from './valid-documents.js';
 
 export interface HybridIndexOptions {
   /** An SQLite file (created when missing) or ':memory:'. */
@@ -112,7 +113,7 @@ class SqliteHybridIndex implements HybridIndex {
   sync(namespace: string, documents: readonly IndexDocument[]): Promise<SyncReport> {
     const generation = this.removals.get(namespace) ?? 0;
     return this.serialize(async () => {
-      const wanted = dedupeById(documents.map((document) => ({ ...document, namespace })));
+      const wanted = validDocuments(documents.map((document) => ({ ...document, namespace })));
       const existing = new Map(this.statements.existing.all(namespace).map((row) => [row.id, row]));
       const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0 };
       const changed: IndexDocument[] = [];
@@ -139,7 +140,7 @@ class SqliteHybridIndex implements HybridIndex {
 
   upsert(documents: readonly IndexDocument[]): Promise<SyncReport> {
     return this.serialize(async () => {
-      const wanted = dedupeById(documents);
+      const wanted = validDocuments(documents);
       const existing = new Map(
         this.statements.byIds.all(JSON.stringify(wanted.map((document) => document.id))).map((row) => [row.id, row]),
       );
@@ -389,29 +390,6 @@ class SqliteHybridIndex implements HybridIndex {
   private assertOpen(): void {
     if (this.closed) throw new RetrievalError('INDEX_CLOSED', 'the index is closed', { context: { path: this.path } });
   }
-}
-
-function dedupeById(documents: readonly IndexDocument[]): IndexDocument[] {
-  const byId = new Map<string, IndexDocument>();
-  for (const document of documents) {
-    if (typeof document.id !== 'string' || document.id === '' || typeof document.fields?.name !== 'string') {
-      throw new RetrievalError('INVALID_DOCUMENT', 'a document needs a non-empty id and a name', {
-        context: { id: document.id },
-      });
-    }
-    byId.set(document.id, document);
-  }
-  return [...byId.values()];
-}
-
-function vectorToBlob(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
-function blobToVector(blob: Buffer): Float32Array {
-  // Copy: the blob's memory belongs to better-sqlite3 and may not be 4-byte aligned.
-  const copy = new Uint8Array(blob);
-  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
 }
 
 function abortError(signal: AbortSignal): RetrievalError {

@@ -123,3 +123,14 @@ export function isZeroVector(vector: Float32Array): boolean {
   for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) return false;
   return true;
 }
+
+/** A vector as the float32 little-endian blob stored in SQLite (the layout sqlite-vec reads too). */
+export function vectorToBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+export function blobToVector(blob: Buffer): Float32Array {
+  // Copy: the blob's memory belongs to better-sqlite3 and may not be 4-byte aligned.
+  const copy = new Uint8Array(blob);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+}
