@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension, TurnContext } from './agent/agent-extension.js';
@@ -7,6 +8,7 @@ import type { McpServerConfig, PlaitedConfig } from './config/schema.js';
 import type { Log } from './cli/stderr-log.js';
 import type { McpRegistry } from './mcp/mcp-registry.js';
 import type { EmbeddingModel } from './model/embedding-model.js';
+import type { ResolvedLanguageModel } from './model/resolve-model.js';
 import type { SearchIndex } from './retrieval/search-index.js';
 
 /** The shared services behind the default extensions, opened on first use. */
@@ -44,6 +46,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;
   let extensionsPromise: Promise<AgentExtension[]> | undefined;
+  let cached: Promise<ResolvedLanguageModel> | undefined;
   const samplingModel = async () => {
     if (typeof options.model === 'function') return options.model();
     if (options.model) return options.model;
@@ -87,7 +90,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
 
   const agent = createAgent({
     config,
-    model: options.model,
+    model: config.cache.enabled ? () => (cached ??= cachedModel(samplingModel, services, config, projectDir, log)) : options.model,
     // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
     episodeIndex: async () => (await services()).index,
     extensions: [lazyExtensions('defaults', extensions), ...(options.extensions ?? [])],
@@ -106,6 +109,41 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
       }
     },
   });
+}
+
+/**
+ * The model behind the semantic cache (`cache.enabled`). Entries persist in
+ * `.plaited/semantic-cache.json`; without an embedder the model is used as is.
+ */
+async function cachedModel(
+  base: () => Promise<ResolvedLanguageModel>,
+  services: () => Promise<AgentServices>,
+  config: PlaitedConfig,
+  projectDir: string,
+  log: Log,
+): Promise<ResolvedLanguageModel> {
+  const model = await base();
+  const { embedder } = await services();
+  if (!embedder || model.specificationVersion !== 'v3') {
+    log('warn', 'semantic cache needs an embedder and a v3 model; answering without it');
+    return model;
+  }
+  const file = resolve(projectDir, '.plaited/semantic-cache.json');
+  const { createContextCache } = await import('./context/context-extensions.js');
+  const { withSemanticCache } = await import('./context/semantic-cache-model.js');
+  let initialEntries;
+  try {
+    initialEntries = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    initialEntries = undefined; // none yet, or unreadable: start empty
+  }
+  const cache = createContextCache({
+    config,
+    embedder,
+    initialEntries,
+    onPersist: (entries) => writeFile(file, JSON.stringify(entries)),
+  });
+  return cache ? withSemanticCache(model, cache) : model;
 }
 
 /** Per-command sandbox mode: stdio MCP servers run under the same policy as bash commands. */
