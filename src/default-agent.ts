@@ -90,7 +90,13 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
 
   const agent = createAgent({
     config,
-    model: config.cache.enabled ? () => (cached ??= cachedModel(samplingModel, services, config, projectDir, log)) : options.model,
+    model: config.cache.enabled
+      ? () =>
+          (cached ??= cachedModel(samplingModel, services, config, projectDir, log).catch((error: unknown) => {
+            cached = undefined; // an unreachable model may come back: try again next turn
+            throw error;
+          }))
+      : options.model,
     // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
     episodeIndex: async () => (await services()).index,
     extensions: [lazyExtensions('defaults', extensions), ...(options.extensions ?? [])],
