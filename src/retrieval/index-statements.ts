@@ -42,43 +42,43 @@ export function prepareStatements(db: Database.Database, weights: FieldWeights):
       AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
   return {
     existing: db.prepare<[string], ExistingRow>(
-      'SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs WHERE namespace = ?',
+      'SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM retrieval_docs WHERE namespace = ?',
     ),
     byIds: db.prepare<[string], ExistingRow>(
-      `SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM docs
+      `SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM retrieval_docs
        WHERE id IN (SELECT value FROM json_each(?))`,
     ),
     vectorsByEmbedHash: db.prepare<[string], { embed_hash: string; vector: Buffer }>(
-      `SELECT embed_hash, vector FROM docs WHERE vector IS NOT NULL
+      `SELECT embed_hash, vector FROM retrieval_docs WHERE vector IS NOT NULL
        AND embed_hash IN (SELECT value FROM json_each(?))`,
     ),
     upsert: db.prepare<[string, string, string, string, string | null, Buffer | null, string], { rowid: number }>(
-      `INSERT INTO docs (id, kind, namespace, hash, embed_hash, vector, json) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO retrieval_docs (id, kind, namespace, hash, embed_hash, vector, json) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, namespace = excluded.namespace, hash = excluded.hash,
          embed_hash = excluded.embed_hash, vector = excluded.vector, json = excluded.json
        RETURNING rowid`,
     ),
-    deleteFts: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
+    deleteFts: db.prepare<[number]>('DELETE FROM retrieval_fts WHERE rowid = ?'),
     insertFts: db.prepare<unknown[]>(
-      `INSERT INTO docs_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+      `INSERT INTO retrieval_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
     ),
-    deleteDoc: db.prepare<[number]>('DELETE FROM docs WHERE rowid = ?'),
-    rowidOf: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE id = ?'),
-    rowidsOfNamespace: db.prepare<[string], { rowid: number }>('SELECT rowid FROM docs WHERE namespace = ?'),
-    get: db.prepare<[string], { json: string }>('SELECT json FROM docs WHERE id = ?'),
+    deleteDoc: db.prepare<[number]>('DELETE FROM retrieval_docs WHERE rowid = ?'),
+    rowidOf: db.prepare<[string], { rowid: number }>('SELECT rowid FROM retrieval_docs WHERE id = ?'),
+    rowidsOfNamespace: db.prepare<[string], { rowid: number }>('SELECT rowid FROM retrieval_docs WHERE namespace = ?'),
+    get: db.prepare<[string], { json: string }>('SELECT json FROM retrieval_docs WHERE id = ?'),
     jsonByRowids: db.prepare<[string], { rowid: number; json: string }>(
-      'SELECT rowid, json FROM docs WHERE rowid IN (SELECT value FROM json_each(?))',
+      'SELECT rowid, json FROM retrieval_docs WHERE rowid IN (SELECT value FROM json_each(?))',
     ),
-    count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM docs'),
-    countNamespace: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM docs WHERE namespace = ?'),
+    count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM retrieval_docs'),
+    countNamespace: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM retrieval_docs WHERE namespace = ?'),
     bm25: db.prepare<Bm25Params, ScoredRow>(
-      `SELECT f.rowid AS rowid, -bm25(docs_fts, ${bm25WeightArgs(weights)}) AS score
-       FROM docs_fts f JOIN docs d ON d.rowid = f.rowid
-       WHERE docs_fts MATCH @match AND ${filter}
-       ORDER BY bm25(docs_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
+      `SELECT f.rowid AS rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score
+       FROM retrieval_fts f JOIN retrieval_docs d ON d.rowid = f.rowid
+       WHERE retrieval_fts MATCH @match AND ${filter}
+       ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
     ),
     catalog: db.prepare<[], CatalogRow>(
-      'SELECT rowid, kind, namespace, vector FROM docs',
+      'SELECT rowid, kind, namespace, vector FROM retrieval_docs',
     ),
     dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
   };

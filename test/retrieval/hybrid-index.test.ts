@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -242,6 +243,19 @@ describe('persistence', () => {
     expect(ids(await reader.search('forecast', { mode: 'dense', limit: 1 }))).toEqual(['tool:mcp__weather__get_forecast']);
     writer.close();
     reader.close();
+  });
+
+  it('shares its file with other tables without touching them', async () => {
+    const path = join(dir, 'shared-file.db');
+    const other = new Database(path);
+    other.exec("CREATE TABLE docs (id TEXT); INSERT INTO docs VALUES ('keep me'); CREATE TABLE meta (key TEXT)");
+    other.close();
+    const index = await openHybridIndex({ path, embedder });
+    await syncAll(index, fixtureCatalog());
+    index.close();
+    const check = new Database(path);
+    expect(check.prepare('SELECT id FROM docs').all()).toEqual([{ id: 'keep me' }]);
+    check.close();
   });
 
   it('re-embeds everything when the embedder changes', async () => {
