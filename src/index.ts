@@ -45,3 +45,4 @@ export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './confi
 export { AdapterLoadError } from './adapters/load-adapter.js';
 export type { McpServerAdapterOptions, McpServerHandle } from './adapters/mcp-server/mcp-server-adapter.js';
 export type { AcpAdapterOptions } from './adapters/acp/acp-adapter.js';
+export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './agent/agent-hooks.js';
