@@ -49,13 +49,13 @@ function linksInLine(line: string): Array<{ text: string; target: string }> {
   while (position < line.length) {
     const open = line.indexOf('[', position);
     if (open === -1) break;
-    const close = matchingBracket(line, open);
+    const close = matchingClose(line, open);
     if (close === -1) break;
     if (line[close + 1] !== '(') {
       position = open + 1;
       continue;
     }
-    const end = matchingParen(line, close + 1);
+    const end = matchingClose(line, close + 1);
     if (end === -1) {
       position = open + 1;
       continue;
@@ -71,7 +71,10 @@ function linksInLine(line: string): Array<{ text: string; target: string }> {
   return found;
 }
 
-function matchingBracket(line: string, open: number): number {
+/** Index of the `]` or `)` that closes the bracket at `open` (nested pairs and backslash escapes skipped), or -1. */
+function matchingClose(line: string, open: number): number {
+  const opener = line[open];
+  const closer = opener === '[' ? ']' : ')';
   let depth = 0;
   for (let i = open; i < line.length; i++) {
     const char = line[i];
@@ -79,22 +82,8 @@ function matchingBracket(line: string, open: number): number {
       i++;
       continue;
     }
-    if (char === '[') depth++;
-    else if (char === ']' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-function matchingParen(line: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < line.length; i++) {
-    const char = line[i];
-    if (char === '\\') {
-      i++;
-      continue;
-    }
-    if (char === '(') depth++;
-    else if (char === ')' && --depth === 0) return i;
+    if (char === opener) depth++;
+    else if (char === closer && --depth === 0) return i;
   }
   return -1;
 }
