@@ -3,7 +3,7 @@ import type { Token } from 'node-llama-cpp';
 import { convertToFunctionGemmaMessages } from './convert-to-functiongemma-messages.js';
 import { FG, formatFunctionGemmaPrompt, splitFunctionGemmaControlTokens, type FunctionGemmaOutputPart } from './functiongemma.js';
 import { FunctionGemmaStreamParser } from './functiongemma-stream-parser.js';
-import type { LocalGenerationRequest } from './local-generation-request.js';
+import { finishReasonOf, offeredTools, samplingOptions, throwIfAborted, type LocalGenerationRequest } from './local-generation-request.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
 
 /**
@@ -14,8 +14,8 @@ import { loadNodeLlamaCpp } from './shared-llama.js';
  */
 export async function generateWithFunctionGemma(request: LocalGenerationRequest): Promise<LanguageModelV3FinishReason> {
   const { LlamaCompletion, LlamaText, SpecialTokensText } = await loadNodeLlamaCpp();
-  const { model, sequence, prompt, tools, toolChoice, writer, signal } = request;
-  const offered = toolChoice?.type === 'none' ? [] : toolChoice?.type === 'tool' ? tools.filter((t) => t.name === toolChoice.toolName) : tools;
+  const { model, sequence, prompt, toolChoice, writer } = request;
+  const offered = offeredTools(request);
   let text = formatFunctionGemmaPrompt({
     messages: convertToFunctionGemmaMessages(prompt),
     tools: offered.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })),
@@ -58,24 +58,17 @@ export async function generateWithFunctionGemma(request: LocalGenerationRequest)
   try {
     const stopTriggers = [LlamaText(new SpecialTokensText(FG.endTurn)), LlamaText(new SpecialTokensText(FG.startResponse)), ...(request.stopSequences ?? [])];
     const result = await completion.generateCompletionWithMeta(tokens, {
-      signal,
-      stopOnAbortSignal: true,
-      maxTokens: request.maxTokens,
-      temperature: request.temperature,
-      topP: request.topP,
-      topK: request.topK,
-      seed: request.seed,
+      ...samplingOptions(request),
       customStopTriggers: stopTriggers,
       onToken: (chunk) => {
         generated.push(...chunk);
         flush(false);
       },
     });
-    if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+    throwIfAborted(result.metadata.stopReason, request.signal);
     flush(true);
     handle(parser.end());
-    if (callIndex > 0) return { unified: 'tool-calls', raw: result.metadata.stopReason };
-    return { unified: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop', raw: result.metadata.stopReason };
+    return finishReasonOf(result.metadata.stopReason, callIndex);
   } finally {
     completion.dispose({ disposeSequence: false });
   }

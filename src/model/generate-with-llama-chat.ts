@@ -2,7 +2,7 @@ import type { LanguageModelV3FinishReason } from '@ai-sdk/provider';
 import type { ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
 import { convertToLlamaChatHistory } from './convert-to-llama-chat-history.js';
 import { jsonSchemaToGbnf } from './json-schema-to-gbnf.js';
-import type { LocalGenerationRequest } from './local-generation-request.js';
+import { finishReasonOf, offeredTools, samplingOptions, throwIfAborted, type LocalGenerationRequest } from './local-generation-request.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
 
 /**
@@ -14,21 +14,15 @@ import { loadNodeLlamaCpp } from './shared-llama.js';
  */
 export async function generateWithLlamaChat(request: LocalGenerationRequest): Promise<LanguageModelV3FinishReason> {
   const { LlamaChat } = await loadNodeLlamaCpp();
-  const { sequence, chatWrapper, prompt, tools, toolChoice, writer, signal } = request;
+  const { sequence, chatWrapper, prompt, toolChoice, writer, signal } = request;
   const chat = new LlamaChat({ contextSequence: sequence, chatWrapper, autoDisposeSequence: false });
   try {
     const { history } = convertToLlamaChatHistory(prompt);
     const common = {
-      signal,
-      stopOnAbortSignal: true,
-      maxTokens: request.maxTokens,
-      temperature: request.temperature,
-      topP: request.topP,
-      topK: request.topK,
-      seed: request.seed,
+      ...samplingOptions(request),
       customStopTriggers: request.stopSequences?.length ? request.stopSequences : undefined,
     };
-    const offered = toolChoice?.type === 'none' ? [] : toolChoice?.type === 'tool' ? tools.filter((t) => t.name === toolChoice.toolName) : tools;
+    const offered = offeredTools(request);
 
     if (offered.length > 0 && (toolChoice?.type === 'required' || toolChoice?.type === 'tool')) {
       const schema = {
@@ -41,7 +35,7 @@ export async function generateWithLlamaChat(request: LocalGenerationRequest): Pr
       } as GbnfJsonSchema;
       const grammar = await request.llama.createGrammarForJsonSchema<GbnfJsonSchema>(schema);
       const result = await chat.generateResponse(history, { ...common, grammar });
-      if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+      throwIfAborted(result.metadata.stopReason, signal);
       let call: { name: string; arguments: unknown } | undefined;
       try {
         call = grammar.parse(result.response) as unknown as { name: string; arguments: unknown };
@@ -62,8 +56,8 @@ export async function generateWithLlamaChat(request: LocalGenerationRequest): Pr
         ? await request.llama.createGrammarForJsonSchema<GbnfJsonSchema>(jsonSchemaToGbnf(request.responseFormat.schema))
         : await request.llama.getGrammarFor('json');
       const result = await chat.generateResponse(history, { ...common, grammar, onTextChunk: (text) => writer.text(text) });
-      if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
-      return { unified: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop', raw: result.metadata.stopReason };
+      throwIfAborted(result.metadata.stopReason, signal);
+      return finishReasonOf(result.metadata.stopReason, 0);
     }
 
     const functions: ChatModelFunctions | undefined =
@@ -81,11 +75,10 @@ export async function generateWithLlamaChat(request: LocalGenerationRequest): Pr
           }
         : {}),
     });
-    if (result.metadata.stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+    throwIfAborted(result.metadata.stopReason, signal);
     const calls = result.functionCalls ?? [];
     calls.forEach((call, index) => writer.toolCall(index, call.functionName, JSON.stringify(call.params ?? {})));
-    if (calls.length > 0) return { unified: 'tool-calls', raw: result.metadata.stopReason };
-    return { unified: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop', raw: result.metadata.stopReason };
+    return finishReasonOf(result.metadata.stopReason, calls.length);
   } finally {
     chat.dispose({ disposeSequence: false });
   }

@@ -1,4 +1,4 @@
-import type { LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3ToolChoice } from '@ai-sdk/provider';
+import type { LanguageModelV3FinishReason, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3ToolChoice } from '@ai-sdk/provider';
 import type { ChatWrapper, Llama, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import type { StreamPartWriter } from './stream-part-writer.js';
 
@@ -22,4 +22,35 @@ export interface LocalGenerationRequest {
   responseFormat?: { type: 'text' } | { type: 'json'; schema?: unknown };
   signal?: AbortSignal;
   writer: StreamPartWriter;
+}
+
+/** The tools the model may call: none under `toolChoice` none, only the named one under a named choice, else all. */
+export function offeredTools({ tools, toolChoice }: LocalGenerationRequest): LanguageModelV3FunctionTool[] {
+  if (toolChoice?.type === 'none') return [];
+  if (toolChoice?.type === 'tool') return tools.filter((tool) => tool.name === toolChoice.toolName);
+  return tools;
+}
+
+/** The abort and sampling options node-llama-cpp's completion and chat calls share. */
+export function samplingOptions(request: LocalGenerationRequest) {
+  return {
+    signal: request.signal,
+    stopOnAbortSignal: true,
+    maxTokens: request.maxTokens,
+    temperature: request.temperature,
+    topP: request.topP,
+    topK: request.topK,
+    seed: request.seed,
+  };
+}
+
+/** node-llama-cpp ends a generation stopped by the abort signal normally: this throws its reason instead. */
+export function throwIfAborted(stopReason: string | undefined, signal: AbortSignal | undefined): void {
+  if (stopReason === 'abort') throw signal?.reason ?? new Error('aborted');
+}
+
+/** node-llama-cpp's stop reason as a finish reason: `tool-calls` when any call was emitted, `length` at max tokens, else `stop`. */
+export function finishReasonOf(stopReason: string | undefined, calls: number): LanguageModelV3FinishReason {
+  if (calls > 0) return { unified: 'tool-calls', raw: stopReason };
+  return { unified: stopReason === 'maxTokens' ? 'length' : 'stop', raw: stopReason };
 }
