@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import type { PlaitedConfig, SandboxConfig } from '../../config/schema.js';
+import { hasGlob } from './path-match.js';
 import { parseMemoryLimit } from './resource-limits.js';
 
 /**
@@ -125,10 +126,6 @@ export function modelHostEntries(baseUrl: string | undefined): string[] {
   if (host.startsWith('[')) return [`${host}:${port}`];
   if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return [`${host}:${port}`];
   return [host];
-}
-
-function hasGlob(path: string): boolean {
-  return /[*?[]/.test(path);
 }
 
 function unique(values: string[]): string[] {
