@@ -51,12 +51,12 @@ export function explainSandboxFailure(input: ExplainInput): SandboxFinding[] {
 
   for (const line of input.networkDenials) {
     const match = /deny network-outbound (\S+)/.exec(line);
-    if (match) add(networkFinding(match[1], input.policy));
+    if (match) add(networkFinding(displayHost(match[1]), input.policy));
   }
 
   const failed = input.exitCode !== 0 || input.signal !== null || input.timedOut;
   for (const line of input.output.split('\n')) {
-    for (const host of unreachableHosts(line)) add(networkFinding(host, input.policy));
+    for (const host of unreachableHosts(line)) add(networkFinding(displayHost(host), input.policy));
     if (!failed) continue;
     const fileFinding = explainFileLine(line, input);
     if (fileFinding) add(fileFinding);
@@ -75,10 +75,15 @@ export function explainSandboxFailure(input: ExplainInput): SandboxFinding[] {
   return findings;
 }
 
-function networkFinding(target: string, policy: SandboxPolicy): SandboxFinding {
-  const display = target.replace(/:(80|443)$/, '');
+/** The finding for a host the policy keeps out, naming what it allows. */
+export function networkFinding(host: string, policy: SandboxPolicy): SandboxFinding {
   const allowed = policy.allowedDomains.length === 0 ? 'no hosts are allowed' : `allowed: ${policy.allowedDomains.join(', ')}`;
-  return { kind: 'network', message: `blocked by sandbox: network access to ${display} is not allowed (${allowed})` };
+  return { kind: 'network', message: `blocked by sandbox: network access to ${host} is not allowed (${allowed})` };
+}
+
+/** `host:port` as a user would name it: the default web ports dropped. */
+function displayHost(target: string): string {
+  return target.replace(/:(80|443)$/, '');
 }
 
 /** Hosts a line says could not be reached in the ways an empty network namespace produces. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
 import { matchesAnyPath } from './path-match.js';
-import { explainSandboxFailure, type SandboxFinding } from './explain-sandbox-failure.js';
+import { explainSandboxFailure, networkFinding } from './explain-sandbox-failure.js';
 import { createProcessLimitGroup, type ProcessLimitGroup } from './process-limit-group.js';
 import { effectiveTimeout, limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
@@ -105,7 +105,7 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
       findings.unshift({ kind: 'processes', message: `killed: process limit ${policy.limits.processes} exceeded (${forkRefusals} forks refused)` });
     }
     if (proxyBlocked(result.output) && !findings.some((finding) => finding.kind === 'network')) {
-      findings.unshift(networkFindingFromCommand(command, policy));
+      findings.unshift(networkFinding(hostInCommand(command), policy));
     }
     if (findings.length > 0) throw new SandboxViolationError({ findings, result });
     return result;
@@ -144,8 +144,7 @@ function proxyBlocked(output: string): boolean {
   return /Connection blocked by network allowlist|blocked-by-sandbox-runtime|CONNECT tunnel failed, response 403/.test(output);
 }
 
-function networkFindingFromCommand(command: string, policy: SandboxPolicy): SandboxFinding {
-  const host = /\b(?:https?|wss?|ftp):\/\/([^/\s'"?#]+)/i.exec(command)?.[1] ?? 'that host';
-  const allowed = policy.allowedDomains.length === 0 ? 'no hosts are allowed' : `allowed: ${policy.allowedDomains.join(', ')}`;
-  return { kind: 'network', message: `blocked by sandbox: network access to ${host} is not allowed (${allowed})` };
+/** The host of the first URL in a command line (what a proxy refusal was most likely about). */
+function hostInCommand(command: string): string {
+  return /\b(?:https?|wss?|ftp):\/\/([^/\s'"?#]+)/i.exec(command)?.[1] ?? 'that host';
 }
