@@ -15,8 +15,7 @@ let initialized: Promise<void> | undefined;
 let currentNetworkKey = '';
 let running = 0;
 
-export async function ensureSandboxRuntime(policy: SandboxPolicy): Promise<void> {
-  const config = toSandboxRuntimeConfig(policy);
+async function ensureSandboxRuntime(config: SandboxRuntimeConfig): Promise<void> {
   const key = JSON.stringify(config.network);
   if (!initialized) {
     currentNetworkKey = key;
@@ -36,12 +35,11 @@ export async function ensureSandboxRuntime(policy: SandboxPolicy): Promise<void>
 
 /** Wraps a shell command line; the result is itself a shell command line (run it with `sh -c`). */
 export async function wrapShellCommand(command: string, policy: SandboxPolicy, commandId: string): Promise<string> {
-  await ensureSandboxRuntime(policy);
   const config = toSandboxRuntimeConfig(policy);
-  const custom: Partial<SandboxRuntimeConfig> = { filesystem: config.filesystem, network: config.network };
+  await ensureSandboxRuntime(config);
   running++;
   try {
-    return await SandboxManager.wrapWithSandbox(command, undefined, custom, undefined, { commandId });
+    return await SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId });
   } catch (error) {
     // A wrap that threw has released what it held.
     running--;
@@ -61,11 +59,6 @@ export function networkDenials(commandId: string): string[] {
     .getViolationsForCommand(commandId)
     .map((violation) => violation.line)
     .filter((line) => line.includes('network-outbound'));
-}
-
-/** The proxy URL the sandbox hands to commands (for processes that must be told explicitly). */
-export function sandboxProxyPort(): number | undefined {
-  return SandboxManager.getProxyPort();
 }
 
 /** Stops the proxies (tests and shutdown). */
