@@ -5,31 +5,24 @@ import { createLocalRuntime } from '../../src/tools/local-runtime.js';
 import type { Runtime } from '../../src/tools/runtime.js';
 import {
   createWorkspace,
-  killMatching,
+  markedProcesses,
   pgrep,
   runTool,
   textOf,
   toolContext,
-  uniqueMarker,
   waitForProcesses,
   type Workspace,
 } from './tool-test-helpers.js';
 
 let ws: Workspace;
-const markers: string[] = [];
+const { marker, killMarked } = markedProcesses();
 beforeEach(async () => {
   ws = await createWorkspace();
 });
 afterEach(async () => {
-  for (const marker of markers.splice(0)) killMatching(marker);
+  killMarked();
   await ws.cleanup();
 });
-
-function marker(): string {
-  const value = uniqueMarker();
-  markers.push(value);
-  return value;
-}
 
 const bash = createBashTool();
 

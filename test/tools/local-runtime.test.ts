@@ -3,23 +3,17 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
 import { ProcessSpawnError } from '../../src/tools/process-spawn-error.js';
-import { createWorkspace, killMatching, pgrep, uniqueMarker, waitForProcesses, type Workspace } from './tool-test-helpers.js';
+import { createWorkspace, markedProcesses, pgrep, waitForProcesses, type Workspace } from './tool-test-helpers.js';
 
 let ws: Workspace;
-const markers: string[] = [];
+const { marker, killMarked } = markedProcesses();
 beforeEach(async () => {
   ws = await createWorkspace();
 });
 afterEach(async () => {
-  for (const marker of markers.splice(0)) killMatching(marker);
+  killMarked();
   await ws.cleanup();
 });
-
-function marker(): string {
-  const value = uniqueMarker();
-  markers.push(value);
-  return value;
-}
 
 describe('createLocalRuntime: files', () => {
   it('reports kind local and an absolute cwd', () => {

@@ -70,6 +70,25 @@ export function uniqueMarker(): string {
   return `${process.pid}${Math.floor(Math.random() * 1e9)}`;
 }
 
+/**
+ * Markers for the processes a test starts: `marker()` hands out a fresh one and remembers it,
+ * `killMarked()` (for an afterEach) kills whatever still matches one, so a failing test leaves no
+ * sleepers behind.
+ */
+export function markedProcesses(): { marker(): string; killMarked(): void } {
+  const markers: string[] = [];
+  return {
+    marker() {
+      const value = uniqueMarker();
+      markers.push(value);
+      return value;
+    },
+    killMarked() {
+      for (const marker of markers.splice(0)) killMatching(marker);
+    },
+  };
+}
+
 /** PIDs of live processes whose command line contains `pattern` (pgrep -f). */
 export function pgrep(pattern: string): number[] {
   const found = spawnSync('pgrep', ['-f', pattern], { encoding: 'utf8' });
