@@ -8,7 +8,7 @@ import { FTS_COLUMNS } from './field-weights.js';
 import { fuseRankings, type Ranking } from './fuse-rankings.js';
 import { applyGroupBoost } from './group-boost.js';
 import { migrateIndex } from './index-schema.js';
-import { prepareStatements, type IndexStatements } from './index-statements.js';
+import { prepareStatements, type ExistingRow, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { RetrievalError } from './retrieval-error.js';
@@ -43,9 +43,12 @@ interface CatalogSnapshot {
   matrix?: VectorMatrix;
 }
 
-interface PreparedWrite {
+interface HashedDocument {
   document: IndexDocument;
   hash: string;
+}
+
+interface PreparedWrite extends HashedDocument {
   embedHash: string | null;
   vector: Buffer | null;
   /** The vector to compute, when it is not reused. */
@@ -115,18 +118,7 @@ class SqliteHybridIndex implements HybridIndex {
     return this.serialize(async () => {
       const wanted = validDocuments(documents.map((document) => ({ ...document, namespace })));
       const existing = new Map(this.statements.existing.all(namespace).map((row) => [row.id, row]));
-      const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0 };
-      const changed: IndexDocument[] = [];
-      for (const document of wanted) {
-        const row = existing.get(document.id);
-        existing.delete(document.id);
-        if (row && row.hash === this.hashOf(document) && (!this.embedder || row.has_vector)) report.unchanged++;
-        else {
-          changed.push(document);
-          if (row) report.updated++;
-          else report.added++;
-        }
-      }
+      const { report, changed } = this.diff(wanted, existing);
       // Ids that were in the namespace and are no longer wanted; an id may also have moved here.
       const removed = [...existing.values()].map((row) => row.rowid);
       report.removed = removed.length;
@@ -144,17 +136,7 @@ class SqliteHybridIndex implements HybridIndex {
       const existing = new Map(
         this.statements.byIds.all(JSON.stringify(wanted.map((document) => document.id))).map((row) => [row.id, row]),
       );
-      const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0 };
-      const changed: IndexDocument[] = [];
-      for (const document of wanted) {
-        const row = existing.get(document.id);
-        if (row && row.hash === this.hashOf(document) && (!this.embedder || row.has_vector)) report.unchanged++;
-        else {
-          changed.push(document);
-          if (row) report.updated++;
-          else report.added++;
-        }
-      }
+      const { report, changed } = this.diff(wanted, existing);
       const writes = await this.prepareWrites(changed);
       if (writes.length > 0) this.applyWrites(writes, []);
       return report;
@@ -299,16 +281,33 @@ class SqliteHybridIndex implements HybridIndex {
     return this.snapshot;
   }
 
-  private hashOf(document: IndexDocument): string {
-    return documentHash(document);
+  /**
+   * Which wanted documents are new, changed or unchanged against their stored rows. Matched rows
+   * are taken out of `existing`: what remains there is stored but no longer wanted.
+   */
+  private diff(wanted: readonly IndexDocument[], existing: Map<string, ExistingRow>): { report: SyncReport; changed: HashedDocument[] } {
+    const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0 };
+    const changed: HashedDocument[] = [];
+    for (const document of wanted) {
+      const row = existing.get(document.id);
+      existing.delete(document.id);
+      const hash = documentHash(document);
+      if (row && row.hash === hash && (!this.embedder || row.has_vector)) report.unchanged++;
+      else {
+        changed.push({ document, hash });
+        if (row) report.updated++;
+        else report.added++;
+      }
+    }
+    return { report, changed };
   }
 
   /** Hashes, reused vectors (same text embedded before) and new vectors for changed documents. */
-  private async prepareWrites(changed: readonly IndexDocument[]): Promise<PreparedWrite[]> {
-    const writes: PreparedWrite[] = changed.map((document) => {
-      if (!this.embedder) return { document, hash: this.hashOf(document), embedHash: null, vector: null };
+  private async prepareWrites(changed: readonly HashedDocument[]): Promise<PreparedWrite[]> {
+    const writes: PreparedWrite[] = changed.map(({ document, hash }) => {
+      if (!this.embedder) return { document, hash, embedHash: null, vector: null };
       const text = embeddingText(document, { ...this.tuning.embedding, splitGluedNames: this.tuning.splitGluedNames });
-      return { document, hash: this.hashOf(document), embedHash: contentHash(text), vector: null, embedText: text };
+      return { document, hash, embedHash: contentHash(text), vector: null, embedText: text };
     });
     if (!this.embedder || writes.length === 0) return writes;
     const reusable = new Map(
