@@ -107,6 +107,9 @@ export interface AcpCli {
   writeRaw(line: string): void;
   /** Raw lines the agent wrote that were not JSON-RPC for the client (should stay empty). */
   rawResponses: Json[];
+  /** Resolves with the exit code when the CLI exits. */
+  exited: Promise<number | null>;
+  /** Closes stdin (SIGKILL after 5 s) and resolves with the exit code. */
   close(): Promise<number | null>;
 }
 
@@ -132,6 +135,8 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Listened for from the start: a child killed by a signal has no exitCode to check later.
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const validator = new AcpSchemaValidator();
   const updates: acp.SessionNotification[] = [];
   const rawResponses: Json[] = [];
@@ -208,17 +213,13 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
     rawResponses,
     stderr: () => stderr,
     writeRaw: (line) => child.stdin.write(line),
+    exited,
     async close() {
       connection.close();
       child.stdin.end();
-      const code = await new Promise<number | null>((resolveExit) => {
-        if (child.exitCode !== null) return resolveExit(child.exitCode);
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.once('exit', (exitCode) => {
-          clearTimeout(timer);
-          resolveExit(exitCode);
-        });
-      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      const code = await exited;
+      clearTimeout(timer);
       return code;
     },
   };

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
 import { childArgv, runSandboxed, sandboxStatus, wholeAgentPolicy, type SandboxStatus } from '../../../src/adapters/sandbox/sandbox-adapter.js';
 import { resetSandboxRuntime } from '../../../src/adapters/sandbox/sandbox-runtime-host.js';
-import { requireBuiltCli, startCli } from './acp-cli-harness.js';
+import { startAcpCli } from '../../helpers/acp-cli.js';
+import { requireBuiltCli } from './acp-cli-harness.js';
 import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbox-fixture.js';
 
 const REPORT_CHILD = fileURLToPath(new URL('../../fixtures/sandbox/report-child.mjs', import.meta.url));
@@ -83,7 +84,7 @@ describe('availability through the real CLI', () => {
 
   it('production refuses to start, naming the reason and the fix', async () => {
     requireBuiltCli();
-    const cli = startCli({ args: ['--adapter', 'sandbox', '--adapter', 'acp'], cwd: world.project, env: { PATH: pathWithoutBwrap(), NODE_ENV: 'production', HOME: world.home } });
+    const cli = startAcpCli({ args: ['--adapter', 'sandbox', '--adapter', 'acp'], cwd: world.project, env: { PATH: pathWithoutBwrap(), NODE_ENV: 'production', HOME: world.home } });
     const code = await cli.exited;
     expect(code).toBe(78);
     expect(cli.stderr()).toMatch(/sandbox required \(NODE_ENV=production\) but unavailable: .*bubblewrap.*not installed.*Fix: .*apt-get install bubblewrap socat/);
@@ -92,7 +93,7 @@ describe('availability through the real CLI', () => {
 
   it('development warns on stderr and runs unsandboxed; the protocol still works', async () => {
     requireBuiltCli();
-    const cli = startCli({ args: ['--adapter', 'sandbox', '--adapter', 'acp'], cwd: world.project, env: { PATH: pathWithoutBwrap(), NODE_ENV: 'development', HOME: world.home } });
+    const cli = startAcpCli({ args: ['--adapter', 'sandbox', '--adapter', 'acp'], cwd: world.project, env: { PATH: pathWithoutBwrap(), NODE_ENV: 'development', HOME: world.home } });
     try {
       const init = await cli.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
       expect(init.protocolVersion).toBe(1);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
-import { requireBuiltCli, startCli, toolCallText, writeConfig, type CliSession, type SessionUpdateRecord } from './acp-cli-harness.js';
+import { startAcpCli, type AcpCli } from '../../helpers/acp-cli.js';
+import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from './acp-cli-harness.js';
 import { createSandboxWorld, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
@@ -17,7 +18,7 @@ import { createSandboxWorld, requirePrograms, requireProcessLimit, type SandboxW
 let world: SandboxWorld;
 let model: ScriptedOpenAIServer;
 let nextCommand = '';
-let cli: CliSession | undefined;
+let cli: AcpCli | undefined;
 
 beforeAll(async () => {
   requirePrograms('bwrap', 'socat', 'curl');
@@ -49,8 +50,8 @@ function config(sandbox: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-async function openSession(args: string[]): Promise<{ cli: CliSession; sessionId: string }> {
-  const started = startCli({ args, cwd: world.project, env: { HOME: world.home, NODE_ENV: 'test' } });
+async function openSession(args: string[]): Promise<{ cli: AcpCli; sessionId: string }> {
+  const started = startAcpCli({ args, cwd: world.project, env: { HOME: world.home, NODE_ENV: 'test' } });
   cli = started;
   try {
     await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -62,14 +63,14 @@ async function openSession(args: string[]): Promise<{ cli: CliSession; sessionId
 }
 
 /** Runs one turn whose model asks bash for `command`; returns the bash call's final update. */
-async function runBash(session: { cli: CliSession; sessionId: string }, command: string): Promise<SessionUpdateRecord['update']> {
+async function runBash(session: { cli: AcpCli; sessionId: string }, command: string): Promise<SessionUpdateRecord['update']> {
   nextCommand = command;
   const before = session.cli.updates.length;
   const response = await session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: `run: ${command}` }] });
   expect(response.stopReason).toBe('end_turn');
   const finals = session.cli.updates
     .slice(before)
-    .map((record) => record.update)
+    .map((record) => record.update as SessionUpdateRecord['update'])
     .filter((update) => update.sessionUpdate === 'tool_call_update' && (update.status === 'completed' || update.status === 'failed'));
   if (finals.length !== 1) throw new Error(`expected one finished bash call, got ${finals.length}\nstderr:\n${session.cli.stderr()}`);
   return finals[0];
