@@ -332,13 +332,17 @@ class SqliteHybridIndex implements HybridIndex {
   }
 
   private checkDimensions(vector: Float32Array): Float32Array {
-    if (vector.length === 0) return new Float32Array(this.dimensions ?? 0);
-    if (vector.length !== this.dimensions) {
+    if (vector.length !== 0 && vector.length !== this.dimensions) {
       throw new RetrievalError('EMBEDDING_DIMENSION_MISMATCH', `the embedder returned ${vector.length} dimensions, expected ${this.dimensions}`, {
         context: { path: this.path, modelId: this.embedder?.modelId },
       });
     }
-    return normalize(Float32Array.from(vector));
+    return this.unitVector(vector);
+  }
+
+  /** The vector scaled to length 1; an empty one (nothing to embed) stands for a zero vector. */
+  private unitVector(vector: Float32Array): Float32Array {
+    return vector.length === 0 ? new Float32Array(this.dimensions ?? 0) : normalize(Float32Array.from(vector));
   }
 
   /** All changes of one sync in one transaction: readers never see half a catalog. */
@@ -375,7 +379,7 @@ class SqliteHybridIndex implements HybridIndex {
     if (signal?.aborted) throw abortError(signal);
     this.dimensions ??= await this.embedder.dimensions();
     const vectors = await embedAll(this.embedder, texts, { batchSize: this.batchSize, signal });
-    return vectors.map((vector) => (vector.length === 0 ? new Float32Array(this.dimensions ?? 0) : normalize(Float32Array.from(vector))));
+    return vectors.map((vector) => this.unitVector(vector));
   }
 
   /** Writes run one after another so two syncs never interleave their diffs. */
