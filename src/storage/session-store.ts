@@ -190,14 +190,7 @@ export class SessionStore {
   }
 
   loadMessages(sessionId: string): ModelMessage[] {
-    const messages: ModelMessage[] = [];
-    for (const row of this.statements.loadMessages.all(sessionId) as SeqRow[]) {
-      const parsed = parseJsonColumn(row.text);
-      const error = parsed.ok ? shapeError(parsed.value, 'role') : parsed.error;
-      if (error) this.reportCorrupt({ table: 'messages', sessionId, key: row.seq, error });
-      else messages.push((parsed as { value: ModelMessage }).value);
-    }
-    return messages;
+    return this.parseSeqRows<ModelMessage>('messages', sessionId, this.statements.loadMessages.all(sessionId) as SeqRow[], 'role');
   }
 
   /** Appends in one transaction: a reader sees all of the batch or none of it. */
@@ -210,14 +203,8 @@ export class SessionStore {
 
   /** Every stored event in order, each carrying this session's id: what `session/load` replays. */
   loadEvents(sessionId: string): StoredAgentOutput[] {
-    const events: StoredAgentOutput[] = [];
-    for (const row of this.statements.loadEvents.all(sessionId) as EventRow[]) {
-      const parsed = parseJsonColumn(row.text);
-      const error = parsed.ok ? shapeError(parsed.value, 'type') : parsed.error;
-      if (error) this.reportCorrupt({ table: 'events', sessionId, key: row.seq, error });
-      else events.push({ ...(parsed as { value: StoredAgentOutput }).value, sessionId });
-    }
-    return events;
+    const rows = this.statements.loadEvents.all(sessionId) as EventRow[];
+    return this.parseSeqRows<StoredAgentOutput>('events', sessionId, rows, 'type').map((event) => ({ ...event, sessionId }));
   }
 
   /** Records a call as it starts; recording the same id again replaces it. */
@@ -310,6 +297,18 @@ export class SessionStore {
         for (const row of rows) insert(seq++, row);
       })
       .immediate();
+  }
+
+  /** The rows' JSON in order; a row that does not parse, or lacks its string discriminant, is reported and skipped. */
+  private parseSeqRows<T>(table: 'messages' | 'events', sessionId: string, rows: SeqRow[], discriminant: 'role' | 'type'): T[] {
+    const values: T[] = [];
+    for (const row of rows) {
+      const parsed = parseJsonColumn(row.text);
+      const error = parsed.ok ? shapeError(parsed.value, discriminant) : parsed.error;
+      if (error) this.reportCorrupt({ table, sessionId, key: row.seq, error });
+      else values.push((parsed as { value: T }).value);
+    }
+    return values;
   }
 
   /** Marks the session active; throws when it does not exist. */
