@@ -141,7 +141,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       };
     }
 
-    const authorizing = authorizeToolCalls({
+    const { approved, results } = yield* authorizeToolCalls({
       sessionId,
       cwd: options.runtime.cwd,
       calls,
@@ -154,26 +154,13 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       steering: options.steering,
       onHookError: (error) => options.onHookError?.('onToolCall', error),
     });
-    let authorized;
-    while (true) {
-      const next = await authorizing.next();
-      if (next.done) {
-        authorized = next.value;
-        break;
-      }
-      yield next.value;
-    }
-    const { approved, results } = authorized;
     const argsUsed = new Map(approved.map(({ call, args }) => [call.toolCallId, args]));
 
     // Run the approved calls in parallel; their progress events interleave through one channel.
     const channel = new EventChannel<AgentOutput>();
     const running = Promise.all(
       approved.map(async ({ call, tool, args }) => {
-        if (signal.aborted) {
-          results.set(call.toolCallId, { content: [{ type: 'text', text: 'Cancelled before it ran.' }], isError: true });
-          return;
-        }
+        if (signal.aborted) return; // reported as cancelled() below
         channel.push({ type: 'tool-call-update', sessionId, toolCallId: call.toolCallId, status: 'in_progress' });
         const result = await executeToolCall({
           tool,
@@ -194,10 +181,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     const toolMessage: ToolModelMessage = { role: 'tool', content: [] };
     const textResults: Array<{ call: StepToolCall; text: string; isError: boolean }> = [];
     for (const call of calls) {
-      const result = results.get(call.toolCallId) ?? {
-        content: [{ type: 'text' as const, text: 'Cancelled before it ran.' }],
-        isError: true,
-      };
+      const result = results.get(call.toolCallId) ?? cancelled();
       const tool = byName.get(call.toolName);
       // What the client shows is fixed before extensions see the result: they may append
       // context for the model only (the rules extension adds nested AGENTS.md files).
@@ -268,6 +252,11 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       if (compacted) messages = compacted;
     }
   }
+}
+
+/** The result of a call that never ran because the turn was cancelled first (fresh: extensions may append to it). */
+function cancelled(): ToolResult {
+  return { content: [{ type: 'text', text: 'Cancelled before it ran.' }], isError: true };
 }
 
 function assistantMessage(
