@@ -39,13 +39,7 @@ export function documentId(kind: McpDocumentKind, namespace: string, ref: string
  */
 export function mcpCatalogDocuments(catalog: McpCatalog): IndexDocument[] {
   const { namespace, serverId, group } = catalog;
-  const make = (kind: McpDocumentKind, ref: string, fields: IndexDocument['fields']): IndexDocument => ({
-    id: documentId(kind, namespace, ref),
-    kind,
-    namespace,
-    fields: { ...fields, ...(group ? { group } : {}) },
-    payload: { ref, ...(serverId ? { serverId } : {}) } satisfies McpDocumentPayload,
-  });
+  const make = (kind: McpDocumentKind, ref: string, fields: IndexDocument['fields']) => catalogDocument({ kind, namespace, ref, fields, group, serverId });
   return [
     ...catalog.tools.map((tool) =>
       make('tool', tool.name, {
@@ -88,11 +82,23 @@ function templateVariables(template: string): string[] {
 
 /** A document for an item registered in-process (tool, resource or prompt). */
 export function localDocument(kind: McpDocumentKind, ref: string, fields: IndexDocument['fields'], group?: string): IndexDocument {
+  return catalogDocument({ kind, namespace: LOCAL_NAMESPACE, ref, fields, group });
+}
+
+function catalogDocument(options: {
+  kind: McpDocumentKind;
+  namespace: string;
+  ref: string;
+  fields: IndexDocument['fields'];
+  group?: string;
+  serverId?: string;
+}): IndexDocument {
+  const { kind, namespace, ref, group, serverId } = options;
   return {
-    id: documentId(kind, LOCAL_NAMESPACE, ref),
+    id: documentId(kind, namespace, ref),
     kind,
-    namespace: LOCAL_NAMESPACE,
-    fields: { ...fields, ...(group ? { group } : {}) },
-    payload: { ref } satisfies McpDocumentPayload,
+    namespace,
+    fields: { ...options.fields, ...(group ? { group } : {}) },
+    payload: { ref, ...(serverId ? { serverId } : {}) } satisfies McpDocumentPayload,
   };
 }
