@@ -1,4 +1,10 @@
-import { FG, parseFunctionGemmaOutput, type FunctionGemmaOutputPart } from './functiongemma.js';
+import {
+  FG,
+  FUNCTIONGEMMA_STOP_SEQUENCES,
+  parseFunctionGemmaOutput,
+  withoutFunctionGemmaStopMarkers,
+  type FunctionGemmaOutputPart,
+} from './functiongemma.js';
 
 /**
  * Incremental FunctionGemma output parsing for streaming: text is released as soon as it cannot
@@ -40,13 +46,13 @@ export class FunctionGemmaStreamParser {
 }
 
 function textParts(text: string): FunctionGemmaOutputPart[] {
-  const cleaned = text.split(FG.endTurn).join('').split(FG.startResponse).join('');
+  const cleaned = withoutFunctionGemmaStopMarkers(text);
   return cleaned ? [{ type: 'text', text: cleaned }] : [];
 }
 
 function partialMarkerLength(buffer: string): number {
   let best = 0;
-  for (const marker of [FG.startCall, FG.endTurn, FG.startResponse]) {
+  for (const marker of [FG.startCall, ...FUNCTIONGEMMA_STOP_SEQUENCES]) {
     for (let len = Math.min(marker.length - 1, buffer.length); len > best; len--) {
       if (buffer.endsWith(marker.slice(0, len))) {
         best = len;

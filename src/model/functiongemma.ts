@@ -25,6 +25,11 @@ export const FUNCTIONGEMMA_TOOL_TRIGGER = 'You are a model that can do function 
 /** Where generation must stop: end of turn, and before the model invents a tool's result. */
 export const FUNCTIONGEMMA_STOP_SEQUENCES: readonly string[] = [FG.endTurn, FG.startResponse];
 
+/** Output text without the stop markers, which are never part of what the model says. */
+export function withoutFunctionGemmaStopMarkers(text: string): string {
+  return FUNCTIONGEMMA_STOP_SEQUENCES.reduce((rest, marker) => rest.split(marker).join(''), text);
+}
+
 export interface FunctionGemmaTool {
   name: string;
   description?: string;
@@ -191,7 +196,7 @@ export type FunctionGemmaOutputPart = { type: 'text'; text: string } | ({ type: 
 export function parseFunctionGemmaOutput(output: string): FunctionGemmaOutputPart[] {
   const parts: FunctionGemmaOutputPart[] = [];
   const pushText = (text: string) => {
-    const cleaned = text.split(FG.endTurn).join('').split(FG.startResponse).join('');
+    const cleaned = withoutFunctionGemmaStopMarkers(text);
     if (!cleaned) return;
     const previous = parts[parts.length - 1];
     if (previous?.type === 'text') previous.text += cleaned;

@@ -1,7 +1,7 @@
 import type { LanguageModelV3FinishReason } from '@ai-sdk/provider';
 import type { Token } from 'node-llama-cpp';
 import { convertToFunctionGemmaMessages } from './convert-to-functiongemma-messages.js';
-import { FG, formatFunctionGemmaPrompt, splitFunctionGemmaControlTokens, type FunctionGemmaOutputPart } from './functiongemma.js';
+import { FG, FUNCTIONGEMMA_STOP_SEQUENCES, formatFunctionGemmaPrompt, splitFunctionGemmaControlTokens, type FunctionGemmaOutputPart } from './functiongemma.js';
 import { FunctionGemmaStreamParser } from './functiongemma-stream-parser.js';
 import { finishReasonOf, offeredTools, samplingOptions, throwIfAborted, type LocalGenerationRequest } from './local-generation-request.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
@@ -56,7 +56,7 @@ export async function generateWithFunctionGemma(request: LocalGenerationRequest)
 
   const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
   try {
-    const stopTriggers = [LlamaText(new SpecialTokensText(FG.endTurn)), LlamaText(new SpecialTokensText(FG.startResponse)), ...(request.stopSequences ?? [])];
+    const stopTriggers = [...FUNCTIONGEMMA_STOP_SEQUENCES.map((marker) => LlamaText(new SpecialTokensText(marker))), ...(request.stopSequences ?? [])];
     const result = await completion.generateCompletionWithMeta(tokens, {
       ...samplingOptions(request),
       customStopTriggers: stopTriggers,
