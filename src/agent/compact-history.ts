@@ -1,5 +1,6 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolModelMessage } from 'ai';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
+import { completeText } from './complete-text.js';
 
 /**
  * Compaction of the history sent to the model. The stored history (SQLite) is never
@@ -45,13 +46,7 @@ export function truncateOldToolOutputs(messages: readonly ModelMessage[], keepTu
   const starts = turnStarts(messages);
   const cut = starts.length > keepTurns ? starts[starts.length - keepTurns]! : 0;
   return messages.map((message, index) => {
-    if (index >= cut || message.role !== 'tool') return message;
-    return {
-      ...message,
-      content: message.content.map((part) =>
-        part.type === 'tool-result' ? { ...part, output: { type: 'text' as const, value: STUB } } : part,
-      ),
-    };
+    return index >= cut || message.role !== 'tool' ? message : stubToolResults(message);
   });
 }
 
@@ -63,12 +58,16 @@ export function stubToolOutputsExceptLast(messages: readonly ModelMessage[], kee
     const message = out[index]!;
     if (message.role !== 'tool') continue;
     if (kept++ < keepLast) continue;
-    out[index] = {
-      ...message,
-      content: message.content.map((part) => (part.type === 'tool-result' ? { ...part, output: { type: 'text' as const, value: STUB } } : part)),
-    };
+    out[index] = stubToolResults(message);
   }
   return out;
+}
+
+function stubToolResults(message: ToolModelMessage): ToolModelMessage {
+  return {
+    ...message,
+    content: message.content.map((part) => (part.type === 'tool-result' ? { ...part, output: { type: 'text' as const, value: STUB } } : part)),
+  };
 }
 
 export interface CompactionResult {
@@ -90,30 +89,15 @@ export async function summariseOldTurns(options: {
   const keepFrom = starts.length > options.keepTurns ? starts[starts.length - Math.max(1, options.keepTurns)]! : 0;
   if (keepFrom <= 0) return undefined;
   const older = options.messages.slice(0, keepFrom);
-  // Imported on use: the model layer stays out of the CLI's start-up.
-  const { streamModelStep } = await import('./stream-model-step.js');
-  const step = streamModelStep({
-    model: options.model,
-    system:
-      'You compact a conversation between a user and a coding agent. Summarise it in one message: the goals, ' +
-      'decisions, files touched, facts learned and open tasks. Be specific and brief. Answer with the summary only.',
-    messages: [...older, { role: 'user', content: 'Summarise the conversation so far for your own later use.' }],
-    tools: [],
-    signal: options.signal,
-  });
-  let next = await step.next();
-  while (!next.done) next = await step.next();
-  const outcome = next.value;
-  if (outcome.error) throw new CompactionError(outcome.error.message);
-  const summary = outcome.text.trim() || '(no summary)';
+  const summary =
+    (await completeText({
+      model: options.model,
+      system:
+        'You compact a conversation between a user and a coding agent. Summarise it in one message: the goals, ' +
+        'decisions, files touched, facts learned and open tasks. Be specific and brief. Answer with the summary only.',
+      messages: [...older, { role: 'user', content: 'Summarise the conversation so far for your own later use.' }],
+      signal: options.signal,
+    })) || '(no summary)';
   const head: ModelMessage = { role: 'user', content: [{ type: 'text', text: `[Summary of the earlier conversation]\n${summary}` }] };
   return { messages: [head, ...options.messages.slice(keepFrom)], summary };
-}
-
-export class CompactionError extends Error {
-  readonly code = 'compaction_failed';
-  constructor(message: string) {
-    super(message);
-    this.name = 'CompactionError';
-  }
 }
