@@ -4,7 +4,8 @@ import { McpRegistry } from '../../src/mcp/mcp-registry.js';
 import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import type { Embedder } from '../../src/model/embedder.js';
 import { FIXTURES, stdioConfig } from './fixture-servers.js';
-import { openTestIndex, tempDir, testEmbedder } from './registry-helpers.js';
+import { createTestEmbedder } from '../retrieval/test-embedder.js';
+import { openTestIndex, tempDir } from './registry-helpers.js';
 
 // Discovery among many tools on two servers, through the real hybrid index and the shared
 // word-vector embedder (PLAITED_TEST_EMBED_MODEL).
@@ -16,7 +17,7 @@ let cleanup: () => void;
 beforeAll(async () => {
   const temp = tempDir();
   cleanup = temp.cleanup;
-  embedder = testEmbedder();
+  embedder = createTestEmbedder();
   index = await openTestIndex(temp.dir, embedder);
   registry = new McpRegistry({ index });
   await registry.servers.add(stdioConfig('assistant', { args: ['--catalog', join(FIXTURES, 'catalog-many.json')], description: 'Everyday assistant tools' }));

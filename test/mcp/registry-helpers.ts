@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import type { SearchIndex } from '../../src/retrieval/search-index.js';
-import { createEmbedder, type Embedder } from '../../src/model/embedder.js';
-import { existsSync } from 'node:fs';
+import type { Embedder } from '../../src/model/embedder.js';
 
 export function tempDir(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'plaited-mcp-'));
@@ -14,14 +13,6 @@ export function tempDir(): { dir: string; cleanup(): void } {
 
 export async function openTestIndex(dir: string, embedder?: Embedder): Promise<HybridIndex> {
   return openHybridIndex({ path: join(dir, 'index.db'), embedder });
-}
-
-/** The shared word-vector embedder; fails loudly when CI did not provide it. */
-export function testEmbedder(): Embedder {
-  const model = process.env.PLAITED_TEST_EMBED_MODEL;
-  if (!model) throw new Error('PLAITED_TEST_EMBED_MODEL is not set (see /work/shared/models/README.md)');
-  if (!existsSync(model)) throw new Error(`PLAITED_TEST_EMBED_MODEL points to a missing file: ${model}`);
-  return createEmbedder({ model, threads: 1 });
 }
 
 /** Records which namespaces were synced, around a real index. */

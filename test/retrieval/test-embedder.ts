@@ -1,22 +1,13 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder, type Embedder } from '../../src/model/embedder.js';
 import type { EmbeddingModel } from '../../src/model/embedding-model.js';
+import { requireTestModel } from '../model/test-models.js';
 
 /** The shared GloVe test embedder; fails loudly when the model is not configured. */
-export function testEmbedModelPath(): string {
-  const path = process.env.PLAITED_TEST_EMBED_MODEL;
-  if (!path) {
-    throw new Error('PLAITED_TEST_EMBED_MODEL is not set: point it at /work/shared/models/glove-6B-100d-bert.gguf');
-  }
-  if (!existsSync(path)) throw new Error(`PLAITED_TEST_EMBED_MODEL points to a missing file: ${path}`);
-  return path;
-}
-
 export function createTestEmbedder(options: { cache?: boolean } = {}): Embedder {
   return createEmbedder({
-    model: testEmbedModelPath(),
+    model: requireTestModel('PLAITED_TEST_EMBED_MODEL'),
     threads: 1,
     cacheDb: options.cache ? join(tmpdir(), 'plaited-retrieval-test-embeddings.db') : undefined,
   });
