@@ -94,40 +94,44 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   const group = limitProcesses ? createProcessLimitGroup(AGENT_TASKS) : null;
   const commandsGroup = limitProcesses ? createProcessLimitGroup((policy.limits.processes ?? 0) * PARALLEL_COMMANDS) : null;
   if (commandsGroup) policy.allowWrite.push(commandsGroup.path);
-  let line = `exec ${commandLine}`;
   let wrapped = false;
-  if (mode === 'isolated') {
-    line = await wrapShellCommand(commandLine, policy, `plaited-agent-${process.pid}`);
-    wrapped = true;
-  }
-  if (group) line = `${group.joinCommand} || exit 125\n${line}`;
+  try {
+    let line = `exec ${commandLine}`;
+    if (mode === 'isolated') {
+      line = await wrapShellCommand(commandLine, policy, `plaited-agent-${process.pid}`);
+      wrapped = true;
+    }
+    if (group) line = `${group.joinCommand} || exit 125\n${line}`;
 
-  const child = spawn('/bin/sh', ['-c', line], {
-    cwd: options.cwd,
-    stdio: 'inherit',
-    env: {
-      ...(options.env ?? process.env),
-      [SANDBOXED_ENV]: '1',
-      [SANDBOX_ISOLATED_ENV]: mode === 'isolated' ? '1' : '0',
-      ...(commandsGroup ? { [DELEGATED_PIDS_CGROUP_ENV]: commandsGroup.path } : {}),
-    },
-  });
-  parentStatus = { isolated: mode === 'isolated', pid: child.pid ?? null };
-  options.onStart?.({ ...parentStatus });
-
-  const detach = killWithParent(child);
-  const code = await new Promise<number>((done) => {
-    child.once('error', (error) => {
-      warn(`could not start the sandboxed agent: ${error.message}`);
-      done(1);
+    const child = spawn('/bin/sh', ['-c', line], {
+      cwd: options.cwd,
+      stdio: 'inherit',
+      env: {
+        ...(options.env ?? process.env),
+        [SANDBOXED_ENV]: '1',
+        [SANDBOX_ISOLATED_ENV]: mode === 'isolated' ? '1' : '0',
+        ...(commandsGroup ? { [DELEGATED_PIDS_CGROUP_ENV]: commandsGroup.path } : {}),
+      },
     });
-    child.once('exit', (exitCode, signal) => done(exitCode ?? (signal ? 128 + signalNumber(signal) : 1)));
-  });
-  detach();
-  parentStatus = { isolated: false, pid: null };
-  if (wrapped) releaseCommand();
-  await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
-  return code;
+    parentStatus = { isolated: mode === 'isolated', pid: child.pid ?? null };
+    options.onStart?.({ ...parentStatus });
+
+    const detach = killWithParent(child);
+    const code = await new Promise<number>((done) => {
+      child.once('error', (error) => {
+        warn(`could not start the sandboxed agent: ${error.message}`);
+        done(1);
+      });
+      child.once('exit', (exitCode, signal) => done(exitCode ?? (signal ? 128 + signalNumber(signal) : 1)));
+    });
+    detach();
+    return code;
+  } finally {
+    // Also when wrapping threw: the pids groups are directories in the host's cgroup tree.
+    parentStatus = { isolated: false, pid: null };
+    if (wrapped) releaseCommand();
+    await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
+  }
 }
 
 /**
