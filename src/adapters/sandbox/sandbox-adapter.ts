@@ -13,7 +13,7 @@ import { resolveSandboxMode } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
-import { SANDBOXED_ENV, createSandboxedRuntime } from './sandboxed-runtime.js';
+import { SANDBOXED_ENV, createSandboxedRuntime, insideSandbox } from './sandboxed-runtime.js';
 import { shellQuote } from './shell-quote.js';
 
 /**
@@ -48,7 +48,7 @@ export interface SandboxStatus {
 let parentStatus: SandboxStatus = { isolated: false, pid: null };
 
 export function sandboxStatus(): SandboxStatus {
-  if (process.env[SANDBOXED_ENV] === '1') return { isolated: process.env[SANDBOX_ISOLATED_ENV] === '1', pid: process.pid };
+  if (insideSandbox()) return { isolated: process.env[SANDBOX_ISOLATED_ENV] === '1', pid: process.pid };
   return { ...parentStatus };
 }
 
@@ -210,7 +210,7 @@ export interface SandboxAdapterOptions {
 export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
   name: 'sandbox',
   async wrap(agent, options) {
-    const mode = process.env[SANDBOXED_ENV] === '1' ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
+    const mode = insideSandbox() ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
     if (mode === 'unsandboxed') return agent;
     return sandboxCommands(agent, (cwd, sessionMode) =>
       sandboxPolicyFromConfig(options.config, cwd, sessionMode ? { allowEdits: sessionMode === 'accept-edits' } : {}),

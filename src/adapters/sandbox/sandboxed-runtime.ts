@@ -28,6 +28,11 @@ export interface SandboxedRuntimeOptions {
 /** The environment marker the whole-agent wrapper sets on the sandboxed child. */
 export const SANDBOXED_ENV = 'PLAITED_SANDBOXED';
 
+/** Whether this process is the agent that the whole-agent wrapper runs inside the sandbox. */
+export function insideSandbox(): boolean {
+  return process.env[SANDBOXED_ENV] === '1';
+}
+
 let commandSequence = 0;
 
 /**
@@ -48,7 +53,7 @@ const WAIT_FOR_PROXY_BRIDGE =
  */
 export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
   if (inner.kind === 'sandbox') return inner;
-  const mode = options.mode ?? (process.env[SANDBOXED_ENV] === '1' ? 'limits-only' : 'isolated');
+  const mode = options.mode ?? (insideSandbox() ? 'limits-only' : 'isolated');
   const isRoot = process.geteuid?.() === 0;
 
   async function exec(command: string, execOptions: ExecOptions = {}): Promise<ExecResult> {

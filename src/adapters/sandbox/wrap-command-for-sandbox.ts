@@ -1,7 +1,7 @@
 import { limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { wrapShellCommand } from './sandbox-runtime-host.js';
-import { SANDBOXED_ENV } from './sandboxed-runtime.js';
+import { insideSandbox } from './sandboxed-runtime.js';
 import { shellQuote } from './shell-quote.js';
 
 let serverSequence = 0;
@@ -24,7 +24,7 @@ export async function wrapCommandForSandbox(command: string, args: readonly stri
   const commandLine = [command, ...args].map(shellQuote).join(' ');
   const limits = limitsShellPrefix(policy.limits, { processLimitInShell: process.geteuid?.() !== 0 });
   const script = `${limits ? `${limits} || exit 125\n` : ''}exec ${commandLine}`;
-  if (process.env[SANDBOXED_ENV] === '1') return { command: 'bash', args: ['-c', script] };
+  if (insideSandbox()) return { command: 'bash', args: ['-c', script] };
   const wrapped = await wrapShellCommand(script, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
   return { command: '/bin/sh', args: ['-c', wrapped] };
 }
