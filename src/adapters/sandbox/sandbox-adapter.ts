@@ -9,7 +9,7 @@ import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
-import { resolveSandboxMode } from './sandbox-availability.js';
+import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
@@ -73,7 +73,7 @@ export interface RunSandboxedOptions {
  * unavailable; in development it warns and runs the child unsandboxed.
  */
 export async function runSandboxed(options: RunSandboxedOptions): Promise<number> {
-  const warn = options.warn ?? ((message: string) => process.stderr.write(`plaited-agent: ${message}\n`));
+  const warn = options.warn ?? warnOnStderr;
   let mode;
   try {
     mode = await resolveSandboxMode({ config: options.config.adapters.sandbox, env: options.env, warn });

@@ -24,6 +24,11 @@ const USERNS_FIX =
 
 let cached: Promise<SandboxAvailability> | undefined;
 
+/** The default sink for sandbox warnings: stderr (stdout belongs to the protocol). */
+export function warnOnStderr(message: string): void {
+  process.stderr.write(`plaited-agent: ${message}\n`);
+}
+
 /** Probes once per process: bubblewrap, socat, and a real user namespace. */
 export function checkSandboxAvailability(options: { fresh?: boolean } = {}): Promise<SandboxAvailability> {
   if (!cached || options.fresh) cached = probe();
@@ -95,7 +100,7 @@ export interface ResolveSandboxModeOptions {
  */
 export async function resolveSandboxMode(options: ResolveSandboxModeOptions): Promise<SandboxMode> {
   const availability = options.availability ?? (await checkSandboxAvailability());
-  const warn = options.warn ?? ((message: string) => process.stderr.write(`plaited-agent: ${message}\n`));
+  const warn = options.warn ?? warnOnStderr;
   if (availability.available) {
     for (const warning of availability.warnings) warn(`sandbox: ${warning}`);
     return 'isolated';
