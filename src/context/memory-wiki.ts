@@ -203,13 +203,19 @@ export class MemoryWiki {
 
   /** The recorded edges, and the lines that are not valid edges. */
   async relationships(): Promise<{ edges: Relationship[]; malformed: Array<{ line: number; reason: string }> }> {
+    const { edges, malformed } = await this.readEdges();
+    return { edges: edges.map(({ edge }) => edge), malformed };
+  }
+
+  /** `relationships.jsonl` line by line: each valid edge with its 1-based line, and the lines that are not edges. */
+  private async readEdges(): Promise<{ edges: Array<{ edge: Relationship; line: number }>; malformed: Array<{ line: number; reason: string }> }> {
     let text = '';
     try {
       text = await readFile(join(this.dir, SUPPORT_FILES.relationships), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const edges: Relationship[] = [];
+    const edges: Array<{ edge: Relationship; line: number }> = [];
     const malformed: Array<{ line: number; reason: string }> = [];
     text.split(/\r?\n/).forEach((raw, index) => {
       if (!raw.trim()) return;
@@ -225,7 +231,7 @@ export class MemoryWiki {
         malformed.push({ line: index + 1, reason: 'needs string "from", "to" and "type"' });
         return;
       }
-      edges.push(edge as Relationship);
+      edges.push({ edge: edge as Relationship, line: index + 1 });
     });
     return { edges, malformed };
   }
@@ -244,15 +250,14 @@ export class MemoryWiki {
         if (!keys.has(pageKey(link.page))) issues.push({ code: 'broken-wikilink', path, line: link.line, message: `[[${link.page}]] links to no page` });
       }
     }
-    const { edges, malformed } = await this.relationships();
+    const { edges, malformed } = await this.readEdges();
     for (const bad of malformed) issues.push({ code: 'malformed-edge', path: SUPPORT_FILES.relationships, line: bad.line, message: `malformed edge: ${bad.reason}` });
-    const lines = await this.edgeLines();
-    edges.forEach((edge, index) => {
+    for (const { edge, line } of edges) {
       const missing = [edge.from, edge.to].filter((end) => !keys.has(pageKey(end)));
       if (missing.length) {
-        issues.push({ code: 'dangling-edge', path: SUPPORT_FILES.relationships, line: lines[index], message: `edge ${edge.from} -[${edge.type}]-> ${edge.to} names no page: ${missing.join(', ')}` });
+        issues.push({ code: 'dangling-edge', path: SUPPORT_FILES.relationships, line, message: `edge ${edge.from} -[${edge.type}]-> ${edge.to} names no page: ${missing.join(', ')}` });
       }
-    });
+    }
     return issues;
   }
 
@@ -312,21 +317,6 @@ export class MemoryWiki {
     };
     await walk(this.dir);
     return found.sort();
-  }
-
-  /** The line number of each valid edge, in order, for lint messages. */
-  private async edgeLines(): Promise<number[]> {
-    const text = await readFile(join(this.dir, SUPPORT_FILES.relationships), 'utf8').catch(() => '');
-    const lines: number[] = [];
-    text.split(/\r?\n/).forEach((raw, index) => {
-      try {
-        const edge = JSON.parse(raw) as Partial<Relationship> | null;
-        if (edge && typeof edge === 'object' && [edge.from, edge.to, edge.type].every((field) => typeof field === 'string' && field.trim())) lines.push(index + 1);
-      } catch {
-        // Malformed lines are reported by relationships().
-      }
-    });
-    return lines;
   }
 }
 
