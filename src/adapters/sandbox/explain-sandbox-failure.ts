@@ -86,18 +86,20 @@ function displayHost(target: string): string {
   return target.replace(/:(80|443)$/, '');
 }
 
-/** Hosts a line says could not be reached in the ways an empty network namespace produces. */
+/** The ways an empty network namespace says a host could not be reached, and how to name the host. */
+const UNREACHABLE: Array<[RegExp, (m: RegExpExecArray) => string | null]> = [
+  [/getaddrinfo (?:EAI_AGAIN|ENOTFOUND) ([^\s'",)]+)/, (m) => m[1]],
+  [/Could not resolve (?:host|proxy): ([^\s'",)]+)/i, (m) => m[1]],
+  [/(?:ECONNREFUSED|ENETUNREACH|EHOSTUNREACH) \[?([0-9a-f.:]+?)\]?:(\d+)/i, (m) => loopbackOrIp(m[1], m[2])],
+  [/Failed to connect to ([^\s]+) port (\d+)/i, (m) => loopbackOrIp(m[1], m[2])],
+  [/\/dev\/(?:tcp|udp)\/([^/\s]+)\/(\d+): (?:Connection refused|Network is unreachable)/, (m) => loopbackOrIp(m[1], m[2])],
+  [/connect to ([^\s]+) port (\d+).*(?:Connection refused|Network is unreachable)/i, (m) => loopbackOrIp(m[1], m[2])],
+];
+
+/** Hosts a line says could not be reached (the patterns are built once, not per output line). */
 function unreachableHosts(line: string): string[] {
   const hosts: string[] = [];
-  const patterns: Array<[RegExp, (m: RegExpExecArray) => string | null]> = [
-    [/getaddrinfo (?:EAI_AGAIN|ENOTFOUND) ([^\s'",)]+)/, (m) => m[1]],
-    [/Could not resolve (?:host|proxy): ([^\s'",)]+)/i, (m) => m[1]],
-    [/(?:ECONNREFUSED|ENETUNREACH|EHOSTUNREACH) \[?([0-9a-f.:]+?)\]?:(\d+)/i, (m) => loopbackOrIp(m[1], m[2])],
-    [/Failed to connect to ([^\s]+) port (\d+)/i, (m) => loopbackOrIp(m[1], m[2])],
-    [/\/dev\/(?:tcp|udp)\/([^/\s]+)\/(\d+): (?:Connection refused|Network is unreachable)/, (m) => loopbackOrIp(m[1], m[2])],
-    [/connect to ([^\s]+) port (\d+).*(?:Connection refused|Network is unreachable)/i, (m) => loopbackOrIp(m[1], m[2])],
-  ];
-  for (const [pattern, pick] of patterns) {
+  for (const [pattern, pick] of UNREACHABLE) {
     const match = pattern.exec(line);
     const host = match ? pick(match) : null;
     if (host) hosts.push(host);
