@@ -12,7 +12,8 @@ import type { SearchMode } from '../src/retrieval/search-index.js';
 import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
 import { openHybridIndex } from '../src/retrieval/hybrid-index.js';
 import { goldGroupsOf, loadDataset, toolDocument } from './retrieval-dataset.js';
-import { meanMetrics, percentile, queryMetrics, type QueryMetrics } from './retrieval-metrics.js';
+import { meanMetrics, queryMetrics, type QueryMetrics } from './retrieval-metrics.js';
+import { percentile } from './stats.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
 
 export interface ModeReport extends QueryMetrics {

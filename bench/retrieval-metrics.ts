@@ -36,9 +36,3 @@ export function meanMetrics(all: readonly QueryMetrics[]): QueryMetrics {
   for (const key of Object.keys(sum) as (keyof QueryMetrics)[]) sum[key] = all.length > 0 ? sum[key] / all.length : 0;
   return sum;
 }
-
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { createEmbedder } from '../src/model/embedder.js';
 import { embedderSchema } from '../src/config/schema.js';
 import { openHybridIndex } from '../src/retrieval/hybrid-index.js';
-import { percentile } from './retrieval-metrics.js';
+import { percentile } from './stats.js';
 import { syntheticCatalog } from './retrieval-synthetic-catalog.js';
 import { benchVectorStores } from './retrieval-vector-store.js';
 

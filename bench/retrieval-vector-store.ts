@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import * as sqliteVec from 'sqlite-vec';
 import { normalize, VectorMatrix } from '../src/retrieval/vector-matrix.js';
-import { percentile } from './retrieval-metrics.js';
+import { percentile } from './stats.js';
 
 function randomUnit(dimensions: number): Float32Array {
   const vector = new Float32Array(dimensions);
