@@ -1,23 +1,40 @@
 import type { AgentExtension } from './agent-extension.js';
 import type { AgentErrorInfo, AgentOutput } from './agent-output.js';
 
-/** Runs one hook on every extension; a failure becomes a notice, never an exception. */
+/** Runs one hook on every extension at once; a failure becomes a notice, never an exception. */
 export async function runHooks(
   extensions: readonly AgentExtension[],
   hook: string,
-  call: (extension: AgentExtension) => Promise<void> | void,
+  call: (extension: AgentExtension) => Promise<unknown> | unknown,
   publish: (event: AgentOutput) => void,
   sessionId: string,
 ): Promise<void> {
-  await Promise.all(
-    extensions.map(async (extension) => {
-      try {
-        await call(extension);
-      } catch (error) {
-        publish(noticeOf(sessionId, extension.name, hook, error));
-      }
-    }),
-  );
+  await Promise.all(extensions.map((extension) => runHook(extension, hook, call, publish, sessionId)));
+}
+
+/** Runs one hook on every extension, one after another (their order matters: tools, prompt parts). */
+export async function runHooksInOrder(
+  extensions: readonly AgentExtension[],
+  hook: string,
+  call: (extension: AgentExtension) => Promise<unknown> | unknown,
+  publish: (event: AgentOutput) => void,
+  sessionId: string,
+): Promise<void> {
+  for (const extension of extensions) await runHook(extension, hook, call, publish, sessionId);
+}
+
+async function runHook(
+  extension: AgentExtension,
+  hook: string,
+  call: (extension: AgentExtension) => Promise<unknown> | unknown,
+  publish: (event: AgentOutput) => void,
+  sessionId: string,
+): Promise<void> {
+  try {
+    await call(extension);
+  } catch (error) {
+    publish(noticeOf(sessionId, extension.name, hook, error));
+  }
 }
 
 export function noticeOf(sessionId: string, extension: string, hook: string, error: unknown): AgentOutput {

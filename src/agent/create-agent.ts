@@ -13,7 +13,7 @@ import { promptText, toUserMessage } from './convert-prompt.js';
 import { baseSystemPrompt, PLAN_MODE_PROMPT } from './system-prompt.js';
 import { loadDefaultTools } from './default-tools.js';
 import { hookList } from './agent-hooks.js';
-import { errorInfo, noticeOf, runHooks } from './agent-notices.js';
+import { errorInfo, noticeOf, runHooks, runHooksInOrder } from './agent-notices.js';
 import { EventRecorder } from './event-recorder.js';
 import { SteeringQueue } from './steering-queue.js';
 import { messageTranscript } from './message-transcript.js';
@@ -139,14 +139,15 @@ export function createAgent(options: CreateAgentOptions): Agent {
       offered.push(tool);
     };
     for (const tool of await builtinTools()) add(tool);
-    for (const extension of extensions) {
-      if (!extension.tools) continue;
-      try {
-        for (const tool of await extension.tools(context)) add(tool);
-      } catch (error) {
-        context.emit(noticeOf(live.info.sessionId, extension.name, 'tools', error));
-      }
-    }
+    await runHooksInOrder(
+      extensions,
+      'tools',
+      async (extension) => {
+        for (const tool of (await extension.tools?.(context)) ?? []) add(tool);
+      },
+      context.emit,
+      live.info.sessionId,
+    );
     if (taskTool && !overrides?.child) add(taskTool);
     if (mode === 'plan' && !overrides?.child) add(exitPlanMode);
     return offered;
@@ -162,6 +163,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   ): AsyncGenerator<AgentOutput> {
     const { sessionId } = live.info;
     const pending: AgentOutput[] = [];
+    const notify = (event: AgentOutput) => pending.push(event);
     const runtime = processOptions.runtime ?? (await localRuntime(live.info.cwd));
     const intent = promptText(input.prompt);
     const turnStart = live.messages.length;
@@ -171,7 +173,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       intent,
       signal,
       runtime,
-      emit: (event) => pending.push(event),
+      emit: notify,
       transcript: () => messageTranscript(live.messages.slice(turnStart)),
     };
 
@@ -192,15 +194,16 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const prompts: string[] = [baseSystemPrompt({ cwd: live.info.cwd, custom: config.agent.systemPrompt })];
     if (overrides?.systemPrompt) prompts.push(overrides.systemPrompt);
     if (live.info.mode === 'plan') prompts.push(PLAN_MODE_PROMPT);
-    for (const extension of extensions) {
-      if (!extension.systemPrompt) continue;
-      try {
-        const part = await extension.systemPrompt(context);
+    await runHooksInOrder(
+      extensions,
+      'systemPrompt',
+      async (extension) => {
+        const part = await extension.systemPrompt?.(context);
         if (part) prompts.push(part);
-      } catch (error) {
-        pending.push(noticeOf(sessionId, extension.name, 'systemPrompt', error));
-      }
-    }
+      },
+      notify,
+      sessionId,
+    );
     const system = prompts.join('\n\n');
 
     // Compaction: only what is sent to the model shrinks; the store keeps every message.
@@ -229,15 +232,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
         live.messages.push(...messages);
         live.store.appendMessages(sessionId, messages);
       },
-      onToolResult: async (call) => {
-        for (const extension of extensions) {
-          try {
-            await extension.onToolResult?.(context, call);
-          } catch (error) {
-            pending.push(noticeOf(sessionId, extension.name, 'onToolResult', error));
-          }
-        }
-      },
+      onToolResult: (call) => runHooksInOrder(extensions, 'onToolResult', (extension) => extension.onToolResult?.(context, call), notify, sessionId),
       steering: live.running?.steering,
       compact: async function* (step) {
         const compacted = yield* compactTurnHistory({ live, config: config.agent, model: resolved, system, signal, midTurn: step });
@@ -257,13 +252,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     }
     while (pending.length > 0) yield pending.shift()!;
     if (stopReason === 'error') return;
-    for (const extension of extensions) {
-      try {
-        await extension.onTurnEnd?.(context, stopReason);
-      } catch (error) {
-        pending.push(noticeOf(sessionId, extension.name, 'onTurnEnd', error));
-      }
-    }
+    await runHooksInOrder(extensions, 'onTurnEnd', (extension) => extension.onTurnEnd?.(context, stopReason), notify, sessionId);
     for (const hook of hooks.onTurnEnd) {
       try {
         await hook({ sessionId, cwd: live.info.cwd, stopReason });
