@@ -38,6 +38,8 @@ export async function askElicitation(request: ElicitRequestParams, options: AskE
     ...[...byId].map(([optionId, choice]) => ({ optionId, name: choice.label, kind: 'allow_once' as const })),
     { optionId: 'decline', name: 'Decline', kind: 'reject_once' },
   ];
+  // An abort that already happened would never fire the listener below: nobody is left to answer.
+  if (options.signal?.aborted) return { action: 'cancel' };
   return new Promise<ElicitResult>((resolve) => {
     const onAbort = () => resolve({ action: 'cancel' });
     options.signal?.addEventListener('abort', onAbort, { once: true });

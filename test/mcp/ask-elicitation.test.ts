@@ -86,6 +86,16 @@ describe('elicitation as a permission-style question', () => {
     expect(await chosen).toEqual({ action: 'accept', content: { size: 'M' } });
   });
 
+  it('cancels at once, without asking, when the signal was aborted before the question', async () => {
+    const events: AgentOutput[] = [];
+    const result = await askElicitation(
+      { mode: 'form', message: 'Proceed?', requestedSchema: { type: 'object', properties: {}, required: [] } },
+      { sessionId: 's', serverId: 'late', emit: (event) => events.push(event), signal: AbortSignal.abort() },
+    );
+    expect(result).toEqual({ action: 'cancel' });
+    expect(events).toEqual([]);
+  });
+
   it('reaches the user as a permission request in the agent turn while the tool call waits', async () => {
     const temp = tempDir();
     cleanup = temp.cleanup;
