@@ -109,7 +109,15 @@ export class McpRegistry {
       let set = state.listeners.get(uri);
       if (!set) state.listeners.set(uri, (set = new Set()));
       set.add(onUpdate);
-      if (set.size === 1) await state.client.subscribeResource(uri);
+      if (set.size === 1) {
+        try {
+          await state.client.subscribeResource(uri);
+        } catch (error) {
+          // Not subscribed: a listener left behind would make the next subscribe skip the server call.
+          set.delete(onUpdate);
+          throw error;
+        }
+      }
       return async () => {
         set.delete(onUpdate);
         if (set.size === 0 && !state.removed) await state.client.unsubscribeResource(uri).catch(() => undefined);
