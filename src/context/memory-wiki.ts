@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
+import { isWithin } from '../tools/workspace-path.js';
 import { ContextError } from './context-error.js';
 import { bestSnippet } from './memory-snippet.js';
 import { extractWikiLinks, pageKey } from './wikilinks.js';
@@ -282,14 +283,12 @@ export class MemoryWiki {
 
   /** True when `path` (absolute or relative to the project) is inside the wiki folder. */
   contains(path: string): boolean {
-    const fromDir = relative(this.dir, resolve(path));
-    return !fromDir.startsWith('..') && !isAbsolute(fromDir);
+    return isWithin(resolve(path), this.dir);
   }
 
   private resolveInside(path: string): string {
-    const file = isAbsolute(path) ? path : resolve(this.dir, path);
-    const fromDir = relative(this.dir, file);
-    if (!fromDir || fromDir.startsWith('..') || isAbsolute(fromDir)) {
+    const file = resolve(this.dir, path);
+    if (file === this.dir || !isWithin(file, this.dir)) {
       throw new ContextError('path-outside-root', `"${path}" is outside the memory folder`, { details: { path, dir: this.dir } });
     }
     return file;

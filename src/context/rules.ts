@@ -1,5 +1,6 @@
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
+import { isWithin } from '../tools/workspace-path.js';
 import { searchMatching } from './intent-match.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
 import { MtimeCache, type CachedFile } from './mtime-cache.js';
@@ -49,7 +50,7 @@ export class Rules {
   constructor(options: RulesOptions) {
     this.cwd = resolve(options.cwd);
     this.rootFile = resolve(this.cwd, options.file ?? 'AGENTS.md');
-    this.fileName = this.rootFile.slice(dirname(this.rootFile).length + 1);
+    this.fileName = basename(this.rootFile);
     this.index = options.index;
     this.namespace = options.namespace ?? `rules:${this.cwd}`;
     this.linkLimit = options.linkLimit ?? 3;
@@ -114,9 +115,8 @@ export class Rules {
    * including) the project root, outermost first. Paths outside the project have none.
    */
   async nestedFor(touchedPath: string): Promise<CachedFile[]> {
-    const absolute = isAbsolute(touchedPath) ? touchedPath : resolve(this.cwd, touchedPath);
-    const fromRoot = relative(this.cwd, absolute);
-    if (!fromRoot || fromRoot.startsWith('..') || isAbsolute(fromRoot)) return [];
+    const absolute = resolve(this.cwd, touchedPath);
+    if (absolute === this.cwd || !isWithin(absolute, this.cwd)) return [];
     const folders: string[] = [];
     let folder = dirname(absolute);
     while (folder !== this.cwd && folder.startsWith(this.cwd + sep)) {

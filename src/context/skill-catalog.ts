@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, posix, relative } from 'node:path';
+import { isAbsolute, join, posix } from 'node:path';
 import type { SearchIndex, SyncReport, IndexDocument } from '../retrieval/search-index.js';
+import { displayPath } from '../tools/resolve-tool-path.js';
 import { ContextError } from './context-error.js';
 import { searchMatching } from './intent-match.js';
 import { loadSkills, type LoadSkillsOptions, type Skill, type SkillDiagnostic, type SkillReference } from './skills.js';
@@ -186,7 +187,7 @@ export class SkillCatalog {
   private entry(skill: Skill, descriptionLimit: number | undefined): string {
     let description = skill.description.replace(/\s+/g, ' ');
     if (descriptionLimit !== undefined && description.length > descriptionLimit) description = `${description.slice(0, descriptionLimit - 1).trimEnd()}…`;
-    const location = this.cwd && !relative(this.cwd, skill.location).startsWith('..') ? relative(this.cwd, skill.location) : skill.location;
+    const location = this.cwd ? displayPath(skill.location, this.cwd) : skill.location;
     return `<skill><name>${escapeXml(skill.name)}</name><description>${escapeXml(description)}</description><location>${escapeXml(location)}</location></skill>\n`;
   }
 
