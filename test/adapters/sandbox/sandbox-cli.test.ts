@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
 import { startAcpCli, type AcpCli } from '../../helpers/acp-cli.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from './acp-cli-harness.js';
-import { createSandboxWorld, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
+import { createSandboxWorld, fileHash, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
  * The attack battery through the real agent: the built CLI over ACP on stdio,
@@ -76,10 +75,6 @@ async function runBash(session: { cli: AcpCli; sessionId: string }, command: str
   return finals[0];
 }
 
-function hash(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
 const attacks = (w: () => SandboxWorld): Array<{ name: string; command: () => string; reason: () => RegExp }> => [
   { name: 'read ~/.ssh/id_rsa', command: () => 'cat ~/.ssh/id_rsa', reason: () => /blocked by sandbox: read of .*\.ssh\/id_rsa/ },
   { name: 'read .env', command: () => 'cat .env', reason: () => /blocked by sandbox: read of \.env/ },
@@ -103,7 +98,7 @@ const LIMITS = { memory: '256M', processes: 64, timeoutMs: 4_000 };
 async function runBattery(args: string[], sandbox: Record<string, unknown> = { commands: true, limits: LIMITS }): Promise<number> {
   writeConfig(world.project, config(sandbox));
   const session = await openSession(args);
-  const passwd = hash('/etc/passwd');
+  const passwd = fileHash('/etc/passwd');
 
   const ok = await runBash(session, 'echo built > output/ok.txt && cat output/ok.txt');
   expect(ok.status, toolCallText(ok)).toBe('completed');
@@ -124,7 +119,7 @@ async function runBattery(args: string[], sandbox: Record<string, unknown> = { c
     expect(toolCallText(update), attack.name).toMatch(attack.reason());
     blocked++;
   }
-  expect(hash('/etc/passwd')).toBe(passwd);
+  expect(fileHash('/etc/passwd')).toBe(passwd);
   expect(existsSync(world.outsideTarget)).toBe(false);
   expect(world.tcpConnections()).toBe(0);
   return blocked;

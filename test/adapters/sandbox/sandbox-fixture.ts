@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -72,6 +73,11 @@ function listen(server: HttpServer | TcpServer): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
+}
+
+/** A file's SHA-256, to prove an attack left it unchanged. */
+export function fileHash(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
 /** Fails loudly, naming the package to install, when a program the sandbox needs is missing. */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { createSandboxPolicy, type SandboxPolicy } from '../../../src/adapters/s
 import { createSandboxedRuntime } from '../../../src/adapters/sandbox/sandboxed-runtime.js';
 import { SandboxViolationError } from '../../../src/adapters/sandbox/sandbox-violation-error.js';
 import { resetSandboxRuntime } from '../../../src/adapters/sandbox/sandbox-runtime-host.js';
-import { ALLOWED_BODY, createSandboxWorld, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
+import { ALLOWED_BODY, createSandboxWorld, fileHash, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
  * The attack battery against the per-command sandbox, with real bubblewrap,
@@ -91,11 +90,11 @@ describe('createSandboxedRuntime: the attack battery', () => {
   });
 
   it('blocks a write outside allowWrite (/etc/passwd)', async () => {
-    const before = hash('/etc/passwd');
+    const before = fileHash('/etc/passwd');
     const error = await blocked('echo "pwned:x:0:0::/:/bin/sh" >> /etc/passwd');
     expect(error.message).toMatch(/^blocked by sandbox: write to \/etc\/passwd/);
     expect(error.findings[0].kind).toBe('write');
-    expect(hash('/etc/passwd')).toBe(before);
+    expect(fileHash('/etc/passwd')).toBe(before);
   });
 
   it('blocks a write through a symlink that points outside', async () => {
@@ -175,7 +174,3 @@ describe('createSandboxedRuntime: file access', () => {
     expect(await runtime.readFile(join(world.project, 'output', 'note.txt'))).toBe('note');
   });
 });
-
-function hash(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
