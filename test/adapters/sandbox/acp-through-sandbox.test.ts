@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { agentText, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../../helpers/acp-cli.js';
 import { requireBuiltCli } from './acp-cli-harness.js';
 import { FIXTURE_KEY, requirePrograms } from './sandbox-fixture.js';
@@ -57,14 +58,6 @@ async function newSession(cli: AcpCli, cwd: string) {
   return cli.agent.request('session/new', { cwd, mcpServers: [] });
 }
 
-async function waitFor(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((done) => setTimeout(done, 50));
-  }
-}
-
 describe('ACP scenarios through the whole-agent sandbox', () => {
   it('initializes, opens a session and streams a plain answer from the model on 127.0.0.1', async () => {
     const cwd = project();
@@ -95,11 +88,11 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     const { sessionId } = await newSession(cli, cwd);
     server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
     const prompt = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
-    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0);
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0, 15_000, 'the sleep to start');
     await cli.agent.notify('session/cancel', { sessionId });
     const response = await prompt;
     expect(response.stopReason).toBe('cancelled');
-    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0);
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0, 15_000, 'the sleep to be gone');
   });
 
   it('after a restart, session/load replays the history (the state store is writable inside)', async () => {
@@ -148,7 +141,7 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     const { sessionId } = await newSession(cli, cwd);
     cli.writeRaw('{"jsonrpc":"2.0","id":"raw-1","method":\n');
     cli.writeRaw('{"jsonrpc":"2.0","id":"raw-2","method":"no/such_method","params":{}}\n');
-    await waitFor(() => cli.rawResponses.length >= 2);
+    await waitFor(() => cli.rawResponses.length >= 2, 15_000, 'answers to both raw lines');
     const codes = cli.rawResponses.map((message) => (message.error as { code: number } | undefined)?.code);
     expect(codes).toEqual(expect.arrayContaining([-32700, -32601]));
     server.push({ text: 'still fine' });
