@@ -2,6 +2,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
 import { isWithin } from '../tools/workspace-path.js';
 import { searchMatching } from './intent-match.js';
+import { firstMarkdownHeading } from './markdown-heading.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
 import { MtimeCache, type CachedFile } from './mtime-cache.js';
 
@@ -80,7 +81,7 @@ export class Rules {
         id: `rule:${this.namespace}:${path}`,
         kind: 'rule',
         namespace: this.namespace,
-        fields: { name: link.text || relative(this.cwd, path), title: /^#{1,6}\s+(.+)$/m.exec(file.text.slice(0, 4096))?.[1].trim() },
+        fields: { name: link.text || relative(this.cwd, path), title: firstMarkdownHeading(file.text) },
         payload: { path },
       });
     }

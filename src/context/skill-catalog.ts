@@ -4,6 +4,7 @@ import type { SearchIndex, SyncReport, IndexDocument } from '../retrieval/search
 import { displayPath } from '../tools/resolve-tool-path.js';
 import { ContextError } from './context-error.js';
 import { searchMatching } from './intent-match.js';
+import { firstMarkdownHeading } from './markdown-heading.js';
 import { loadSkills, type LoadSkillsOptions, type Skill, type SkillDiagnostic, type SkillReference } from './skills.js';
 
 /**
@@ -233,11 +234,10 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** The first heading of a file; undefined when it has none or cannot be read. */
 async function firstHeading(path: string): Promise<string | undefined> {
   try {
-    const text = await readFile(path, 'utf8');
-    const heading = /^#{1,6}\s+(.+)$/m.exec(text.slice(0, 4096));
-    return heading?.[1].trim();
+    return firstMarkdownHeading(await readFile(path, 'utf8'));
   } catch {
     return undefined;
   }
