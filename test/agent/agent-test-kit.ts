@@ -54,10 +54,4 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): 
   return { promise, resolve };
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitFor } from '../helpers/wait-for.js';

@@ -5,6 +5,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer, type RecordedRequest } from '../helpers/scripted-openai-server.js';
 import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
+import { waitFor as waitUntil } from '../helpers/wait-for.js';
 
 /** Shared set-up of the behaviour scenarios: a scripted model server per test, CLIs closed and schema-checked after. */
 export const state: { server: ScriptedOpenAIServer; script: Script | undefined } = { server: undefined!, script: undefined };
@@ -74,10 +75,4 @@ export const updatesOf = (cli: AcpCli, sessionId: string, kind: string) =>
 export const systemOf = (request: RecordedRequest) =>
   request.messages.filter((message) => message.role === 'system').map((message) => String(message.content)).join('\n');
 
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export const waitFor = (condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> => waitUntil(condition, timeoutMs, what);
