@@ -57,9 +57,9 @@ const SPECIAL_TOKEN_MARGIN = 16;
  * The project's one embedder: a GGUF embedding model through node-llama-cpp, loaded on the first
  * embed call (so a cold CLI start never loads node-llama-cpp). Every text is prepared (camelCase
  * split), cut to the model's context, embedded, and L2-normalised; a text with no signal (empty,
- * only stop words) is an all-zero vector, never NaN. Vectors are cached in memory (LRU keyed by
- * model id + sha256 of the prepared text, concurrent callers share one computation, failures are
- * evicted) and, with `cacheDb`, in SQLite under the same key.
+ * only stop words) is an all-zero vector, never NaN. Vectors are cached in memory (this embedder's
+ * LRU, keyed by the sha256 of the prepared text; concurrent callers share one computation, failures
+ * are evicted) and, with `cacheDb`, in SQLite under model id + that hash.
  */
 export function createEmbedder(options: EmbedderOptions): Embedder {
   const modelId = isRemoteModelSpec(options.model) ? options.model : resolve(options.model);
@@ -151,14 +151,13 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
     if (closed) throw new LocalModelError('model_closed', modelId, `The embedder for ${modelId} is closed.`);
     const prepared = texts.map((text) => {
       const clean = prepareEmbeddingText(text);
-      return { text: clean, hash: sha256(`${clean}`) };
+      return { text: clean, hash: sha256(clean) };
     });
     const pending = new Map<string, Promise<Float32Array>>();
     const misses = new Map<string, string>();
     for (const { text, hash } of prepared) {
       if (pending.has(hash) || misses.has(hash)) continue;
-      const key = `${modelId}\u0000${hash}`;
-      const cached = lru.get(key);
+      const cached = lru.get(hash);
       if (cached) {
         counters.lruHits++;
         pending.set(hash, cached);
@@ -171,7 +170,7 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       for (const [hash, vector] of fromDisk) {
         counters.diskHits++;
         const promise = Promise.resolve(vector);
-        lru.set(`${modelId}\u0000${hash}`, promise);
+        lru.set(hash, promise);
         pending.set(hash, promise);
         misses.delete(hash);
       }
@@ -179,10 +178,9 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
     if (misses.size > 0) {
       const batch = computeBatch([...misses].map(([hash, text]) => ({ hash, text })));
       for (const hash of misses.keys()) {
-        const key = `${modelId}\u0000${hash}`;
         const promise = batch.then((vectors) => vectors.get(hash)!);
-        lru.set(key, promise);
-        promise.catch(() => lru.deleteIf(key, promise));
+        lru.set(hash, promise);
+        promise.catch(() => lru.deleteIf(hash, promise));
         pending.set(hash, promise);
       }
     }
