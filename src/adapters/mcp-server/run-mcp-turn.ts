@@ -99,7 +99,7 @@ export async function runMcpTurn(agent: Agent, options: RunMcpTurnOptions): Prom
         break;
       }
       case 'permission-request':
-        permissions.push(await decide(event, options, signal));
+        permissions.push(await decide(event, options));
         break;
       case 'turn-end':
         stopReason = event.stopReason;
@@ -123,11 +123,8 @@ export async function runMcpTurn(agent: Agent, options: RunMcpTurnOptions): Prom
   };
 }
 
-async function decide(
-  event: Extract<AgentOutput, { type: 'permission-request' }>,
-  options: RunMcpTurnOptions,
-  signal: AbortSignal,
-): Promise<PermissionSummary> {
+async function decide(event: Extract<AgentOutput, { type: 'permission-request' }>, options: RunMcpTurnOptions): Promise<PermissionSummary> {
+  const { signal } = options;
   const base = { toolCallId: event.toolCallId, title: event.title };
   const reject = event.options.find((option) => option.kind === 'reject_once') ?? event.options.find((option) => option.kind.startsWith('reject'));
   const answer = (decision: PermissionDecision) => event.respond(decision);
@@ -135,22 +132,21 @@ async function decide(
     answer(reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' });
     return summary;
   };
+  // The turn was cancelled while the host was being asked: whatever it answered no longer counts.
+  const cancelled = (): PermissionSummary => {
+    answer({ outcome: 'cancelled' });
+    return { ...base, outcome: 'cancelled', decidedBy: 'host' };
+  };
   if (!options.ask) return rejectWith({ ...base, outcome: 'rejected', decidedBy: 'policy', reason: POLICY_REASON });
   try {
     const optionId = await options.ask(event, signal);
-    if (signal.aborted) {
-      answer({ outcome: 'cancelled' });
-      return { ...base, outcome: 'cancelled', decidedBy: 'host' };
-    }
+    if (signal.aborted) return cancelled();
     const chosen = event.options.find((option) => option.optionId === optionId);
     if (!chosen) return rejectWith({ ...base, outcome: 'rejected', decidedBy: 'host', reason: 'declined by the host' });
     answer({ outcome: 'selected', optionId: chosen.optionId });
     return { ...base, outcome: chosen.kind.startsWith('allow') ? 'allowed' : 'rejected', decidedBy: 'host' };
   } catch (error) {
-    if (signal.aborted) {
-      answer({ outcome: 'cancelled' });
-      return { ...base, outcome: 'cancelled', decidedBy: 'host' };
-    }
+    if (signal.aborted) return cancelled();
     return rejectWith({ ...base, outcome: 'rejected', decidedBy: 'policy', reason: `elicitation failed (${(error as Error).message}); rejected by policy` });
   }
 }
