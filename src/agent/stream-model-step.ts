@@ -4,6 +4,7 @@ import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provide
 import type { AgentErrorInfo, StopReason } from './agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../tools/tool.js';
+import { errorInfo } from './agent-notices.js';
 
 export interface StepToolCall {
   toolCallId: string;
@@ -253,14 +254,8 @@ function mapFinishReason(reason: string): StopReason {
   }
 }
 
-export function toErrorInfo(error: unknown): AgentErrorInfo {
-  const message = error instanceof Error ? error.message : String(error);
-  const code =
-    error instanceof Error && 'code' in error && typeof error.code === 'string'
-      ? error.code
-      : error instanceof Error && error.name.startsWith('AI_')
-        ? 'model_call_failed'
-        : 'internal_error';
+function toErrorInfo(error: unknown): AgentErrorInfo {
+  const { code, message } = errorInfo(error, error instanceof Error && error.name.startsWith('AI_') ? 'model_call_failed' : 'internal_error');
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return { code, message: `${message}${cause}` };
 }
