@@ -35,12 +35,6 @@ export type OnToolCallHook = (event: ToolCallHookEvent) => ToolCallDecision | Pr
 export type OnToolResultHook = (event: ToolResultHookEvent) => void | Promise<void>;
 export type OnTurnEndHook = (event: TurnEndHookEvent) => void | Promise<void>;
 
-export interface AgentHooks {
-  onToolCall?: OnToolCallHook | OnToolCallHook[];
-  onToolResult?: OnToolResultHook | OnToolResultHook[];
-  onTurnEnd?: OnTurnEndHook | OnTurnEndHook[];
-}
-
 export function hookList<F>(hooks: F | F[] | undefined): F[] {
   if (!hooks) return [];
   return Array.isArray(hooks) ? hooks : [hooks];
