@@ -4,15 +4,16 @@
  * (p50/p95 of `MemoryWiki.search`, hybrid BM25 + dense, after the initial sync). Returns
  * numbers; prints them as JSON only when run directly (`node dist/bench/context.js`).
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MemoryWiki } from '../src/context/memory-wiki.js';
 import { SkillCatalog } from '../src/context/skill-catalog.js';
 import { createEmbedder } from '../src/model/embedder.js';
 import { openHybridIndex } from '../src/retrieval/hybrid-index.js';
+import { percentile, round } from './stats.js';
+import { testModelPath } from './test-model-path.js';
 
 const SYSTEMS = ['billing', 'auth', 'search', 'payments', 'inventory', 'shipping', 'email', 'analytics', 'storage', 'gateway'];
 const ASPECTS = ['deployment', 'backups', 'on-call', 'schema', 'caching', 'rate limits', 'alerts', 'migrations', 'testing', 'secrets'];
@@ -28,23 +29,6 @@ const FACTS = [
   'has end-to-end tests that run against a local server',
   'reads its credentials from the vault at startup',
 ];
-
-function modelPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const root = here.includes(join('dist', 'bench')) ? resolve(here, '../..') : resolve(here, '..');
-  const path = process.env.PLAITED_TEST_EMBED_MODEL || resolve(root, '../shared/models/glove-6B-100d-bert.gguf');
-  if (!existsSync(path)) throw new Error(`PLAITED_TEST_EMBED_MODEL is not set and ${path} does not exist: the context benchmark needs the GloVe embedder.`);
-  return path;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
 
 async function writeSkills(dir: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
@@ -81,7 +65,10 @@ async function writePages(dir: string, count: number): Promise<void> {
 export async function benchContext(): Promise<Record<string, number>> {
   const results: Record<string, number> = {};
   const root = await mkdtemp(join(tmpdir(), 'plaited-bench-context-'));
-  const embedder = createEmbedder({ model: modelPath(), threads: 1 });
+  const embedder = createEmbedder({
+    model: testModelPath('PLAITED_TEST_EMBED_MODEL', 'glove-6B-100d-bert.gguf', 'the context benchmark needs the GloVe embedder'),
+    threads: 1,
+  });
   try {
     await writeSkills(root, 200);
     let start = performance.now();

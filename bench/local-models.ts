@@ -4,13 +4,14 @@
  * including loading llama.cpp and the model, and warm). Returns numbers; prints only when run
  * directly (`node dist/bench/local-models.js`).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEmbedder } from '../src/model/embedder.js';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createLlamaCppLanguageModel, type LlamaCppLanguageModel } from '../src/model/llama-cpp-language-model.js';
+import { testModelPath } from './test-model-path.js';
 
 const VERBS = ['read', 'write', 'delete', 'list', 'search', 'send', 'fetch', 'create', 'update', 'open'];
 const OBJECTS = ['file', 'email', 'calendar event', 'web page', 'database row', 'image', 'weather report', 'note', 'ticket', 'folder'];
@@ -21,16 +22,6 @@ function shortTexts(): string[] {
   const texts: string[] = [];
   for (const verb of VERBS) for (const object of OBJECTS) for (const place of PLACES) texts.push(`${verb} the ${object} ${place}`);
   return texts;
-}
-
-function modelPath(variable: string, file: string): string {
-  const fromEnv = process.env[variable];
-  // dist/bench/local-models.js or bench/local-models.ts → repository root → ../shared/models.
-  const here = dirname(fileURLToPath(import.meta.url));
-  const root = here.includes(`${join('dist', 'bench')}`) ? resolve(here, '../..') : resolve(here, '..');
-  const path = fromEnv || resolve(root, '../shared/models', file);
-  if (!existsSync(path)) throw new Error(`${variable} is not set and ${path} does not exist: the local-model benchmark needs ${file}.`);
-  return path;
 }
 
 function perSecond(count: number, ms: number): number {
@@ -61,8 +52,8 @@ async function abortLatency(model: LlamaCppLanguageModel, prompt: LanguageModelV
 
 export async function benchLocalModels(): Promise<Record<string, number>> {
   const results: Record<string, number> = {};
-  const chatPath = modelPath('PLAITED_TEST_CHAT_MODEL', 'llama-2-tiny-random.gguf');
-  const embedPath = modelPath('PLAITED_TEST_EMBED_MODEL', 'glove-6B-100d-bert.gguf');
+  const chatPath = testModelPath('PLAITED_TEST_CHAT_MODEL', 'llama-2-tiny-random.gguf', 'the local-model benchmark needs llama-2-tiny-random.gguf');
+  const embedPath = testModelPath('PLAITED_TEST_EMBED_MODEL', 'glove-6B-100d-bert.gguf', 'the local-model benchmark needs glove-6B-100d-bert.gguf');
 
   // Tiny chat model: cold includes loading the llama.cpp binding, the model and its context.
   const tokens = 256;
