@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LocalModelError } from './local-model-error.js';
+import { DEFAULT_CHAT_MODEL } from './resolve-model.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
 
 /**
@@ -31,9 +32,6 @@ export interface CachedModel {
   bytes: number;
   modifiedAt: Date;
 }
-
-/** The seed's chat model: used when no model is configured at all. */
-export const DEFAULT_CHAT_MODEL = 'hf:ggml-org/functiongemma-270m-it-GGUF';
 
 export function defaultModelCacheDir(): string {
   return process.env.PLAITED_MODELS_DIR || join(homedir(), '.cache', 'plaited-agent', 'models');

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { PlaitedConfig } from '../config/schema.js';
 import { ModelError } from './model-error.js';
 
-/** Kept here, not imported from model-files.ts, so resolving a remote model never loads node-llama-cpp. */
+/** The seed's chat model: used when no model is configured at all. */
 export const DEFAULT_CHAT_MODEL = 'hf:ggml-org/functiongemma-270m-it-GGUF';
 
 export type ResolvedLanguageModel = Exclude<LanguageModel, string>;
