@@ -65,9 +65,17 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await server.connect(transport);
-    const response = await transport.handleRequest(request);
-    return transport.sessionId ? sessions.track(transport.sessionId, response) : response;
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      if (transport.sessionId) return sessions.track(transport.sessionId, response);
+      // Not a successful initialize (the answer is an error): no session holds this instance.
+      await server.close().catch(() => undefined);
+      return response;
+    } catch (error) {
+      await server.close().catch(() => undefined);
+      throw error;
+    }
   };
 
   const handle = async (request: Request): Promise<Response> => {
