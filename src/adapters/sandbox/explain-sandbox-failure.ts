@@ -1,6 +1,5 @@
-import { readlinkSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { matchesAnyPath } from './path-match.js';
+import { isAbsolute, resolve } from 'node:path';
+import { followLinks, matchesAnyPath } from './path-match.js';
 import { formatBytes } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
@@ -146,21 +145,6 @@ function pathCandidates(line: string): string[] {
   return candidates
     .map((value) => value.trim())
     .filter((value) => /^[~/.]/.test(value) || (value.length > 0 && !/\s/.test(value) && !/^(E[A-Z]+|error)$/i.test(value)));
-}
-
-/** Where a write would land: the link's target when the path is a symlink (chains followed, missing targets allowed). */
-function followLinks(path: string): string {
-  let current = path;
-  for (let hops = 0; hops < 40; hops++) {
-    let target: string;
-    try {
-      target = readlinkSync(current);
-    } catch {
-      return current;
-    }
-    current = resolve(dirname(current), target);
-  }
-  return current;
 }
 
 function isWritable(path: string, policy: SandboxPolicy): boolean {

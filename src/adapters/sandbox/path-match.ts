@@ -1,4 +1,5 @@
-import { sep } from 'node:path';
+import { readlinkSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 
 /**
  * Whether an absolute path lies at or under one of the roots. Roots may be
@@ -19,4 +20,19 @@ function globMatch(pattern: string, path: string): boolean {
     .map((part) => (part === '**' || part === '**/' ? '.*' : part === '*' ? '[^/]*' : part === '?' ? '[^/]' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${source}(?:/.*)?$`).test(path);
+}
+
+/** Where a write would land: the link's target when the path is a symlink (chains followed, missing targets allowed). */
+export function followLinks(path: string): string {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let target: string;
+    try {
+      target = readlinkSync(current);
+    } catch {
+      return current;
+    }
+    current = resolve(dirname(current), target);
+  }
+  return current;
 }

@@ -1,6 +1,7 @@
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
-import { matchesAnyPath } from './path-match.js';
+import { followLinks, matchesAnyPath } from './path-match.js';
 import { explainSandboxFailure, networkFinding } from './explain-sandbox-failure.js';
 import { createProcessLimitGroup, type ProcessLimitGroup } from './process-limit-group.js';
 import { effectiveTimeout, limitsShellPrefix } from './resource-limits.js';
@@ -118,7 +119,9 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
 
   function guard(path: string, access: 'read' | 'write'): void {
     const absolute = resolve(inner.cwd, path);
-    if (matchesAnyPath(absolute, [...policy.denyRead, ...(access === 'write' ? policy.denyWrite : [])])) {
+    const denied = [...policy.denyRead, ...(access === 'write' ? policy.denyWrite : [])];
+    // The path as named and where it really leads: a link to a protected file is no way around the walls.
+    if (matchesAnyPath(absolute, denied) || matchesAnyPath(realPath(absolute), denied)) {
       throw new SandboxViolationError({ findings: [{ kind: access, message: `blocked by sandbox: ${access === 'read' ? 'read of' : 'write to'} ${path} (a protected path)` }] });
     }
   }
@@ -138,6 +141,15 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
       return inner.writeFile(path, content, writeOptions);
     },
   };
+}
+
+/** The file a path resolves to; for a path that does not exist yet, where a write through its links would land. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return followLinks(path);
+  }
 }
 
 function isLoopbackEntry(entry: string): boolean {

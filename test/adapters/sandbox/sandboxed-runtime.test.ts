@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSchema } from '../../../src/config/schema.js';
@@ -8,7 +8,7 @@ import { createSandboxPolicy, type SandboxPolicy } from '../../../src/adapters/s
 import { createSandboxedRuntime } from '../../../src/adapters/sandbox/sandboxed-runtime.js';
 import { SandboxViolationError } from '../../../src/adapters/sandbox/sandbox-violation-error.js';
 import { resetSandboxRuntime } from '../../../src/adapters/sandbox/sandbox-runtime-host.js';
-import { ALLOWED_BODY, createSandboxWorld, fileHash, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
+import { ALLOWED_BODY, FIXTURE_ENV, createSandboxWorld, fileHash, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
  * The attack battery against the per-command sandbox, with real bubblewrap,
@@ -167,6 +167,13 @@ describe('createSandboxedRuntime: file access', () => {
   it('refuses readFile of a protected path', async () => {
     await expect(runtime.readFile(join(world.home, '.ssh', 'id_rsa'))).rejects.toThrow(/blocked by sandbox: read of .*id_rsa/);
     await expect(runtime.readFile(join(world.project, '.env'))).rejects.toThrow(/blocked by sandbox: read of .*\.env/);
+  });
+
+  it('refuses readFile and writeFile through a symlink to a protected path', async () => {
+    symlinkSync(join(world.project, '.env'), join(world.project, 'output', 'env-link'));
+    await expect(runtime.readFile(join(world.project, 'output', 'env-link'))).rejects.toThrow(/blocked by sandbox: read of .*env-link/);
+    await expect(runtime.writeFile('output/env-link', 'API_TOKEN=overwritten\n')).rejects.toThrow(/blocked by sandbox: write to output\/env-link/);
+    expect(readFileSync(join(world.project, '.env'), 'utf8')).toBe(FIXTURE_ENV);
   });
 
   it('passes other file access through', async () => {
