@@ -1,5 +1,5 @@
 /**
- * The contract of the one hybrid index (FTS5 + sqlite-vec) that every discovery
+ * The contract of the one hybrid index (SQLite FTS5 + in-memory vectors, see vector-matrix.ts) that every discovery
  * module uses: MCP tools/resources/prompts, skills, rule links, memory pages, episodes.
  * Implemented in hybrid-index.ts.
  */
