@@ -1,30 +1,20 @@
-import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TurnContext } from '../../src/agent/agent-extension.js';
 import type { AgentOutput } from '../../src/agent/agent-output.js';
-import { createEmbedder, type Embedder } from '../../src/model/embedder.js';
+import type { Embedder } from '../../src/model/embedder.js';
 import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
 import type { ToolContext } from '../../src/tools/tool.js';
+import { createTestEmbedder } from '../retrieval/test-embedder.js';
 
 /** Shared set-up for the context layer's tests: fixtures, the real GloVe embedder and index, contexts. */
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures/context');
 
-/** The GloVe test embedder; fails loudly (never skips) when the model is not configured. */
-export function requireEmbedModel(): string {
-  const path = process.env.PLAITED_TEST_EMBED_MODEL;
-  if (!path) {
-    throw new Error('PLAITED_TEST_EMBED_MODEL is not set: point it at glove-6B-100d-bert.gguf (see ../shared/models/README.md).');
-  }
-  if (!existsSync(path)) throw new Error(`PLAITED_TEST_EMBED_MODEL=${path}, but that file does not exist.`);
-  return path;
-}
-
+/** The shared GloVe test embedder (one thread); fails loudly (never skips) when the model is not configured. */
 export function testEmbedder(): Embedder {
-  // One thread: measured fastest for this model on the 2-core CI machines.
-  return createEmbedder({ model: requireEmbedModel(), threads: 1 });
+  return createTestEmbedder();
 }
 
 export async function testIndex(embedder?: Embedder, dir?: string): Promise<HybridIndex> {
