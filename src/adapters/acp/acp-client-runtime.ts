@@ -54,6 +54,8 @@ async function execInClientTerminal(
   let timer: NodeJS.Timeout | undefined;
   const stop = () => void terminal.kill().catch(() => undefined);
   options.signal?.addEventListener('abort', stop, { once: true });
+  // Cancelled while the terminal was being created: the abort event has already fired.
+  if (options.signal?.aborted) stop();
   if (options.timeoutMs) {
     timer = setTimeout(() => {
       timedOut = true;
