@@ -52,8 +52,8 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     if (update) void sendUpdate(connection.client, event.sessionId, update).catch(() => undefined);
   });
 
-  const requireSession = async (sessionId: string): Promise<SessionInfo> => {
-    const info = await agent.sessions.get(sessionId);
+  const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
+    const info = await agent.sessions.get(sessionId, cwd);
     if (!info) throw acp.RequestError.sessionNotFound(sessionId);
     return info;
   };
@@ -76,15 +76,14 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       };
     })
     .onRequest('session/new', async ({ params }) => {
-      if (!isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      requireAbsolute(params.cwd);
       const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
       return { sessionId: info.sessionId, modes: modeState(info.mode) };
     })
     .onRequest('session/load', async ({ params, client }) => {
-      if (!isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
-      const info = await agent.sessions.get(params.sessionId, params.cwd);
-      if (!info) throw acp.RequestError.sessionNotFound(params.sessionId);
+      requireAbsolute(params.cwd);
+      const info = await requireSession(params.sessionId, params.cwd);
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
       const history = await agent.sessions.history(info.sessionId, info.cwd);
       const context = updateContext(info.cwd, true);
@@ -162,6 +161,10 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     for (const session of sessions.values()) for (const controller of session.prompts) controller.abort();
   });
   return connection;
+}
+
+function requireAbsolute(cwd: string): void {
+  if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
 }
 
 /**
