@@ -6,8 +6,8 @@ import type { AgentOutput } from '../../src/agent/agent-output.js';
 import type { Embedder } from '../../src/model/embedder.js';
 import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import type { ToolContext } from '../../src/tools/tool.js';
 import { createTestEmbedder } from '../retrieval/test-embedder.js';
+import { toolContext as recordingToolContext, type RecordingContext } from '../tools/tool-test-helpers.js';
 
 /** Shared set-up for the context layer's tests: fixtures, the real GloVe embedder and index, contexts. */
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures/context');
@@ -47,18 +47,9 @@ export function turnContext(options: { sessionId?: string; cwd: string; intent?:
   };
 }
 
-export function toolContext(options: { sessionId?: string; cwd: string }): ToolContext & { events: AgentOutput[] } {
-  const events: AgentOutput[] = [];
-  return {
-    runtime: createLocalRuntime(options.cwd),
-    signal: new AbortController().signal,
-    sessionId: options.sessionId ?? 'session-1',
-    toolCallId: 'call-1',
-    allowedRoots: [],
-    onUpdate: () => {},
-    emit: (event) => events.push(event),
-    events,
-  };
+/** The tools' recording context over the local runtime at `cwd`, as session `session-1` unless told. */
+export function toolContext(options: { sessionId?: string; cwd: string }): RecordingContext {
+  return { ...recordingToolContext(createLocalRuntime(options.cwd)), sessionId: options.sessionId ?? 'session-1' };
 }
 
 export function textOf(result: { content: Array<{ type: string; text?: string }> }): string {
