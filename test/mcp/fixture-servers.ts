@@ -70,12 +70,3 @@ export function httpConfig(
     timeoutMs: 5_000,
   });
 }
-
-/** Polls until `check` holds (no timing assertion: only a bound so a broken test fails). */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -3,7 +3,8 @@ import { McpClient, type McpPageInfo } from '../../src/mcp/mcp-client.js';
 import { McpClientError } from '../../src/mcp/mcp-client-error.js';
 import { mcpServerSchema } from '../../src/config/schema.js';
 import { PNG_BASE64 } from '../fixtures/mcp/fixture-catalog.mjs';
-import { httpConfig, startHttpFixture, stdioConfig, waitFor, type HttpFixture } from './fixture-servers.js';
+import { httpConfig, startHttpFixture, stdioConfig, type HttpFixture } from './fixture-servers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const clients: McpClient[] = [];
 function track(client: McpClient): McpClient {
@@ -85,7 +86,7 @@ describe('McpClient over stdio', () => {
       }),
     );
     await client.callTool('log', { message: 'careful' });
-    await waitFor(() => logs.some((entry) => (entry as { data: unknown }).data === 'careful'), 'the log notification');
+    await waitFor(() => logs.some((entry) => (entry as { data: unknown }).data === 'careful'), 10_000, 'the log notification');
     expect(logs).toContainEqual({ serverId: 'logs', level: 'warning', logger: 'fixture', data: 'careful' });
     expect(methods).toContain('tools/call');
   });
@@ -126,7 +127,7 @@ describe('McpClient over stdio', () => {
     const changed: string[] = [];
     const client = track(new McpClient(stdioConfig('dyn'), { onListChanged: (kind) => changed.push(kind) }));
     await client.callTool('add_tool', { name: 'brand_new' });
-    await waitFor(() => changed.includes('tools'), 'tools/list_changed');
+    await waitFor(() => changed.includes('tools'), 10_000, 'tools/list_changed');
     expect((await client.listTools()).map((tool) => tool.name)).toContain('brand_new');
   });
 
@@ -219,7 +220,7 @@ describe('McpClient failure modes', () => {
     expect(McpClientError.isInstance(error)).toBe(true);
     expect((error as McpClientError).serverId).toBe('gone');
     expect(['connection_closed', 'not_connected', 'timeout']).toContain((error as McpClientError).code);
-    await waitFor(() => client.status === 'failed', 'the client to give up');
+    await waitFor(() => client.status === 'failed', 10_000, 'the client to give up');
     await expect(client.callTool('echo', { text: 'still?' })).rejects.toMatchObject({ serverId: 'gone' });
   });
 });

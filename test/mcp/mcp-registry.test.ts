@@ -7,7 +7,8 @@ import { PNG_BASE64 } from '../fixtures/mcp/fixture-catalog.mjs';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { textResult } from '../../src/tools/tool.js';
 import { z } from 'zod';
-import { stdioConfig, waitFor } from './fixture-servers.js';
+import { stdioConfig } from './fixture-servers.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { openTestIndex, recordingIndex, tempDir } from './registry-helpers.js';
 
 let index: HybridIndex;
@@ -105,7 +106,7 @@ describe('McpRegistry', () => {
     expect(prompt.messages[0].content).toEqual({ type: 'text', text: 'Hi Lin!' });
     const updates: string[] = [];
     const unsubscribe = await registry.resources.subscribe('fixture://readme', (uri) => updates.push(uri));
-    await waitFor(() => updates.length > 0, 'a resources/updated notification');
+    await waitFor(() => updates.length > 0, 10_000, 'a resources/updated notification');
     expect(updates[0]).toBe('fixture://readme');
     await unsubscribe();
   });
@@ -118,7 +119,7 @@ describe('McpRegistry', () => {
     await registry.idle();
     recording.synced.length = 0;
     await registry.tools.execute('mcp__alpha__add_tool', { name: 'quantum_teleporter', description: 'Teleports quantum states between labs' });
-    await waitFor(() => registry.tools.get('mcp__alpha__quantum_teleporter') !== undefined, 'the new tool');
+    await waitFor(() => registry.tools.get('mcp__alpha__quantum_teleporter') !== undefined, 10_000, 'the new tool');
     await registry.idle();
     expect(recording.synced).toEqual(['mcp:alpha']);
     expect((await registry.tools.search('teleport quantum states', { limit: 1 }))[0]?.tool.name).toBe('mcp__alpha__quantum_teleporter');
