@@ -7,7 +7,7 @@
  * (`node dist/bench/adapters.js`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,9 +29,9 @@ import { median, percentile, round } from './stats.js';
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-agent.js');
 
 export async function benchAdapters(rounds = 30): Promise<Record<string, number>> {
-  const inProcess = await mcpInProcess(rounds);
   const model = await instantOpenAIServer();
   try {
+    const inProcess = await mcpInProcess(rounds);
     const mcpStdio = await mcpOverCli(model.url, rounds);
     const acpStdio = await acpOverCli(model.url, rounds, 'stdio');
     const acpHttp = await acpOverCli(model.url, rounds, 'http');
@@ -50,12 +50,17 @@ export async function benchAdapters(rounds = 30): Promise<Record<string, number>
     };
   } finally {
     await model.close();
+    for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The throwaway project folders (each with its session store), removed when the bench ends. */
+const projects: string[] = [];
 
 function project(): string {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-adapters-'));
   mkdirSync(join(cwd, '.plaited'));
+  projects.push(cwd);
   return cwd;
 }
 
@@ -128,7 +133,11 @@ async function acpOverCli(modelUrl: string, rounds: number, transport: 'stdio' |
     connection.close();
     return times;
   } finally {
-    child.kill('SIGTERM');
+    const exited = new Promise((done) => child.once('exit', done));
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 
