@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension, TurnContext } from './agent/agent-extension.js';
 import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
+import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
 import type { McpServerConfig, PlaitedConfig } from './config/schema.js';
 import type { Log } from './cli/stderr-log.js';
 import type { McpRegistry } from './mcp/mcp-registry.js';
@@ -46,7 +47,6 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;
   let extensionsPromise: Promise<AgentExtension[]> | undefined;
-  let cached: Promise<ResolvedLanguageModel> | undefined;
   const samplingModel = async () => {
     if (typeof options.model === 'function') return options.model();
     if (options.model) return options.model;
@@ -90,13 +90,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
 
   const agent = createAgent({
     config,
-    model: config.cache.enabled
-      ? () =>
-          (cached ??= cachedModel(samplingModel, services, config, projectDir, log).catch((error: unknown) => {
-            cached = undefined; // an unreachable model may come back: try again next turn
-            throw error;
-          }))
-      : options.model,
+    // An unreachable model may come back: a failure is retried next turn.
+    model: config.cache.enabled ? memoizeUntilFailure(() => cachedModel(samplingModel, services, config, projectDir, log)) : options.model,
     // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
     episodeIndex: async () => (await services()).index,
     extensions: [lazyExtensions('defaults', extensions), ...(options.extensions ?? [])],

@@ -25,6 +25,7 @@ import { createTaskTool } from './task-tool.js';
 import { compactTurnHistory } from './compact-turn-history.js';
 import { createSubagentRunner } from './run-subagent.js';
 import type { TurnOverrides } from './turn-overrides.js';
+import { memoizeUntilFailure } from './memoize-until-failure.js';
 
 export interface CreateAgentOptions {
   config: PlaitedConfig;
@@ -57,7 +58,6 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const publish = (event: AgentOutput) => {
     for (const listener of listeners) listener(event);
   };
-  let modelPromise: Promise<ResolvedLanguageModel> | undefined;
   let builtins: Promise<AnyTool[]> | undefined;
   let managerPromise: Promise<LocalSessionManager> | undefined;
   let stopped = false;
@@ -65,15 +65,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
   let ownStores: StoreRegistry | undefined;
   const episodeIndexes = options.episodeIndex ? undefined : episodeIndexOpener();
 
+  // A failed resolution is not cached: the user may fix the endpoint and retry.
+  const configuredModel = memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel(config.agent)));
   const model = async (): Promise<ResolvedLanguageModel> => {
     if (typeof options.model === 'function') return options.model();
-    if (options.model) return options.model;
-    modelPromise ??= import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel(config.agent));
-    // A failed resolution is not cached: the user may fix the endpoint and retry.
-    return modelPromise.catch((error: unknown) => {
-      modelPromise = undefined;
-      throw error;
-    });
+    return options.model ?? configuredModel();
   };
 
   const extensions = [...(options.extensions ?? [])];

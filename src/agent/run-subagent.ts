@@ -7,6 +7,7 @@ import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { Runtime } from '../tools/runtime.js';
 import { forwardChildEvent } from './forward-child-event.js';
+import { memoizeUntilFailure } from './memoize-until-failure.js';
 
 /**
  * The `task` tool's engine: a child session (hidden from session lists, same cwd and mode
@@ -24,15 +25,15 @@ export function createSubagentRunner(options: {
     overrides: TurnOverrides,
   ): AsyncIterable<AgentOutput>;
 }): RunSubagent {
-  const models = new Map<string, Promise<ResolvedLanguageModel>>();
+  const models = new Map<string, () => Promise<ResolvedLanguageModel>>();
   const modelFor = (name: string, spec: NonNullable<PlaitedConfig['agents'][string]['model']>) => {
     if (typeof spec !== 'string') return Promise.resolve(spec);
     let model = models.get(name);
     if (!model) {
-      model = import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel({ ...options.config.agent, model: spec }));
+      model = memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel({ ...options.config.agent, model: spec })));
       models.set(name, model);
     }
-    return model;
+    return model();
   };
 
   return async (request, context) => {
