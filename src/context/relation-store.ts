@@ -223,8 +223,7 @@ export class RelationStore<T = unknown> {
         for (const ancestor of this.ancestorIds(id)) wanted.add(ancestor);
       }
     }
-    return this.topological()
-      .filter((node) => wanted.has(node.id))
+    return this.ordered(wanted)
       .map((node) => `- [${node.status}] ${node.id} (${node.type}): ${summarize(node)}${node.parents.length ? ` ← ${node.parents.join(', ')}` : ''}`)
       .join('\n');
   }
