@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { createEmbedder } from '../src/model/embedder.js';
-import { embedderSchema } from '../src/config/schema.js';
 import { openHybridIndex } from '../src/retrieval/hybrid-index.js';
+import { resolveEvalEmbedder } from './retrieval-embedder.js';
 import { percentile } from './stats.js';
 import { syntheticCatalog } from './retrieval-synthetic-catalog.js';
 import { benchVectorStores } from './retrieval-vector-store.js';
@@ -20,11 +19,7 @@ import { benchVectorStores } from './retrieval-vector-store.js';
 export async function benchRetrievalScale(options: { tools?: number; queries?: number } = {}): Promise<Record<string, number>> {
   const catalog = syntheticCatalog({ tools: options.tools ?? 10_000, servers: 300, queries: options.queries ?? 200 });
   // No vector cache and a one-entry LRU: every query embedding is computed, as for a new request.
-  const embedder = createEmbedder({
-    model: process.env.PLAITED_TEST_EMBED_MODEL ?? embedderSchema.parse({}).model,
-    threads: 1,
-    lruSize: 1,
-  });
+  const embedder = resolveEvalEmbedder();
   const dir = mkdtempSync(join(tmpdir(), 'plaited-retrieval-scale-'));
   const index = await openHybridIndex({ path: join(dir, 'index.db'), embedder });
   try {
