@@ -4,7 +4,7 @@ import type { Agent } from '../agent/agent.js';
 import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { createDefaultAgent } from '../default-agent.js';
-import { CliUsageError, parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
+import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
@@ -155,5 +155,3 @@ function packageVersion(): string {
   version ??= (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   return version;
 }
-
-export { CliUsageError };
