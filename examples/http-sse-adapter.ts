@@ -10,7 +10,7 @@
  * are rejected (the `permission-request` event says so); allow them in the config instead.
  * In your own project, import the types from 'plaited-agent'.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AgentAdapter, AgentOutput } from '../src/index.js';
 
@@ -30,28 +30,18 @@ const adapter: AgentAdapter<HttpSseOptions, HttpSseServer> = {
   name: 'http-sse',
   async wrap(agent, options = {}) {
     const server = createServer((req, res) => {
-      if (req.method !== 'POST' || req.url !== '/prompt') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        return void res.end(JSON.stringify({ error: 'POST /prompt only' }));
-      }
+      if (req.method !== 'POST' || req.url !== '/prompt') return sendError(res, 404, 'POST /prompt only');
       void (async () => {
         let body: { prompt?: unknown; sessionId?: unknown };
         try {
           body = JSON.parse(await readBody(req)) as typeof body;
         } catch {
-          res.writeHead(400, { 'content-type': 'application/json' });
-          return void res.end(JSON.stringify({ error: 'the body must be JSON: {"prompt": "...", "sessionId"?: "..."}' }));
+          return sendError(res, 400, 'the body must be JSON: {"prompt": "...", "sessionId"?: "..."}');
         }
-        if (typeof body.prompt !== 'string' || body.prompt.length === 0) {
-          res.writeHead(400, { 'content-type': 'application/json' });
-          return void res.end(JSON.stringify({ error: '"prompt" must be a non-empty string' }));
-        }
+        if (typeof body.prompt !== 'string' || body.prompt.length === 0) return sendError(res, 400, '"prompt" must be a non-empty string');
         const session =
           typeof body.sessionId === 'string' ? await agent.sessions.get(body.sessionId) : await agent.sessions.create({ cwd: process.cwd() });
-        if (!session) {
-          res.writeHead(404, { 'content-type': 'application/json' });
-          return void res.end(JSON.stringify({ error: `unknown session ${String(body.sessionId)}` }));
-        }
+        if (!session) return sendError(res, 404, `unknown session ${String(body.sessionId)}`);
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
         const send = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
         send('session', { sessionId: session.sessionId });
@@ -69,8 +59,10 @@ const adapter: AgentAdapter<HttpSseOptions, HttpSseServer> = {
         }
         res.end();
       })().catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+        const message = error instanceof Error ? error.message : String(error);
+        // Once the event stream has begun, the failure is one more event, not a JSON body.
+        if (res.headersSent) res.end(`event: error\ndata: ${JSON.stringify({ error: message })}\n\n`);
+        else sendError(res, 500, message);
       });
     });
     const host = options.host ?? '127.0.0.1';
@@ -99,6 +91,11 @@ export default adapter;
 function withoutRespond(event: Extract<AgentOutput, { type: 'permission-request' }>) {
   const { respond: _respond, ...data } = event;
   return data;
+}
+
+function sendError(res: ServerResponse, status: number, error: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error }));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
