@@ -54,14 +54,11 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
         const signal = AbortSignal.any([context.signal, timeout]);
         let response: Response;
         try {
-          response = await fetch(url, {
-            method: args.method ?? 'GET',
-            headers: args.headers,
-            body: args.method === 'POST' ? args.body : undefined,
-            signal,
-            redirect: 'follow',
-          });
-          if (options.allowedHosts) checkUrl(response.url || url.href, options.allowedHosts);
+          response = await fetchWithinHosts(
+            url,
+            { method: args.method ?? 'GET', headers: args.headers, body: args.method === 'POST' ? args.body : undefined, signal },
+            options.allowedHosts,
+          );
           const { text, truncated } = await readCapped(response, maxBytes, signal);
           const type = response.headers.get('content-type') ?? '';
           const readable = type.includes('html') ? convert(text, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : text;
@@ -95,6 +92,44 @@ function checkUrl(raw: string, allowedHosts: readonly string[] | undefined): URL
     throw new WebFetchError('host_not_allowed', `the sandbox does not allow ${url.hostname} (allowed: ${allowedHosts.join(', ') || 'none'})`);
   }
   return url;
+}
+
+/** Redirect hops followed at most, as fetch itself does. */
+const MAX_REDIRECTS = 20;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * fetch, following redirects. With a host list every hop is checked before it is requested:
+ * fetch's own `redirect: 'follow'` would already have sent the request (a POST body included)
+ * to a host that is not allowed, and only the final URL could be checked afterwards.
+ */
+async function fetchWithinHosts(
+  url: URL,
+  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; signal: AbortSignal },
+  allowedHosts: readonly string[] | undefined,
+): Promise<Response> {
+  if (!allowedHosts) return fetch(url, { ...init, redirect: 'follow' });
+  let current = url;
+  let request = init;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetch(current, { ...request, redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return response;
+    await response.body?.cancel();
+    if (redirects === MAX_REDIRECTS) throw new WebFetchError('request_failed', `more than ${MAX_REDIRECTS} redirects fetching ${url.href}`);
+    const next = checkUrl(new URL(location, current).href, allowedHosts);
+    // As fetch does: a 303, or a 301/302 after a POST, goes on as a GET without a body, and
+    // credentials are not sent to another origin.
+    const asGet = response.status === 303 || (request.method === 'POST' && (response.status === 301 || response.status === 302));
+    const headers = next.origin === current.origin ? request.headers : withoutCredentials(request.headers);
+    request = asGet ? { ...request, method: 'GET', body: undefined, headers } : { ...request, headers };
+    current = next;
+  }
+}
+
+function withoutCredentials(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^(authorization|cookie|proxy-authorization)$/i.test(name)));
 }
 
 export function hostAllowed(host: string, allowed: readonly string[]): boolean {

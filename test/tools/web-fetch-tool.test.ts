@@ -9,13 +9,24 @@ import { toolContext } from './tool-test-helpers.js';
 let server: Server;
 let base: string;
 const slowResponses = new Set<import('node:http').ServerResponse>();
+/** `host + path` of every request the server saw. */
+const requests: string[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      requests.push(`${req.headers.host}${req.url}`);
       switch (req.url) {
+        case '/redirect-away':
+          res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/echo` });
+          res.end();
+          return;
+        case '/redirect-home':
+          res.writeHead(302, { location: '/echo' });
+          res.end();
+          return;
         case '/page':
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
           res.end('<html><head><style>p{}</style></head><body><h1>Title</h1><p>Hello <b>web</b>.</p><script>var x = 1;</script></body></html>');
@@ -114,6 +125,16 @@ describe('web_fetch', () => {
     expect(hostAllowed('api.example.com', ['*.example.com'])).toBe(true);
     expect(hostAllowed('example.com', ['*.example.com'])).toBe(true);
     expect(hostAllowed('evilexample.com', ['*.example.com'])).toBe(false);
+  });
+
+  it('checks every redirect hop against the allowed hosts before requesting it', async () => {
+    const away = await fetchWith({ url: `${base}/redirect-away`, method: 'POST', body: 'secret' }, { allowedHosts: ['127.0.0.1'] });
+    expect(textOf(away)).toContain('host_not_allowed');
+    expect(requests.filter((request) => request.startsWith('localhost'))).toEqual([]);
+    const home = await fetchWith({ url: `${base}/redirect-home`, method: 'POST', body: 'payload' }, { allowedHosts: ['127.0.0.1'] });
+    expect(home.isError).toBeFalsy();
+    // A 302 after a POST goes on as a GET, as fetch itself does.
+    expect(JSON.parse(textOf(home).split('\n\n')[1]!)).toMatchObject({ method: 'GET', body: '' });
   });
 
   it('stops when the turn is cancelled', async () => {
