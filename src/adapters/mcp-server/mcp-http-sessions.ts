@@ -84,8 +84,7 @@ export class McpHttpSessions {
     for (const [id, entry] of this.#entries) {
       if (entry.open > 0 || now - entry.lastSeen < this.idleMs) continue;
       this.#entries.delete(id);
-      await entry.transport.close().catch(() => undefined);
-      await entry.server.close().catch(() => undefined);
+      await closeEntry(entry);
     }
   }
 
@@ -93,9 +92,11 @@ export class McpHttpSessions {
     clearInterval(this.#sweeper);
     const entries = [...this.#entries.values()];
     this.#entries.clear();
-    for (const entry of entries) {
-      await entry.transport.close().catch(() => undefined);
-      await entry.server.close().catch(() => undefined);
-    }
+    for (const entry of entries) await closeEntry(entry);
   }
+}
+
+async function closeEntry(entry: Entry): Promise<void> {
+  await entry.transport.close().catch(() => undefined);
+  await entry.server.close().catch(() => undefined);
 }
