@@ -14,6 +14,7 @@ import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter
 import { executeToolCall } from './execute-tool-call.js';
 import { streamModelStep, type StepToolCall } from './stream-model-step.js';
 import { toModelOutput } from './tool-result-output.js';
+import { toolCallKind, toolCallTitle } from './tool-call-display.js';
 
 export interface TurnOptions {
   sessionId: string;
@@ -133,8 +134,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
         sessionId,
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        title: titleOf(tool, call),
-        kind: tool?.kind ?? kindOfRisk(tool),
+        title: toolCallTitle(tool, call),
+        kind: toolCallKind(tool),
         status: 'pending',
         input: call.input,
         locations: locationsOf(tool, call, options.runtime.cwd),
@@ -273,15 +274,6 @@ function assistantMessage(
   return content.length > 0 ? { role: 'assistant', content } : undefined;
 }
 
-function titleOf(tool: AnyTool | undefined, call: StepToolCall): string {
-  if (!tool) return call.toolName;
-  try {
-    return tool.title?.(call.input) ?? tool.name;
-  } catch {
-    return tool.name;
-  }
-}
-
 function locationsOf(tool: AnyTool | undefined, call: StepToolCall, cwd: string) {
   if (!tool?.locations) return undefined;
   try {
@@ -289,11 +281,6 @@ function locationsOf(tool: AnyTool | undefined, call: StepToolCall, cwd: string)
   } catch {
     return undefined;
   }
-}
-
-function kindOfRisk(tool: AnyTool | undefined) {
-  if (!tool) return 'other' as const;
-  return tool.risk === 'read' ? ('read' as const) : tool.risk === 'write' ? ('edit' as const) : ('execute' as const);
 }
 
 function textOf(result: ToolResult): string {

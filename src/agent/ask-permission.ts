@@ -2,6 +2,7 @@ import type { AgentOutput, PermissionDecision, PermissionOption } from './agent-
 import type { PermissionMemory } from './tool-policy.js';
 import type { StepToolCall } from './stream-model-step.js';
 import type { AnyTool } from '../tools/tool.js';
+import { toolCallKind, toolCallTitle } from './tool-call-display.js';
 
 export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'allow-once', name: 'Allow', kind: 'allow_once' },
@@ -52,18 +53,12 @@ export function askPermission(options: {
       }
     };
   });
-  let title = tool.name;
-  try {
-    title = tool.title?.(call.input) ?? tool.name;
-  } catch {
-    // A title is cosmetic; fall back to the name.
-  }
   const event: AgentOutput = {
     type: 'permission-request',
     sessionId: options.sessionId,
     toolCallId: call.toolCallId,
-    title,
-    kind: tool.kind ?? (tool.risk === 'write' ? 'edit' : 'execute'),
+    title: toolCallTitle(tool, call),
+    kind: toolCallKind(tool),
     input: call.input,
     options: [...PERMISSION_OPTIONS],
     respond: (decision) => {

@@ -1,0 +1,19 @@
+import type { ToolKind } from './agent-output.js';
+import type { StepToolCall } from './stream-model-step.js';
+import type { AnyTool } from '../tools/tool.js';
+
+/** How a client shows a call: the tool's own title for its input, else its name (a throwing title is cosmetic). */
+export function toolCallTitle(tool: AnyTool | undefined, call: StepToolCall): string {
+  if (!tool) return call.toolName;
+  try {
+    return tool.title?.(call.input) ?? tool.name;
+  } catch {
+    return tool.name;
+  }
+}
+
+/** The tool's declared kind, else one derived from its risk; `other` for an unknown tool. */
+export function toolCallKind(tool: AnyTool | undefined): ToolKind {
+  if (!tool) return 'other';
+  return tool.kind ?? (tool.risk === 'read' ? 'read' : tool.risk === 'write' ? 'edit' : 'execute');
+}
