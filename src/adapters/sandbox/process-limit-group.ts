@@ -35,8 +35,8 @@ export const DELEGATED_PIDS_CGROUP_ENV = 'PLAITED_SANDBOX_PIDS_CGROUP';
 
 let sequence = 0;
 
-export function createProcessLimitGroup(maxTasks: number, options: { parent?: string } = {}): ProcessLimitGroup | null {
-  const parent = options.parent ?? process.env[DELEGATED_PIDS_CGROUP_ENV] ?? findPidsHierarchy();
+export function createProcessLimitGroup(maxTasks: number): ProcessLimitGroup | null {
+  const parent = process.env[DELEGATED_PIDS_CGROUP_ENV] ?? findPidsHierarchy();
   if (!parent) return null;
   sweepOnce(parent);
   const dir = join(parent, `plaited-${process.pid}-${++sequence}`);
