@@ -9,9 +9,6 @@ import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 export class StreamPartWriter {
   private textId: string | undefined;
   private readonly toolIds = new Map<number, { id: string; name: string; ended: boolean }>();
-  private callCount = 0;
-  /** Total text written; read by callers that must decide on a finish reason. */
-  textLength = 0;
 
   constructor(private readonly emit: (part: LanguageModelV3StreamPart) => void) {}
 
@@ -21,7 +18,6 @@ export class StreamPartWriter {
       this.textId = `text-${randomUUID()}`;
       this.emit({ type: 'text-start', id: this.textId });
     }
-    this.textLength += delta.length;
     this.emit({ type: 'text-delta', id: this.textId, delta });
   }
 
@@ -55,12 +51,7 @@ export class StreamPartWriter {
       entry.ended = true;
       this.emit({ type: 'tool-input-end', id: entry.id });
     }
-    this.callCount++;
     this.emit({ type: 'tool-call', toolCallId: entry.id, toolName: name, input });
-  }
-
-  get toolCalls(): number {
-    return this.callCount;
   }
 
   finish(): void {
