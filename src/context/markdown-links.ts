@@ -1,3 +1,5 @@
+import { markdownProseLines } from './markdown-prose-lines.js';
+
 /**
  * Extracts `[text](target)` links from markdown, with 1-based line numbers. Shared by
  * skills (references linked from a SKILL.md) and rules (files linked from AGENTS.md).
@@ -13,34 +15,8 @@ export interface MarkdownLink {
   line: number;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
 export function extractMarkdownLinks(markdown: string): MarkdownLink[] {
-  const links: MarkdownLink[] = [];
-  const lines = markdown.split(/\r?\n/);
-  let fence: string | undefined;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index];
-    const fenceMatch = FENCE.exec(line);
-    if (fence !== undefined) {
-      // A fence closes with the same character, at least as long, and nothing else on the line.
-      if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length && line.trim() === fenceMatch[1]) {
-        fence = undefined;
-      }
-      continue;
-    }
-    if (fenceMatch) {
-      fence = fenceMatch[1];
-      continue;
-    }
-    for (const link of linksInLine(stripCodeSpans(line))) links.push({ ...link, line: index + 1 });
-  }
-  return links;
-}
-
-/** Replaces inline code spans with spaces of the same length, so offsets stay put. */
-function stripCodeSpans(line: string): string {
-  return line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length));
+  return markdownProseLines(markdown).flatMap(({ text, line }) => linksInLine(text).map((link) => ({ ...link, line })));
 }
 
 function linksInLine(line: string): Array<{ text: string; target: string }> {
