@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Agent, ProcessOptions, PromptInput, SessionMode } from '../../agent/agent.js';
@@ -122,7 +123,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
         warn(`could not start the sandboxed agent: ${error.message}`);
         done(1);
       });
-      child.once('exit', (exitCode, signal) => done(exitCode ?? (signal ? 128 + signalNumber(signal) : 1)));
+      child.once('exit', (exitCode, signal) => done(exitCode ?? (signal ? 128 + constants.signals[signal] : 1)));
     });
     detach();
     return code;
@@ -188,10 +189,6 @@ function killWithParent(child: ChildProcess): () => void {
     for (const [signal, handler] of handlers) process.off(signal, handler);
     process.off('exit', onExit);
   };
-}
-
-function signalNumber(signal: NodeJS.Signals): number {
-  return ({ SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal] ?? 1;
 }
 
 export interface SandboxAdapterOptions {
