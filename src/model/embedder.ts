@@ -112,9 +112,9 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
 
   const embedOne = async (loaded: Loaded, text: string): Promise<Float32Array> => {
     if (text.length === 0) return new Float32Array(loaded.dimensions);
+    // Embedding the tokens (cut to the context) saves tokenizing the text a second time.
     const tokens = loaded.model.tokenize(text);
-    const input = tokens.length > loaded.maxTokens ? tokens.slice(0, loaded.maxTokens) : text;
-    const { vector } = await loaded.context.getEmbeddingFor(input);
+    const { vector } = await loaded.context.getEmbeddingFor(tokens.length > loaded.maxTokens ? tokens.slice(0, loaded.maxTokens) : tokens);
     return normalise(vector, loaded.dimensions);
   };
 
