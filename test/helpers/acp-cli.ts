@@ -227,12 +227,12 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
 
 export const CLIENT_INFO = { name: 'plaited-test-client', version: '1.0.0' };
 
-export async function initialize(cli: AcpCli, capabilities: acp.ClientCapabilities = {}): Promise<acp.InitializeResponse> {
+export async function initialize(cli: Pick<AcpCli, 'agent'>, capabilities: acp.ClientCapabilities = {}): Promise<acp.InitializeResponse> {
   return cli.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities, clientInfo: CLIENT_INFO });
 }
 
 /** Text of the agent message chunks received for a session since `from`. */
-export function agentText(cli: AcpCli, sessionId: string, from = 0): string {
+export function agentText(cli: Pick<AcpCli, 'updates'>, sessionId: string, from = 0): string {
   return cli.updates
     .slice(from)
     .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk')

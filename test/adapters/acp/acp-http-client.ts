@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { WebSocket } from 'ws';
-import { AcpSchemaValidator, CLIENT_INFO } from '../../helpers/acp-cli.js';
+import { AcpSchemaValidator } from '../../helpers/acp-cli.js';
 
 export interface AcpHttpClient {
   connection: acp.ClientConnection;
@@ -58,16 +58,5 @@ export function connectAcpHttp(url: string, options: AcpHttpClientOptions = {}):
   return { connection, agent: connection.agent, validator, updates, permissions, close: () => connection.close() };
 }
 
-export function initializeHttp(client: AcpHttpClient): Promise<acp.InitializeResponse> {
-  return client.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: CLIENT_INFO });
-}
-
-export function textOf(client: AcpHttpClient, sessionId: string): string {
-  return client.updates
-    .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk')
-    .map((n) => {
-      const content = (n.update as { content: { type: string; text?: string } }).content;
-      return content.type === 'text' ? content.text : '';
-    })
-    .join('');
-}
+/** The stdio harness's helpers work on an HTTP client too (they need only `agent` / `updates`). */
+export { initialize as initializeHttp, agentText as textOf } from '../../helpers/acp-cli.js';
