@@ -213,8 +213,10 @@ export const sandboxSchema = z.strictObject({
     .prefault({}),
   limits: z
     .strictObject({
-      /** Bytes, or a string like "512M". */
-      memory: z.union([z.number().int().positive(), z.string()]).optional(),
+      /** Bytes, or a string like "512M" or "2G". Checked here so a bad value stops start-up, not every turn. */
+      memory: z
+        .union([z.number().int().positive(), z.string().regex(/^\s*\d+(?:\.\d+)?\s*[KMG]?B?\s*$/i, 'expected bytes or a size like "512M" or "2G"')])
+        .optional(),
       timeoutMs: z.number().int().positive().optional(),
       processes: z.number().int().positive().optional(),
     })

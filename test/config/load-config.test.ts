@@ -188,3 +188,11 @@ describe('loadConfig', () => {
     expect((await loadConfig({ cwd: esmInCjs })).config.agent.maxSteps).toBe(8);
   });
 });
+
+describe('sandbox limits', () => {
+  it('rejects a memory limit that is not a size, at load time', async () => {
+    const { validateConfig } = await import('../../src/config/load-config.js');
+    expect(() => validateConfig({ adapters: { sandbox: { limits: { memory: 'lots' } } } })).toThrow(/adapters\.sandbox\.limits\.memory/);
+    expect(validateConfig({ adapters: { sandbox: { limits: { memory: '512M' } } } }).adapters.sandbox.limits.memory).toBe('512M');
+  });
+});
