@@ -55,8 +55,11 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
       if (skill) sections.push(`The user invoked the skill "${skill.name}". Follow it:\n${describeSkill(skill)}`);
       // Ranking costs a search; only pay it when the catalog has to be cut.
       const full = loaded.prompt({ maxChars: Number.MAX_SAFE_INTEGER });
-      const prefer = full.length > config.maxPromptChars ? await loaded.searchSkills(context.intent, { limit: 20, signal: context.signal }) : [];
-      sections.push(loaded.prompt({ maxChars: config.maxPromptChars, prefer }));
+      if (full.length <= config.maxPromptChars) sections.push(full);
+      else {
+        const prefer = await loaded.searchSkills(context.intent, { limit: 20, signal: context.signal });
+        sections.push(loaded.prompt({ maxChars: config.maxPromptChars, prefer }));
+      }
       const references = await loaded.searchReferences(context.intent, { limit: 3, matchOnly: true, signal: context.signal });
       if (references.length) {
         sections.push(
