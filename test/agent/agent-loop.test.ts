@@ -1,42 +1,18 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../src/agent/create-agent.js';
-import type { Agent } from '../../src/agent/agent.js';
 import type { AgentOutput } from '../../src/agent/agent-output.js';
 import { configSchema, type PlaitedConfigInput } from '../../src/config/schema.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { textResult } from '../../src/tools/tool.js';
 import { scriptedModel, type MockStep } from '../helpers/scripted-mock-model.js';
-
-const agents: Agent[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((agent) => agent.stop()));
-});
+import { collect, makeAgent, tempProject } from './agent-test-kit.js';
 
 function setup(steps: MockStep[], config: PlaitedConfigInput = {}) {
-  const cwd = mkdtempSync(join(tmpdir(), 'plaited-loop-'));
   const model = scriptedModel(steps);
-  const agent = createAgent({ config: configSchema.parse(config), model });
-  agents.push(agent);
-  return { agent, model, cwd };
-}
-
-async function collect(
-  agent: Agent,
-  sessionId: string,
-  text: string,
-  answer: (event: Extract<AgentOutput, { type: 'permission-request' }>) => string = () => 'allow-once',
-  signal?: AbortSignal,
-): Promise<AgentOutput[]> {
-  const events: AgentOutput[] = [];
-  for await (const event of agent.process({ sessionId, prompt: [{ type: 'text', text }] }, { signal })) {
-    events.push(event);
-    if (event.type === 'permission-request') event.respond({ outcome: 'selected', optionId: answer(event) });
-  }
-  return events;
+  return { agent: makeAgent(model, config), model, cwd: tempProject() };
 }
 
 const types = (events: AgentOutput[]) => events.map((event) => event.type);
@@ -111,13 +87,12 @@ describe('agent loop', () => {
         return textResult(`done ${args.id}`);
       },
     });
-    const cwd = mkdtempSync(join(tmpdir(), 'plaited-loop-'));
+    const cwd = tempProject();
     const model = scriptedModel([
       { toolCalls: [{ name: 'slow', input: { id: 'a' } }, { name: 'slow', input: { id: 'b' } }] },
       { text: 'both done' },
     ]);
-    const agent = createAgent({ config: configSchema.parse({}), model, tools: [slow] });
-    agents.push(agent);
+    const agent = makeAgent(model, {}, { tools: [slow] });
     const session = await agent.sessions.create({ cwd });
     await collect(agent, session.sessionId, 'go');
     expect(maxConcurrent).toBe(2);
@@ -185,13 +160,12 @@ describe('agent loop', () => {
   });
 
   it('persists history: a new agent over the same store replays the events', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'plaited-loop-'));
+    const cwd = tempProject();
     const first = createAgent({ config: configSchema.parse({}), model: scriptedModel([{ text: 'remember me' }]) });
     const session = await first.sessions.create({ cwd });
     await collect(first, session.sessionId, 'hello');
     await first.stop();
-    const second = createAgent({ config: configSchema.parse({}), model: scriptedModel([{ text: 'again' }]) });
-    agents.push(second);
+    const second = makeAgent(scriptedModel([{ text: 'again' }]));
     const history = await second.sessions.history(session.sessionId, cwd);
     expect(types(history)).toEqual(['user-message', 'text-delta', 'turn-end']);
     expect(history[1]).toMatchObject({ text: 'remember me' });
