@@ -171,17 +171,16 @@ export class SkillCatalog {
       return header + entries(low).join('') + footer;
     }
     const short = entries(MIN_DESCRIPTION);
+    const moreNote = (omitted: number): string => `<!-- ${omitted} more skills not listed; read_skill accepts any skill name -->\n`;
     const kept: string[] = [];
     let used = header.length + footer.length;
     for (let i = 0; i < short.length; i++) {
-      const trailer = `<!-- ${short.length - i - 1} more skills not listed; read_skill accepts any skill name -->\n`;
-      if (used + short[i].length + trailer.length > options.maxChars) break;
+      if (used + short[i].length + moreNote(short.length - i - 1).length > options.maxChars) break;
       kept.push(short[i]);
       used += short[i].length;
     }
     const omitted = short.length - kept.length;
-    const trailer = omitted > 0 ? `<!-- ${omitted} more skills not listed; read_skill accepts any skill name -->\n` : '';
-    const text = header + kept.join('') + trailer + footer;
+    const text = header + kept.join('') + (omitted > 0 ? moreNote(omitted) : '') + footer;
     return text.length <= options.maxChars ? text : '';
   }
 
