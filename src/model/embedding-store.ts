@@ -12,20 +12,26 @@ export class EmbeddingStore {
 
   constructor(path: string) {
     this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS embedding_cache (
-      model_id TEXT NOT NULL,
-      text_sha256 TEXT NOT NULL,
-      dimensions INTEGER NOT NULL,
-      vector BLOB NOT NULL,
-      created_at INTEGER NOT NULL,
-      PRIMARY KEY (model_id, text_sha256)
-    ) WITHOUT ROWID`);
-    this.select = this.db.prepare('SELECT vector FROM embedding_cache WHERE model_id = ? AND text_sha256 = ?');
-    this.insert = this.db.prepare(
-      'INSERT OR REPLACE INTO embedding_cache (model_id, text_sha256, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)',
-    );
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('busy_timeout = 5000');
+      this.db.exec(`CREATE TABLE IF NOT EXISTS embedding_cache (
+        model_id TEXT NOT NULL,
+        text_sha256 TEXT NOT NULL,
+        dimensions INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (model_id, text_sha256)
+      ) WITHOUT ROWID`);
+      this.select = this.db.prepare('SELECT vector FROM embedding_cache WHERE model_id = ? AND text_sha256 = ?');
+      this.insert = this.db.prepare(
+        'INSERT OR REPLACE INTO embedding_cache (model_id, text_sha256, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)',
+      );
+    } catch (error) {
+      // Not a database, or locked past the timeout: the file handle must not outlive the failure.
+      this.db.close();
+      throw error;
+    }
   }
 
   getMany(modelId: string, hashes: readonly string[]): Map<string, Float32Array> {
