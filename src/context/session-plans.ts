@@ -58,19 +58,28 @@ export class SessionPlans {
     try {
       initial = JSON.parse(await readFile(file, 'utf8')) as RelationSnapshot<PlanItemData>;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await setAside(file);
     }
-    return new RelationStore<PlanItemData>({
-      initial,
-      onPersist: async (snapshot) => {
-        await mkdir(dirname(file), { recursive: true });
-        // Write then rename, so a crash mid-write never leaves half a plan.
-        const temporary = `${file}.${process.pid}.tmp`;
-        await writeFile(temporary, `${JSON.stringify(snapshot, null, 2)}\n`);
-        await rename(temporary, file);
-      },
-    });
+    const onPersist = async (snapshot: RelationSnapshot<PlanItemData>) => {
+      await mkdir(dirname(file), { recursive: true });
+      // Write then rename, so a crash mid-write never leaves half a plan.
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, `${JSON.stringify(snapshot, null, 2)}\n`);
+      await rename(temporary, file);
+    };
+    try {
+      return new RelationStore<PlanItemData>({ initial, onPersist });
+    } catch {
+      // A plan file that parses but is not a valid plan: keep it aside, start a fresh plan.
+      await setAside(file);
+      return new RelationStore<PlanItemData>({ onPersist });
+    }
   }
+}
+
+/** An unreadable plan file is kept (never deleted) under a `.corrupt` name, so a session's turns still work. */
+async function setAside(file: string): Promise<void> {
+  await rename(file, `${file}.corrupt-${Date.now()}`).catch(() => undefined);
 }
 
 /** The plan as ACP entries: parents before children, in the order items were added. */

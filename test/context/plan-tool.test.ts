@@ -99,6 +99,21 @@ describe('plan tool', () => {
     expect(await extension.systemPrompt!(turnContext({ cwd, sessionId: 'other' }))).toBeUndefined();
   });
 
+  it('sets an unreadable plan file aside (never deletes it) and starts a fresh plan', async () => {
+    const cwd = await project();
+    const { mkdir, writeFile, readdir } = await import('node:fs/promises');
+    await mkdir(join(cwd, '.plaited/plans'), { recursive: true });
+    await writeFile(join(cwd, '.plaited/plans/broken.json'), '{ not json');
+    const tool = createPlanTool(new SessionPlans());
+    const add = tool.validate({ items: [{ content: 'Fresh step' }] });
+    if (!add.ok) throw new Error(add.error);
+    const result = await tool.execute(add.value, toolContext({ cwd, sessionId: 'broken' }));
+    expect(result.isError).toBeFalsy();
+    const files = await readdir(join(cwd, '.plaited/plans'));
+    expect(files.some((name) => name.startsWith('broken.json.corrupt-'))).toBe(true);
+    expect(await readFile(join(cwd, '.plaited/plans', files.find((name) => name.startsWith('broken.json.corrupt-'))!), 'utf8')).toBe('{ not json');
+  });
+
   it('never gives a new item an id the model chose for another item in the same call', async () => {
     const cwd = await project();
     const tool = createPlanTool(new SessionPlans());
