@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension, TurnContext } from './agent/agent-extension.js';
-import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
+import { createAgent, modelSource, type CreateAgentOptions } from './agent/create-agent.js';
 import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
 import type { McpServerConfig, PlaitedConfig } from './config/schema.js';
 import type { Log } from './cli/stderr-log.js';
@@ -47,12 +47,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;
   let extensionsPromise: Promise<AgentExtension[]> | undefined;
-  const samplingModel = async () => {
-    if (typeof options.model === 'function') return options.model();
-    if (options.model) return options.model;
-    const { resolveModel } = await import('./model/resolve-model.js');
-    return resolveModel(config.agent);
-  };
+  // One model for the agent's turns and the MCP servers' sampling requests, resolved once.
+  const baseModel = modelSource(config, options.model);
 
   const services = () =>
     (servicesPromise ??= (async () => {
@@ -70,7 +66,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
         indexPath,
         roots: [projectDir],
         // A server's sampling request is answered with the agent's own model.
-        onSampling: createModelSampler({ model: () => samplingModel() }),
+        onSampling: createModelSampler({ model: () => baseModel() }),
         ...(config.adapters.sandbox.commands ? { prepareServer: sandboxStdioServer(config, projectDir) } : {}),
         onEvent: (event) => {
           if (event.type === 'server-status' && event.error) log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
@@ -91,7 +87,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const agent = createAgent({
     config,
     // An unreachable model may come back: a failure is retried next turn.
-    model: config.cache.enabled ? memoizeUntilFailure(() => cachedModel(samplingModel, services, config, projectDir, log)) : options.model,
+    model: config.cache.enabled ? memoizeUntilFailure(() => cachedModel(baseModel, services, config, projectDir, log)) : baseModel,
     // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
     episodeIndex: async () => (await services()).index,
     extensions: [lazyExtensions('defaults', extensions), ...(options.extensions ?? [])],

@@ -65,12 +65,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   let ownStores: StoreRegistry | undefined;
   const episodeIndexes = options.episodeIndex ? undefined : episodeIndexOpener();
 
-  // A failed resolution is not cached: the user may fix the endpoint and retry.
-  const configuredModel = memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel(config.agent)));
-  const model = async (): Promise<ResolvedLanguageModel> => {
-    if (typeof options.model === 'function') return options.model();
-    return options.model ?? configuredModel();
-  };
+  const model = modelSource(config, options.model);
 
   const extensions = [...(options.extensions ?? [])];
   if (config.agent.episodic.enabled) {
@@ -378,6 +373,16 @@ export function createAgent(options: CreateAgentOptions): Agent {
       ownStores?.closeAll();
     },
   };
+}
+
+/**
+ * The model as given (an object, or a function called each time), else `config.agent.model`
+ * resolved on first use. A failed resolution is not cached: the user may fix the endpoint and retry.
+ */
+export function modelSource(config: PlaitedConfig, model?: CreateAgentOptions['model']): () => Promise<ResolvedLanguageModel> {
+  if (typeof model === 'function') return model;
+  if (model) return async () => model;
+  return memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel(config.agent)));
 }
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {
