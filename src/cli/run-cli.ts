@@ -3,6 +3,7 @@ import type { AgentAdapter } from '../adapters/agent-adapter.js';
 import type { Agent } from '../agent/agent.js';
 import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
+import { modelSource } from '../agent/create-agent.js';
 import { createDefaultAgent } from '../default-agent.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
@@ -57,9 +58,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   // sampling during its turns (hosts without sampling get the default model).
   const model =
     chain.includes('mcp') && config.agent.model === undefined
-      ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(async () =>
-          (await import('../model/resolve-model.js')).resolveModel(config.agent),
-        )
+      ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(modelSource(config))
       : undefined;
   const agent = createDefaultAgent({ config, log, model });
   let current: Agent = agent;
