@@ -172,7 +172,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const userMessage = toUserMessage(input.prompt);
     live.messages.push(userMessage);
     live.store.appendMessages(sessionId, [userMessage]);
-    if (!live.info.title && intent) manager().then((m) => m.setTitle(live, intent.split('\n')[0]!.slice(0, 80)));
+    if (!live.info.title && intent) {
+      // A title is cosmetic: a store error here must not become an unhandled rejection.
+      void manager()
+        .then((m) => m.setTitle(live, intent.split('\n')[0]!.slice(0, 80)))
+        .catch(() => undefined);
+    }
 
     let resolved: ResolvedLanguageModel;
     try {
