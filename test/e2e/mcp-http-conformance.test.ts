@@ -114,7 +114,7 @@ describe('the agent as an MCP server over streamable HTTP', () => {
 
   it('runs a prompt over HTTP with progress, as for stdio', async () => {
     const client = await connect();
-    model.push({ text: 'Answer over HTTP.' });
+    model.push({ text: 'Answer over HTTP.', chunkDelayMs: 15 }); // streamed with gaps: see mcp-stdio.test.ts
     const progress: string[] = [];
     const result = await client.callTool({ name: 'prompt', arguments: { prompt: 'hello over http' } }, { onprogress: (update) => void progress.push(update.message ?? '') });
     expect(resultText(result)).toBe('Answer over HTTP.');

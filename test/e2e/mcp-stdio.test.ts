@@ -44,7 +44,10 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
   it('runs a turn: final text, streamed progress, and a session that continues', async () => {
     const cwd = project();
     const cli = await start(cwd);
-    server.push({ text: 'Hello from the scripted model.' });
+    // Streamed with gaps, as a real model does: the MCP client SDK handles notifications a
+    // microtask later than responses, so progress that arrives in the same read as the
+    // response would be dropped by the client.
+    server.push({ text: 'Hello from the scripted model.', chunkDelayMs: 15 });
     const progress: string[] = [];
     const result = await cli.client.callTool(
       { name: 'prompt', arguments: { prompt: 'say hello' } },
