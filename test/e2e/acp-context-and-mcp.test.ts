@@ -3,27 +3,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { agentText, initialize } from '../helpers/acp-cli.js';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const fixtureServer = join(fixtures, 'mcp/fixture-server.mjs');
 const embedModel = process.env.PLAITED_TEST_EMBED_MODEL;
 
-let server: ScriptedOpenAIServer;
-const clis: AcpCli[] = [];
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer();
-});
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
+const bed = acpTestBed({ prefix: 'plaited-ctx-' });
 
 /** A project whose config points the embedder at the shared test model (the default needs a download). */
 function project(config: Record<string, unknown> = {}): string {
@@ -34,11 +23,7 @@ function project(config: Record<string, unknown> = {}): string {
   return cwd;
 }
 
-function start(cwd: string): AcpCli {
-  const cli = startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
-  clis.push(cli);
-  return cli;
-}
+const start = bed.start;
 
 const stdioServer = (name: string, args: string[] = []): acp.McpServer => ({
   name,
@@ -54,14 +39,14 @@ describe('ACP sessions with MCP servers and context', () => {
     const cli = start(cwd);
     await initialize(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [stdioServer('fixture')] });
-    server.push({ toolCalls: [{ name: 'mcp__fixture__echo', arguments: { text: 'through MCP' } }] }, { text: 'Echoed.' });
-    const before = server.requests.length;
+    bed.server.push({ toolCalls: [{ name: 'mcp__fixture__echo', arguments: { text: 'through MCP' } }] }, { text: 'Echoed.' });
+    const before = bed.server.requests.length;
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo something' }] });
     expect(response.stopReason).toBe('end_turn');
-    const offered = server.requests[before]!.tools?.map((tool) => tool.function.name) ?? [];
+    const offered = bed.server.requests[before]!.tools?.map((tool) => tool.function.name) ?? [];
     expect(offered).toContain('mcp__fixture__echo');
     expect(offered).toContain('read_file');
-    expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('through MCP');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages)).toContain('through MCP');
   });
 
   it('reports a server that fails to start as a notice, and the session still works', async () => {
@@ -70,7 +55,7 @@ describe('ACP sessions with MCP servers and context', () => {
     await initialize(cli);
     const broken: acp.McpServer = { name: 'broken', command: '/nonexistent/mcp-server', args: [], env: [] };
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [broken] });
-    server.push({ text: 'fine' });
+    bed.server.push({ text: 'fine' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(response.stopReason).toBe('end_turn');
     await waitFor(() => agentText(cli, sessionId).includes('broken'), 20_000);
@@ -86,10 +71,10 @@ describe('ACP sessions with MCP servers and context', () => {
       cwd,
       mcpServers: [stdioServer('many', ['--catalog', catalog])],
     });
-    server.push({ text: 'ok' });
-    const before = server.requests.length;
+    bed.server.push({ text: 'ok' });
+    const before = bed.server.requests.length;
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is the weather forecast for Paris tomorrow?' }] });
-    const offered = server.requests[before]!.tools?.map((tool) => tool.function.name) ?? [];
+    const offered = bed.server.requests[before]!.tools?.map((tool) => tool.function.name) ?? [];
     expect(offered).toContain('search_tools');
     expect(offered).toContain('mcp__many__get_weather_forecast');
     expect(offered.filter((name) => name.startsWith('mcp__')).length).toBeLessThanOrEqual(3);
@@ -105,15 +90,14 @@ describe('ACP sessions with MCP servers and context', () => {
     const commands = first.updates.find((n) => n.update.sessionUpdate === 'available_commands_update')!.update as acp.AvailableCommandsUpdate;
     expect(commands.availableCommands.map((command) => command.name)).toContain('git-release');
 
-    server.push(
+    bed.server.push(
       { toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'Write the release notes' }, { content: 'Tag the release' }] } }] },
       { text: 'Planned.' },
     );
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan the release' }] });
     const planUpdate = first.updates.find((n) => n.update.sessionUpdate === 'plan');
-    expect(planUpdate, JSON.stringify(server.requests.at(-1)?.messages.at(-1))).toBeDefined();
-    await first.close();
-    clis.splice(clis.indexOf(first), 1);
+    expect(planUpdate, JSON.stringify(bed.server.requests.at(-1)?.messages.at(-1))).toBeDefined();
+    await bed.closeNow(first);
 
     const second = start(cwd);
     await initialize(second);

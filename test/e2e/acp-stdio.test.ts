@@ -1,41 +1,17 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { agentText, CLI, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
+import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 
-let server: ScriptedOpenAIServer;
-const clis: AcpCli[] = [];
+const bed = acpTestBed({ prefix: 'plaited-e2e-' });
 
-// A fresh scripted model per test, so a step one test left unused never leaks into the next.
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer();
-});
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
+const project = bed.project;
 
-function project(): string {
-  return mkdtempSync(join(tmpdir(), 'plaited-e2e-'));
-}
-
-function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
-  const cli = startAcpCli({
-    cwd,
-    args: ['--model', 'openai-compatible:scripted', '--base-url', server.url, ...(options.args ?? [])],
-    ...options,
-  });
-  clis.push(cli);
-  return cli;
-}
+const start = bed.start;
 
 async function newSession(cli: AcpCli, cwd: string, capabilities: acp.ClientCapabilities = {}) {
   await initialize(cli, capabilities);
@@ -56,7 +32,7 @@ describe('ACP over stdio, end to end', () => {
     expect(init.agentCapabilities?.mcpCapabilities?.http).toBe(true);
     const session = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     expect(session.modes?.availableModes.map((mode) => mode.id)).toEqual(['default', 'accept-edits', 'plan']);
-    server.push({ text: 'Hello from the scripted model.' });
+    bed.server.push({ text: 'Hello from the scripted model.' });
     const response = await cli.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(response.stopReason).toBe('end_turn');
     expect(agentText(cli, session.sessionId)).toBe('Hello from the scripted model.');
@@ -75,7 +51,7 @@ describe('ACP over stdio, end to end', () => {
       },
     });
     const { sessionId } = await newSession(cli, cwd);
-    server.push({ toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } }] }, { text: 'Edited.' });
+    bed.server.push({ toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } }] }, { text: 'Edited.' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change beta' }] });
     expect(response.stopReason).toBe('end_turn');
     expect(asked).toHaveLength(1);
@@ -92,14 +68,14 @@ describe('ACP over stdio, end to end', () => {
     const cwd = project();
     const cli = start(cwd, { onPermission: () => ({ outcome: { outcome: 'selected', optionId: 'reject-once' } }) });
     const { sessionId } = await newSession(cli, cwd);
-    const before = server.requests.length;
-    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'no' } }] }, { text: 'Understood.' });
+    const before = bed.server.requests.length;
+    bed.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'no' } }] }, { text: 'Understood.' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write x' }] });
     expect(response.stopReason).toBe('end_turn');
     expect(() => readFileSync(join(cwd, 'x.txt'))).toThrow();
     const failed = toolUpdates(cli, sessionId).find((n) => (n.update as acp.ToolCallUpdate).status === 'failed');
     expect(failed).toBeDefined();
-    expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('rejected');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages)).toContain('rejected');
   });
 
   it('allow-always is remembered: the second call is not asked about', async () => {
@@ -112,7 +88,7 @@ describe('ACP over stdio, end to end', () => {
       },
     });
     const { sessionId } = await newSession(cli, cwd);
-    server.push(
+    bed.server.push(
       { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: '1' } }] },
       { toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: '2' } }] },
       { text: 'Both written.' },
@@ -127,8 +103,8 @@ describe('ACP over stdio, end to end', () => {
     writeFileSync(join(cwd, 'one.txt'), 'first file');
     const cli = start(cwd);
     const { sessionId } = await newSession(cli, cwd);
-    const before = server.requests.length;
-    server.push(
+    const before = bed.server.requests.length;
+    bed.server.push(
       {
         toolCalls: [
           { name: 'read_file', arguments: { path: 'one.txt' } },
@@ -141,7 +117,7 @@ describe('ACP over stdio, end to end', () => {
     const updates = toolUpdates(cli, sessionId).map((n) => n.update as acp.ToolCallUpdate);
     expect(updates.filter((update) => update.status === 'completed')).toHaveLength(1);
     expect(updates.filter((update) => update.status === 'failed')).toHaveLength(1);
-    const followUp = server.requests[before + 1]!.messages.filter((message) => message.role === 'tool');
+    const followUp = bed.server.requests[before + 1]!.messages.filter((message) => message.role === 'tool');
     expect(followUp).toHaveLength(2);
     expect(JSON.stringify(followUp)).toContain('first file');
   });
@@ -151,7 +127,7 @@ describe('ACP over stdio, end to end', () => {
     const marker = `plaited-cancel-${process.pid}-${Date.now()}`;
     const cli = start(cwd);
     const { sessionId } = await newSession(cli, cwd);
-    server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
+    bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
     const prompt = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
     await waitFor(() => toolUpdates(cli, sessionId).some((n) => (n.update as acp.ToolCallUpdate).status === 'in_progress'));
     await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0);
@@ -167,11 +143,10 @@ describe('ACP over stdio, end to end', () => {
     writeFileSync(join(cwd, 'a.txt'), 'content of a');
     const first = start(cwd);
     const { sessionId } = await newSession(first, cwd);
-    server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
+    bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
     const live = first.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update.sessionUpdate);
-    await first.close();
-    clis.splice(clis.indexOf(first), 1);
+    await bed.closeNow(first);
 
     const second = start(cwd);
     await initialize(second);
@@ -185,10 +160,10 @@ describe('ACP over stdio, end to end', () => {
     expect(dedupe(replayed.slice(1).map((n) => n.update.sessionUpdate))).toEqual(dedupe(live));
     expect(agentText(second, sessionId)).toBe('It says: content of a.');
 
-    const before = server.requests.length;
-    server.push({ text: 'Still here.' });
+    const before = bed.server.requests.length;
+    bed.server.push({ text: 'Still here.' });
     await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
-    expect(JSON.stringify(server.requests[before]!.messages)).toContain('content of a');
+    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('content of a');
   });
 
   it('answers a malformed line and an unknown method with JSON-RPC errors and keeps working', async () => {
@@ -203,7 +178,7 @@ describe('ACP over stdio, end to end', () => {
     expect(byId.get('null')?.code).toBe(-32700);
     expect(byId.get('raw-2')?.code).toBe(-32601);
     expect(byId.get('raw-3')?.code).toBe(-32602);
-    server.push({ text: 'still fine' });
+    bed.server.push({ text: 'still fine' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ok?' }] });
     expect(response.stopReason).toBe('end_turn');
     // An unknown session is a protocol error, not a crash.
@@ -213,7 +188,7 @@ describe('ACP over stdio, end to end', () => {
   it('reports an unreachable model as an error on the prompt, not a crash', async () => {
     const cwd = project();
     const cli = startAcpCli({ cwd, args: ['--model', 'openai-compatible:x', '--base-url', 'http://127.0.0.1:9/v1'] });
-    clis.push(cli);
+    bed.track(cli);
     const { sessionId } = await newSession(cli, cwd);
     await expect(cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({ code: -32603 });
     const again = await cli.agent.request('session/list', {});
@@ -234,11 +209,11 @@ describe('ACP over stdio, end to end', () => {
       },
     });
     const { sessionId } = await newSession(cli, cwd, { fs: { readTextFile: true, writeTextFile: true } });
-    const before = server.requests.length;
-    server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'buffer.txt' } }] }, { text: 'ok' });
+    const before = bed.server.requests.length;
+    bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'buffer.txt' } }] }, { text: 'ok' });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read buffer' }] });
     expect(reads).toEqual([join(cwd, 'buffer.txt')]);
-    expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('unsaved editor buffer');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages)).toContain('unsaved editor buffer');
   });
 
   it('runs bash in a client terminal when the client advertises terminals, and embeds it live', async () => {
@@ -272,8 +247,8 @@ describe('ACP over stdio, end to end', () => {
       },
     });
     const { sessionId } = await newSession(cli, cwd, { terminal: true });
-    const before = server.requests.length;
-    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo from-the-client-terminal' } }] }, { text: 'ok' });
+    const before = bed.server.requests.length;
+    bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo from-the-client-terminal' } }] }, { text: 'ok' });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it' }] });
     expect(calls).toEqual(['create', 'wait', 'output', 'release']);
     const updates = toolUpdates(cli, sessionId).map((n) => n.update as acp.ToolCallUpdate);
@@ -281,7 +256,7 @@ describe('ACP over stdio, end to end', () => {
     const done = updates.findIndex((update) => update.status === 'completed');
     expect(live).toBeGreaterThanOrEqual(0);
     expect(live).toBeLessThan(done);
-    expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('from-the-client-terminal');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages)).toContain('from-the-client-terminal');
   });
 
   it('switches to accept-edits mode: edits run without asking', async () => {
@@ -295,7 +270,7 @@ describe('ACP over stdio, end to end', () => {
     });
     const { sessionId } = await newSession(cli, cwd);
     await cli.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
-    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'auto.txt', content: 'auto' } }] }, { text: 'done' });
+    bed.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'auto.txt', content: 'auto' } }] }, { text: 'done' });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] });
     expect(asked).toBe(0);
     expect(readFileSync(join(cwd, 'auto.txt'), 'utf8')).toBe('auto');

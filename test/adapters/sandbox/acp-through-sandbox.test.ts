@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { McpServer } from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { acpTestBed } from '../../helpers/acp-test-bed.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { agentText, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../../helpers/acp-cli.js';
+import { agentText, initialize, type AcpCli } from '../../helpers/acp-cli.js';
 import { requireBuiltCli } from './acp-cli-harness.js';
 import { FIXTURE_KEY, requirePrograms } from './sandbox-fixture.js';
 
@@ -22,36 +22,14 @@ const FILE_READER_SERVER = fileURLToPath(new URL('../../fixtures/sandbox/file-re
  * cancellation must still leave no process behind.
  */
 
-let server: ScriptedOpenAIServer;
-const clis: AcpCli[] = [];
+const bed = acpTestBed({ prefix: 'plaited-sandboxed-e2e-', args: ['--adapter', 'sandbox', '--adapter', 'acp'], before: () => {
+    requirePrograms('bwrap', 'socat');
+    requireBuiltCli();
+  } });
 
-beforeEach(async () => {
-  requirePrograms('bwrap', 'socat');
-  requireBuiltCli();
-  server = await startScriptedOpenAIServer();
-});
+const project = bed.project;
 
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
-
-function project(): string {
-  return mkdtempSync(join(tmpdir(), 'plaited-sandboxed-e2e-'));
-}
-
-function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
-  const cli = startAcpCli({
-    cwd,
-    args: ['--adapter', 'sandbox', '--adapter', 'acp', '--model', 'openai-compatible:scripted', '--base-url', server.url, ...(options.args ?? [])],
-    ...options,
-  });
-  clis.push(cli);
-  return cli;
-}
+const start = bed.start;
 
 async function newSession(cli: AcpCli, cwd: string) {
   await initialize(cli);
@@ -63,11 +41,11 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     const cwd = project();
     const cli = start(cwd);
     const { sessionId } = await newSession(cli, cwd);
-    server.push({ text: 'Hello through the sandbox.' });
+    bed.server.push({ text: 'Hello through the sandbox.' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(response.stopReason).toBe('end_turn');
     expect(agentText(cli, sessionId)).toBe('Hello through the sandbox.');
-    expect(server.requests).toHaveLength(1);
+    expect(bed.server.requests).toHaveLength(1);
   });
 
   it('runs a write tool after the user grants permission (the project is writable for approved edits)', async () => {
@@ -75,7 +53,7 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     writeFileSync(join(cwd, 'notes.txt'), 'alpha\nbeta\n');
     const cli = start(cwd, { onPermission: () => ({ outcome: { outcome: 'selected', optionId: 'allow-once' } }) });
     const { sessionId } = await newSession(cli, cwd);
-    server.push({ toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } }] }, { text: 'Edited.' });
+    bed.server.push({ toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } }] }, { text: 'Edited.' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change beta' }] });
     expect(response.stopReason).toBe('end_turn');
     expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
@@ -86,7 +64,7 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     const marker = `plaited-sandbox-cancel-${process.pid}-${Date.now()}`;
     const cli = start(cwd);
     const { sessionId } = await newSession(cli, cwd);
-    server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
+    bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
     const prompt = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
     await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0, 15_000, 'the sleep to start');
     await cli.agent.notify('session/cancel', { sessionId });
@@ -100,10 +78,9 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     writeFileSync(join(cwd, 'a.txt'), 'content of a');
     const first = start(cwd);
     const { sessionId } = await newSession(first, cwd);
-    server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
+    bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
-    await first.close();
-    clis.splice(clis.indexOf(first), 1);
+    await bed.closeNow(first);
 
     const second = start(cwd);
     await initialize(second);
@@ -122,7 +99,7 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     await initialize(cli);
     const reader: McpServer = { name: 'reader', command: process.execPath, args: [FILE_READER_SERVER], env: [] };
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [reader] });
-    server.push({ toolCalls: [{ name: 'mcp__reader__read_text', arguments: { path: join(home, '.ssh', 'id_rsa') } }] }, { text: 'Could not read it.' });
+    bed.server.push({ toolCalls: [{ name: 'mcp__reader__read_text', arguments: { path: join(home, '.ssh', 'id_rsa') } }] }, { text: 'Could not read it.' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read my key' }] });
     expect(response.stopReason).toBe('end_turn');
     const finals = cli.updates
@@ -132,7 +109,7 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     expect(done?.status, JSON.stringify(finals)).toBe('failed');
     expect(JSON.stringify(done)).toMatch(/ENOENT/);
     expect(JSON.stringify(cli.updates)).not.toContain('plaited-fixture-key');
-    expect(JSON.stringify(server.requests)).not.toContain('plaited-fixture-key');
+    expect(JSON.stringify(bed.server.requests)).not.toContain('plaited-fixture-key');
   });
 
   it('answers malformed input with JSON-RPC errors through the wrapper and keeps working', async () => {
@@ -144,7 +121,7 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     await waitFor(() => cli.rawResponses.length >= 2, 15_000, 'answers to both raw lines');
     const codes = cli.rawResponses.map((message) => (message.error as { code: number } | undefined)?.code);
     expect(codes).toEqual(expect.arrayContaining([-32700, -32601]));
-    server.push({ text: 'still fine' });
+    bed.server.push({ text: 'still fine' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ok?' }] });
     expect(response.stopReason).toBe('end_turn');
   });
