@@ -16,7 +16,6 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
@@ -25,6 +24,7 @@ import { createAgent } from '../src/agent/create-agent.js';
 import { configSchema } from '../src/config/schema.js';
 import { createAgentMcpServer } from '../src/adapters/mcp-server/create-agent-mcp-server.js';
 import { median, percentile, round } from './stats.js';
+import { instantTextStream } from '../src/model/instant-stream.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-agent.js');
 
@@ -78,7 +78,7 @@ async function timed(rounds: number, run: (round: number) => Promise<unknown>): 
 /** The same agent and instant model, turn by turn directly and through an MCP `prompt` call. */
 async function mcpInProcess(rounds: number): Promise<{ direct: number[]; mcp: number[] }> {
   const cwd = project();
-  const model = new MockLanguageModelV3({ doStream: async () => ({ stream: instantAnswer('ok') }) });
+  const model = new MockLanguageModelV3({ doStream: async () => ({ stream: instantTextStream('ok', { tokens: 1 }) }) });
   const agent = createAgent({ config: configSchema.parse({ agent: { stateDb: join(cwd, 'state.db') } }), model, tools: [] });
   try {
     const session = await agent.sessions.create({ cwd });
@@ -153,26 +153,6 @@ function listeningUrl(child: ChildProcess): Promise<string> {
         found(match[1]!);
       }
     });
-  });
-}
-
-function instantAnswer(text: string): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'text-start', id: 't' },
-    { type: 'text-delta', id: 't', delta: text },
-    { type: 'text-end', id: 't' },
-    {
-      type: 'finish',
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
-    },
-  ];
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
   });
 }
 

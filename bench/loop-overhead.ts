@@ -1,28 +1,19 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { createAgent } from '../src/agent/create-agent.js';
 import { configSchema } from '../src/config/schema.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { textResult } from '../src/tools/tool.js';
+import { instantStream, instantTextStream } from '../src/model/instant-stream.js';
 import { median, percentile } from './stats.js';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
-
-function instantStream(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
-}
 
 /**
  * The loop's own cost per turn: an instant scripted model (one tool call, then an answer)
@@ -34,21 +25,13 @@ export async function benchLoopOverhead(turns = 300): Promise<Record<string, num
     doStream: async () => {
       const even = call++ % 2 === 0;
       return {
-        stream: instantStream(
-          even
-            ? [
-                { type: 'stream-start', warnings: [] },
-                { type: 'tool-call', toolCallId: `c${call}`, toolName: 'noop', input: '{"value":"x"}' },
-                { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
-              ]
-            : [
-                { type: 'stream-start', warnings: [] },
-                { type: 'text-start', id: 't' },
-                { type: 'text-delta', id: 't', delta: 'done' },
-                { type: 'text-end', id: 't' },
-                { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-              ],
-        ),
+        stream: even
+          ? instantStream([
+              { type: 'stream-start', warnings: [] },
+              { type: 'tool-call', toolCallId: `c${call}`, toolName: 'noop', input: '{"value":"x"}' },
+              { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+            ])
+          : instantTextStream('done', { tokens: 1 }),
       };
     },
   });

@@ -1,5 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { SemanticCache, SemanticCacheKey } from './semantic-cache.js';
+import { instantTextStream } from '../model/instant-stream.js';
 
 /**
  * Puts the semantic cache in front of a model: the first step of a turn (the prompt ends
@@ -23,7 +24,7 @@ export function withSemanticCache(model: LanguageModelV3, cache: SemanticCache):
       if (!key) return model.doStream(options);
       await storing;
       const hit = await cache.lookup(key, { signal: options.abortSignal }).catch(() => undefined);
-      if (hit) return { stream: cachedStream(hit.entry.answer) };
+      if (hit) return { stream: instantTextStream(hit.entry.answer, { raw: 'cached' }) };
       const result = await model.doStream(options);
       let text = '';
       let calledTools = false;
@@ -50,27 +51,4 @@ function cacheKey(prompt: LanguageModelV3Prompt, tools: string[]): SemanticCache
   const text = last.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n').trim();
   if (!text) return undefined;
   return { prompt: text, tools, context: JSON.stringify(prompt.slice(0, -1)) };
-}
-
-function cachedStream(answer: string): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'text-start', id: 'cached' },
-    { type: 'text-delta', id: 'cached', delta: answer },
-    { type: 'text-end', id: 'cached' },
-    {
-      type: 'finish',
-      finishReason: { unified: 'stop', raw: 'cached' },
-      usage: {
-        inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
-        outputTokens: { total: 0, text: 0, reasoning: undefined },
-      },
-    },
-  ];
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
 }
