@@ -1,17 +1,14 @@
 import type { Agent } from '../../agent/agent.js';
-import type { AgentOutput, PermissionDecision, StopReason, ToolCallStatus, ToolKind } from '../../agent/agent-output.js';
+import type { AgentOutput, PermissionDecision, StopReason } from '../../agent/agent-output.js';
 
-/** One tool call of the turn, as the `prompt` tool reports it back to the host. */
-export interface ToolCallSummary {
-  toolCallId: string;
-  toolName: string;
-  title: string;
-  kind: ToolKind;
-  status: ToolCallStatus;
-  input: unknown;
+/** One tool call of the turn, as the `prompt` tool reports it back to the host: the call's own event fields. */
+export type ToolCallSummary = Pick<
+  Extract<AgentOutput, { type: 'tool-call' }>,
+  'toolCallId' | 'toolName' | 'title' | 'kind' | 'status' | 'input'
+> & {
   /** Text the tool showed (its result, or why it failed). */
   output?: string;
-}
+};
 
 /** What happened to a permission request inside the turn. */
 export interface PermissionSummary {
