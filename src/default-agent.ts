@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
-import type { AgentExtension, TurnContext } from './agent/agent-extension.js';
+import type { AgentExtension } from './agent/agent-extension.js';
 import { createAgent, modelSource, type CreateAgentOptions } from './agent/create-agent.js';
 import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
 import type { McpServerConfig, PlaitedConfig } from './config/schema.js';
@@ -46,7 +46,6 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const log = options.log ?? (() => undefined);
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;
-  let extensionsPromise: Promise<AgentExtension[]> | undefined;
   // One model for the agent's turns and the MCP servers' sampling requests, resolved once.
   const baseModel = modelSource(config, options.model);
 
@@ -76,13 +75,13 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
       return { index, embedder, registry };
     })());
 
-  const extensions = () =>
-    (extensionsPromise ??= (async () => {
-      const { index, embedder, registry } = await services();
-      const { createMcpExtension } = await import('./mcp/mcp-extension.js');
-      const { createContextExtensions } = await import('./context/context-extensions.js');
-      return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index, embedder })];
-    })());
+  // Loaded by the core when the first session starts, after the protocol's handshake.
+  const extensions = async (): Promise<AgentExtension[]> => {
+    const { index, embedder, registry } = await services();
+    const { createMcpExtension } = await import('./mcp/mcp-extension.js');
+    const { createContextExtensions } = await import('./context/context-extensions.js');
+    return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index, embedder })];
+  };
 
   const agent = createAgent({
     config,
@@ -90,7 +89,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
     model: config.cache.enabled ? memoizeUntilFailure(() => cachedModel(baseModel, services, config, projectDir, log)) : baseModel,
     // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
     episodeIndex: async () => (await services()).index,
-    extensions: [lazyExtensions('defaults', extensions), ...(options.extensions ?? [])],
+    loadExtensions: extensions,
+    extensions: options.extensions ?? [],
   });
   const stop = agent.stop.bind(agent);
   return Object.assign(agent, {
@@ -174,44 +174,4 @@ async function openEmbedder(config: PlaitedConfig, projectDir: string, log: Log)
     log('warn', `embedder unavailable, discovery uses BM25 only: ${(error as Error).message}`);
     return undefined;
   }
-}
-
-/** Several extensions loaded by one factory on first use, presented as one. */
-function lazyExtensions(name: string, load: () => Promise<AgentExtension[]>): AgentExtension {
-  let loaded = false;
-  const each = async <T>(call: (extension: AgentExtension) => Promise<T> | T | undefined): Promise<T[]> => {
-    const results: T[] = [];
-    loaded = true;
-    for (const extension of await load()) {
-      const result = await call(extension);
-      if (result !== undefined) results.push(result);
-    }
-    return results;
-  };
-  return {
-    name,
-    async tools(context: TurnContext) {
-      return (await each((extension) => extension.tools?.(context))).flat();
-    },
-    async systemPrompt(context) {
-      const parts = await each((extension) => extension.systemPrompt?.(context));
-      return parts.filter(Boolean).join('\n\n') || undefined;
-    },
-    async onToolResult(context, call) {
-      await each((extension) => extension.onToolResult?.(context, call));
-    },
-    async onTurnEnd(context, stopReason) {
-      await each((extension) => extension.onTurnEnd?.(context, stopReason));
-    },
-    async onSessionStart(session, emit) {
-      await each((extension) => extension.onSessionStart?.(session, emit));
-    },
-    async onSessionClose(sessionId) {
-      await each((extension) => extension.onSessionClose?.(sessionId));
-    },
-    async close() {
-      // Closing must not load what was never used.
-      if (loaded) await each((extension) => extension.close?.());
-    },
-  };
 }

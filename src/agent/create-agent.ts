@@ -31,6 +31,12 @@ export interface CreateAgentOptions {
   config: PlaitedConfig;
   /** Modules that add tools, prompt text and session hooks (MCP, skills, rules, memory, plans). */
   extensions?: AgentExtension[];
+  /**
+   * Extensions too heavy to build before a protocol's handshake (they open the index, the MCP
+   * SDK, a model): loaded when the first session starts, placed before `extensions`, and then
+   * isolated one by one like the others. A failed load is a notice and is retried later.
+   */
+  loadExtensions?: () => Promise<AgentExtension[]>;
   /** A model to use instead of resolving `config.agent.model` (tests, proxies, MCP sampling). */
   model?: ResolvedLanguageModel | (() => Promise<ResolvedLanguageModel>);
   /** Built-in tools; defaults to read_file, write_file, edit_file, glob, grep, bash, web_fetch. */
@@ -78,11 +84,28 @@ export function createAgent(options: CreateAgentOptions): Agent {
     );
   }
 
+  const loadLate = options.loadExtensions ? memoizeUntilFailure(options.loadExtensions) : undefined;
+  let lateLoaded = !loadLate;
+  /** Makes sure the late extensions are in `extensions` before any hook runs for `sessionId`. */
+  const ensureExtensions = async (sessionId: string, emit: (event: AgentOutput) => void): Promise<void> => {
+    if (lateLoaded || !loadLate) return;
+    try {
+      const loaded = await loadLate();
+      if (!lateLoaded) extensions.unshift(...loaded);
+      lateLoaded = true;
+    } catch (error) {
+      emit(noticeOf(sessionId, 'extensions', 'load', error));
+    }
+  };
+
   const manager = () =>
     (managerPromise ??= (async () => {
       const stores = options.stores ?? (ownStores = await openStores(config));
       return new LocalSessionManager(stores, config.agent.defaultMode, {
-        onStart: (session) => runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId),
+        onStart: async (session) => {
+          await ensureExtensions(session.sessionId, publish);
+          await runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId);
+        },
         onClose: (sessionId) => runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId),
       });
     })());
@@ -155,6 +178,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const { sessionId } = live.info;
     const pending: AgentOutput[] = [];
     const notify = (event: AgentOutput) => pending.push(event);
+    await ensureExtensions(sessionId, notify);
     const runtime = processOptions.runtime ?? (await localRuntime(live.info.cwd));
     const intent = promptText(input.prompt);
     const turnStart = live.messages.length;
@@ -350,6 +374,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     },
     async tools(sessionId) {
       const live = await (await manager()).open(sessionId);
+      await ensureExtensions(sessionId, publish);
       const runtime = await localRuntime(live.info.cwd);
       return toolsFor(live, {
         sessionId,
