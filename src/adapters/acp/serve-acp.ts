@@ -31,11 +31,14 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
   const sessions = new Map<string, { cwd: string; prompts: Set<AbortController> }>();
   let connection: acp.AgentConnection | undefined;
 
+  /** Whether the client advertised `session.<name>` (an object, or `null`/absent when not). */
+  const clientSession = (name: 'notices' | 'compaction'): boolean =>
+    Boolean((clientCapabilities?.session as Record<string, unknown> | null | undefined)?.[name]);
   const updateContext = (cwd: string, replay: boolean): UpdateContext => ({
     cwd,
     replay,
-    notices: Boolean(clientCapabilities?.session && 'notices' in clientCapabilities.session && clientCapabilities.session.notices),
-    compaction: Boolean(clientCapabilities?.session && 'compaction' in clientCapabilities.session && clientCapabilities.session.compaction),
+    notices: clientSession('notices'),
+    compaction: clientSession('compaction'),
   });
 
   const modeState = (mode: SessionMode): acp.SessionModeState => ({ currentModeId: mode, availableModes: [...MODES] });
