@@ -47,7 +47,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;
   // One model for the agent's turns and the MCP servers' sampling requests, resolved once.
-  const baseModel = modelSource(config, options.model);
+  const baseModel = modelSource(config, options.model, (message) => log('debug', message));
 
   const services = () =>
     (servicesPromise ??= (async () => {

@@ -12,7 +12,9 @@ import { EventChannel } from './event-channel.js';
 import { authorizeToolCalls } from './authorize-tool-calls.js';
 import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
-import { streamModelStep, type StepToolCall } from './stream-model-step.js';
+import { streamModelStep, type StepOptions, type StepToolCall } from './stream-model-step.js';
+import { fitStepToContext } from './fit-step-to-context.js';
+import type { HistoryMeasure } from './compact-turn-history.js';
 import { toModelOutput } from './tool-result-output.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';
 
@@ -43,7 +45,7 @@ export interface TurnOptions {
   onStepMessages?(messages: ModelMessage[]): void;
   onToolResult?(call: ToolCallSummary): Promise<void> | void;
   /** Between steps: may compact the history; returns the history to continue with when it did. */
-  compact?(step: { lastInputTokens: number; added: readonly ModelMessage[] }): AsyncGenerator<AgentOutput, ModelMessage[] | undefined>;
+  compact?(step: { lastInputTokens: number; added: readonly ModelMessage[]; measure?: HistoryMeasure }): AsyncGenerator<AgentOutput, ModelMessage[] | undefined>;
   /** Messages that arrived while the turn ran: injected before the next step; they supersede unapproved calls. */
   steering?: SteeringQueue;
 }
@@ -79,7 +81,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     const tools = await options.tools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const toolPrompt = xml ? textToolPrompt(tools) : '';
-    const stepStream = streamModelStep({
+    const stepOptions: StepOptions = {
       model: options.model,
       system: toolPrompt ? [options.system, toolPrompt].filter(Boolean).join('\n\n') : options.system,
       messages,
@@ -87,7 +89,17 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       signal,
       temperature: options.temperature,
       maxOutputTokens: options.maxOutputTokens,
-    });
+      sessionId,
+    };
+    // A local model's context is fixed: the step must fit it, or the history is compacted, or the turn ends.
+    const fitted = yield* fitStepToContext(stepOptions, options.compact);
+    if (fitted.stop) {
+      yield { type: 'notice', sessionId, level: 'warning', message: fitted.stop };
+      yield usageEvent(sessionId, usage);
+      return { stopReason: 'max_tokens', usage };
+    }
+    if (fitted.messages) messages = stepOptions.messages = fitted.messages;
+    const stepStream = streamModelStep(stepOptions);
 
     const filter = xml ? new ToolCallTextFilter() : undefined;
     let outcome;
@@ -111,6 +123,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
 
     const calls = xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls;
     const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls);
+    if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {
       if (assistant) {
         messages.push(assistant);

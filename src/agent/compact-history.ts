@@ -70,6 +70,8 @@ function stubToolResults(message: ToolModelMessage): ToolModelMessage {
   };
 }
 
+const SUMMARY_MAX_TOKENS = 1024;
+
 export interface CompactionResult {
   messages: ModelMessage[];
   summary: string;
@@ -97,6 +99,8 @@ export async function summariseOldTurns(options: {
         'decisions, files touched, facts learned and open tasks. Be specific and brief. Answer with the summary only.',
       messages: [...older, { role: 'user', content: 'Summarise the conversation so far for your own later use.' }],
       signal: options.signal,
+      // A summary longer than this would not save much (and a degenerate local model would fill its context).
+      maxOutputTokens: SUMMARY_MAX_TOKENS,
     })) || '(no summary)';
   const head: ModelMessage = { role: 'user', content: [{ type: 'text', text: `[Summary of the earlier conversation]\n${summary}` }] };
   return { messages: [head, ...options.messages.slice(keepFrom)], summary };

@@ -5,6 +5,13 @@ import type { LiveSession } from './session-manager.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import { compactionLimit, estimateTokens, stubToolOutputsExceptLast, summariseOldTurns, truncateOldToolOutputs } from './compact-history.js';
+import { canMeasurePrompt } from '../model/prompt-budget.js';
+
+/** A history's size in the model's own tokens (system prompt and tools included), and the model's context size. */
+export interface HistoryMeasure {
+  contextSize: number;
+  size(messages: readonly ModelMessage[]): Promise<number>;
+}
 
 const DEFAULT_CONTEXT_WINDOW = 128_000;
 
@@ -20,15 +27,20 @@ export async function* compactTurnHistory(options: {
   system: string;
   signal: AbortSignal;
   /** Between steps of a turn: the size of the next request as the model counted the last one (0 = unknown). */
-  midTurn?: { lastInputTokens: number; added: readonly ModelMessage[] };
+  midTurn?: { lastInputTokens: number; added: readonly ModelMessage[]; measure?: HistoryMeasure };
 }): AsyncGenerator<AgentOutput, boolean> {
   const { live, config } = options;
-  const limit = contextLimit(config);
+  const measure = options.midTurn?.measure;
+  // A model that measures its prompts (a local one) is checked by the loop before every step, with its
+  // own tokens and context size: the estimate below would only guess worse.
+  if (!measure && canMeasurePrompt(options.model)) return false;
+  const limit = measure ? compactionLimit(config.compactAt, measure.contextSize) : contextLimit(config);
+  const sizeOf = async (messages: readonly ModelMessage[]) => (measure ? measure.size(messages) : estimateTokens(messages, options.system));
   // Between steps the model's own count of the last request is used: no scan of the history per step.
   const size =
-    options.midTurn && options.midTurn.lastInputTokens > 0
+    !measure && options.midTurn && options.midTurn.lastInputTokens > 0
       ? options.midTurn.lastInputTokens + estimateTokens(options.midTurn.added)
-      : estimateTokens(live.messages, options.system);
+      : await sizeOf(live.messages);
   if (size <= limit) return false;
 
   const sessionId = live.info.sessionId;
@@ -36,7 +48,7 @@ export async function* compactTurnHistory(options: {
   yield { type: 'compaction', sessionId, compactionId, status: 'in_progress' };
   let messages = truncateOldToolOutputs(live.messages, config.truncateToolOutputsAfter);
   let summary = 'Old tool outputs were cut to stubs.';
-  if (estimateTokens(messages, options.system) > limit) {
+  if ((await sizeOf(messages)) > limit) {
     try {
       const result = await summariseOldTurns({ model: options.model, messages, keepTurns: config.compactKeepTurns, signal: options.signal });
       if (result) {
@@ -51,7 +63,7 @@ export async function* compactTurnHistory(options: {
     }
   }
   // Inside one long turn, older turns may not be enough: stub this turn's tool outputs but the latest.
-  if (options.midTurn && estimateTokens(messages, options.system) > limit) {
+  if (options.midTurn && (await sizeOf(messages)) > limit) {
     messages = stubToolOutputsExceptLast(messages, 1);
     summary += ' Earlier tool outputs of this turn were cut to stubs.';
   }

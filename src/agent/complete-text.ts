@@ -7,6 +7,7 @@ export async function completeText(options: {
   system: string;
   messages: ModelMessage[];
   signal: AbortSignal;
+  maxOutputTokens?: number;
 }): Promise<string> {
   // Imported on use: the model layer (the `ai` package) stays out of the CLI's start-up.
   const { streamModelStep } = await import('./stream-model-step.js');

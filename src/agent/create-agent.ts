@@ -409,10 +409,14 @@ export function createAgent(options: CreateAgentOptions): Agent {
  * The model as given (an object, or a function called each time), else `config.agent.model`
  * resolved on first use. A failed resolution is not cached: the user may fix the endpoint and retry.
  */
-export function modelSource(config: PlaitedConfig, model?: CreateAgentOptions['model']): () => Promise<ResolvedLanguageModel> {
+export function modelSource(
+  config: PlaitedConfig,
+  model?: CreateAgentOptions['model'],
+  debug?: (message: string) => void,
+): () => Promise<ResolvedLanguageModel> {
   if (typeof model === 'function') return model;
   if (model) return async () => model;
-  return memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel(config.agent)));
+  return memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel(config.agent, { log: debug })));
 }
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {

@@ -1,10 +1,12 @@
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from 'ai';
 import { convertToLanguageModelPrompt } from 'ai/internal';
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { AgentErrorInfo, StopReason } from './agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { errorInfo } from './agent-notices.js';
+import { LocalModelError } from '../model/local-model-error.js';
+import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
 
 export interface StepToolCall {
   toolCallId: string;
@@ -21,6 +23,8 @@ export interface StepOutcome {
   stopReason: StopReason;
   usage: { inputTokens: number; outputTokens: number };
   error?: AgentErrorInfo;
+  /** Why the step ended early without an error (the prompt no longer fits a local model's context). */
+  notice?: string;
 }
 
 export type StepDelta = { type: 'text-delta'; text: string } | { type: 'thought-delta'; text: string };
@@ -33,6 +37,8 @@ export interface StepOptions {
   signal: AbortSignal;
   temperature?: number;
   maxOutputTokens?: number;
+  /** The session the step belongs to: a local model keeps the session's evaluated prompt between steps and turns. */
+  sessionId?: string;
 }
 
 /**
@@ -77,12 +83,12 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
           outcome.stopReason = mapFinishReason(part.finishReason);
           break;
         case 'error':
-          if (!options.signal.aborted) outcome.error = toErrorInfo(part.error);
+          if (!options.signal.aborted) fail(outcome, part.error);
           break;
       }
     }
   } catch (error) {
-    if (!options.signal.aborted) outcome.error = toErrorInfo(error);
+    if (!options.signal.aborted) fail(outcome, error);
   }
   if (options.signal.aborted) outcome.stopReason = 'cancelled';
   return outcome;
@@ -94,15 +100,27 @@ type StepPart =
   | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number }
   | { type: 'error'; error: unknown };
 
-async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGenerator<StepPart> {
+/** A prompt that no longer fits a local model's context ends the step like the output cap does, with the reason: not an error. */
+function fail(outcome: StepOutcome, error: unknown): void {
+  if (LocalModelError.isInstance(error) && error.code === 'context_exceeded') {
+    outcome.stopReason = 'max_tokens';
+    outcome.notice = error.message;
+    return;
+  }
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (LocalModelError.isInstance(cause) && cause.code === 'context_exceeded') return fail(outcome, cause);
+  outcome.error = toErrorInfo(error);
+}
+
+/** The provider call of a step, as every v3 model receives it (and as a local model measures it). */
+export async function stepCallOptions(model: LanguageModelV3, options: StepOptions): Promise<LanguageModelV3CallOptions> {
   const prompt = await convertToLanguageModelPrompt({
     prompt: { system: options.system, messages: options.messages },
     supportedUrls: await model.supportedUrls,
     download: undefined,
     abortSignal: options.signal,
   });
-  const toolNames = new Set(options.tools.map((tool) => tool.name));
-  const { stream } = await model.doStream({
+  return {
     prompt,
     tools: options.tools.map((tool) => ({
       type: 'function' as const,
@@ -114,7 +132,13 @@ async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGen
     abortSignal: options.signal,
     temperature: options.temperature,
     maxOutputTokens: options.maxOutputTokens,
-  });
+    ...(options.sessionId ? { providerOptions: { [LLAMA_CPP_PROVIDER]: { sessionId: options.sessionId } } } : {}),
+  };
+}
+
+async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGenerator<StepPart> {
+  const toolNames = new Set(options.tools.map((tool) => tool.name));
+  const { stream } = await model.doStream(await stepCallOptions(model, options));
   const reader = stream.getReader();
   try {
     while (true) {

@@ -45,12 +45,21 @@ export const agentSchema = z.strictObject({
   maxSteps: z.number().int().positive().default(25),
   temperature: z.number().min(0).max(2).optional(),
   maxOutputTokens: z.number().int().positive().optional(),
-  /** Threads for local llama.cpp models; defaults to the machine's core count. */
+  /** Threads for local llama.cpp models; default: half the logical cores (at least 1), see docs/DESIGN-NOTES.md. */
   threads: z.number().int().positive().optional(),
-  /** Context window for local models (tokens). */
+  /** Upper bound of a local model's context (tokens per sequence); default: the model's training context, shrunk to fit memory. */
   contextSize: z.number().int().positive().optional(),
   /** Chat format for local models: follow the model's template, or force one. */
   chatFormat: z.enum(['auto', 'functiongemma', 'generic']).default('auto'),
+  /** Local (llama-cpp) models: parallel generations, and sessions that keep their evaluated prompt (KV cache) between steps and turns. */
+  localModel: z
+    .strictObject({
+      /** Sequences of the model's context: generations that run at once (sessions, sub-agents); more wait. */
+      sequences: z.number().int().positive().default(4),
+      /** Sessions whose evaluated tokens stay resident (least recently used are evicted); default: all `sequences`. 0 turns reuse off. */
+      residentSequences: z.number().int().nonnegative().optional(),
+    })
+    .prefault({}),
   /** Folders outside the session cwd that file tools may touch. */
   allowedRoots: z.array(z.string()).default([]),
   /** Where session state lives; default `<session cwd>/.plaited/state.db`. */

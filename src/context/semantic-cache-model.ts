@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { SemanticCache, SemanticCacheKey } from './semantic-cache.js';
 import { instantTextStream } from '../model/instant-stream.js';
+import { canMeasurePrompt, type PromptBudgetCall } from '../model/prompt-budget.js';
 
 /**
  * Puts the semantic cache in front of a model: the first step of a turn (the prompt ends
@@ -19,6 +20,8 @@ export function withSemanticCache(model: LanguageModelV3, cache: SemanticCache):
       return model.supportedUrls;
     },
     doGenerate: (options) => model.doGenerate(options),
+    // A local model's prompt measure stays visible: the agent checks each step against its context.
+    ...(canMeasurePrompt(model) ? { measurePrompt: (call: PromptBudgetCall) => model.measurePrompt(call) } : {}),
     async doStream(options) {
       const key = cacheKey(options.prompt, options.tools?.map((tool) => tool.name) ?? []);
       if (!key) return model.doStream(options);

@@ -9,6 +9,8 @@ export class LocalModelError extends Error {
     | 'model_load_failed'
     | 'model_closed'
     | 'generation_failed'
+    /** The prompt does not fit the model's context: compact the history or raise `agent.contextSize`. */
+    | 'context_exceeded'
     | 'embedding_failed';
   /** The path or URI the failure is about. */
   readonly model: string;

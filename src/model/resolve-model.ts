@@ -14,7 +14,10 @@ export type ResolvedLanguageModel = Exclude<LanguageModel, string>;
  *  - `llama-cpp:PATH_OR_URI` runs a GGUF file in-process through node-llama-cpp
  *  - an AI SDK LanguageModel object from `.plaited/config.ts` is used as is
  */
-export async function resolveModel(agentConfig: PlaitedConfig['agent']): Promise<ResolvedLanguageModel> {
+export async function resolveModel(
+  agentConfig: PlaitedConfig['agent'],
+  options: { /** Debug diagnostics (a local model's token counters per generation). */ log?: (message: string) => void } = {},
+): Promise<ResolvedLanguageModel> {
   // No model configured: the seed's default, FunctionGemma run locally (downloaded once, then cached).
   const spec = agentConfig.model ?? `llama-cpp:${DEFAULT_CHAT_MODEL}`;
   if (typeof spec !== 'string') return spec;
@@ -51,6 +54,15 @@ export async function resolveModel(agentConfig: PlaitedConfig['agent']): Promise
         threads: agentConfig.threads,
         contextSize: agentConfig.contextSize,
         chatFormat: agentConfig.chatFormat,
+        maxSequences: agentConfig.localModel.sequences,
+        residentSequences: agentConfig.localModel.residentSequences,
+        onGeneration: options.log
+          ? (g) =>
+              options.log!(
+                `llama-cpp generation${g.sessionId ? ` (session ${g.sessionId})` : ''}: prompt ${g.promptTokens} tokens ` +
+                  `(${g.reusedTokens} reused, ${g.evaluatedTokens} evaluated), ${g.outputTokens} generated, finish ${g.finishReason}`,
+              )
+          : undefined,
       });
     }
     default:

@@ -53,7 +53,12 @@ export async function acquireSharedModel(modelPath: string): Promise<{ model: Ll
   return { model: value, release };
 }
 
-/** The machine's core count: node-llama-cpp's own default was measured ~100x slower on small machines. */
+/**
+ * Half the logical cores, at least one: about the physical cores on SMT machines (llama.cpp's own
+ * advice), with room left for the agent, its tools and other processes. llama.cpp's threads wait
+ * for each other at every step, so one thread that the OS deschedules stalls them all: on a busy
+ * 2-core machine 2 threads generated ~100x slower than 1 (`npm run bench`, "local models").
+ */
 export function defaultThreads(): number {
-  return Math.max(1, availableParallelism());
+  return Math.max(1, Math.floor(availableParallelism() / 2));
 }
