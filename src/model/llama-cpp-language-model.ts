@@ -58,6 +58,7 @@ export interface LocalGenerationStats {
   reusedTokens: number;
   evaluatedTokens: number;
   outputTokens: number;
+  /** The finish reason (`stop`, `length`, `tool-calls`), or `cancelled` or `error`. */
   finishReason: string;
 }
 
@@ -188,6 +189,7 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
         emit({ type: 'stream-start', warnings });
         emit({ type: 'response-metadata', modelId: options.model, timestamp: new Date() });
         let reused = 0;
+        let outcome = 'error';
         const done = prefillSequence(sequence, prepared.tokens, signal)
           .then((count) => {
             reused = count;
@@ -195,13 +197,13 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
           })
           .then((finishReason: LanguageModelV3FinishReason) => {
             writer.finish();
-            const usage = usageOf(sequence.tokenMeter, meterBefore, budget.promptTokens, reused);
-            report(shared, sessionId, usage, reused, finishReason);
-            emit({ type: 'finish', finishReason, usage });
+            outcome = finishReason.unified;
+            emit({ type: 'finish', finishReason, usage: usageOf(sequence.tokenMeter, meterBefore, budget.promptTokens, reused) });
             if (open) controller.close();
           })
           .catch((cause: unknown) => {
             writer.finish();
+            if (signal.aborted) outcome = 'cancelled';
             // An abort ends the stream with the abort reason, as a cancelled HTTP provider does.
             if (open) {
               controller.error(signal.aborted ? signal.reason : generationError(options.model, budget, cause));
@@ -209,7 +211,7 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
           })
           .finally(async () => {
             open = false;
-            shared.tokensGenerated += sequence.tokenMeter.usedOutputTokens - meterBefore.output;
+            report(shared, sessionId, usageOf(sequence.tokenMeter, meterBefore, budget.promptTokens, reused), reused, outcome);
             running.delete(cancelled);
             await release();
           });
@@ -223,17 +225,19 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
     return { stream, request: { body: { model: options.model, format: shared.format, promptTokens: budget.promptTokens } } };
   };
 
-  const report = (shared: SharedChatModel, sessionId: string | undefined, usage: LanguageModelV3Usage, reused: number, finishReason: LanguageModelV3FinishReason) => {
+  /** Every generation, finished, cancelled or failed, as node-llama-cpp's meter counted it. */
+  const report = (shared: SharedChatModel, sessionId: string | undefined, usage: LanguageModelV3Usage, reused: number, finishReason: string) => {
     const evaluated = usage.inputTokens.noCache ?? 0;
     shared.promptTokensEvaluated += evaluated;
     shared.promptTokensReused += reused;
+    shared.tokensGenerated += usage.outputTokens.total ?? 0;
     options.onGeneration?.({
       sessionId,
       promptTokens: usage.inputTokens.total ?? 0,
       reusedTokens: reused,
       evaluatedTokens: evaluated,
       outputTokens: usage.outputTokens.total ?? 0,
-      finishReason: finishReason.unified,
+      finishReason,
     });
   };
 
