@@ -46,6 +46,8 @@ export interface LlamaCppLanguageModelOptions {
   /** Where `hf:` models are cached (default: see model-files.ts). */
   cacheDir?: string;
   onDownloadProgress?: (progress: DownloadProgress) => void;
+  /** When a prompt's evaluation starts, with the tokens found already evaluated (diagnostics). */
+  onPrefill?: (prefill: { sessionId: string | undefined; promptTokens: number; reusedTokens: number }) => void;
   /** After every generation: node-llama-cpp's counters for it (diagnostics, benchmarks). */
   onGeneration?: (generation: LocalGenerationStats) => void;
 }
@@ -190,7 +192,8 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
         emit({ type: 'response-metadata', modelId: options.model, timestamp: new Date() });
         let reused = 0;
         let outcome = 'error';
-        const done = prefillSequence(sequence, prepared.tokens, signal)
+        const onPrefill = options.onPrefill && ((count: number) => options.onPrefill?.({ sessionId, promptTokens: budget.promptTokens, reusedTokens: count }));
+        const done = prefillSequence(sequence, prepared.tokens, signal, onPrefill)
           .then((count) => {
             reused = count;
             return prepared.generate({ sequence, maxTokens: budget.maxOutputTokens, writer });

@@ -9,11 +9,17 @@ import type { LlamaContextSequence, Token } from 'node-llama-cpp';
  * signal only between its phases: a long prompt on a slow CPU would otherwise run to its end
  * after a cancel. Returns how many tokens were reused.
  */
-export async function prefillSequence(sequence: LlamaContextSequence, tokens: readonly Token[], signal?: AbortSignal): Promise<number> {
+export async function prefillSequence(
+  sequence: LlamaContextSequence,
+  tokens: readonly Token[],
+  signal?: AbortSignal,
+  onStart?: (reused: number) => void,
+): Promise<number> {
   signal?.throwIfAborted();
   const prefix = tokens.slice(0, -1);
   await sequence.adaptStateToTokens(prefix, false);
   const reused = sequence.nextTokenIndex;
+  onStart?.(reused);
   const batch = Math.max(1, sequence.context.batchSize);
   for (let start = reused; start < prefix.length; start += batch) {
     signal?.throwIfAborted();

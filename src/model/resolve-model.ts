@@ -56,6 +56,13 @@ export async function resolveModel(
         chatFormat: agentConfig.chatFormat,
         maxSequences: agentConfig.localModel.sequences,
         residentSequences: agentConfig.localModel.residentSequences,
+        onPrefill: options.log
+          ? (p) =>
+              options.log!(
+                `llama-cpp prompt${p.sessionId ? ` (session ${p.sessionId})` : ''}: ${p.promptTokens} tokens, ${p.reusedTokens} reused, ` +
+                  `evaluating ${Math.max(0, p.promptTokens - p.reusedTokens)}`,
+              )
+          : undefined,
         onGeneration: options.log
           ? (g) =>
               options.log!(
