@@ -1,7 +1,8 @@
 /**
  * Local model speed: embeddings per second for 1,000 short texts (cold cache, warm in-memory
- * cache, warm SQLite cache after a "restart") and tokens per second of the tiny chat model (cold,
- * including loading llama.cpp and the model, and warm). Returns numbers; prints only when run
+ * cache, warm SQLite cache after a "restart"), tokens per second of the tiny chat model (cold,
+ * including loading llama.cpp and the model, and warm), and prefix reuse at the limit
+ * (local-model-reuse.ts). Returns numbers; prints only when run
  * directly (`node dist/bench/local-models.js`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { createEmbedder } from '../src/model/embedder.js';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createLlamaCppLanguageModel, type LlamaCppLanguageModel } from '../src/model/llama-cpp-language-model.js';
+import { benchLocalModelReuse } from './local-model-reuse.js';
 import { testModelPath } from './test-model-path.js';
 
 const VERBS = ['read', 'write', 'delete', 'list', 'search', 'send', 'fetch', 'create', 'update', 'open'];
@@ -72,6 +74,9 @@ export async function benchLocalModels(): Promise<Record<string, number>> {
   } finally {
     await chat.close();
   }
+
+  // Prefix reuse across steps and turns against no reuse and node-llama-cpp's own chat session; speed by thread count.
+  Object.assign(results, await benchLocalModelReuse(chatPath));
 
   // Embeddings: a fresh embedder (model load timed apart), then the same batch from memory,
   // then a new embedder on the same SQLite file (a restart).

@@ -35,8 +35,9 @@ export interface ChatContextPoolStats {
  * `adaptStateToTokens`) evaluates only the tokens after the longest common prefix. At most
  * `residentSequences` sessions keep a sequence between generations (least recently used are
  * evicted and their state cleared); a session without one gets a fresh sequence. Calls without
- * a session borrow a free sequence. When all sequences are lent, callers wait in order; an
- * aborted waiter leaves the queue.
+ * a session borrow a free sequence (whatever prefix it still holds is reused; with
+ * `residentSequences` 0 every sequence is cleared after use). When all sequences are lent,
+ * callers wait in order; an aborted waiter leaves the queue.
  */
 export class ChatContextPool {
   private readonly slots: Slot[];
@@ -126,6 +127,9 @@ export class ChatContextPool {
       }
     } else if (slot.key !== undefined) {
       this.evict(slot);
+    } else if (this.residentLimit === 0) {
+      // Reuse switched off: every generation starts from an empty sequence.
+      this.clear(slot);
     }
     slot.busy = false;
     // A releasing holder hands its sequence straight to the first waiter, so a newcomer cannot take it in between.
@@ -139,6 +143,10 @@ export class ChatContextPool {
   private evict(slot: Slot): void {
     slot.key = undefined;
     this.evicted++;
+    this.clear(slot);
+  }
+
+  private clear(slot: Slot): void {
     const sequence = slot.sequence;
     if (sequence && !sequence.disposed) {
       const previous = slot.clearing ?? Promise.resolve();
