@@ -81,7 +81,7 @@ interface Runner {
   close(): Promise<void>;
 }
 
-/** Our provider: TTFT of the follow-up (prefill + one token), and node-llama-cpp's counts for both requests. */
+/** Our provider: TTFT of the follow-up (measure, prefill, one token), and node-llama-cpp's counts for both requests. */
 async function providerRunner(path: string, tools: LanguageModelV3FunctionTool[], scenario: Scenario, reuse: boolean): Promise<Runner> {
   const model = createLlamaCppLanguageModel({ model: path, threads: 1, contextSize: CONTEXT, maxSequences: 1, residentSequences: reuse ? 1 : 0 });
   await model.measurePrompt({ prompt: scenario.first }); // loads the model outside the timings
@@ -91,7 +91,9 @@ async function providerRunner(path: string, tools: LanguageModelV3FunctionTool[]
       const first = await model.doGenerate({ prompt: scenario.first, tools, maxOutputTokens: 8, temperature: 0, providerOptions });
       const answer = first.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
       const next = scenario.next(answer);
+      // As the agent runs a step: the prompt is measured against the context, then sent.
       const started = performance.now();
+      await model.measurePrompt({ prompt: next, tools, maxOutputTokens: 1 });
       const second = await model.doGenerate({ prompt: next, tools, maxOutputTokens: 1, temperature: 0, providerOptions });
       return {
         ttftMs: performance.now() - started,

@@ -12,6 +12,7 @@ import {
   type PreparedGeneration,
 } from './local-generation-request.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
+import { tokenizeCached } from './token-cache.js';
 
 /**
  * The FunctionGemma path: the prompt is written in FunctionGemma's own format and completed raw;
@@ -36,7 +37,7 @@ export async function prepareFunctionGemma(request: LocalGenerationRequest): Pro
   const promptText = LlamaText(
     splitFunctionGemmaControlTokens(text).map((piece, index) => (index % 2 === 1 ? new SpecialTokensText(piece) : piece)),
   );
-  let tokens = promptText.tokenize(model.tokenizer);
+  let tokens = tokenizeCached(model, promptText);
   const bos = model.tokens.bos;
   if (bos != null && tokens[0] !== bos) tokens = [bos, ...tokens];
 

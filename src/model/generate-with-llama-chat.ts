@@ -11,6 +11,7 @@ import {
   type PreparedGeneration,
 } from './local-generation-request.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
+import { tokenizeCached } from './token-cache.js';
 
 /**
  * The generic path: node-llama-cpp's chat wrapper for the model's template and its
@@ -56,7 +57,7 @@ export async function prepareLlamaChat(request: LocalGenerationRequest): Promise
     availableFunctions: functions,
     documentFunctionParams: functions ? true : undefined,
   });
-  const tokens = contextText.tokenize(request.model.tokenizer);
+  const tokens = tokenizeCached(request.model, contextText);
 
   const generate: PreparedGeneration['generate'] = async ({ sequence, maxTokens, writer }): Promise<LanguageModelV3FinishReason> => {
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper, autoDisposeSequence: false });
