@@ -25,7 +25,8 @@ export function historyMeasure(
   return {
     contextSize: budget.contextSize,
     size: async (messages) => {
-      if (messages === step.messages) return budget.promptTokens;
+      // The loop's copy of the history holds the same message objects as the session's.
+      if (messages.length === step.messages.length && messages.every((message, index) => message === step.messages[index])) return budget.promptTokens;
       const measured = await measureStep({ ...step, model, messages: [...messages] });
       return measured?.promptTokens ?? budget.promptTokens;
     },
