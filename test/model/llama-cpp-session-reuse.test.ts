@@ -86,8 +86,9 @@ describe('llama.cpp provider: session-affine sequences', () => {
     controller.abort(new Error('cancelled by the test'));
     const parts: LanguageModelV3StreamPart[] = [];
     let failure: unknown;
+    const reader = stream.getReader();
     try {
-      for await (const part of stream) parts.push(part);
+      for (let read = await reader.read(); !read.done; read = await reader.read()) parts.push(read.value);
     } catch (error) {
       failure = error;
     }
