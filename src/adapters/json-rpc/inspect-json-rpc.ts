@@ -13,9 +13,8 @@ export interface JsonRpcErrorResponse {
  * reply to send (JSON-RPC says requests, even malformed ones, are answered; a batch gets an
  * array) and a warning for stderr. Nothing here throws.
  */
-export type Intake =
-  | { accept: Record<string, unknown> }
-  | { reply: JsonRpcErrorResponse | JsonRpcErrorResponse[] | undefined; warning: string };
+export type Refusal = { reply: JsonRpcErrorResponse | JsonRpcErrorResponse[] | undefined; warning: string };
+export type Intake = { accept: Record<string, unknown> } | Refusal;
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -27,7 +26,7 @@ export function errorResponse(id: JsonRpcId, code: number, message: string, data
 }
 
 /** A message whose size is over the limit (its head only is kept). */
-export function oversizedIntake(head: string, bytes: number, limits: JsonRpcLimits): Intake {
+export function oversizedIntake(head: string, bytes: number, limits: JsonRpcLimits): Refusal {
   const id = recoverJsonRpcId(head.slice(0, ID_HEAD_CHARS));
   const message = `Message too large: ${bytes} bytes, the limit is ${limits.maxMessageBytes} (maxMessageBytes)`;
   return { reply: errorResponse(id, INVALID_REQUEST, message, { maxMessageBytes: limits.maxMessageBytes }), warning: `refused a ${bytes}-byte message (limit ${limits.maxMessageBytes})` };

@@ -1,0 +1,45 @@
+import { inspectJsonRpcText, oversizedIntake, type Refusal } from '../json-rpc/inspect-json-rpc.js';
+import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+
+/**
+ * The stdio face's checks for one HTTP POST body: too large (413), too deep or not a
+ * JSON-RPC message (400) are answered here with the JSON-RPC error, so the SDK only sees
+ * bodies it can handle. Returns the request to pass on (its body re-read from the text) or
+ * the response to send.
+ */
+export async function guardMcpHttpRequest(
+  request: Request,
+  limits: JsonRpcLimits,
+  warn?: (message: string) => void,
+): Promise<{ request: Request } | { response: Response }> {
+  if (request.method !== 'POST' || !request.body) return { request };
+  const declared = Number(request.headers.get('content-length') ?? 'NaN');
+  if (Number.isFinite(declared) && declared > limits.maxMessageBytes) return refuse(413, oversizedIntake('', declared, limits), warn);
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limits.maxMessageBytes) {
+      await reader.cancel().catch(() => undefined);
+      return refuse(413, oversizedIntake(Buffer.concat(chunks).subarray(0, 4096).toString('utf8'), bytes, limits), warn);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  const intake = inspectJsonRpcText(text, limits);
+  if ('reply' in intake) return refuse(400, intake, warn);
+  return { request: new Request(request, { body: text }) };
+}
+
+function refuse(status: number, intake: Refusal, warn?: (message: string) => void): { response: Response } {
+  warn?.(`mcp: ${intake.warning}`);
+  return {
+    response: new Response(intake.reply === undefined ? null : JSON.stringify(intake.reply), {
+      status: intake.reply === undefined ? 202 : status,
+      headers: { 'content-type': 'application/json' },
+    }),
+  };
+}
