@@ -13,8 +13,7 @@ export async function guardMcpHttpRequest(
   warn?: (message: string) => void,
 ): Promise<{ request: Request } | { response: Response }> {
   if (request.method !== 'POST' || !request.body) return { request };
-  const declared = Number(request.headers.get('content-length') ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limits.maxMessageBytes) return refuse(413, oversizedIntake('', declared, limits), warn);
+  // Read until the limit is passed, never further: the head still names the request's id.
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   const reader = request.body.getReader();
@@ -24,7 +23,9 @@ export async function guardMcpHttpRequest(
     bytes += value.byteLength;
     if (bytes > limits.maxMessageBytes) {
       await reader.cancel().catch(() => undefined);
-      return refuse(413, oversizedIntake(Buffer.concat(chunks).subarray(0, 4096).toString('utf8'), bytes, limits), warn);
+      const declared = Number(request.headers.get('content-length') ?? 'NaN');
+      const head = Buffer.concat([...chunks, value]).subarray(0, 4096).toString('utf8');
+      return refuse(413, oversizedIntake(head, Number.isFinite(declared) ? declared : bytes, limits), warn);
     }
     chunks.push(value);
   }
