@@ -164,14 +164,17 @@ function oversized(maxBytes: number): fc.Arbitrary<HostileLine> {
 export function hostileLine(spec: FaceSpec, options: { maxBytes: number; batchAnsweredPerRequest?: boolean }): fc.Arbitrary<HostileLine> {
   // Where the SDK answers a batch itself with one id-less error (ACP over WebSocket), its ids are not tracked.
   const batches = options.batchAnsweredPerRequest === false ? batch(spec).map((line) => ({ ...line, expect: [] })) : batch(spec);
-  return fc.oneof(
-    { weight: 6, arbitrary: request(spec) },
-    { weight: 3, arbitrary: badEnvelope(spec) },
-    { weight: 2, arbitrary: malformed },
-    { weight: 1, arbitrary: deep },
-    { weight: 1, arbitrary: batches },
-    { weight: 1, arbitrary: oversized(options.maxBytes) },
-  );
+  return fc
+    .oneof(
+      { weight: 6, arbitrary: request(spec) },
+      { weight: 3, arbitrary: badEnvelope(spec) },
+      { weight: 2, arbitrary: malformed },
+      { weight: 1, arbitrary: deep },
+      { weight: 1, arbitrary: batches },
+      { weight: 1, arbitrary: oversized(options.maxBytes) },
+    )
+    // A counterexample prints as its label and the head of its text, not 100 KB of filler.
+    .map((line) => Object.assign(line, { [fc.toStringMethod]: () => `${line.label}: ${line.text.slice(0, 200)}` }));
 }
 
 export function fuzzSettings(): { numRuns: number; seed: number } {

@@ -11,7 +11,7 @@ export async function guardMcpHttpRequest(
   request: Request,
   limits: JsonRpcLimits,
   warn?: (message: string) => void,
-): Promise<{ request: Request } | { response: Response }> {
+): Promise<{ request: Request; text?: string } | { response: Response }> {
   if (request.method !== 'POST' || !request.body) return { request };
   // Read until the limit is passed, never further: the head still names the request's id.
   const chunks: Uint8Array[] = [];
@@ -32,7 +32,7 @@ export async function guardMcpHttpRequest(
   const text = Buffer.concat(chunks).toString('utf8');
   const intake = inspectJsonRpcText(text, limits);
   if ('reply' in intake) return refuse(400, intake, warn);
-  return { request: new Request(request, { body: text }) };
+  return { request: new Request(request, { body: text }), text };
 }
 
 function refuse(status: number, intake: Refusal, warn?: (message: string) => void): { response: Response } {
@@ -43,4 +43,29 @@ function refuse(status: number, intake: Refusal, warn?: (message: string) => voi
       headers: { 'content-type': 'application/json' },
     }),
   };
+}
+
+/**
+ * The SDK's HTTP transport answers some refusals of a request (a second `initialize` on a
+ * session, a bad protocol-version header) with `id: null`. JSON-RPC wants the request's id
+ * when it is known: this puts it back, for a single request whose id is valid.
+ */
+export async function withRequestId(requestText: string | undefined, response: Response): Promise<Response> {
+  if (!requestText || response.status < 400 || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  let id: unknown;
+  try {
+    id = (JSON.parse(requestText) as { id?: unknown }).id;
+  } catch {
+    return response;
+  }
+  if (typeof id !== 'string' && typeof id !== 'number') return response;
+  const text = await response.text();
+  let body: { id?: unknown; error?: unknown } | undefined;
+  try {
+    body = JSON.parse(text) as { id?: unknown; error?: unknown };
+  } catch {
+    body = undefined;
+  }
+  const fixed = body && !Array.isArray(body) && body.error !== undefined && body.id === null ? JSON.stringify({ ...body, id }) : text;
+  return new Response(fixed, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -12,7 +12,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { jsonRpcLimits, type JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
-import { guardMcpHttpRequest } from './guard-mcp-http-request.js';
+import { guardMcpHttpRequest, withRequestId } from './guard-mcp-http-request.js';
 import { invalidParamsFromSchema } from './invalid-params-from-schema.js';
 import { McpAdapterError } from './mcp-adapter-error.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
@@ -95,9 +95,13 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
     const rejected =
       (checkHost ? hostHeaderValidationResponse(incoming, allowedHosts) : undefined) ?? originValidationResponse(incoming, allowedOrigins);
     if (rejected) return rejected;
+    // Size, depth and envelope are checked before the SDK reads the body.
     const guarded = await guardMcpHttpRequest(incoming, limits, options.warn);
     if ('response' in guarded) return guarded.response;
-    const request = guarded.request;
+    return withRequestId(guarded.text, await route(guarded.request));
+  };
+
+  const route = async (request: Request): Promise<Response> => {
     if (new URL(request.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
     if (!(await isLegacyRequest(request))) return modern.fetch(request);
     const sessionId = request.headers.get('mcp-session-id');
