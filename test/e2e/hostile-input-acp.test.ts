@@ -215,7 +215,12 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
 
     cli = start(cwd);
     await ready(cli);
+    const before = cli.messages.length;
     expect((await cli.request('session/load', { sessionId, cwd, mcpServers: [] })).error).toBeUndefined();
+    // The replay shows a note instead of data no client could decode.
+    const replay = JSON.stringify(cli.messages.slice(before));
+    expect(replay).not.toContain('not base64');
+    expect(replay).toContain('was removed');
     await promptWorks(cli, sessionId);
     const sent = JSON.stringify(model.requests.at(-1)!.messages);
     expect(sent).not.toContain('not base64');

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentOutput } from '../../agent/agent-output.js';
+import type { AgentOutput, ContentPart } from '../../agent/agent-output.js';
+import { validateContentParts } from '../../agent/validate-content-parts.js';
 import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-session-update.js';
 
 type TextChunkKind = 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk';
@@ -20,7 +21,7 @@ export function replayUpdates(history: readonly AgentOutput[], context: UpdateCo
   for (const event of history) {
     // Two prompts in a row stay two messages.
     if (event.type === 'user-message') flush();
-    const produced = event.type === 'user-message' ? userMessageUpdates(event.content) : [toSessionUpdate(event, context)];
+    const produced = event.type === 'user-message' ? userMessageUpdates(event.content.map(replayablePart)) : [toSessionUpdate(event, context)];
     for (const update of produced) {
       if (!update) continue;
       const text = textChunk(update);
@@ -46,4 +47,11 @@ function textChunk(update: acp.SessionUpdate): { kind: TextChunkKind; text: stri
   const content = update.content as { type: string; text?: string; annotations?: unknown; _meta?: unknown };
   if (content.type !== 'text' || typeof content.text !== 'string' || content.annotations != null || content._meta != null || update._meta != null) return undefined;
   return { kind: update.sessionUpdate, text: content.text };
+}
+
+/** A stored block no client could decode (saved before prompts were validated) replays as a note. */
+function replayablePart(part: ContentPart): ContentPart {
+  if (part.type !== 'image' && part.type !== 'resource') return part;
+  if (!validateContentParts([part])) return part;
+  return { type: 'text', text: `[${part.type === 'image' ? 'an image' : 'a resource'} was removed from this message: its data was not valid]` };
 }
