@@ -95,6 +95,7 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
     const rejected =
       (checkHost ? hostHeaderValidationResponse(incoming, allowedHosts) : undefined) ?? originValidationResponse(incoming, allowedOrigins);
     if (rejected) return rejected;
+    if (new URL(incoming.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
     // Size, depth and envelope are checked before the SDK reads the body.
     const guarded = await guardMcpHttpRequest(incoming, limits, options.warn);
     if ('response' in guarded) return guarded.response;
@@ -102,7 +103,6 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   };
 
   const route = async (request: Request): Promise<Response> => {
-    if (new URL(request.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
     if (!(await isLegacyRequest(request))) return modern.fetch(request);
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
