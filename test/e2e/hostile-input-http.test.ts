@@ -58,10 +58,11 @@ describe('network faces under hostile input (the built CLI over HTTP)', () => {
     second.socket.close();
   });
 
-  it('ACP over HTTP POST: an oversized body is refused with 413 and the server keeps serving', async () => {
+  it('ACP over HTTP POST: an oversized body is refused with 413 and a JSON-RPC error, and the server keeps serving', async () => {
     const cli = await start(['--transport', 'http', '--port', '0'], /ACP over HTTP at (http:\/\/\S+\/acp)/);
     const big = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { x: 'y'.repeat(FUZZ_MAX_MESSAGE_BYTES + 10) } }) });
     expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32600, data: { maxMessageBytes: FUZZ_MAX_MESSAGE_BYTES } } });
     const socket = await openSocket(cli.url);
     socket.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
     expect((await answer(socket.messages, 'init')).result).toBeDefined();

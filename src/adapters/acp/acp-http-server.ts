@@ -8,6 +8,7 @@ import type { Agent } from '../../agent/agent.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { watchIdle } from './acp-http-idle-stream.js';
 import { guardAcpStream } from './guard-acp-stream.js';
+import { refuseOversizedBody } from './refuse-oversized-body.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpHttpOptions extends ServeAcpOptions {
@@ -95,6 +96,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
       res.writeHead(reason === 'not found' ? 404 : 403, { 'content-type': 'text/plain' });
       return void res.end(reason === 'not found' ? `Not found: the ACP endpoint is ${ACP_HTTP_PATH}` : reason);
     }
+    if (refuseOversizedBody(req, res, limits, options.warn ?? options.log)) return;
     handleHttp(req, res);
   });
 
