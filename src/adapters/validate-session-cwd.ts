@@ -1,5 +1,6 @@
-import { realpath, stat, statfs } from 'node:fs/promises';
-import { isAbsolute, sep } from 'node:path';
+import { constants } from 'node:fs';
+import { access, realpath, stat, statfs } from 'node:fs/promises';
+import { isAbsolute, join, sep } from 'node:path';
 import { InvalidCwdError } from './invalid-cwd-error.js';
 
 /** Linux PATH_MAX and NAME_MAX: longer paths fail in the kernel anyway, with a less clear error. */
@@ -63,6 +64,13 @@ export async function validateSessionCwd(value: unknown, field = 'cwd'): Promise
   try {
     if (!(await stat(real)).isDirectory()) throw refuse('is not a directory');
     if (PSEUDO_FS_TYPES.has((await statfs(real)).type)) throw refuse('is on a kernel pseudo-filesystem');
+    // Sessions are stored in <cwd>/.plaited: a folder where that cannot be written is a bad cwd, not an internal error.
+    await access(join(real, '.plaited'), constants.W_OK).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw refuse('is not writable (sessions are stored in its .plaited folder)');
+      await access(real, constants.W_OK).catch(() => {
+        throw refuse('is not writable (sessions are stored in its .plaited folder)');
+      });
+    });
   } catch (error) {
     if (InvalidCwdError.isInstance(error)) throw error;
     throw refuse(describeFsError(error));
