@@ -10,6 +10,7 @@ import type { StoreRegistry } from '../storage/store-registry.js';
 import { LocalSessionManager, type LiveSession } from './session-manager.js';
 import { matchesPattern, ToolPolicy } from './tool-policy.js';
 import { promptText, toUserMessage } from './convert-prompt.js';
+import { validateContentParts } from './validate-content-parts.js';
 import { baseSystemPrompt, PLAN_MODE_PROMPT } from './system-prompt.js';
 import { loadDefaultTools } from './default-tools.js';
 import { hookList } from './agent-hooks.js';
@@ -325,6 +326,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
   async function* process(input: PromptInput, processOptions: ProcessOptions = {}): AsyncGenerator<AgentOutput> {
     if (stopped) {
       yield { type: 'error', sessionId: input.sessionId, error: { code: 'agent_stopped', message: 'The agent is stopping' } };
+      return;
+    }
+    // Checked before anything is stored: a saved undecodable attachment would fail every later turn.
+    const problem = validateContentParts(input.prompt);
+    if (problem) {
+      yield { type: 'error', sessionId: input.sessionId, error: { code: 'invalid_input', message: `${problem.path} ${problem.reason}` } };
       return;
     }
     let live: LiveSession;

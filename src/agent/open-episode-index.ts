@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SearchIndex } from '../retrieval/search-index.js';
+import { ensureFolder } from '../storage/ensure-folder.js';
 
 /**
  * The default home of episodes when no index is injected: `<project>/.plaited/episodes.db`,
@@ -14,7 +14,7 @@ export function episodeIndexOpener(): { open(cwd: string): Promise<SearchIndex>;
       let index = open.get(path);
       if (!index) {
         index = (async () => {
-          mkdirSync(dirname(path), { recursive: true });
+          ensureFolder(dirname(path));
           const { openHybridIndex } = await import('../retrieval/hybrid-index.js');
           return openHybridIndex({ path });
         })();

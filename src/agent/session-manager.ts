@@ -8,6 +8,7 @@ import type { SessionStore } from '../storage/session-store.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
 import type { SteeringQueue } from './steering-queue.js';
 import { AgentError } from './agent-error.js';
+import { repairStoredMessages } from './repair-stored-messages.js';
 
 /** A session held in memory: its store, its model-facing history, and its turn queue. */
 export interface LiveSession {
@@ -106,7 +107,7 @@ export class LocalSessionManager implements SessionManager {
     if (live) return live;
     const found = this.#find(sessionId, cwd);
     if (!found) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
-    return this.#attach(toInfo(found.session), found.store, found.store.loadMessages(sessionId));
+    return this.#attach(toInfo(found.session), found.store, repairStoredMessages(found.store.loadMessages(sessionId)));
   }
 
   setTitle(live: LiveSession, title: string): void {

@@ -129,6 +129,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
     return {
       version,
       log: (message: string) => log('debug', message),
+      warn: (message: string) => log('warn', message),
       transport: args.transport ?? settings.transport,
       host: args.host ?? settings.host,
       port: args.port ?? settings.port,

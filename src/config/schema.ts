@@ -239,6 +239,10 @@ export const adaptersSchema = z.strictObject({
       host: z.string().default('127.0.0.1'),
       port: z.number().int().nonnegative().default(3284),
       idleTimeoutMs: z.number().int().positive().default(300_000),
+      /** Largest JSON-RPC message accepted (bytes, stdio line or HTTP body); larger ones are refused with an error. */
+      maxMessageBytes: z.number().int().min(1024).default(32 * 1024 * 1024),
+      /** Deepest nesting of arrays/objects accepted in one message. */
+      maxJsonDepth: z.number().int().min(8).max(10_000).default(128),
     })
     .prefault({}),
   mcp: z
@@ -248,6 +252,9 @@ export const adaptersSchema = z.strictObject({
       port: z.number().int().nonnegative().default(3333),
       exposeRegistry: z.boolean().default(false),
       allowedOrigins: z.array(z.string()).default([]),
+      /** As `adapters.acp.maxMessageBytes`, for the MCP server face. */
+      maxMessageBytes: z.number().int().min(1024).default(32 * 1024 * 1024),
+      maxJsonDepth: z.number().int().min(8).max(10_000).default(128),
     })
     .prefault({}),
   sandbox: sandboxSchema.prefault({}),

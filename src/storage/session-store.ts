@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ModelMessage } from 'ai';
@@ -9,6 +8,7 @@ import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
 import { StorageError } from './storage-error.js';
+import { ensureFolder } from './ensure-folder.js';
 
 /** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
 export interface StoredSession extends SessionInfo {
@@ -356,7 +356,7 @@ export class SessionStore {
 function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
   let db: Database.Database | undefined;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') ensureFolder(dirname(path));
     db = new Database(path);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     db.pragma('journal_mode = WAL');

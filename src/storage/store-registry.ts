@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { ensureFolder } from './ensure-folder.js';
 import { SessionStore, type SessionStoreOptions } from './session-store.js';
 
 export interface StoreRegistryOptions extends SessionStoreOptions {
@@ -64,7 +65,7 @@ function writeGitignore(folder: string): void {
   const file = join(folder, '.gitignore');
   if (existsSync(file)) return;
   try {
-    mkdirSync(folder, { recursive: true });
+    ensureFolder(folder);
     writeFileSync(file, GITIGNORE, { flag: 'wx' });
   } catch {
     // Best effort: a read-only folder or a racing process writing it first is fine.

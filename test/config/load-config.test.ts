@@ -43,7 +43,7 @@ describe('loadConfig', () => {
     const { config, path } = await loadConfig({ cwd: dir });
     expect(path).toBe(join(dir, '.plaited', 'config.ts'));
     expect(config.agent).toMatchObject({ model: 'openai-compatible:llama3', maxSteps: 4, sendMode: 'steer' });
-    expect(config.adapters.acp).toEqual({ transport: 'http', host: '127.0.0.1', port: 4001, idleTimeoutMs: 300_000 });
+    expect(config.adapters.acp).toEqual({ transport: 'http', host: '127.0.0.1', port: 4001, idleTimeoutMs: 300_000, maxMessageBytes: 32 * 1024 * 1024, maxJsonDepth: 128 });
     expect(config.tools.deny).toEqual(['bash']);
     expect(config.tools.sources.mcp).toBe(true);
   });

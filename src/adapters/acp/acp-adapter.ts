@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
 import type { AgentAdapter } from '../agent-adapter.js';
+import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { boundedNdJsonStream } from './bounded-nd-json-stream.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
@@ -32,13 +33,21 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
   async wrap(agent, options = {}) {
     if (options.transport === 'http') {
       const { serveAcpHttp } = await import('./acp-http-server.js');
-      const server = await serveAcpHttp(agent, { ...options, port: options.port ?? agent.config.adapters.acp.port });
+      const settings = agent.config.adapters.acp;
+      const server = await serveAcpHttp(agent, {
+        ...options,
+        port: options.port ?? settings.port,
+        maxMessageBytes: options.maxMessageBytes ?? settings.maxMessageBytes,
+        maxJsonDepth: options.maxJsonDepth ?? settings.maxJsonDepth,
+      });
       options.onListening?.(server.url);
       return { closed: server.closed, close: () => void server.close(), url: server.url };
     }
     const input = Readable.toWeb((options.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;
     const output = Writable.toWeb((options.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>;
-    const connection = serveAcp(agent, acp.ndJsonStream(output, input), options);
+    const settings = agent.config.adapters.acp;
+    const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes ?? settings?.maxMessageBytes, maxDepth: options.maxJsonDepth ?? settings?.maxJsonDepth });
+    const connection = serveAcp(agent, boundedNdJsonStream(output, input, { limits, warn: options.warn ?? options.log }), options);
     return { closed: connection.closed, close: () => connection.close() };
   },
 };

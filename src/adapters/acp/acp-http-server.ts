@@ -5,7 +5,10 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import type { Agent } from '../../agent/agent.js';
+import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { watchIdle } from './acp-http-idle-stream.js';
+import { guardAcpStream } from './guard-acp-stream.js';
+import { refuseOversizedBody } from './refuse-oversized-body.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpHttpOptions extends ServeAcpOptions {
@@ -45,12 +48,13 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   if (!WILDCARD_HOSTS.has(host)) allowedHosts.add(host.includes(':') ? `[${host}]` : host);
   const allowedOrigins = new Set([...LOCAL_HOSTS, ...(options.allowedOrigins ?? [])]);
   const open = new Set<acp.AgentConnection>();
+  const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxJsonDepth });
 
   const acpServer = new AcpServer({
     createAgent: () => ({
       connect(stream: acp.Stream) {
         let connection: acp.AgentConnection | undefined;
-        const idle = watchIdle(stream, idleMs, () => {
+        const idle = watchIdle(guardAcpStream(stream, limits, options.warn ?? options.log), idleMs, () => {
           options.log?.('closing an idle ACP connection');
           connection?.close();
         });
@@ -85,13 +89,14 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     return undefined;
   };
 
-  const handleHttp = createNodeHttpHandler(acpServer);
+  const handleHttp = createNodeHttpHandler(acpServer, { maxRequestBodyBytes: limits.maxMessageBytes });
   const http: HttpServer = createServer((req, res) => {
     const reason = rejectReason(req);
     if (reason) {
       res.writeHead(reason === 'not found' ? 404 : 403, { 'content-type': 'text/plain' });
       return void res.end(reason === 'not found' ? `Not found: the ACP endpoint is ${ACP_HTTP_PATH}` : reason);
     }
+    if (refuseOversizedBody(req, res, limits, options.warn ?? options.log)) return;
     handleHttp(req, res);
   });
 
@@ -100,7 +105,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 66_000;
   const { WebSocketServer } = await import('ws');
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   const handleUpgrade = createNodeWebSocketUpgradeHandler(acpServer, sockets);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const reason = rejectReason(req);

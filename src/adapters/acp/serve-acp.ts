@@ -1,11 +1,13 @@
-import { isAbsolute } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
-import { fromAcpMcpServers, fromContentBlocks } from './acp-prompt.js';
-import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-session-update.js';
+import { fromAcpMcpServers } from './acp-prompt.js';
+import { replayUpdates } from './acp-replay.js';
+import { checkedCwd, checkedPrompt, negotiateProtocolVersion } from './acp-request-checks.js';
+import { toSessionUpdate, type UpdateContext } from './acp-session-update.js';
+import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';
 
 const MODES: ReadonlyArray<acp.SessionMode & { id: SessionMode }> = [
   { id: 'default', name: 'Default', description: 'Ask before editing files or running commands' },
@@ -19,6 +21,11 @@ export interface ServeAcpOptions {
   version?: string;
   /** Where protocol-level diagnostics go (stderr in the CLI). Never stdout. */
   log?: (message: string) => void;
+  /** Told about refused messages (too large, too deep, malformed); stderr at warn level in the CLI. */
+  warn?: (message: string) => void;
+  /** Limits on one incoming message; default `adapters.acp.maxMessageBytes`/`maxJsonDepth` of the agent's config. */
+  maxMessageBytes?: number;
+  maxJsonDepth?: number;
 }
 
 /**
@@ -67,7 +74,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       clientCapabilities = params.clientCapabilities;
       const capabilities = agent.capabilities();
       return {
-        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        protocolVersion: negotiateProtocolVersion(params.protocolVersion),
         agentCapabilities: {
           loadSession: capabilities.loadSession,
           promptCapabilities: capabilities.prompt,
@@ -79,31 +86,25 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       };
     })
     .onRequest('session/new', async ({ params }) => {
-      requireAbsolute(params.cwd);
-      const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
+      const cwd = await checkedCwd(params.cwd);
+      const info = await agent.sessions.create({ cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
       return { sessionId: info.sessionId, modes: modeState(info.mode) };
     })
     .onRequest('session/load', async ({ params, client }) => {
-      requireAbsolute(params.cwd);
-      const info = await requireSession(params.sessionId, params.cwd);
+      const info = await requireSession(params.sessionId, await checkedCwd(params.cwd));
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
       const history = await agent.sessions.history(info.sessionId, info.cwd);
-      const context = updateContext(info.cwd, true);
-      for (const event of history) {
-        const updates = event.type === 'user-message' ? userMessageUpdates(event.content) : [toSessionUpdate(event, context)];
-        for (const update of updates) if (update) await sendUpdate(client, info.sessionId, update);
-      }
+      for (const update of replayUpdates(history, updateContext(info.cwd, true))) await sendUpdate(client, info.sessionId, update);
       return { modes: modeState(info.mode) };
     })
     .onRequest('session/list', async ({ params }) => {
-      const all = await agent.sessions.list(params.cwd ? { cwd: params.cwd } : {});
-      const start = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
-      if (!Number.isInteger(start) || start < 0) throw acp.RequestError.invalidParams({ cursor: params.cursor }, 'invalid cursor');
+      const start = decodeListCursor(params.cursor);
+      const all = await agent.sessions.list(params.cwd != null ? { cwd: await checkedCwd(params.cwd) } : {});
       const page = all.slice(start, start + LIST_PAGE_SIZE);
       return {
         sessions: page.map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title, updatedAt: info.updatedAt })),
-        ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: String(start + LIST_PAGE_SIZE) } : {}),
+        ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: encodeListCursor(start + LIST_PAGE_SIZE) } : {}),
       };
     })
     .onRequest('session/set_mode', async ({ params }) => {
@@ -114,6 +115,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       return {};
     })
     .onRequest('session/prompt', async ({ params, client }) => {
+      const prompt = checkedPrompt(params.prompt);
       const info = await requireSession(params.sessionId);
       const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, prompts: new Set<AbortController>() };
       sessions.set(info.sessionId, session);
@@ -129,7 +131,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       let stopReason: acp.StopReason = 'end_turn';
       try {
         const events = agent.process(
-          { sessionId: info.sessionId, prompt: fromContentBlocks(params.prompt) },
+          { sessionId: info.sessionId, prompt },
           { signal: controller.signal, runtime },
         );
         for await (const event of events) {
@@ -143,6 +145,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
             continue;
           }
           if (event.type === 'error') {
+            if (event.error.code === 'invalid_input') throw acp.RequestError.invalidParams({ code: event.error.code }, event.error.message);
             throw acp.RequestError.internalError({ code: event.error.code }, event.error.message);
           }
           const update = toSessionUpdate(event, context);
@@ -164,10 +167,6 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     for (const session of sessions.values()) for (const controller of session.prompts) controller.abort();
   });
   return connection;
-}
-
-function requireAbsolute(cwd: string): void {
-  if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
 }
 
 /**

@@ -1,8 +1,9 @@
-import { isAbsolute, resolve } from 'node:path';
-import { McpServer, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer, ResourceNotFoundError, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Agent } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
+import { InvalidCwdError } from '../invalid-cwd-error.js';
+import { validateSessionCwd } from '../validate-session-cwd.js';
 import { formatTranscript } from './format-transcript.js';
 import type { HostSampling } from './host-sampling.js';
 import { registerRegistryTools, type RegistryFace } from './register-registry-tools.js';
@@ -84,8 +85,9 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       }),
     },
     async (args) => {
-      if (args.cwd && !isAbsolute(args.cwd)) return { isError: true, content: [{ type: 'text', text: 'cwd must be an absolute path' }] };
-      const info = await agent.sessions.create({ cwd: args.cwd ? resolve(args.cwd) : cwd, ...(args.mode ? { mode: args.mode } : {}) });
+      const folder = args.cwd === undefined ? { cwd } : await checkedCwd(args.cwd);
+      if ('error' in folder) return folder.error;
+      const info = await agent.sessions.create({ cwd: folder.cwd, ...(args.mode ? { mode: args.mode } : {}) });
       const summary = { sessionId: info.sessionId, cwd: info.cwd, mode: info.mode };
       return { content: [{ type: 'text', text: JSON.stringify(summary) }], structuredContent: summary };
     },
@@ -100,7 +102,9 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       annotations: { readOnlyHint: true },
     },
     async (args) => {
-      const sessions = (await agent.sessions.list({ cwd: args.cwd ?? cwd })).map((info) => ({
+      const folder = args.cwd === undefined ? { cwd } : await checkedCwd(args.cwd);
+      if ('error' in folder) return folder.error;
+      const sessions = (await agent.sessions.list({ cwd: folder.cwd })).map((info) => ({
         sessionId: info.sessionId,
         title: info.title,
         cwd: info.cwd,
@@ -129,7 +133,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     async (uri, variables) => {
       const id = String(variables.id);
       const info = await agent.sessions.get(id, cwd);
-      if (!info) throw new Error(`Unknown session: ${id}`);
+      if (!info) throw new ResourceNotFoundError(uri.href, `Unknown session: ${id}`);
       const history = await agent.sessions.history(id, info.cwd);
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: formatTranscript(info, history) }] };
     },
@@ -151,6 +155,16 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
   }
 
   return server;
+}
+
+/** A client-named session folder, or the tool error that names the field (MCP reports argument errors as tool results). */
+async function checkedCwd(value: string): Promise<{ cwd: string } | { error: { isError: true; content: Array<{ type: 'text'; text: string }> } }> {
+  try {
+    return { cwd: await validateSessionCwd(value) };
+  } catch (error) {
+    if (!InvalidCwdError.isInstance(error)) throw error;
+    return { error: { isError: true, content: [{ type: 'text', text: `Invalid arguments: ${error.message}` }] } };
+  }
 }
 
 export function sessionUri(sessionId: string): string {

@@ -2,6 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { Agent } from '../../agent/agent.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import type { AgentAdapter } from '../agent-adapter.js';
+import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { BoundedStdioServerTransport } from './bounded-stdio-server-transport.js';
 import { createAgentMcpServer } from './create-agent-mcp-server.js';
 import { hostSampling, type HostSampling } from './host-sampling.js';
 import type { RegistryFace } from './register-registry-tools.js';
@@ -59,6 +61,8 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
         skills,
       });
     const onError = (error: Error) => log('debug', `mcp: ${error.message}`);
+    const limits = jsonRpcLimits({ maxMessageBytes: settings.maxMessageBytes, maxDepth: settings.maxJsonDepth });
+    const warn = (message: string) => log('warn', message);
 
     const transport = options.transport ?? settings.transport;
     if (transport === 'http') {
@@ -68,19 +72,21 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
         port: options.port ?? settings.port,
         allowedOrigins: settings.allowedOrigins,
         onError,
+        limits,
+        warn,
       });
       log('info', `MCP over streamable HTTP at ${server.url}`);
       return { transport, url: server.url, closed: server.closed, close: () => server.close() };
     }
 
-    const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+    const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
     const input = options.input ?? process.stdin;
     const output = options.output ?? process.stdout;
     const closed = new Promise<void>((done) => {
       input.once('end', () => done());
       input.once('close', () => done());
     });
-    const handle = serveStdio(factory, { transport: new StdioServerTransport(input, output), onerror: onError });
+    const handle = serveStdio(factory, { transport: new BoundedStdioServerTransport(input, output, { limits, warn }), onerror: onError });
     return { transport: 'stdio', closed, close: () => handle.close() };
   },
 };

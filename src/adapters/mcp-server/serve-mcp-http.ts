@@ -11,6 +11,9 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type McpServer,
 } from '@modelcontextprotocol/server';
+import { jsonRpcLimits, type JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { guardMcpHttpRequest, withRequestId } from './guard-mcp-http-request.js';
+import { invalidParamsFromSchema } from './invalid-params-from-schema.js';
 import { McpAdapterError } from './mcp-adapter-error.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { toNodeHandler } from './node-request-bridge.js';
@@ -26,6 +29,10 @@ export interface McpHttpOptions {
   sessionIdleMs?: number;
   /** Where out-of-band transport errors go (stderr in the CLI). */
   onError?: (error: Error) => void;
+  /** Limits on one request body (default 32 MiB, 128 levels). */
+  limits?: Partial<JsonRpcLimits>;
+  /** Told about refused bodies. */
+  warn?: (message: string) => void;
 }
 
 export interface McpHttpServer {
@@ -52,6 +59,7 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   if (!WILDCARD_HOSTS.has(host) && !allowedHosts.includes(host)) allowedHosts.push(host.includes(':') ? `[${host}]` : host);
   const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
   const checkHost = !WILDCARD_HOSTS.has(host);
+  const limits = jsonRpcLimits(options.limits);
   const sessions = new McpHttpSessions(options.sessionIdleMs ?? 30 * 60_000);
   const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: options.onError });
 
@@ -62,6 +70,9 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
       onsessioninitialized: (id) => sessions.add(id, transport, server),
       onsessionclosed: (id) => void sessions.delete(id),
     });
+    // The SDK answers params that fail its schema as -32603; they are -32602.
+    const send = transport.send.bind(transport);
+    transport.send = (message, sendOptions) => send(invalidParamsFromSchema(message), sendOptions);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
@@ -78,13 +89,20 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
     }
   };
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (incoming: Request): Promise<Response> => {
     // Bound to every interface, the server is meant to be reached by other names: the Host
     // check (which guards localhost binds) cannot know them; Origin is still checked.
     const rejected =
-      (checkHost ? hostHeaderValidationResponse(request, allowedHosts) : undefined) ?? originValidationResponse(request, allowedOrigins);
+      (checkHost ? hostHeaderValidationResponse(incoming, allowedHosts) : undefined) ?? originValidationResponse(incoming, allowedOrigins);
     if (rejected) return rejected;
-    if (new URL(request.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
+    if (new URL(incoming.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
+    // Size, depth and envelope are checked before the SDK reads the body.
+    const guarded = await guardMcpHttpRequest(incoming, limits, options.warn);
+    if ('response' in guarded) return guarded.response;
+    return withRequestId(guarded.text, await route(guarded.request));
+  };
+
+  const route = async (request: Request): Promise<Response> => {
     if (!(await isLegacyRequest(request))) return modern.fetch(request);
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {

@@ -1,0 +1,37 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { ContentPart } from '../../agent/agent-output.js';
+import { validateContentParts } from '../../agent/validate-content-parts.js';
+import { InvalidCwdError } from '../invalid-cwd-error.js';
+import { validateSessionCwd } from '../validate-session-cwd.js';
+import { fromContentBlocks } from './acp-prompt.js';
+
+/** Protocol versions this agent speaks; the spec's negotiation answers the latest one otherwise. */
+const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [acp.PROTOCOL_VERSION];
+
+/** The client's version when supported, else the latest this agent supports (never echoes 0 or garbage). */
+export function negotiateProtocolVersion(requested: unknown): number {
+  return typeof requested === 'number' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : acp.PROTOCOL_VERSION;
+}
+
+/** A session folder from a request, or -32602 naming the field (`validateSessionCwd`'s rules). */
+export async function checkedCwd(value: unknown, field = 'cwd'): Promise<string> {
+  try {
+    return await validateSessionCwd(value, field);
+  } catch (error) {
+    if (InvalidCwdError.isInstance(error)) throw acp.RequestError.invalidParams({ field: error.field, reason: error.reason }, error.message);
+    throw error;
+  }
+}
+
+/** Prompt blocks as the core's content parts, or -32602 naming the first bad block (nothing is stored then). */
+export function checkedPrompt(blocks: readonly acp.ContentBlock[]): ContentPart[] {
+  for (const [index, block] of blocks.entries()) {
+    if (block.type === 'audio') {
+      throw acp.RequestError.invalidParams({ field: `prompt[${index}]` }, `prompt[${index}]: audio is not supported (promptCapabilities.audio is false)`);
+    }
+  }
+  const parts = fromContentBlocks(blocks);
+  const problem = validateContentParts(parts);
+  if (problem) throw acp.RequestError.invalidParams({ field: problem.path, reason: problem.reason }, `${problem.path} ${problem.reason}`);
+  return parts;
+}

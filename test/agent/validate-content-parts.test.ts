@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import type { ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import type { ContentPart } from '../../src/agent/agent-output.js';
+import { repairStoredMessages } from '../../src/agent/repair-stored-messages.js';
+import { isBase64, validateContentParts } from '../../src/agent/validate-content-parts.js';
+
+describe('validateContentParts', () => {
+  it('accepts well-formed parts of every kind', () => {
+    const parts: ContentPart[] = [
+      { type: 'text', text: 'hi' },
+      { type: 'image', data: Buffer.from('png').toString('base64'), mimeType: 'image/png' },
+      { type: 'resource', uri: 'file:///a', text: 'x' },
+      { type: 'resource', uri: 'file:///b', blob: 'AAAA', mimeType: 'application/octet-stream' },
+      { type: 'resource_link', uri: 'file:///c', name: 'c' },
+    ];
+    expect(validateContentParts(parts)).toBeUndefined();
+  });
+
+  it('names the first bad part and field', () => {
+    expect(validateContentParts([{ type: 'text', text: 'a' }, { type: 'image', data: '!!!not base64', mimeType: 'image/png' }])).toEqual({ path: 'prompt[1].data', reason: 'is not valid base64' });
+    expect(validateContentParts([{ type: 'image', data: 'AAAA', mimeType: 'text/plain' }])?.path).toBe('prompt[0].mimeType');
+    expect(validateContentParts([{ type: 'resource', uri: 'x', blob: 'a b' }])?.path).toBe('prompt[0].resource.blob');
+    expect(validateContentParts([{ type: 'resource', uri: '' , text: 'x'}])?.path).toBe('prompt[0].resource.uri');
+    expect(validateContentParts([{ type: 'resource_link', uri: 'x', name: '' }])?.path).toBe('prompt[0].name');
+  });
+
+  it('takes exactly what Buffer round-trips as base64', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        expect(isBase64(Buffer.from(bytes).toString('base64'))).toBe(true);
+      }),
+    );
+    for (const bad of ['!!!', 'a', 'abcde', 'ab=c', 'a===', 'YQ==YQ==', ' YQ==']) expect(isBase64(bad), bad).toBe(false);
+  });
+});
+
+describe('repairStoredMessages', () => {
+  it('replaces undecodable attachments with a note and leaves everything else alone', () => {
+    const messages: ModelMessage[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', image: '!!!not base64', mediaType: 'image/png' }] },
+      { role: 'user', content: [{ type: 'image', image: 'AAAA', mediaType: 'image/png' }, { type: 'file', data: 'https://example.com/a.pdf', mediaType: 'application/pdf' }] },
+      { role: 'assistant', content: 'ok' },
+    ];
+    const repaired = repairStoredMessages(messages);
+    expect(repaired[1]).toEqual({ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'text', text: expect.stringContaining('was removed') }] });
+    expect(repaired[0]).toBe(messages[0]);
+    expect(repaired[2]).toBe(messages[2]);
+    expect(repaired[3]).toBe(messages[3]);
+  });
+});

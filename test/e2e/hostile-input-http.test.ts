@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
+import { FUZZ_MAX_MESSAGE_BYTES, fuzzProject } from '../fuzz/fuzz-targets.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+
+let model: ScriptedOpenAIServer;
+const clis: HttpCli[] = [];
+
+beforeEach(async () => {
+  model = await startScriptedOpenAIServer(() => ({ text: 'ok' }));
+});
+afterEach(async () => {
+  for (const cli of clis.splice(0)) await cli.close();
+  await model.close();
+});
+
+async function start(extra: string[], urlPattern: RegExp): Promise<HttpCli> {
+  const cli = await startHttpCli({ cwd: fuzzProject(), args: ['--model', 'openai-compatible:scripted', '--base-url', model.url, ...extra], urlPattern });
+  clis.push(cli);
+  return cli;
+}
+
+function openSocket(url: string): Promise<{ socket: WebSocket; messages: Array<{ id?: unknown; result?: unknown; error?: { code: number } }>; closed: Promise<number> }> {
+  const socket = new WebSocket(url.replace(/^http/, 'ws'));
+  const messages: Array<{ id?: unknown }> = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data)) as { id?: unknown }));
+  const closed = new Promise<number>((done) => socket.once('close', (code) => done(code)));
+  return new Promise((ready, fail) => {
+    socket.once('open', () => ready({ socket, messages, closed }));
+    socket.once('error', fail);
+  });
+}
+
+async function answer(messages: Array<{ id?: unknown }>, id: unknown): Promise<{ id?: unknown; result?: unknown; error?: { code: number } }> {
+  for (let i = 0; i < 500; i++) {
+    const found = messages.find((message) => message.id === id);
+    if (found) return found;
+    await new Promise((tick) => setTimeout(tick, 20));
+  }
+  throw new Error(`no answer to ${String(id)}`);
+}
+
+describe('network faces under hostile input (the built CLI over HTTP)', () => {
+  it('ACP over WebSocket: a deep id is answered, an oversized frame closes only that socket (1009), others carry on', async () => {
+    const cli = await start(['--transport', 'http', '--port', '0'], /ACP over HTTP at (http:\/\/\S+\/acp)/);
+    const first = await openSocket(cli.url);
+    const second = await openSocket(cli.url);
+    for (const { socket } of [first, second]) socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+    await answer(first.messages, 'init');
+    await answer(second.messages, 'init');
+    first.socket.send(`{"jsonrpc":"2.0","id":"deep","method":"session/list","params":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`);
+    expect((await answer(first.messages, 'deep')).error?.code).toBe(-32600);
+    first.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'session/list', params: { x: 'y'.repeat(FUZZ_MAX_MESSAGE_BYTES + 10) } }));
+    expect(await first.closed).toBe(1009);
+    second.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'session/list', params: {} }));
+    expect((await answer(second.messages, 'list')).result).toBeDefined();
+    second.socket.close();
+  });
+
+  it('ACP over HTTP POST: an oversized body is refused with 413 and a JSON-RPC error, and the server keeps serving', async () => {
+    const cli = await start(['--transport', 'http', '--port', '0'], /ACP over HTTP at (http:\/\/\S+\/acp)/);
+    const big = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { x: 'y'.repeat(FUZZ_MAX_MESSAGE_BYTES + 10) } }) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32600, data: { maxMessageBytes: FUZZ_MAX_MESSAGE_BYTES } } });
+    const socket = await openSocket(cli.url);
+    socket.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+    expect((await answer(socket.messages, 'init')).result).toBeDefined();
+    socket.socket.close();
+  });
+
+  it('MCP over HTTP: oversized, deep and malformed bodies get JSON-RPC errors with the request id', async () => {
+    const cli = await start(['--adapter', 'mcp', '--transport', 'http', '--port', '0'], /MCP over streamable HTTP at (http:\/\/\S+\/mcp)/);
+    const post = (body: string) =>
+      fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    const big = await post(`{"jsonrpc":"2.0","id":"big","method":"ping","params":{"x":"${'y'.repeat(FUZZ_MAX_MESSAGE_BYTES)}"}}`);
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ id: 'big', error: { code: -32600 } });
+    const deep = await post(`{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"x":${'['.repeat(3000)}${']'.repeat(3000)}}}`);
+    expect(await deep.json()).toMatchObject({ id: 'deep', error: { code: -32600 } });
+    const envelope = await post('{"jsonrpc":"1.0","id":"v1","method":"ping"}');
+    expect(await envelope.json()).toMatchObject({ id: 'v1', error: { code: -32600 } });
+    const init = await post(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+    expect(init.status).toBe(200);
+    expect(init.headers.get('mcp-session-id')).toBeTruthy();
+  });
+});
