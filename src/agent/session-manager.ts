@@ -47,6 +47,7 @@ export class LocalSessionManager implements SessionManager {
       mode: options.mode ?? this.defaultMode,
       mcpServers: options.mcpServers ?? [],
       parentSessionId: options.parentSessionId ?? null,
+      owner: options.owner ?? null,
     });
     const info = toInfo(stored);
     this.#attach(info, store, []);
@@ -160,5 +161,6 @@ function toInfo(session: SessionInfo): SessionInfo {
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
     mcpServers: session.mcpServers,
+    ...(session.owner === undefined ? {} : { owner: session.owner }),
   };
 }

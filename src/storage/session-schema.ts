@@ -50,6 +50,8 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, seq)
   ) WITHOUT ROWID;
   `,
+  // Who created the session (a network principal); NULL for the local user and for older rows.
+  `ALTER TABLE sessions ADD COLUMN owner TEXT;`,
 ];
 
 export const SESSION_SCHEMA_VERSION = MIGRATIONS.length;

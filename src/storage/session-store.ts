@@ -22,6 +22,8 @@ export interface NewSession {
   mode?: SessionMode;
   parentSessionId?: string | null;
   mcpServers?: McpServerConfig[];
+  /** The principal that created it; `null`/absent for the local user. */
+  owner?: string | null;
 }
 
 export interface StoredToolCall {
@@ -65,6 +67,7 @@ type SessionRow = {
   mcp_servers: string;
   created_at: string;
   updated_at: string;
+  owner: string | null;
 };
 type SeqRow = { seq: number; text: string };
 type EventRow = SeqRow & { type: string };
@@ -123,6 +126,7 @@ export class SessionStore {
       mcp_servers: toJsonColumn(session.mcpServers ?? []),
       created_at: stamp,
       updated_at: stamp,
+      owner: session.owner ?? null,
     };
     try {
       this.statements.insertSession.run(row);
@@ -333,6 +337,7 @@ export class SessionStore {
       updatedAt: row.updated_at,
       mcpServers,
       parentSessionId: row.parent_id,
+      ...(row.owner === null ? {} : { owner: row.owner }),
     };
   }
 
