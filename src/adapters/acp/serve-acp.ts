@@ -5,6 +5,7 @@ import type { AgentOutput } from '../../agent/agent-output.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
+import { toAcpRequestError } from './to-acp-request-error.js';
 import { fromAcpMcpServers, fromContentBlocks } from './acp-prompt.js';
 import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-session-update.js';
 
@@ -92,7 +93,9 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       requireAbsolute(params.cwd);
       const info = await requireSession(params.sessionId, params.cwd);
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
-      const history = await owned.history(info.sessionId, info.cwd);
+      const history = await owned.history(info.sessionId, info.cwd).catch((error: unknown) => {
+        throw toAcpRequestError(error, info.sessionId);
+      });
       const context = updateContext(info.cwd, true);
       for (const event of history) {
         const updates = event.type === 'user-message' ? userMessageUpdates(event.content) : [toSessionUpdate(event, context)];
