@@ -5,6 +5,8 @@ import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/create-agent.js';
 import { createDefaultAgent } from '../default-agent.js';
+import { createMemoryReclaimer } from './memory-reclaimer.js';
+import { networkAuthSource } from './network-auth-source.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
 
@@ -93,8 +95,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 }
 
 function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
+  const reclaimer = createMemoryReclaimer();
+  const onTurnEnd = config.hooks.onTurnEnd === undefined ? [] : Array.isArray(config.hooks.onTurnEnd) ? config.hooks.onTurnEnd : [config.hooks.onTurnEnd];
   return {
     ...config,
+    hooks: { ...config.hooks, onTurnEnd: [...onTurnEnd, () => reclaimer.afterTurn()] },
     agent: {
       ...config.agent,
       ...(args.model ? { model: args.model } : {}),
@@ -124,6 +129,8 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
 
 function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log: Log): unknown {
   const version = packageVersion();
+  // Always shown, whatever the log level: without it nobody can connect.
+  networkAuth ??= networkAuthSource(config, args, process.env, (message) => process.stderr.write(`[plaited-agent] ${message}\n`));
   if (name === 'acp') {
     const settings = config.adapters.acp;
     return {
@@ -134,6 +141,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       host: args.host ?? settings.host,
       port: args.port ?? settings.port,
       idleTimeoutMs: settings.idleTimeoutMs,
+      networkAuth,
       onListening: (url: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path)`),
     };
   }
@@ -144,11 +152,14 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       ...(args.transport ? { transport: args.transport } : {}),
       ...(args.host ? { host: args.host } : {}),
       ...(args.port !== undefined ? { port: args.port } : {}),
+      networkAuth,
       log,
     };
   }
-  return { version, config, transport: args.transport, host: args.host, port: args.port, log };
+  return { version, config, transport: args.transport, host: args.host, port: args.port, networkAuth, log };
 }
+
+let networkAuth: ReturnType<typeof networkAuthSource> | undefined;
 
 let version: string | undefined;
 function packageVersion(): string {

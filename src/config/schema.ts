@@ -260,6 +260,18 @@ export const adaptersSchema = z.strictObject({
   sandbox: sandboxSchema.prefault({}),
 });
 
+/** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */
+export const serverSchema = z.strictObject({
+  auth: z
+    .strictObject({
+      /** Bearer token of the local user; `--auth-token` and `PLAITED_AUTH_TOKEN` win over it. Generated at start when none is set. */
+      token: z.string().min(16).optional(),
+      /** Other principals, name → token: each sees only the sessions it created. */
+      principals: z.record(z.string().min(1), z.string().min(16)).default({}),
+    })
+    .prefault({}),
+});
+
 export const configSchema = z.strictObject({
   agent: agentSchema.prefault({}),
   tools: toolPolicySchema.prefault({}),
@@ -270,6 +282,7 @@ export const configSchema = z.strictObject({
   memory: memorySchema.prefault({}),
   cache: cacheSchema.prefault({}),
   adapters: adaptersSchema.prefault({}),
+  server: serverSchema.prefault({}),
   /** Named shell scripts the agent and the user can run (`scripts.test: "npm test"`). */
   scripts: z.record(z.string(), z.string()).default({}),
   /** Functions called around tool calls and turns (see src/agent/agent-hooks.ts). */

@@ -2,6 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { boundedNdJsonStream } from './bounded-nd-json-stream.js';
+import type { NetworkAuth } from '../http/network-auth.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
@@ -15,6 +16,10 @@ export interface AcpAdapterOptions extends ServeAcpOptions {
   port?: number;
   idleTimeoutMs?: number;
   allowedOrigins?: readonly string[];
+  /** HTTP transport: who may connect. Default: a bearer token from `authToken`, generated and logged when absent; `noAuth` only on loopback. */
+  networkAuth?: (host: string) => NetworkAuth;
+  authToken?: string;
+  noAuth?: boolean;
   /** HTTP transport: told the URL once listening. */
   onListening?: (url: string) => void;
 }
@@ -34,8 +39,12 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
     if (options.transport === 'http') {
       const { serveAcpHttp } = await import('./acp-http-server.js');
       const settings = agent.config.adapters.acp;
+      const host = options.host ?? settings.host;
+      const auth = options.networkAuth?.(host);
       const server = await serveAcpHttp(agent, {
         ...options,
+        host,
+        ...(auth ? { auth } : {}),
         port: options.port ?? settings.port,
         maxMessageBytes: options.maxMessageBytes ?? settings.maxMessageBytes,
         maxJsonDepth: options.maxJsonDepth ?? settings.maxJsonDepth,

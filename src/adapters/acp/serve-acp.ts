@@ -1,8 +1,10 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
+import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
+import { toAcpRequestError } from './to-acp-request-error.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
 import { replayUpdates } from './acp-replay.js';
 import { checkedCwd, checkedPrompt, negotiateProtocolVersion } from './acp-request-checks.js';
@@ -26,6 +28,8 @@ export interface ServeAcpOptions {
   /** Limits on one incoming message; default `adapters.acp.maxMessageBytes`/`maxJsonDepth` of the agent's config. */
   maxMessageBytes?: number;
   maxJsonDepth?: number;
+  /** Who is calling (from the network auth); stdio is the local user. Other principals' sessions do not exist for it. */
+  principal?: string;
 }
 
 /**
@@ -37,6 +41,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
   /** Sessions this connection opened, and the controller of each running prompt. */
   const sessions = new Map<string, { cwd: string; prompts: Set<AbortController> }>();
   let connection: acp.AgentConnection | undefined;
+  const owned = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
 
   /** Whether the client advertised `session.<name>` (an object, or `null`/absent when not). */
   const clientSession = (name: 'notices' | 'compaction'): boolean =>
@@ -63,7 +68,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
   });
 
   const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
-    const info = await agent.sessions.get(sessionId, cwd);
+    const info = await owned.get(sessionId, cwd);
     if (!info) throw acp.RequestError.sessionNotFound(sessionId);
     return info;
   };
@@ -87,20 +92,22 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     })
     .onRequest('session/new', async ({ params }) => {
       const cwd = await checkedCwd(params.cwd);
-      const info = await agent.sessions.create({ cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
+      const info = await owned.create({ cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
       return { sessionId: info.sessionId, modes: modeState(info.mode) };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const info = await requireSession(params.sessionId, await checkedCwd(params.cwd));
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
-      const history = await agent.sessions.history(info.sessionId, info.cwd);
+      const history = await owned.history(info.sessionId, info.cwd).catch((error: unknown) => {
+        throw toAcpRequestError(error, info.sessionId);
+      });
       for (const update of replayUpdates(history, updateContext(info.cwd, true))) await sendUpdate(client, info.sessionId, update);
       return { modes: modeState(info.mode) };
     })
     .onRequest('session/list', async ({ params }) => {
       const start = decodeListCursor(params.cursor);
-      const all = await agent.sessions.list(params.cwd != null ? { cwd: await checkedCwd(params.cwd) } : {});
+      const all = await owned.list(params.cwd != null ? { cwd: await checkedCwd(params.cwd) } : {});
       const page = all.slice(start, start + LIST_PAGE_SIZE);
       return {
         sessions: page.map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title, updatedAt: info.updatedAt })),
@@ -111,7 +118,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       const mode = MODES.find((candidate) => candidate.id === params.modeId);
       if (!mode) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode; available: ${MODES.map((m) => m.id).join(', ')}`);
       await requireSession(params.sessionId);
-      await agent.sessions.setMode(params.sessionId, mode.id);
+      await owned.setMode(params.sessionId, mode.id);
       return {};
     })
     .onRequest('session/prompt', async ({ params, client }) => {

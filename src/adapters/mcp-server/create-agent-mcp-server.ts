@@ -4,6 +4,7 @@ import type { Agent } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
 import { InvalidCwdError } from '../invalid-cwd-error.js';
 import { validateSessionCwd } from '../validate-session-cwd.js';
+import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { formatTranscript } from './format-transcript.js';
 import type { HostSampling } from './host-sampling.js';
 import { registerRegistryTools, type RegistryFace } from './register-registry-tools.js';
@@ -20,6 +21,8 @@ export interface AgentMcpServerOptions {
   registry?: RegistryFace | (() => Promise<RegistryFace>);
   /** The skills offered as MCP prompts. */
   skills?: readonly SkillPrompt[];
+  /** Who is calling (HTTP: from the bearer token); stdio is the local user. Other principals' sessions do not exist for it. */
+  principal?: string;
 }
 
 /**
@@ -29,6 +32,7 @@ export interface AgentMcpServerOptions {
  */
 export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOptions = {}): McpServer {
   const cwd = options.cwd ?? process.cwd();
+  const sessions = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
   const server = new McpServer(
     { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
     {
@@ -51,7 +55,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       }),
     },
     async ({ prompt, sessionId }, ctx) => {
-      const session = sessionId ? await agent.sessions.get(sessionId) : await agent.sessions.create({ cwd });
+      const session = sessionId ? await sessions.get(sessionId) : await sessions.create({ cwd });
       if (!session) return { isError: true, content: [{ type: 'text', text: `Unknown session: ${sessionId}` }] };
       const progressToken = ctx.mcpReq._meta?.progressToken;
       let step = 0;
@@ -87,7 +91,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     async (args) => {
       const folder = args.cwd === undefined ? { cwd } : await checkedCwd(args.cwd);
       if ('error' in folder) return folder.error;
-      const info = await agent.sessions.create({ cwd: folder.cwd, ...(args.mode ? { mode: args.mode } : {}) });
+      const info = await sessions.create({ cwd: folder.cwd, ...(args.mode ? { mode: args.mode } : {}) });
       const summary = { sessionId: info.sessionId, cwd: info.cwd, mode: info.mode };
       return { content: [{ type: 'text', text: JSON.stringify(summary) }], structuredContent: summary };
     },
@@ -104,14 +108,14 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     async (args) => {
       const folder = args.cwd === undefined ? { cwd } : await checkedCwd(args.cwd);
       if ('error' in folder) return folder.error;
-      const sessions = (await agent.sessions.list({ cwd: folder.cwd })).map((info) => ({
+      const listed = (await sessions.list({ cwd: folder.cwd })).map((info) => ({
         sessionId: info.sessionId,
         title: info.title,
         cwd: info.cwd,
         updatedAt: info.updatedAt,
         uri: sessionUri(info.sessionId),
       }));
-      return { content: [{ type: 'text', text: JSON.stringify(sessions, null, 2) }], structuredContent: { sessions } };
+      return { content: [{ type: 'text', text: JSON.stringify(listed, null, 2) }], structuredContent: { sessions: listed } };
     },
   );
 
@@ -121,7 +125,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     'session-transcript',
     new ResourceTemplate('plaited://sessions/{id}', {
       list: async () => ({
-        resources: (await agent.sessions.list({ cwd })).map((info) => ({
+        resources: (await sessions.list({ cwd })).map((info) => ({
           uri: sessionUri(info.sessionId),
           name: info.title ?? info.sessionId,
           description: `Transcript of session ${info.sessionId}`,
@@ -132,9 +136,9 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     { title: 'Session transcript', description: 'The transcript of an agent session', mimeType: 'text/markdown' },
     async (uri, variables) => {
       const id = String(variables.id);
-      const info = await agent.sessions.get(id, cwd);
+      const info = await sessions.get(id, cwd);
       if (!info) throw new ResourceNotFoundError(uri.href, `Unknown session: ${id}`);
-      const history = await agent.sessions.history(id, info.cwd);
+      const history = await sessions.history(id, info.cwd);
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: formatTranscript(info, history) }] };
     },
   );
