@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { FUZZ_MAX_MESSAGE_BYTES, fuzzProject } from '../fuzz/fuzz-targets.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
@@ -22,7 +23,7 @@ async function start(extra: string[], urlPattern: RegExp): Promise<HttpCli> {
 }
 
 function openSocket(url: string): Promise<{ socket: WebSocket; messages: Array<{ id?: unknown; result?: unknown; error?: { code: number } }>; closed: Promise<number> }> {
-  const socket = new WebSocket(url.replace(/^http/, 'ws'));
+  const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers: TEST_AUTH_HEADERS });
   const messages: Array<{ id?: unknown }> = [];
   socket.on('message', (data) => messages.push(JSON.parse(String(data)) as { id?: unknown }));
   const closed = new Promise<number>((done) => socket.once('close', (code) => done(code)));
@@ -60,7 +61,7 @@ describe('network faces under hostile input (the built CLI over HTTP)', () => {
 
   it('ACP over HTTP POST: an oversized body is refused with 413 and a JSON-RPC error, and the server keeps serving', async () => {
     const cli = await start(['--transport', 'http', '--port', '0'], /ACP over HTTP at (http:\/\/\S+\/acp)/);
-    const big = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { x: 'y'.repeat(FUZZ_MAX_MESSAGE_BYTES + 10) } }) });
+    const big = await fetch(cli.url, { method: 'POST', headers: { ...TEST_AUTH_HEADERS, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { x: 'y'.repeat(FUZZ_MAX_MESSAGE_BYTES + 10) } }) });
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32600, data: { maxMessageBytes: FUZZ_MAX_MESSAGE_BYTES } } });
     const socket = await openSocket(cli.url);
@@ -72,7 +73,7 @@ describe('network faces under hostile input (the built CLI over HTTP)', () => {
   it('MCP over HTTP: oversized, deep and malformed bodies get JSON-RPC errors with the request id', async () => {
     const cli = await start(['--adapter', 'mcp', '--transport', 'http', '--port', '0'], /MCP over streamable HTTP at (http:\/\/\S+\/mcp)/);
     const post = (body: string) =>
-      fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+      fetch(cli.url, { method: 'POST', headers: { ...TEST_AUTH_HEADERS, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
     const big = await post(`{"jsonrpc":"2.0","id":"big","method":"ping","params":{"x":"${'y'.repeat(FUZZ_MAX_MESSAGE_BYTES)}"}}`);
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ id: 'big', error: { code: -32600 } });

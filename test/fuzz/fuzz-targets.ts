@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { startRawCli, type RawJsonRpcCli, type RawMessage } from '../helpers/raw-json-rpc-cli.js';
+import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 
 /** One protocol face over one transport, driven with raw text. */
 export interface FuzzTarget {
@@ -96,7 +97,7 @@ export async function acpWebSocketTarget(args: string[]): Promise<FuzzTarget> {
   const cwd = fuzzProject();
   const http: HttpCli = await startHttpCli({ cwd, args, urlPattern: /ACP over HTTP at (http:\/\/\S+\/acp)/ });
   const inbox = new Inbox();
-  const socket = new WebSocket(http.url.replace(/^http/, 'ws'));
+  const socket = new WebSocket(http.url.replace(/^http/, 'ws'), { headers: TEST_AUTH_HEADERS });
   socket.on('message', (data) => inbox.accept(String(data)));
   await new Promise<void>((open, fail) => {
     socket.once('open', () => open());
@@ -131,6 +132,7 @@ export async function mcpHttpTarget(args: string[]): Promise<FuzzTarget> {
     const response = await fetch(http.url, {
       method: 'POST',
       headers: {
+        ...TEST_AUTH_HEADERS,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': '2025-06-18',
