@@ -32,14 +32,14 @@ export const USAGE = `Usage: plaited-agent [options]
 Starts an agent that speaks the Agent Client Protocol on stdio (default).
 
 Options:
-  --adapter NAME|PATH   acp (default), mcp, sandbox, or a module whose default export is an
+  --adapter NAME|PATH   acp (default), mcp, a2a, sandbox, or a module whose default export is an
                         AgentAdapter; repeat to compose (--adapter sandbox --adapter acp)
   --config PATH         config file (default: .plaited/config.{ts,mts,js,mjs,json})
   --model SPEC          openai-compatible:MODEL or llama-cpp:PATH_OR_URI
   --base-url URL        base URL of an OpenAI-compatible endpoint
   --transport T         stdio (default) or http
   --host HOST           bind address for --transport http (default 127.0.0.1)
-  --port N              port for --transport http
+  --port N              port for --transport http (or for --adapter a2a, when no other face listens)
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
   -h, --help            show this help
   -v, --version         show the version

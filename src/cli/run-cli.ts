@@ -7,6 +7,7 @@ import { modelSource } from '../agent/create-agent.js';
 import { createDefaultAgent } from '../default-agent.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
+import { a2aOptions } from './a2a-options.js';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -115,6 +116,8 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
       return (await import('../adapters/sandbox/sandbox-adapter.js')).sandboxAdapter as AgentAdapter<unknown, unknown>;
     case 'mcp':
       return (await import('../adapters/mcp-server/mcp-server-adapter.js')).mcpServerAdapter as AgentAdapter<unknown, unknown>;
+    case 'a2a':
+      return (await import('../adapters/a2a/a2a-adapter.js')).a2aAdapter as AgentAdapter<unknown, unknown>;
     default: {
       const { loadAdapter } = await import('../adapters/load-adapter.js');
       return loadAdapter(name, process.cwd());
@@ -146,6 +149,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       log,
     };
   }
+  if (name === 'a2a') return a2aOptions(config, args, log, version);
   return { version, config, transport: args.transport, host: args.host, port: args.port, log };
 }
 

@@ -1,0 +1,78 @@
+import { join, resolve } from 'node:path';
+import type { Agent } from '../../agent/agent.js';
+import { A2aTaskStore } from '../../storage/a2a-task-store.js';
+import type { AgentAdapter } from '../agent-adapter.js';
+import { createNetworkAuth } from '../http/network-auth.js';
+import { loadSkillPrompts } from '../mcp-server/skill-prompts.js';
+import { A2aAgentExecutor } from './a2a-agent-executor.js';
+import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
+import { SqliteTaskStore } from './sqlite-task-store.js';
+
+export interface A2aAdapterOptions {
+  /** The agent's version, for the card. */
+  version?: string;
+  /** Bind address and port; config `adapters.a2a` when absent. */
+  host?: string;
+  port?: number;
+  /** Bearer token (the CLI resolves --auth-token, PLAITED_AUTH_TOKEN, config); generated when absent. */
+  authToken?: string;
+  /** No authentication: loopback hosts only. */
+  noAuth?: boolean;
+  /** The project the A2A sessions work in (default: the process cwd). */
+  cwd?: string;
+  /** Told the endpoint once listening. */
+  onListening?: (server: A2aHttpServer) => void;
+  log?: (message: string) => void;
+}
+
+export interface A2aServer {
+  url: string;
+  cardUrl: string;
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The agent as an Agent2Agent peer: an agent card and JSON-RPC (A2A 1.0 and 0.3) over HTTP. */
+export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
+  name: 'a2a',
+  async wrap(agent: Agent, options: A2aAdapterOptions = {}) {
+    const settings = agent.config.adapters.a2a;
+    const cwd = resolve(options.cwd ?? process.cwd());
+    const host = options.host ?? settings.host;
+    const auth = createNetworkAuth({
+      token: options.authToken ?? settings.auth.token,
+      noAuth: options.noAuth ?? settings.auth.noAuth,
+      host,
+      log: options.log,
+    });
+    const stateDb = agent.config.agent.stateDb;
+    const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(cwd, '.plaited', 'state.db'));
+    const taskStore = new SqliteTaskStore(records);
+    const failed = taskStore.failInterrupted();
+    if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a previous process marked failed`);
+    const skills = await loadSkillPrompts(agent.config, cwd);
+    let server: A2aHttpServer;
+    try {
+      server = await serveA2aHttp({
+        host,
+        port: options.port ?? settings.port,
+        auth,
+        executor: new A2aAgentExecutor(agent, records, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
+        taskStore,
+        allowedOrigins: settings.allowedOrigins,
+        card: {
+          version: options.version ?? '0.0.0',
+          ...settings.card,
+          skills: skills.map((skill) => ({ name: skill.name, description: skill.description })),
+        },
+        log: options.log,
+      });
+    } catch (error) {
+      records.close();
+      throw error;
+    }
+    options.onListening?.(server);
+    void server.closed.finally(() => records.close());
+    return { url: server.url, cardUrl: server.cardUrl, closed: server.closed, close: () => server.close() };
+  },
+};
