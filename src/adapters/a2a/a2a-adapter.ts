@@ -57,7 +57,7 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
         host,
         port: options.port ?? settings.port,
         auth,
-        executor: new A2aAgentExecutor(agent, records, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
+        executor: new A2aAgentExecutor(agent, records, taskStore, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
         taskStore,
         allowedOrigins: settings.allowedOrigins,
         card: {

@@ -1,5 +1,5 @@
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Agent } from '../../agent/agent.js';
 import type { A2aTaskStore } from '../../storage/a2a-task-store.js';
 import { agentMessage, textPart } from './a2a-messages.js';
@@ -8,6 +8,7 @@ import { ownerOf } from './a2a-principal.js';
 import { toPrompt } from './a2a-prompt.js';
 import { TaskPublisher } from './a2a-task-publisher.js';
 import { runA2aTurn, type OpenQuestion } from './run-a2a-turn.js';
+import { TaskRecorder } from './task-recorder.js';
 
 export interface A2aExecutorOptions {
   /** The project the A2A sessions work in. */
@@ -39,6 +40,7 @@ export class A2aAgentExecutor implements AgentExecutor {
   constructor(
     private readonly agent: Agent,
     private readonly records: A2aTaskStore,
+    private readonly taskStore: TaskStore,
     private readonly options: A2aExecutorOptions,
   ) {}
 
@@ -50,15 +52,23 @@ export class A2aAgentExecutor implements AgentExecutor {
     if (running) return this.followUp(running, request, publisher);
     if (request.task) {
       // A task this process is not running (its turn ended with a previous process).
-      publisher.task(TaskState.TASK_STATE_FAILED, [], agentMessage(ids, [textPart('This task is no longer running; send a new message without a taskId to continue the conversation.')]));
+      publisher.task(TaskState.TASK_STATE_WORKING);
+      publisher.status(TaskState.TASK_STATE_FAILED, agentMessage(ids, [textPart('This task is no longer running; send a new message without a taskId to continue the conversation.')]));
       return;
     }
     const prompt = toPrompt(message.parts);
     if (prompt.length === 0) {
-      publisher.task(TaskState.TASK_STATE_REJECTED, [message], agentMessage(ids, [textPart('The message has no content: send at least one text, data, file or URL part.')]));
+      publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+      publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart('The message has no content: send at least one text, data, file or URL part.')]));
       return;
     }
     const sessionId = await this.sessionFor(request.contextId, ownerOf(request.context));
+    const recorder = new TaskRecorder(bus, request.taskId, {
+      store: this.taskStore,
+      context: request.context,
+      userMessage: message,
+      onError: (error) => this.options.log?.(`A2A task ${request.taskId}: storing an event failed: ${(error as Error).message}`),
+    });
     publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
     publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
     const controller = new AbortController();
@@ -73,7 +83,9 @@ export class A2aAgentExecutor implements AgentExecutor {
       onQuestion: (question) => {
         task.question = question;
       },
-    }).finally(() => this.running.delete(request.taskId));
+    })
+      .finally(() => recorder.close())
+      .finally(() => this.running.delete(request.taskId));
     await task.done;
   };
 
@@ -95,9 +107,10 @@ export class A2aAgentExecutor implements AgentExecutor {
     if (question) {
       const chosen = permissionAnswer(message.parts, question.options);
       if (!chosen) {
-        publisher.task(
+        // The SDK ends a request's event stream on a status update, not on a task event.
+        publisher.task(TaskState.TASK_STATE_INPUT_REQUIRED);
+        publisher.status(
           TaskState.TASK_STATE_INPUT_REQUIRED,
-          [],
           agentMessage(publisher.ids, [textPart(`That is not an answer to "${question.title}". Reply with one of ${describeAnswers(question.options)}.`)]),
         );
         return;

@@ -76,7 +76,10 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
     if (mediaType !== 'application/json' && mediaType !== 'application/a2a+json') return rpcError(res, 415, -32600, `Unsupported Content-Type ${mediaType}: send application/json`);
 
     const body = await readJsonBody(req, maxBodyBytes);
-    if (!body.ok) return rpcError(res, body.status, body.code, body.message);
+    if (!body.ok) {
+      // An oversized body is not read to its end (leaving the loop destroyed the request): the connection closes after the error.
+      return rpcError(res, body.status, body.code, body.message, body.status === 413 ? { connection: 'close' } : {});
+    }
 
     const requestedVersion = header(req, A2A_VERSION_HEADER);
     const legacy = (requestedVersion ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION;

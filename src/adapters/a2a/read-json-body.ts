@@ -3,8 +3,8 @@ import type { IncomingMessage } from 'node:http';
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
 
 /**
- * Reads a request body as JSON, refusing more than `maxBytes` (the connection is then
- * closed rather than drained). Bad JSON is JSON-RPC's parse error (-32700).
+ * Reads a request body as JSON, refusing more than `maxBytes` (the caller then answers and
+ * closes the connection rather than draining it). Bad JSON is JSON-RPC's parse error (-32700).
  */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<JsonBody> {
   const chunks: Buffer[] = [];
@@ -12,7 +12,6 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > maxBytes) {
-      req.socket.setTimeout(1_000, () => req.socket.destroy());
       return { ok: false, status: 413, code: -32600, message: `Request body over ${maxBytes} bytes` };
     }
     chunks.push(chunk);
