@@ -48,7 +48,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (wholeAgent && !insideSandbox) {
     // The agent re-runs itself under the sandbox; this process only pipes the protocol through.
     const { runSandboxed } = await import('../adapters/sandbox/sandbox-adapter.js');
-    return runSandboxed({ argv: [...argv], config, cwd: process.cwd(), warn: (message) => log('warn', message) });
+    // The A2A face listens from outside the sandbox's network namespace (see inherited-listener.ts).
+    const a2a = requested.includes('a2a') ? await (await import('./a2a-sandbox-listener.js')).a2aSandboxListener(config, args, log) : undefined;
+    if (a2a === null) return 2;
+    return runSandboxed({ argv: [...argv], config, cwd: process.cwd(), warn: (message) => log('warn', message), ...a2a });
   }
   // Adapters compose left to right: an adapter that returns an agent (sandbox) wraps it for the next.
   const chain = requested.filter((name) => name !== 'sandbox');

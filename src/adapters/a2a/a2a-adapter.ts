@@ -6,6 +6,7 @@ import { createNetworkAuth } from '../http/network-auth.js';
 import { loadSkillPrompts } from '../mcp-server/skill-prompts.js';
 import { A2aAgentExecutor } from './a2a-agent-executor.js';
 import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
+import { inheritedListenFd } from './inherited-listener.js';
 import { SqliteTaskStore } from './sqlite-task-store.js';
 
 export interface A2aAdapterOptions {
@@ -56,6 +57,7 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
       server = await serveA2aHttp({
         host,
         port: options.port ?? settings.port,
+        listenFd: inheritedListenFd(),
         auth,
         executor: new A2aAgentExecutor(agent, records, taskStore, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
         taskStore,

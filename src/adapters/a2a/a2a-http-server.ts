@@ -27,6 +27,8 @@ export interface A2aHttpOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** Accept on this inherited listening socket instead of binding `host:port` (the sandboxed child). */
+  listenFd?: number;
   auth: NetworkAuth;
   executor: AgentExecutor;
   taskStore: TaskStore;
@@ -113,7 +115,8 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
   http.headersTimeout = 66_000;
   await new Promise<void>((ready, fail) => {
     http.once('error', fail);
-    http.listen(options.port, options.host, () => ready());
+    if (options.listenFd !== undefined) http.listen({ fd: options.listenFd }, () => ready());
+    else http.listen(options.port, options.host, () => ready());
   });
   const port = (http.address() as AddressInfo).port;
   const origin = serverOrigin(options.host, port);
