@@ -50,7 +50,7 @@ const rpc = (body: string, headers: Record<string, string> = {}) =>
 
 describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', () => {
   it('serves a schema-valid agent card: coding skill, the project skills, streaming, bearer auth', async () => {
-    const response = await fetch(`${cli.origin}/.well-known/agent-card.json`);
+    const response = await fetch(`${cli.origin}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } });
     expect(response.status).toBe(200);
     const card = (await response.json()) as Record<string, unknown>;
     const validate = new Ajv({ allErrors: true }).compile(AGENT_CARD_SCHEMA);
@@ -65,6 +65,29 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     ]);
     const viaSdk = await client.getAgentCard();
     expect(viaSdk.name).toBe('plaited-agent');
+  });
+
+  it('speaks A2A 0.3 to a client that does not ask for 1.0: the 0.3 card, message/send and message/stream', async () => {
+    const card = (await (await fetch(`${cli.origin}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+    expect(card).toMatchObject({ protocolVersion: '0.3.0', url: cli.rpcUrl, preferredTransport: 'JSONRPC', securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ bearer: [] }] });
+    model.push({ text: 'Hello, 0.3 peer.' });
+    const message = { kind: 'message', role: 'user', messageId: crypto.randomUUID(), parts: [{ kind: 'text', text: 'hi from 0.3' }] };
+    const reply = (await (await rpc(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message } }))).json()) as {
+      result: { kind: string; status: { state: string; message: { parts: Array<{ kind: string; text: string }> } } };
+    };
+    expect(reply.result.kind).toBe('task');
+    expect(reply.result.status.state).toBe('completed');
+    expect(reply.result.status.message.parts[0]).toEqual({ kind: 'text', text: 'Hello, 0.3 peer.' });
+    model.push({ text: 'Streamed to 0.3.' });
+    const stream = await rpc(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: { ...message, messageId: crypto.randomUUID() } } }));
+    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const events = (await stream.text())
+      .split('\n\n')
+      .filter((chunk) => chunk.startsWith('data: '))
+      .map((chunk) => JSON.parse(chunk.slice(6)) as { id: number; result: { kind: string; status?: { state: string } } });
+    expect(events.every((event) => event.id === 2)).toBe(true);
+    expect(events[0]?.result.kind).toBe('task');
+    expect(events.at(-1)?.result).toMatchObject({ kind: 'status-update', status: { state: 'completed' } });
   });
 
   it('message/send runs a turn: the task completes with the answer as its message, and tasks/get returns it', async () => {

@@ -17,6 +17,7 @@ import { requestPrincipal } from '../http/request-principal.js';
 import { BEARER_CHALLENGE, UNAUTHORIZED_CODE } from '../http/unauthorized-response.js';
 import { buildAgentCard, type AgentCardInput } from './build-agent-card.js';
 import { A2aPrincipal } from './a2a-principal.js';
+import { legacyAgentCard } from './legacy-agent-card.js';
 import { readJsonBody } from './read-json-body.js';
 import { writeRpcResult } from './write-rpc-result.js';
 
@@ -60,6 +61,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
   let rpc: { v1: JsonRpcTransportHandler; legacy: LegacyJsonRpcTransportHandler; handler: DefaultRequestHandler } | undefined;
   let cardJson = '';
+  let legacyCardJson = '';
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = checkHostOrigin({ host: req.headers.host, origin: req.headers.origin });
@@ -67,8 +69,10 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === CARD_PATH) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'the agent card is read with GET', { allow: 'GET, HEAD' });
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-      return void res.end(req.method === 'HEAD' ? undefined : cardJson);
+      // Which shape depends on the version asked for, as with the RPCs: none means 0.3.
+      const legacyCard = (header(req, A2A_VERSION_HEADER) ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION;
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache', vary: A2A_VERSION_HEADER });
+      return void res.end(req.method === 'HEAD' ? undefined : legacyCard ? legacyCardJson : cardJson);
     }
     if (path !== A2A_RPC_PATH) return plain(res, 404, `Not found: the A2A JSON-RPC endpoint is ${A2A_RPC_PATH}, the agent card ${CARD_PATH}`);
     if (req.method !== 'POST') return plain(res, 405, 'A2A JSON-RPC requests are POSTed', { allow: 'POST' });
@@ -122,6 +126,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
   const origin = serverOrigin(options.host, port);
   const card = buildAgentCard({ ...options.card, url: `${origin}${A2A_RPC_PATH}`, bearerAuth: options.auth.enabled });
   cardJson = JSON.stringify(AgentCard.toJSON(card));
+  legacyCardJson = JSON.stringify(legacyAgentCard(card));
   const handler = new DefaultRequestHandler(card, options.taskStore, options.executor);
   rpc = { handler, v1: new JsonRpcTransportHandler(handler), legacy: new LegacyJsonRpcTransportHandler(handler) };
   const closed = new Promise<void>((done) => http.once('close', () => done()));
