@@ -127,11 +127,12 @@ async function mcpOverCli(modelUrl: string, rounds: number): Promise<number[]> {
 async function acpOverCli(modelUrl: string, rounds: number, transport: 'stdio' | 'http'): Promise<number[]> {
   const cwd = project();
   const args = [CLI, '--model', 'openai-compatible:instant', '--base-url', modelUrl, ...(transport === 'http' ? ['--transport', 'http', '--port', '0'] : [])];
-  const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const token = 'plaited-bench-token-0123456789abcdef';
+  const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PLAITED_AUTH_TOKEN: token } });
   try {
     const stream =
       transport === 'http'
-        ? createHttpStream(await listeningUrl(child))
+        ? createHttpStream(await listeningUrl(child), { headers: { authorization: `Bearer ${token}` } })
         : acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
     const connection = acp.client({ name: 'bench' }).connect(stream);
     await connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });

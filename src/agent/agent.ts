@@ -15,6 +15,8 @@ export interface SessionInfo {
   updatedAt: string;
   /** MCP servers the client asked for in `session/new`; they belong to this session. */
   mcpServers: McpServerConfig[];
+  /** The principal that created it (see `ownedSessions`); absent means the local user. */
+  owner?: string;
 }
 
 export interface CreateSessionOptions {
@@ -25,6 +27,8 @@ export interface CreateSessionOptions {
   sessionId?: string;
   /** Set on sub-agent sessions. */
   parentSessionId?: string;
+  /** The principal creating it (a network client's token); the local user when absent. */
+  owner?: string;
 }
 
 export interface SessionManager {

@@ -249,6 +249,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       hooks,
       onHookError: (hook, error) => pending.push(noticeOf(sessionId, 'config hooks', hook, error)),
       onStepMessages: (messages) => {
+        // Streamed text first: the messages that end the step then drop its draft in their transaction.
+        live.running?.recorder?.flush();
         live.messages.push(...messages);
         live.store.appendMessages(sessionId, messages);
       },
@@ -302,9 +304,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
       const onAbort = () => controller.abort();
       signal?.addEventListener('abort', onAbort, { once: true });
       if (signal?.aborted) controller.abort();
-      live.running = { controller, steering: new SteeringQueue() };
-      const running = live.running;
       const recorder = new EventRecorder(live);
+      live.running = { controller, steering: new SteeringQueue(), recorder };
+      const running = live.running;
       try {
         for await (const event of runOneTurn(live, input, processOptions, controller.signal, overrides, announce)) {
           recorder.record(event);

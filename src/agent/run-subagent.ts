@@ -40,7 +40,7 @@ export function createSubagentRunner(options: {
     const manager = await options.manager();
     const parent = await manager.open(context.sessionId);
     const definition = request.agent ? options.config.agents[request.agent] : undefined;
-    const child = await manager.create({ cwd: parent.info.cwd, mode: parent.info.mode, parentSessionId: parent.info.sessionId });
+    const child = await manager.create({ cwd: parent.info.cwd, mode: parent.info.mode, parentSessionId: parent.info.sessionId, owner: parent.info.owner });
     try {
       const live = await manager.open(child.sessionId);
       await live.ready;

@@ -7,6 +7,8 @@ import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStore } from '../storage/session-store.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
 import type { SteeringQueue } from './steering-queue.js';
+import type { EventRecorder } from './event-recorder.js';
+import { recoverInterruptedReply } from './recover-interrupted-reply.js';
 import { AgentError } from './agent-error.js';
 
 /** A session held in memory: its store, its model-facing history, and its turn queue. */
@@ -18,7 +20,7 @@ export interface LiveSession {
   /** Resolves when the previous turn has finished: turns of one session never overlap. */
   tail: Promise<void>;
   /** The running turn, if any. */
-  running: { controller: AbortController; steering: SteeringQueue } | undefined;
+  running: { controller: AbortController; steering: SteeringQueue; recorder?: EventRecorder } | undefined;
   /** Resolves once extensions finished `onSessionStart` (its MCP servers are connected). */
   ready: Promise<void>;
 }
@@ -47,7 +49,9 @@ export class LocalSessionManager implements SessionManager {
       mode: options.mode ?? this.defaultMode,
       mcpServers: options.mcpServers ?? [],
       parentSessionId: options.parentSessionId ?? null,
+      owner: options.owner ?? null,
     });
+    store.leases.acquire(stored.sessionId); // a new id: nobody else holds it
     const info = toInfo(stored);
     this.#attach(info, store, []);
     return info;
@@ -91,6 +95,7 @@ export class LocalSessionManager implements SessionManager {
     if (!live) return;
     live.running?.controller.abort();
     this.#live.delete(sessionId);
+    live.store.leases.release(sessionId);
     await this.hooks.onClose(sessionId);
   }
 
@@ -106,6 +111,15 @@ export class LocalSessionManager implements SessionManager {
     if (live) return live;
     const found = this.#find(sessionId, cwd);
     if (!found) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
+    // One writer per session: two processes each appending turns would each miss the other's.
+    const conflict = found.store.leases.acquire(sessionId);
+    if (conflict) {
+      throw new AgentError(
+        'session_in_use',
+        `Session "${sessionId}" is open in another plaited-agent process (pid ${conflict.pid}, active ${Math.round(conflict.idleMs / 1000)} s ago); close it there or stop that process, then retry`,
+      );
+    }
+    recoverInterruptedReply(found.store, sessionId);
     return this.#attach(toInfo(found.session), found.store, found.store.loadMessages(sessionId));
   }
 
@@ -160,5 +174,6 @@ function toInfo(session: SessionInfo): SessionInfo {
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
     mcpServers: session.mcpServers,
+    ...(session.owner === undefined ? {} : { owner: session.owner }),
   };
 }

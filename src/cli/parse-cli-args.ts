@@ -9,6 +9,10 @@ export interface CliArgs {
   transport?: 'stdio' | 'http';
   host?: string;
   port?: number;
+  /** Bearer token for --transport http (else PLAITED_AUTH_TOKEN, config, or generated). */
+  authToken?: string;
+  /** No auth for --transport http: only with a loopback host. */
+  noAuth: boolean;
   help: boolean;
   version: boolean;
   /** A subcommand (`models`) and its arguments. */
@@ -40,13 +44,16 @@ Options:
   --transport T         stdio (default) or http
   --host HOST           bind address for --transport http (default 127.0.0.1)
   --port N              port for --transport http (or for --adapter a2a, when no other face listens)
+  --auth-token TOKEN    bearer token HTTP clients must send (default: PLAITED_AUTH_TOKEN, config
+                        server.auth.token, else one is generated and printed to stderr)
+  --no-auth             accept HTTP clients without a token (only with a loopback --host)
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
   -h, --help            show this help
   -v, --version         show the version
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
-  if (argv[0] === 'models') return { adapters: [], logLevel: 'info', help: false, version: false, command: { name: 'models', args: argv.slice(1) } };
+  if (argv[0] === 'models') return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: 'models', args: argv.slice(1) } };
   let parsed;
   try {
     parsed = parseArgs({
@@ -62,6 +69,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         transport: { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
+        'auth-token': { type: 'string' },
+        'no-auth': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -90,6 +99,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     transport,
     host: values.host,
     port,
+    authToken: values['auth-token'],
+    noAuth: values['no-auth'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
   };

@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/create-agent.js';
 import { createDefaultAgent } from '../default-agent.js';
+import { networkAuthSource } from './network-auth-source.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
 import { a2aOptions } from './a2a-options.js';
@@ -130,6 +131,8 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
 
 function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log: Log): unknown {
   const version = packageVersion();
+  // Always shown, whatever the log level: without it nobody can connect.
+  networkAuth ??= networkAuthSource(config, args, process.env, (message) => process.stderr.write(`[plaited-agent] ${message}\n`));
   if (name === 'acp') {
     const settings = config.adapters.acp;
     return {
@@ -139,6 +142,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       host: args.host ?? settings.host,
       port: args.port ?? settings.port,
       idleTimeoutMs: settings.idleTimeoutMs,
+      networkAuth,
       onListening: (url: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path)`),
     };
   }
@@ -149,12 +153,15 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       ...(args.transport ? { transport: args.transport } : {}),
       ...(args.host ? { host: args.host } : {}),
       ...(args.port !== undefined ? { port: args.port } : {}),
+      networkAuth,
       log,
     };
   }
-  if (name === 'a2a') return a2aOptions(config, args, log, version);
-  return { version, config, transport: args.transport, host: args.host, port: args.port, log };
+  if (name === 'a2a') return a2aOptions(config, args, log, version, networkAuth);
+  return { version, config, transport: args.transport, host: args.host, port: args.port, networkAuth, log };
 }
+
+let networkAuth: ReturnType<typeof networkAuthSource> | undefined;
 
 let version: string | undefined;
 function packageVersion(): string {

@@ -223,18 +223,10 @@ export const sandboxSchema = z.strictObject({
     .prefault({}),
 });
 
-/** The A2A face (`--adapter a2a`): where it listens, who may call, what its agent card says. */
+/** The A2A face (`--adapter a2a`): where it listens and what its agent card says (who may call: `server.auth`, shared by every network face). */
 export const a2aSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().nonnegative().default(4100),
-  /** Bearer auth; --auth-token and PLAITED_AUTH_TOKEN take precedence, a token is generated when none is set. */
-  auth: z
-    .strictObject({
-      token: z.string().optional(),
-      /** No authentication at all: refused unless the host is loopback. */
-      noAuth: z.boolean().default(false),
-    })
-    .prefault({}),
   /** How long a task waits in `input-required` for the peer's answer before the tool call is rejected. */
   inputTimeoutMs: z.number().int().positive().default(300_000),
   allowedOrigins: z.array(z.string()).default([]),
@@ -272,6 +264,18 @@ export const adaptersSchema = z.strictObject({
   a2a: a2aSchema.prefault({}),
 });
 
+/** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */
+export const serverSchema = z.strictObject({
+  auth: z
+    .strictObject({
+      /** Bearer token of the local user; `--auth-token` and `PLAITED_AUTH_TOKEN` win over it. Generated at start when none is set. */
+      token: z.string().min(16).optional(),
+      /** Other principals, name → token: each sees only the sessions it created. */
+      principals: z.record(z.string().min(1), z.string().min(16)).default({}),
+    })
+    .prefault({}),
+});
+
 export const configSchema = z.strictObject({
   agent: agentSchema.prefault({}),
   tools: toolPolicySchema.prefault({}),
@@ -282,6 +286,7 @@ export const configSchema = z.strictObject({
   memory: memorySchema.prefault({}),
   cache: cacheSchema.prefault({}),
   adapters: adaptersSchema.prefault({}),
+  server: serverSchema.prefault({}),
   /** Named shell scripts the agent and the user can run (`scripts.test: "npm test"`). */
   scripts: z.record(z.string(), z.string()).default({}),
   /** Functions called around tool calls and turns (see src/agent/agent-hooks.ts). */

@@ -50,6 +50,25 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, seq)
   ) WITHOUT ROWID;
   `,
+  // Who created the session (a network principal); NULL for the local user and for older rows.
+  `ALTER TABLE sessions ADD COLUMN owner TEXT;`,
+  `
+  -- The reply being streamed, persisted as it streams; folded into the history after a crash.
+  CREATE TABLE stream_drafts (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    reasoning TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  -- Which process has the session open: one writer per session.
+  CREATE TABLE session_leases (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    holder TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    pid_namespace TEXT NOT NULL,
+    heartbeat_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SESSION_SCHEMA_VERSION = MIGRATIONS.length;

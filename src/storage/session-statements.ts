@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 
 /** Every statement the session store runs, by name. */
 const SQL = {
-  insertSession: `INSERT INTO sessions (id, cwd, title, mode, parent_id, mcp_servers, created_at, updated_at)
-     VALUES (@id, @cwd, @title, @mode, @parent_id, @mcp_servers, @created_at, @updated_at)`,
+  insertSession: `INSERT INTO sessions (id, cwd, title, mode, parent_id, mcp_servers, created_at, updated_at, owner)
+     VALUES (@id, @cwd, @title, @mode, @parent_id, @mcp_servers, @created_at, @updated_at, @owner)`,
   getSession: 'SELECT * FROM sessions WHERE id = ?',
   listSessions: 'SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?',
   listSessionsByCwd: 'SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',

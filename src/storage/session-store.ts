@@ -8,6 +8,8 @@ import type { McpServerConfig } from '../config/schema.js';
 import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
+import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
+import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
 
 /** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
@@ -22,6 +24,8 @@ export interface NewSession {
   mode?: SessionMode;
   parentSessionId?: string | null;
   mcpServers?: McpServerConfig[];
+  /** The principal that created it; `null`/absent for the local user. */
+  owner?: string | null;
 }
 
 export interface StoredToolCall {
@@ -52,6 +56,8 @@ export interface SessionStoreOptions {
   onCorruptRow?: (row: CorruptRow) => void;
   /** How long a write waits for another process holding the lock (ms). */
   busyTimeoutMs?: number;
+  /** Session leases' heartbeat and staleness (one writer process per session). */
+  leases?: SessionLeaseOptions;
 }
 
 const MODES: readonly SessionMode[] = ['default', 'accept-edits', 'plan'];
@@ -65,6 +71,7 @@ type SessionRow = {
   mcp_servers: string;
   created_at: string;
   updated_at: string;
+  owner: string | null;
 };
 type SeqRow = { seq: number; text: string };
 type EventRow = SeqRow & { type: string };
@@ -90,6 +97,9 @@ export class SessionStore {
   private readonly now: () => Date;
   private readonly onCorruptRow: ((row: CorruptRow) => void) | undefined;
   private readonly statements: SessionStatements;
+  private readonly drafts: StreamDrafts;
+  /** Which process has each session open (see SessionLeases). */
+  readonly leases: SessionLeases;
   private closed = false;
 
   constructor(path: string, options: SessionStoreOptions = {}) {
@@ -100,6 +110,8 @@ export class SessionStore {
     try {
       migrateSessionSchema(this.db, this.path);
       this.statements = prepareSessionStatements(this.db);
+      this.drafts = new StreamDrafts(this.db);
+      this.leases = new SessionLeases(this.db, options.leases);
     } catch (error) {
       this.db.close();
       if (StorageError.isInstance(error)) throw error;
@@ -123,6 +135,7 @@ export class SessionStore {
       mcp_servers: toJsonColumn(session.mcpServers ?? []),
       created_at: stamp,
       updated_at: stamp,
+      owner: session.owner ?? null,
     };
     try {
       this.statements.insertSession.run(row);
@@ -172,9 +185,14 @@ export class SessionStore {
     return this.statements.deleteSession.run(sessionId).changes > 0;
   }
 
+  /** Appends to the history; the streamed draft of the step they end is dropped in the same transaction. */
   appendMessages(sessionId: string, messages: readonly ModelMessage[]): void {
-    this.appendRows(sessionId, messages, this.statements.nextMessageSeq, (seq, message) =>
-      this.statements.insertMessage.run(sessionId, seq, toJsonColumn(message)),
+    this.appendRows(
+      sessionId,
+      messages,
+      this.statements.nextMessageSeq,
+      (seq, message) => this.statements.insertMessage.run(sessionId, seq, toJsonColumn(message)),
+      () => this.drafts.clear(sessionId),
     );
   }
 
@@ -184,6 +202,7 @@ export class SessionStore {
       .transaction(() => {
         this.touch(sessionId);
         this.statements.deleteMessages.run(sessionId);
+        this.drafts.clear(sessionId);
         messages.forEach((message, seq) => this.statements.insertMessage.run(sessionId, seq, toJsonColumn(message)));
       })
       .immediate();
@@ -193,12 +212,37 @@ export class SessionStore {
     return this.parseSeqRows<ModelMessage>('messages', sessionId, this.statements.loadMessages.all(sessionId) as SeqRow[], 'role');
   }
 
-  /** Appends in one transaction: a reader sees all of the batch or none of it. */
-  appendEvents(sessionId: string, events: readonly StoredAgentOutput[]): void {
+  /**
+   * Appends in one transaction: a reader sees all of the batch or none of it. `draft` is the
+   * streamed reply text among them, added to the session's stream draft in the same transaction.
+   */
+  appendEvents(sessionId: string, events: readonly StoredAgentOutput[], draft?: { text: string; reasoning: string }): void {
     const createdAt = this.timestamp();
-    this.appendRows(sessionId, events, this.statements.nextEventSeq, (seq, event) =>
-      this.statements.insertEvent.run(sessionId, seq, event.type, toJsonColumn(event), createdAt),
+    this.appendRows(
+      sessionId,
+      events,
+      this.statements.nextEventSeq,
+      (seq, event) => this.statements.insertEvent.run(sessionId, seq, event.type, toJsonColumn(event), createdAt),
+      draft && (draft.text || draft.reasoning) ? () => this.drafts.append(sessionId, draft.text, draft.reasoning, createdAt) : undefined,
     );
+  }
+
+  /**
+   * A draft left by a process that died mid-reply, turned into history by `fold` and
+   * appended with it in one transaction; false when there was none.
+   */
+  recoverDraft(sessionId: string, fold: (draft: StreamDraft) => { messages: ModelMessage[]; events: StoredAgentOutput[] }): boolean {
+    return this.db
+      .transaction(() => {
+        const draft = this.drafts.get(sessionId);
+        if (!draft) return false;
+        const { messages, events } = fold(draft);
+        this.appendEvents(sessionId, events);
+        this.appendMessages(sessionId, messages);
+        this.drafts.clear(sessionId);
+        return true;
+      })
+      .immediate();
   }
 
   /** Every stored event in order, each carrying this session's id: what `session/load` replays. */
@@ -271,6 +315,7 @@ export class SessionStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.leases.releaseAll();
     this.db.close();
   }
 
@@ -283,6 +328,7 @@ export class SessionStore {
     rows: readonly T[],
     nextSeq: Database.Statement,
     insert: (seq: number, row: T) => void,
+    after?: () => void,
   ): void {
     if (rows.length === 0) {
       if (!this.statements.getSession.get(sessionId)) throw this.notFound(sessionId);
@@ -295,6 +341,7 @@ export class SessionStore {
         this.touch(sessionId);
         let seq = (nextSeq.get(sessionId) as { next: number }).next;
         for (const row of rows) insert(seq++, row);
+        after?.();
       })
       .immediate();
   }
@@ -333,6 +380,7 @@ export class SessionStore {
       updatedAt: row.updated_at,
       mcpServers,
       parentSessionId: row.parent_id,
+      ...(row.owner === null ? {} : { owner: row.owner }),
     };
   }
 

@@ -42,7 +42,8 @@ beforeAll(async () => {
   model = await startScriptedOpenAIServer();
   cli = await startHttpCli({
     cwd: fixtureProject(),
-    args: ['--adapter', 'mcp', '--model', 'openai-compatible:scripted', '--base-url', model.url],
+    // The conformance suite cannot send a token: this run tests the protocol, so it uses loopback --no-auth.
+    args: ['--adapter', 'mcp', '--no-auth', '--model', 'openai-compatible:scripted', '--base-url', model.url],
     urlPattern: /MCP over streamable HTTP at (http:\/\/\S+\/mcp)/,
   });
 });

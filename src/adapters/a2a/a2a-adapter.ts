@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Agent } from '../../agent/agent.js';
 import { A2aTaskStore } from '../../storage/a2a-task-store.js';
 import type { AgentAdapter } from '../agent-adapter.js';
-import { createNetworkAuth } from '../http/network-auth.js';
+import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
 import { loadSkillPrompts } from '../mcp-server/skill-prompts.js';
 import { A2aAgentExecutor } from './a2a-agent-executor.js';
 import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
@@ -15,9 +15,9 @@ export interface A2aAdapterOptions {
   /** Bind address and port; config `adapters.a2a` when absent. */
   host?: string;
   port?: number;
-  /** Bearer token (the CLI resolves --auth-token, PLAITED_AUTH_TOKEN, config); generated when absent. */
+  /** Who may call: the process's shared network auth (the CLI's). Default: a bearer token from `authToken`, generated and logged when absent; `noAuth` only on loopback. */
+  networkAuth?: (host: string) => NetworkAuth;
   authToken?: string;
-  /** No authentication: loopback hosts only. */
   noAuth?: boolean;
   /** The project the A2A sessions work in (default: the process cwd). */
   cwd?: string;
@@ -40,12 +40,7 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
     const settings = agent.config.adapters.a2a;
     const cwd = resolve(options.cwd ?? process.cwd());
     const host = options.host ?? settings.host;
-    const auth = createNetworkAuth({
-      token: options.authToken ?? settings.auth.token,
-      noAuth: options.noAuth ?? settings.auth.noAuth,
-      host,
-      log: options.log,
-    });
+    const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });
     const stateDb = agent.config.agent.stateDb;
     const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(cwd, '.plaited', 'state.db'));
     const taskStore = new SqliteTaskStore(records);

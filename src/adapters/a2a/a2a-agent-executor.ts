@@ -1,6 +1,7 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Agent } from '../../agent/agent.js';
+import { ownedSessions } from '../../agent/owned-sessions.js';
 import type { A2aTaskStore } from '../../storage/a2a-task-store.js';
 import { agentMessage, textPart } from './a2a-messages.js';
 import { describeAnswers, permissionAnswer } from './a2a-permission-answer.js';
@@ -134,9 +135,11 @@ export class A2aAgentExecutor implements AgentExecutor {
     const pending = this.binding.get(key);
     if (pending) return pending;
     const binding = (async () => {
+      // The same principal's ACP clients see these sessions; other principals do not.
+      const sessions = ownedSessions(this.agent.sessions, owner);
       const bound = this.records.contextSession(contextId, owner);
-      if (bound && (await this.agent.sessions.get(bound.sessionId, this.options.cwd))) return bound.sessionId;
-      const session = await this.agent.sessions.create({ cwd: this.options.cwd });
+      if (bound && (await sessions.get(bound.sessionId, this.options.cwd))) return bound.sessionId;
+      const session = await sessions.create({ cwd: this.options.cwd });
       this.records.bindContext(contextId, owner, session.sessionId);
       this.options.log?.(`A2A context ${contextId} → session ${session.sessionId}`);
       return session.sessionId;

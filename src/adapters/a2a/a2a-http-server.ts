@@ -94,7 +94,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
     try {
       const context = defaultServerCallContextBuilder({
         extensions: Extensions.parseServiceParameter(legacy ? (header(req, LEGACY_HTTP_EXTENSION_HEADER) ?? header(req, HTTP_EXTENSION_HEADER)) : header(req, HTTP_EXTENSION_HEADER)),
-        user: options.auth.enabled ? new A2aPrincipal(principal) : undefined,
+        user: new A2aPrincipal(principal),
         headers: req.headers,
         requestedVersion,
       });

@@ -1,6 +1,7 @@
 import type { ServerCallContext, User } from '@a2a-js/sdk/server';
+import { LOCAL_PRINCIPAL } from '../http/network-auth.js';
 
-/** The caller the network auth recognised; tasks and contexts are scoped to its id. */
+/** The caller the network auth recognised; tasks, contexts and sessions are scoped to its id. */
 export class A2aPrincipal implements User {
   constructor(readonly id: string) {}
   get isAuthenticated(): boolean {
@@ -11,10 +12,8 @@ export class A2aPrincipal implements User {
   }
 }
 
-/** Without authentication (`--no-auth` on loopback) every caller shares one scope. */
-export const ANONYMOUS_OWNER = 'anonymous';
-
+/** The principal of a call (every accepted call has one; `--no-auth` callers are the local user). */
 export function ownerOf(context: ServerCallContext): string {
   const user = context.user;
-  return user?.isAuthenticated ? user.userName : ANONYMOUS_OWNER;
+  return user?.isAuthenticated ? user.userName : LOCAL_PRINCIPAL;
 }

@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentAdapter } from '../agent-adapter.js';
+import type { NetworkAuth } from '../http/network-auth.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
@@ -14,6 +15,10 @@ export interface AcpAdapterOptions extends ServeAcpOptions {
   port?: number;
   idleTimeoutMs?: number;
   allowedOrigins?: readonly string[];
+  /** HTTP transport: who may connect. Default: a bearer token from `authToken`, generated and logged when absent; `noAuth` only on loopback. */
+  networkAuth?: (host: string) => NetworkAuth;
+  authToken?: string;
+  noAuth?: boolean;
   /** HTTP transport: told the URL once listening. */
   onListening?: (url: string) => void;
 }
@@ -32,7 +37,9 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
   async wrap(agent, options = {}) {
     if (options.transport === 'http') {
       const { serveAcpHttp } = await import('./acp-http-server.js');
-      const server = await serveAcpHttp(agent, { ...options, port: options.port ?? agent.config.adapters.acp.port });
+      const host = options.host ?? agent.config.adapters.acp.host;
+      const auth = options.networkAuth?.(host);
+      const server = await serveAcpHttp(agent, { ...options, host, ...(auth ? { auth } : {}), port: options.port ?? agent.config.adapters.acp.port });
       options.onListening?.(server.url);
       return { closed: server.closed, close: () => void server.close(), url: server.url };
     }

@@ -5,6 +5,10 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import type { Agent } from '../../agent/agent.js';
+import { createHostOriginCheck, serverOrigin } from '../http/host-origin-check.js';
+import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
+import { requestPrincipal, selectSubprotocol } from '../http/request-principal.js';
+import { BEARER_CHALLENGE, UNAUTHORIZED_BODY, unauthorizedUpgradeReply } from '../http/unauthorized-response.js';
 import { watchIdle } from './acp-http-idle-stream.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
@@ -17,6 +21,11 @@ export interface AcpHttpOptions extends ServeAcpOptions {
   idleTimeoutMs?: number;
   /** Extra Origin hostnames browsers may connect from (localhost ones are always allowed). */
   allowedOrigins?: readonly string[];
+  /** Who may connect; default: a bearer token from `authToken`, generated (and logged) when absent. */
+  auth?: NetworkAuth;
+  authToken?: string;
+  /** No authentication: only with a loopback host. */
+  noAuth?: boolean;
 }
 
 export interface AcpHttpServer {
@@ -30,85 +39,85 @@ export interface AcpHttpServer {
 }
 
 export const ACP_HTTP_PATH = '/acp';
-const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
-
 /**
  * ACP over streamable HTTP and WebSocket at one `/acp` endpoint, with the SDK's
  * experimental server transport. Every client gets its own `serveAcp` connection over
- * the one agent; a client that reconnects continues with `session/load`.
+ * the one agent; a client that reconnects continues with `session/load`. Every request
+ * (and every upgrade) carries a bearer token; each principal has its own transport
+ * server, so a connection id is only ever usable with the credentials that opened it.
  */
 export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promise<AcpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const idleMs = options.idleTimeoutMs ?? 300_000;
-  const allowedHosts = new Set(LOCAL_HOSTS);
-  if (!WILDCARD_HOSTS.has(host)) allowedHosts.add(host.includes(':') ? `[${host}]` : host);
-  const allowedOrigins = new Set([...LOCAL_HOSTS, ...(options.allowedOrigins ?? [])]);
+  const auth = options.auth ?? createNetworkAuth({ host, token: options.authToken, noAuth: options.noAuth, log: options.log });
+  const checkHostOrigin = createHostOriginCheck({ host, allowedOrigins: options.allowedOrigins });
   const open = new Set<acp.AgentConnection>();
 
-  const acpServer = new AcpServer({
-    createAgent: () => ({
-      connect(stream: acp.Stream) {
-        let connection: acp.AgentConnection | undefined;
-        const idle = watchIdle(stream, idleMs, () => {
-          options.log?.('closing an idle ACP connection');
-          connection?.close();
-        });
-        connection = serveAcp(agent, idle.stream, options);
-        open.add(connection);
-        void connection.closed.finally(() => {
-          idle.stop();
-          open.delete(connection!);
-        });
-        return connection;
-      },
-    }),
-  });
-
-  const rejectReason = (req: IncomingMessage): string | undefined => {
-    const hostname = hostnameOf(req.headers.host);
-    // Bound to every interface, the server is meant to be reached by other names; Origin is still checked.
-    if (!WILDCARD_HOSTS.has(host) && (!hostname || !allowedHosts.has(hostname))) return `Host ${req.headers.host ?? '(missing)'} is not allowed`;
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      let originHost: string;
-      try {
-        originHost = new URL(origin).hostname;
-      } catch {
-        return `Origin ${origin} is not allowed`;
-      }
-      if (!allowedOrigins.has(originHost) && !allowedOrigins.has(`[${originHost}]`) && !allowedOrigins.has(originHost.replace(/^\[|\]$/g, ''))) {
-        return `Origin ${origin} is not allowed`;
-      }
+  const { WebSocketServer } = await import('ws');
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024, handleProtocols: (protocols) => selectSubprotocol(protocols) });
+  const servers = new Map<string, { acp: AcpServer; http: ReturnType<typeof createNodeHttpHandler>; upgrade: ReturnType<typeof createNodeWebSocketUpgradeHandler> }>();
+  const serverFor = (principal: string) => {
+    let entry = servers.get(principal);
+    if (!entry) {
+      const acpServer = new AcpServer({
+        createAgent: () => ({
+          connect(stream: acp.Stream) {
+            let connection: acp.AgentConnection | undefined;
+            const idle = watchIdle(stream, idleMs, () => {
+              options.log?.('closing an idle ACP connection');
+              connection?.close();
+            });
+            connection = serveAcp(agent, idle.stream, { ...options, principal });
+            open.add(connection);
+            void connection.closed.finally(() => {
+              idle.stop();
+              open.delete(connection!);
+            });
+            return connection;
+          },
+        }),
+      });
+      entry = { acp: acpServer, http: createNodeHttpHandler(acpServer), upgrade: createNodeWebSocketUpgradeHandler(acpServer, sockets) };
+      servers.set(principal, entry);
     }
-    if ((req.url ?? '/').split('?')[0] !== ACP_HTTP_PATH) return 'not found';
-    return undefined;
+    return entry;
   };
 
-  const handleHttp = createNodeHttpHandler(acpServer);
+  /** `forbidden`/`not found` (with why), or the principal the request speaks for (`undefined`: unauthorized). */
+  const admit = (req: IncomingMessage): { refused: 403 | 404; reason: string } | { principal: string | undefined } => {
+    const reason = checkHostOrigin({ host: req.headers.host, origin: req.headers.origin });
+    if (reason) return { refused: 403, reason };
+    if ((req.url ?? '/').split('?')[0] !== ACP_HTTP_PATH) return { refused: 404, reason: `Not found: the ACP endpoint is ${ACP_HTTP_PATH}` };
+    return {
+      principal: requestPrincipal(auth, { authorization: req.headers.authorization, webSocketProtocol: req.headers['sec-websocket-protocol'] }),
+    };
+  };
+
   const http: HttpServer = createServer((req, res) => {
-    const reason = rejectReason(req);
-    if (reason) {
-      res.writeHead(reason === 'not found' ? 404 : 403, { 'content-type': 'text/plain' });
-      return void res.end(reason === 'not found' ? `Not found: the ACP endpoint is ${ACP_HTTP_PATH}` : reason);
+    const verdict = admit(req);
+    if ('refused' in verdict) {
+      res.writeHead(verdict.refused, { 'content-type': 'text/plain' });
+      return void res.end(verdict.reason);
     }
-    handleHttp(req, res);
+    if (verdict.principal === undefined) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': BEARER_CHALLENGE });
+      return void res.end(UNAUTHORIZED_BODY);
+    }
+    serverFor(verdict.principal).http(req, res);
   });
 
   // Idle keep-alive sockets outlive the clients' own pool timeouts, so a client never
   // reuses a socket the server is closing at that moment (a spurious "other side closed").
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 66_000;
-  const { WebSocketServer } = await import('ws');
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
-  const handleUpgrade = createNodeWebSocketUpgradeHandler(acpServer, sockets);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const reason = rejectReason(req);
-    if (reason) {
-      socket.end(`HTTP/1.1 ${reason === 'not found' ? '404 Not Found' : '403 Forbidden'}\r\nConnection: close\r\n\r\n`);
+    const verdict = admit(req);
+    if ('refused' in verdict) {
+      socket.end(`HTTP/1.1 ${verdict.refused === 404 ? '404 Not Found' : '403 Forbidden'}\r\nConnection: close\r\n\r\n`);
       return;
     }
-    handleUpgrade(req, socket, head);
+    if (verdict.principal === undefined) return void socket.end(unauthorizedUpgradeReply());
+    serverFor(verdict.principal).upgrade(req, socket, head);
   });
 
   await new Promise<void>((ready, fail) => {
@@ -117,28 +126,17 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   });
   const port = (http.address() as AddressInfo).port;
   const closed = new Promise<void>((done) => http.once('close', () => done()));
-  const urlHost = WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${port}${ACP_HTTP_PATH}`,
+    url: `${serverOrigin(host, port)}${ACP_HTTP_PATH}`,
     port,
     connections: () => open.size,
     closed,
     async close() {
-      await acpServer.close().catch(() => undefined);
+      for (const server of servers.values()) await server.acp.close().catch(() => undefined);
       for (const connection of open) connection.close();
       sockets.close();
       http.closeAllConnections();
       await new Promise<void>((done) => http.close(() => done()));
     },
   };
-}
-
-/** `localhost:3284` → `localhost`, `[::1]:3284` → `[::1]`. */
-function hostnameOf(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  if (header.startsWith('[')) {
-    const end = header.indexOf(']');
-    return end === -1 ? undefined : header.slice(0, end + 1);
-  }
-  return header.split(':')[0];
 }

@@ -2,8 +2,10 @@ import { isAbsolute } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
+import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
+import { toAcpRequestError } from './to-acp-request-error.js';
 import { fromAcpMcpServers, fromContentBlocks } from './acp-prompt.js';
 import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-session-update.js';
 
@@ -19,6 +21,8 @@ export interface ServeAcpOptions {
   version?: string;
   /** Where protocol-level diagnostics go (stderr in the CLI). Never stdout. */
   log?: (message: string) => void;
+  /** Who is calling (from the network auth); stdio is the local user. Other principals' sessions do not exist for it. */
+  principal?: string;
 }
 
 /**
@@ -30,6 +34,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
   /** Sessions this connection opened, and the controller of each running prompt. */
   const sessions = new Map<string, { cwd: string; prompts: Set<AbortController> }>();
   let connection: acp.AgentConnection | undefined;
+  const owned = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
 
   /** Whether the client advertised `session.<name>` (an object, or `null`/absent when not). */
   const clientSession = (name: 'notices' | 'compaction'): boolean =>
@@ -56,7 +61,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
   });
 
   const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
-    const info = await agent.sessions.get(sessionId, cwd);
+    const info = await owned.get(sessionId, cwd);
     if (!info) throw acp.RequestError.sessionNotFound(sessionId);
     return info;
   };
@@ -80,7 +85,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     })
     .onRequest('session/new', async ({ params }) => {
       requireAbsolute(params.cwd);
-      const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
+      const info = await owned.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
       return { sessionId: info.sessionId, modes: modeState(info.mode) };
     })
@@ -88,7 +93,9 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       requireAbsolute(params.cwd);
       const info = await requireSession(params.sessionId, params.cwd);
       sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
-      const history = await agent.sessions.history(info.sessionId, info.cwd);
+      const history = await owned.history(info.sessionId, info.cwd).catch((error: unknown) => {
+        throw toAcpRequestError(error, info.sessionId);
+      });
       const context = updateContext(info.cwd, true);
       for (const event of history) {
         const updates = event.type === 'user-message' ? userMessageUpdates(event.content) : [toSessionUpdate(event, context)];
@@ -97,7 +104,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       return { modes: modeState(info.mode) };
     })
     .onRequest('session/list', async ({ params }) => {
-      const all = await agent.sessions.list(params.cwd ? { cwd: params.cwd } : {});
+      const all = await owned.list(params.cwd ? { cwd: params.cwd } : {});
       const start = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
       if (!Number.isInteger(start) || start < 0) throw acp.RequestError.invalidParams({ cursor: params.cursor }, 'invalid cursor');
       const page = all.slice(start, start + LIST_PAGE_SIZE);
@@ -110,7 +117,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       const mode = MODES.find((candidate) => candidate.id === params.modeId);
       if (!mode) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode; available: ${MODES.map((m) => m.id).join(', ')}`);
       await requireSession(params.sessionId);
-      await agent.sessions.setMode(params.sessionId, mode.id);
+      await owned.setMode(params.sessionId, mode.id);
       return {};
     })
     .onRequest('session/prompt', async ({ params, client }) => {

@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LOCAL_PRINCIPAL } from '../../agent/owned-sessions.js';
 import { isLoopbackHost } from './loopback-host.js';
 import { NetworkAuthError } from './network-auth-error.js';
 
 /** The principal of stdio clients, of the main token, and of every client under `--no-auth`. */
-export const LOCAL_PRINCIPAL = 'local';
+export { LOCAL_PRINCIPAL };
 /** Shorter tokens are refused: a bearer token is the only thing between the network and the user's files. */
 export const MIN_TOKEN_LENGTH = 16;
 
@@ -53,7 +54,7 @@ export function createNetworkAuth(options: NetworkAuthOptions): NetworkAuth {
   let token = options.token;
   if (token === undefined || token === '') {
     token = randomBytes(32).toString('base64url');
-    options.log?.(`network auth token (generated; pass it as "Authorization: Bearer <token>"): ${token}`);
+    options.log?.(`network auth token (generated): ${token}  (clients send "Authorization: Bearer <token>"; set your own with --auth-token or PLAITED_AUTH_TOKEN)`);
   }
   const entries: Array<{ principal: string; digest: Buffer }> = [{ principal: LOCAL_PRINCIPAL, digest: checkedDigest(LOCAL_PRINCIPAL, token) }];
   for (const [principal, secret] of Object.entries(options.principals ?? {})) {

@@ -3,6 +3,7 @@ import { McpServer, ResourceTemplate, type ServerContext } from '@modelcontextpr
 import { z } from 'zod';
 import type { Agent } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
+import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { formatTranscript } from './format-transcript.js';
 import type { HostSampling } from './host-sampling.js';
 import { registerRegistryTools, type RegistryFace } from './register-registry-tools.js';
@@ -19,6 +20,8 @@ export interface AgentMcpServerOptions {
   registry?: RegistryFace | (() => Promise<RegistryFace>);
   /** The skills offered as MCP prompts. */
   skills?: readonly SkillPrompt[];
+  /** Who is calling (HTTP: from the bearer token); stdio is the local user. Other principals' sessions do not exist for it. */
+  principal?: string;
 }
 
 /**
@@ -28,6 +31,7 @@ export interface AgentMcpServerOptions {
  */
 export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOptions = {}): McpServer {
   const cwd = options.cwd ?? process.cwd();
+  const sessions = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
   const server = new McpServer(
     { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
     {
@@ -50,7 +54,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       }),
     },
     async ({ prompt, sessionId }, ctx) => {
-      const session = sessionId ? await agent.sessions.get(sessionId) : await agent.sessions.create({ cwd });
+      const session = sessionId ? await sessions.get(sessionId) : await sessions.create({ cwd });
       if (!session) return { isError: true, content: [{ type: 'text', text: `Unknown session: ${sessionId}` }] };
       const progressToken = ctx.mcpReq._meta?.progressToken;
       let step = 0;
@@ -85,7 +89,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     },
     async (args) => {
       if (args.cwd && !isAbsolute(args.cwd)) return { isError: true, content: [{ type: 'text', text: 'cwd must be an absolute path' }] };
-      const info = await agent.sessions.create({ cwd: args.cwd ? resolve(args.cwd) : cwd, ...(args.mode ? { mode: args.mode } : {}) });
+      const info = await sessions.create({ cwd: args.cwd ? resolve(args.cwd) : cwd, ...(args.mode ? { mode: args.mode } : {}) });
       const summary = { sessionId: info.sessionId, cwd: info.cwd, mode: info.mode };
       return { content: [{ type: 'text', text: JSON.stringify(summary) }], structuredContent: summary };
     },
@@ -100,14 +104,14 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       annotations: { readOnlyHint: true },
     },
     async (args) => {
-      const sessions = (await agent.sessions.list({ cwd: args.cwd ?? cwd })).map((info) => ({
+      const listed = (await sessions.list({ cwd: args.cwd ?? cwd })).map((info) => ({
         sessionId: info.sessionId,
         title: info.title,
         cwd: info.cwd,
         updatedAt: info.updatedAt,
         uri: sessionUri(info.sessionId),
       }));
-      return { content: [{ type: 'text', text: JSON.stringify(sessions, null, 2) }], structuredContent: { sessions } };
+      return { content: [{ type: 'text', text: JSON.stringify(listed, null, 2) }], structuredContent: { sessions: listed } };
     },
   );
 
@@ -117,7 +121,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     'session-transcript',
     new ResourceTemplate('plaited://sessions/{id}', {
       list: async () => ({
-        resources: (await agent.sessions.list({ cwd })).map((info) => ({
+        resources: (await sessions.list({ cwd })).map((info) => ({
           uri: sessionUri(info.sessionId),
           name: info.title ?? info.sessionId,
           description: `Transcript of session ${info.sessionId}`,
@@ -128,9 +132,9 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
     { title: 'Session transcript', description: 'The transcript of an agent session', mimeType: 'text/markdown' },
     async (uri, variables) => {
       const id = String(variables.id);
-      const info = await agent.sessions.get(id, cwd);
+      const info = await sessions.get(id, cwd);
       if (!info) throw new Error(`Unknown session: ${id}`);
-      const history = await agent.sessions.history(id, info.cwd);
+      const history = await sessions.history(id, info.cwd);
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: formatTranscript(info, history) }] };
     },
   );

@@ -3,6 +3,8 @@ import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@model
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
+  /** Who opened it: only this principal's requests reach it. */
+  principal: string;
   /** Responses still streaming (a call in progress, the host's standalone SSE stream). */
   open: number;
   lastSeen: number;
@@ -26,18 +28,18 @@ export class McpHttpSessions {
     return this.#entries.size;
   }
 
-  add(id: string, transport: WebStandardStreamableHTTPServerTransport, server: McpServer): void {
-    this.#entries.set(id, { transport, server, open: 0, lastSeen: Date.now() });
+  add(id: string, transport: WebStandardStreamableHTTPServerTransport, server: McpServer, principal: string): void {
+    this.#entries.set(id, { transport, server, principal, open: 0, lastSeen: Date.now() });
   }
 
   delete(id: string): void {
     this.#entries.delete(id);
   }
 
-  /** Handles a request of session `id`; `undefined` when there is no such session. */
-  async handle(id: string, request: Request): Promise<Response | undefined> {
+  /** Handles a request of session `id`; `undefined` when there is no such session for `principal`. */
+  async handle(id: string, request: Request, principal: string): Promise<Response | undefined> {
     const entry = this.#entries.get(id);
-    if (!entry) return undefined;
+    if (!entry || entry.principal !== principal) return undefined;
     entry.lastSeen = Date.now();
     return this.track(entry, await entry.transport.handleRequest(request));
   }

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Agent } from '../../agent/agent.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import type { AgentAdapter } from '../agent-adapter.js';
+import type { NetworkAuth } from '../http/network-auth.js';
 import { createAgentMcpServer } from './create-agent-mcp-server.js';
 import { hostSampling, type HostSampling } from './host-sampling.js';
 import type { RegistryFace } from './register-registry-tools.js';
@@ -26,6 +27,10 @@ export interface McpServerAdapterOptions {
   registry?: RegistryFace | (() => Promise<RegistryFace>);
   /** Prompts to offer; default: the skills found under `cwd` per the config. */
   skills?: readonly SkillPrompt[];
+  /** HTTP: who may call. Default: a bearer token from `authToken`, generated and logged when absent; `noAuth` only on loopback. */
+  networkAuth?: (host: string) => NetworkAuth;
+  authToken?: string;
+  noAuth?: boolean;
   /** Diagnostics (stderr in the CLI); never stdout. */
   log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
 }
@@ -50,8 +55,9 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
     const registry = options.registry ?? (settings.exposeRegistry ? agentRegistry(agent) : undefined);
     if (settings.exposeRegistry && !registry) log('warn', 'adapters.mcp.exposeRegistry is set but no MCP registry is available; discover/call are not offered');
     const skills = options.skills ?? (await loadSkillPrompts(config, cwd));
-    const factory = () =>
+    const factory = (principal?: string) =>
       createAgentMcpServer(agent, {
+        ...(principal ? { principal } : {}),
         version: options.version,
         cwd,
         sampling: options.sampling ?? hostSampling,
@@ -63,9 +69,14 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
     const transport = options.transport ?? settings.transport;
     if (transport === 'http') {
       const { serveMcpHttp } = await import('./serve-mcp-http.js');
+      const host = options.host ?? settings.host;
       const server = await serveMcpHttp(factory, {
-        host: options.host ?? settings.host,
+        host,
         port: options.port ?? settings.port,
+        auth: options.networkAuth?.(host),
+        authToken: options.authToken,
+        noAuth: options.noAuth,
+        log: (message) => log('warn', message),
         allowedOrigins: settings.allowedOrigins,
         onError,
       });
@@ -80,7 +91,7 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
       input.once('end', () => done());
       input.once('close', () => done());
     });
-    const handle = serveStdio(factory, { transport: new StdioServerTransport(input, output), onerror: onError });
+    const handle = serveStdio(() => factory(), { transport: new StdioServerTransport(input, output), onerror: onError });
     return { transport: 'stdio', closed, close: () => handle.close() };
   },
 };

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  isLegacyRequest,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-  WebStandardStreamableHTTPServerTransport,
-  type McpServer,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
+import { LOCAL_PRINCIPAL } from '../../agent/owned-sessions.js';
+import { createHostOriginCheck, serverOrigin } from '../http/host-origin-check.js';
+import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
+import { requestPrincipal } from '../http/request-principal.js';
+import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { McpAdapterError } from './mcp-adapter-error.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 import { toNodeHandler } from './node-request-bridge.js';
@@ -26,7 +22,16 @@ export interface McpHttpOptions {
   sessionIdleMs?: number;
   /** Where out-of-band transport errors go (stderr in the CLI). */
   onError?: (error: Error) => void;
+  /** Who may call; default: a bearer token from `authToken`, generated (and logged to `log`) when absent. */
+  auth?: NetworkAuth;
+  authToken?: string;
+  /** No authentication: only with a loopback host. */
+  noAuth?: boolean;
+  log?: (message: string) => void;
 }
+
+/** Builds the MCP server instance a request is served by, for the principal it speaks for. */
+export type McpServerFactoryFor = (principal: string) => McpServer | Promise<McpServer>;
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */
@@ -38,28 +43,26 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
-
 /**
  * Streamable HTTP at `/mcp`, safe by default: bound to 127.0.0.1, Host and Origin checked
- * against DNS rebinding. 2025-era hosts (every MCP host today) get a stateful session per
+ * against DNS rebinding, every request authenticated by a bearer token; a 2025-era session
+ * answers only the principal that opened it. 2025-era hosts (every MCP host today) get a stateful session per
  * `initialize`, so progress, cancellation, elicitation and sampling work inside a call;
  * 2026-07-28 requests go to the SDK's per-request handler.
  */
-export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>, options: McpHttpOptions): Promise<McpHttpServer> {
+export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const allowedHosts = localhostAllowedHostnames();
-  if (!WILDCARD_HOSTS.has(host) && !allowedHosts.includes(host)) allowedHosts.push(host.includes(':') ? `[${host}]` : host);
-  const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
-  const checkHost = !WILDCARD_HOSTS.has(host);
+  const auth = options.auth ?? createNetworkAuth({ host, token: options.authToken, noAuth: options.noAuth, log: options.log });
+  const checkHostOrigin = createHostOriginCheck({ host, allowedOrigins: options.allowedOrigins });
   const sessions = new McpHttpSessions(options.sessionIdleMs ?? 30 * 60_000);
-  const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: options.onError });
+  // The principal travels to the per-request factory as the request's auth info.
+  const modern = createMcpHandler((ctx) => factory(ctx.authInfo?.clientId ?? LOCAL_PRINCIPAL), { legacy: 'reject', onerror: options.onError });
 
-  const openSession = async (request: Request): Promise<Response> => {
-    const server = await factory();
+  const openSession = async (request: Request, principal: string): Promise<Response> => {
+    const server = await factory(principal);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, transport, server),
+      onsessioninitialized: (id) => sessions.add(id, transport, server, principal),
       onsessionclosed: (id) => void sessions.delete(id),
     });
     transport.onclose = () => {
@@ -79,19 +82,19 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   };
 
   const handle = async (request: Request): Promise<Response> => {
-    // Bound to every interface, the server is meant to be reached by other names: the Host
-    // check (which guards localhost binds) cannot know them; Origin is still checked.
-    const rejected =
-      (checkHost ? hostHeaderValidationResponse(request, allowedHosts) : undefined) ?? originValidationResponse(request, allowedOrigins);
-    if (rejected) return rejected;
+    const rejected = checkHostOrigin({ host: request.headers.get('host'), origin: request.headers.get('origin') });
+    if (rejected) return jsonError(403, -32000, `Forbidden: ${rejected}`);
     if (new URL(request.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
-    if (!(await isLegacyRequest(request))) return modern.fetch(request);
+    const principal = requestPrincipal(auth, { authorization: request.headers.get('authorization') });
+    if (principal === undefined) return unauthorizedResponse();
+    if (!(await isLegacyRequest(request))) return modern.fetch(request, { authInfo: { token: '', clientId: principal, scopes: [] } });
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
-      return (await sessions.handle(sessionId, request)) ?? jsonError(404, -32001, 'Session not found');
+      // Another principal's session is answered as unknown: its existence is not revealed.
+      return (await sessions.handle(sessionId, request, principal)) ?? jsonError(404, -32001, 'Session not found');
     }
     if (request.method !== 'POST') return jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    return openSession(request);
+    return openSession(request, principal);
   };
 
   const http: HttpServer = createServer(toNodeHandler(handle));
@@ -105,9 +108,8 @@ export async function serveMcpHttp(factory: () => McpServer | Promise<McpServer>
   });
   const port = (http.address() as AddressInfo).port;
   const closed = new Promise<void>((done) => http.once('close', () => done()));
-  const urlHost = WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${port}/mcp`,
+    url: `${serverOrigin(host, port)}/mcp`,
     port,
     sessions: () => sessions.size,
     closed,

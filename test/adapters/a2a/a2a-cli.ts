@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { Role, TaskState, type Message, type Part, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { CLI } from '../../helpers/acp-cli.js';
+import { TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 
-export const TOKEN = 'a2a-test-token-0123456789abcdef';
+/** The tests' shared bearer token, so the ACP helpers of the same process authenticate too. */
+export const TOKEN = TEST_AUTH_TOKEN;
 const URL_LINE = /A2A at (http:\/\/\S+)\/a2a /;
 
 export interface A2aCli {

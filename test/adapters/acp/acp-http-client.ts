@@ -3,6 +3,7 @@ import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-cli
 import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { WebSocket } from 'ws';
 import { AcpSchemaValidator } from '../../helpers/acp-cli.js';
+import { TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 
 export interface AcpHttpClient {
   connection: acp.ClientConnection;
@@ -16,6 +17,10 @@ export interface AcpHttpClient {
 export interface AcpHttpClientOptions {
   /** `http` (the SDK's streamable HTTP client, default) or `websocket`. */
   transport?: 'http' | 'websocket';
+  /** Bearer token sent on every request and on the upgrade (default: `TEST_AUTH_TOKEN`; `null`: none). */
+  token?: string | null;
+  /** WebSocket subprotocols to offer (a browser's way to send the token: `bearer.<token>`). */
+  protocols?: string[];
   onPermission?: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 }
 
@@ -24,10 +29,12 @@ export interface AcpHttpClientOptions {
  * message in both directions checked against the ACP schema, as the stdio harness does.
  */
 export function connectAcpHttp(url: string, options: AcpHttpClientOptions = {}): AcpHttpClient {
+  const token = options.token === undefined ? TEST_AUTH_TOKEN : options.token;
+  const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
   const raw =
     options.transport === 'websocket'
-      ? createWebSocketStream(url.replace(/^http/, 'ws'), { WebSocket: WebSocket as unknown as WebSocketConstructor })
-      : createHttpStream(url);
+      ? createWebSocketStream(url.replace(/^http/, 'ws'), { WebSocket: WebSocket as unknown as WebSocketConstructor, headers, ...(options.protocols ? { protocols: options.protocols } : {}) })
+      : createHttpStream(url, { headers });
   const validator = new AcpSchemaValidator();
   const fromAgent = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {

@@ -8,6 +8,7 @@ import type { Agent } from '../../../src/agent/agent.js';
 import { configSchema } from '../../../src/config/schema.js';
 import { serveAcpHttp, type AcpHttpServer } from '../../../src/adapters/acp/acp-http-server.js';
 import { scriptedModel } from '../../helpers/scripted-mock-model.js';
+import { TEST_AUTH_HEADERS, TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from './acp-http-client.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -18,7 +19,7 @@ afterEach(async () => {
 async function serve(model: MockLanguageModelV3, idleTimeoutMs: number): Promise<{ server: AcpHttpServer; cwd: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-acp-http-unit-'));
   const agent: Agent = createAgent({ config: configSchema.parse({ agent: { stateDb: join(cwd, 'state.db') } }), model, tools: [] });
-  const server = await serveAcpHttp(agent, { port: 0, idleTimeoutMs });
+  const server = await serveAcpHttp(agent, { port: 0, idleTimeoutMs, authToken: TEST_AUTH_TOKEN });
   cleanups.push(() => agent.stop(), () => server.close());
   return { server, cwd };
 }
@@ -81,7 +82,7 @@ describe('serveAcpHttp: idle connections', () => {
 async function rawPost(port: number, path: string, headers: Record<string, string>, body: string): Promise<{ status: number }> {
   const { request } = await import('node:http');
   return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', ...TEST_AUTH_HEADERS, ...headers } }, (res) => {
       res.resume();
       done({ status: res.statusCode ?? 0 });
     });

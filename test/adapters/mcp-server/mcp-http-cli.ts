@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI } from '../../helpers/acp-cli.js';
+import { TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 import { requireBuiltCli } from './mcp-test-kit.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -23,13 +24,21 @@ export interface HttpCli {
   close(): Promise<void>;
 }
 
-/** Starts the built CLI serving HTTP (`--transport http --port 0`) and waits for the URL it logs. */
-export async function startHttpCli(options: { cwd: string; args: string[]; urlPattern: RegExp; transportFlag?: boolean }): Promise<HttpCli> {
+/** Starts the built CLI serving HTTP (`--transport http --port 0`) and waits for the URL it logs; clients authenticate with `TEST_AUTH_TOKEN` unless `env` says otherwise. */
+export async function startHttpCli(options: {
+  cwd: string;
+  args: string[];
+  urlPattern: RegExp;
+  transportFlag?: boolean;
+  env?: Record<string, string | undefined>;
+}): Promise<HttpCli> {
   requireBuiltCli();
   const transport = options.transportFlag === false ? [] : ['--transport', 'http'];
+  const env: NodeJS.ProcessEnv = { ...process.env, PLAITED_AUTH_TOKEN: TEST_AUTH_TOKEN, ...options.env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const child = spawn(process.execPath, [CLI, ...options.args, ...transport, '--port', '0'], {
     cwd: options.cwd,
-    env: process.env,
+    env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

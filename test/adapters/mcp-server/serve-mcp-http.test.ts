@@ -7,6 +7,7 @@ import { createAgent } from '../../../src/agent/create-agent.js';
 import { configSchema } from '../../../src/config/schema.js';
 import { createAgentMcpServer } from '../../../src/adapters/mcp-server/create-agent-mcp-server.js';
 import { serveMcpHttp, type McpHttpServer } from '../../../src/adapters/mcp-server/serve-mcp-http.js';
+import { TEST_AUTH_HEADERS, TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 import { scriptedModel } from '../../helpers/scripted-mock-model.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,12 +18,12 @@ afterEach(async () => {
 async function serve(sessionIdleMs: number): Promise<McpHttpServer> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-mcp-http-unit-'));
   const agent = createAgent({ config: configSchema.parse({ agent: { stateDb: join(cwd, 'state.db') } }), model: scriptedModel([]), tools: [] });
-  const server = await serveMcpHttp(() => createAgentMcpServer(agent, { cwd, skills: [] }), { port: 0, sessionIdleMs });
+  const server = await serveMcpHttp(() => createAgentMcpServer(agent, { cwd, skills: [] }), { port: 0, sessionIdleMs, authToken: TEST_AUTH_TOKEN });
   cleanups.push(() => agent.stop(), () => server.close());
   return server;
 }
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...TEST_AUTH_HEADERS };
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -54,7 +55,7 @@ describe('serveMcpHttp: 2025-era sessions', () => {
   it('keeps a connected host: its open SSE stream counts as activity', async () => {
     const server = await serve(200);
     const client = new Client({ name: 'live-host', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: TEST_AUTH_HEADERS } }));
     cleanups.push(() => client.close());
     await sleep(1_000);
     expect(server.sessions()).toBe(1);

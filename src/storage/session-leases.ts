@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+
+/** Who holds a session another process asked for. */
+export interface LeaseConflict {
+  pid: number;
+  /** Milliseconds since the holder last renewed its lease. */
+  idleMs: number;
+}
+
+export interface SessionLeaseOptions {
+  /** How often held leases are renewed (default 5 s). */
+  heartbeatMs?: number;
+  /** A lease not renewed for this long is taken over (default 20 s): its holder is gone or hung. */
+  staleMs?: number;
+}
+
+type LeaseRow = { holder: string; pid: number; pid_namespace: string; heartbeat_at: number };
+
+/** This process, as a lease holder: unique even if a pid is reused (or is 2 in every sandbox). */
+const HOLDER = `${process.pid}:${randomUUID()}`;
+const PID_NAMESPACE = readPidNamespace();
+
+/**
+ * One writer per session across processes sharing a state file: a process opening a
+ * session takes its lease (a row with its pid and a heartbeat); another process asking
+ * for it while the holder lives is refused. A holder that died (its pid is gone, in our
+ * pid namespace) or stopped renewing is taken over, so a crash never locks a session out.
+ */
+export class SessionLeases {
+  readonly #db: Database.Database;
+  readonly #heartbeatMs: number;
+  readonly #staleMs: number;
+  readonly #held = new Set<string>();
+  readonly #get: Database.Statement;
+  readonly #put: Database.Statement;
+  readonly #renew: Database.Statement;
+  readonly #release: Database.Statement;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(db: Database.Database, options: SessionLeaseOptions = {}) {
+    this.#db = db;
+    this.#heartbeatMs = options.heartbeatMs ?? 5_000;
+    this.#staleMs = options.staleMs ?? 20_000;
+    this.#get = db.prepare('SELECT holder, pid, pid_namespace, heartbeat_at FROM session_leases WHERE session_id = ?');
+    this.#put = db.prepare(`INSERT INTO session_leases (session_id, holder, pid, pid_namespace, heartbeat_at)
+      SELECT @sessionId, @holder, @pid, @ns, @now WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @sessionId)
+      ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, pid = excluded.pid, pid_namespace = excluded.pid_namespace, heartbeat_at = excluded.heartbeat_at`);
+    this.#renew = db.prepare('UPDATE session_leases SET heartbeat_at = ? WHERE holder = ?');
+    this.#release = db.prepare('DELETE FROM session_leases WHERE session_id = ? AND holder = ?');
+  }
+
+  /** Takes the session's lease; the conflict when another live process holds it. */
+  acquire(sessionId: string): LeaseConflict | undefined {
+    const conflict = this.#db
+      .transaction((): LeaseConflict | undefined => {
+        const now = Date.now();
+        const row = this.#get.get(sessionId) as LeaseRow | undefined;
+        if (row && row.holder !== HOLDER && this.#alive(row, now)) return { pid: row.pid, idleMs: Math.max(0, now - row.heartbeat_at) };
+        this.#put.run({ sessionId, holder: HOLDER, pid: process.pid, ns: PID_NAMESPACE, now });
+        return undefined;
+      })
+      .immediate();
+    if (!conflict) {
+      this.#held.add(sessionId);
+      this.#timer ??= setInterval(() => this.renew(), this.#heartbeatMs).unref();
+    }
+    return conflict;
+  }
+
+  release(sessionId: string): void {
+    if (!this.#held.delete(sessionId)) return;
+    this.#release.run(sessionId, HOLDER);
+    if (this.#held.size === 0) this.#stopTimer();
+  }
+
+  releaseAll(): void {
+    for (const sessionId of [...this.#held]) {
+      try {
+        this.release(sessionId);
+      } catch {
+        // Closing anyway: a lease left behind is taken over once this pid is gone.
+      }
+    }
+    this.#stopTimer();
+  }
+
+  /** Renews every lease this process holds in this file (one statement). */
+  renew(): void {
+    try {
+      this.#renew.run(Date.now(), HOLDER);
+    } catch {
+      // A busy file this time: the next beat renews; the stale bound has room for several misses.
+    }
+  }
+
+  #alive(row: LeaseRow, now: number): boolean {
+    if (now - row.heartbeat_at > this.#staleMs) return false;
+    if (row.pid_namespace !== PID_NAMESPACE) return true; // cannot see its pid: trust the heartbeat
+    if (row.pid === process.pid) return false; // our pid, another holder: a previous life of this pid
+    try {
+      process.kill(row.pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+
+  #stopTimer(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+function readPidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return 'unknown';
+  }
+}
