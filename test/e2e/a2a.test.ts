@@ -13,11 +13,12 @@ let cwd: string;
 let cli: A2aCli;
 let client: Client;
 
+const BOB_TOKEN = 'bob-token-0123456789abcdef';
 const modelArgs = () => ['--model', 'openai-compatible:scripted', '--base-url', model.url];
 
 beforeAll(async () => {
   model = await startScriptedOpenAIServer();
-  cwd = a2aProject();
+  cwd = a2aProject({ server: { auth: { principals: { bob: BOB_TOKEN } } } });
   cli = await startA2aCli({ cwd, args: ['--adapter', 'a2a', ...modelArgs()] });
   client = await cli.client();
 });
@@ -212,6 +213,22 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     await expect(intruder.sendMessage(userMessage('let me in'))).rejects.toThrow();
     const foreign = await rpc('{}', { origin: 'http://evil.example.com' });
     expect(foreign.status).toBe(403);
+  });
+});
+
+describe('A2A principals', () => {
+  it('another principal neither sees the task nor shares the conversation, even with the same contextId', async () => {
+    const bob = await cli.client(BOB_TOKEN);
+    const contextId = crypto.randomUUID();
+    model.push({ text: 'For bob.' });
+    const bobs = await send('bob here', { contextId }, bob);
+    expect(messageText(bobs.status?.message)).toBe('For bob.');
+    await expect(client.getTask({ tenant: '', id: bobs.id })).rejects.toThrow(/not found/i);
+    model.push({ text: 'For the local user.' });
+    const mine = await send('me here', { contextId });
+    expect(mine.metadata?.sessionId).not.toBe(bobs.metadata?.sessionId);
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).not.toContain('bob here');
+    await expect(bob.getTask({ tenant: '', id: mine.id })).rejects.toThrow(/not found/i);
   });
 });
 
