@@ -166,6 +166,18 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     await expect(collect(client.resubscribeTask({ tenant: '', id: stored.id }))).rejects.toThrow(/terminal/);
   });
 
+  it('tasks/cancel while a question is open cancels the turn: the call never runs', async () => {
+    model.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'never.txt', content: 'no' } }] });
+    const asked = await send('write never');
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const canceled = await client.cancelTask({ tenant: '', id: asked.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(existsSync(join(cwd, 'never.txt'))).toBe(false);
+    await expect(send('allow', { taskId: asked.id, contextId: asked.contextId })).rejects.toThrow(/terminal/);
+    model.push({ text: 'Next task.' });
+    expect(messageText((await send('next', { contextId: asked.contextId })).status?.message)).toBe('Next task.');
+  });
+
   it('tasks/resubscribe picks a running task up again after the stream was dropped', async () => {
     model.push({ text: Array.from({ length: 40 }, (_, index) => `part${index} `).join(''), chunkDelayMs: 15 });
     let taskId = '';
