@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/create-agent.js';
 import { createDefaultAgent } from '../default-agent.js';
+import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { networkAuthSource } from './network-auth-source.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
@@ -98,8 +99,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 }
 
 function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
+  const reclaimer = createMemoryReclaimer();
+  const onTurnEnd = config.hooks.onTurnEnd === undefined ? [] : Array.isArray(config.hooks.onTurnEnd) ? config.hooks.onTurnEnd : [config.hooks.onTurnEnd];
   return {
     ...config,
+    hooks: { ...config.hooks, onTurnEnd: [...onTurnEnd, () => reclaimer.afterTurn()] },
     agent: {
       ...config.agent,
       ...(args.model ? { model: args.model } : {}),
