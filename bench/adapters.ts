@@ -3,6 +3,7 @@
  * - MCP `prompt`: one turn straight through `agent.process` versus the same turn as an MCP
  *   `tools/call` (in-process linked transports), and over the built CLI's stdio.
  * - ACP: a `session/prompt` round trip over the built CLI's stdio versus its HTTP transport.
+ * - A2A: a blocking `SendMessage` round trip over the built CLI (`--adapter a2a`), beside ACP over HTTP.
  * Returns numbers (median/p95 milliseconds); prints JSON when run directly
  * (`node dist/bench/adapters.js`).
  */
@@ -25,6 +26,7 @@ import { configSchema } from '../src/config/schema.js';
 import { createAgentMcpServer } from '../src/adapters/mcp-server/create-agent-mcp-server.js';
 import { median, percentile, round } from './stats.js';
 import { instantTextStream } from '../src/model/instant-stream.js';
+import { a2aOverCli } from './a2a-round-trip.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-agent.js');
 
@@ -35,6 +37,7 @@ export async function benchAdapters(rounds = 30): Promise<Record<string, number>
     const mcpStdio = await mcpOverCli(model.url, rounds);
     const acpStdio = await acpOverCli(model.url, rounds, 'stdio');
     const acpHttp = await acpOverCli(model.url, rounds, 'http');
+    const a2a = await a2aOverCli(CLI, project(), model.url, (run) => timed(rounds, run));
     return {
       rounds,
       agent_turn_direct_median_ms: median(inProcess.direct),
@@ -47,6 +50,10 @@ export async function benchAdapters(rounds = 30): Promise<Record<string, number>
       acp_prompt_http_median_ms: median(acpHttp),
       acp_prompt_http_p95_ms: percentile(acpHttp, 95),
       acp_http_over_stdio_median_ms: round(median(acpHttp) - median(acpStdio)),
+      acp_prompt_http_p99_ms: percentile(acpHttp, 99),
+      a2a_send_median_ms: median(a2a),
+      a2a_send_p99_ms: percentile(a2a, 99),
+      a2a_over_acp_http_median_ms: round(median(a2a) - median(acpHttp)),
     };
   } finally {
     await model.close();

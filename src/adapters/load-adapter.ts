@@ -22,7 +22,7 @@ export class AdapterLoadError extends Error {
  */
 export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapter<unknown, unknown>> {
   if (!spec.includes('/') && !spec.includes('.')) {
-    throw new AdapterLoadError(spec, 'unknown adapter name; built-ins are acp, mcp and sandbox, or give a path like ./my-adapter.ts');
+    throw new AdapterLoadError(spec, 'unknown adapter name; built-ins are acp, mcp and sandbox (and a2a), or give a path like ./my-adapter.ts');
   }
   const file = isAbsolute(spec) ? spec : resolve(cwd, spec);
   if (!existsSync(file)) throw new AdapterLoadError(file, 'file not found');

@@ -36,14 +36,14 @@ export const USAGE = `Usage: plaited-agent [options]
 Starts an agent that speaks the Agent Client Protocol on stdio (default).
 
 Options:
-  --adapter NAME|PATH   acp (default), mcp, sandbox, or a module whose default export is an
+  --adapter NAME|PATH   acp (default), mcp, a2a, sandbox, or a module whose default export is an
                         AgentAdapter; repeat to compose (--adapter sandbox --adapter acp)
   --config PATH         config file (default: .plaited/config.{ts,mts,js,mjs,json})
   --model SPEC          openai-compatible:MODEL or llama-cpp:PATH_OR_URI
   --base-url URL        base URL of an OpenAI-compatible endpoint
   --transport T         stdio (default) or http
   --host HOST           bind address for --transport http (default 127.0.0.1)
-  --port N              port for --transport http
+  --port N              port for --transport http (or for --adapter a2a, when no other face listens)
   --auth-token TOKEN    bearer token HTTP clients must send (default: PLAITED_AUTH_TOKEN, config
                         server.auth.token, else one is generated and printed to stderr)
   --no-auth             accept HTTP clients without a token (only with a loopback --host)

@@ -9,6 +9,7 @@ import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { networkAuthSource } from './network-auth-source.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
+import { a2aOptions } from './a2a-options.js';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -49,7 +50,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (wholeAgent && !insideSandbox) {
     // The agent re-runs itself under the sandbox; this process only pipes the protocol through.
     const { runSandboxed } = await import('../adapters/sandbox/sandbox-adapter.js');
-    return runSandboxed({ argv: [...argv], config, cwd: process.cwd(), warn: (message) => log('warn', message) });
+    // The A2A face listens from outside the sandbox's network namespace (see inherited-listener.ts).
+    const a2a = requested.includes('a2a') ? await (await import('./a2a-sandbox-listener.js')).a2aSandboxListener(config, args, log) : undefined;
+    if (a2a === null) return 2;
+    return runSandboxed({ argv: [...argv], config, cwd: process.cwd(), warn: (message) => log('warn', message), ...a2a });
   }
   // Adapters compose left to right: an adapter that returns an agent (sandbox) wraps it for the next.
   const chain = requested.filter((name) => name !== 'sandbox');
@@ -120,6 +124,8 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
       return (await import('../adapters/sandbox/sandbox-adapter.js')).sandboxAdapter as AgentAdapter<unknown, unknown>;
     case 'mcp':
       return (await import('../adapters/mcp-server/mcp-server-adapter.js')).mcpServerAdapter as AgentAdapter<unknown, unknown>;
+    case 'a2a':
+      return (await import('../adapters/a2a/a2a-adapter.js')).a2aAdapter as AgentAdapter<unknown, unknown>;
     default: {
       const { loadAdapter } = await import('../adapters/load-adapter.js');
       return loadAdapter(name, process.cwd());
@@ -156,6 +162,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       log,
     };
   }
+  if (name === 'a2a') return a2aOptions(config, args, log, version, networkAuth);
   return { version, config, transport: args.transport, host: args.host, port: args.port, networkAuth, log };
 }
 

@@ -232,6 +232,25 @@ export const sandboxSchema = z.strictObject({
     .prefault({}),
 });
 
+/** The A2A face (`--adapter a2a`): where it listens and what its agent card says (who may call: `server.auth`, shared by every network face). */
+export const a2aSchema = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().nonnegative().default(4100),
+  /** How long a task waits in `input-required` for the peer's answer before the tool call is rejected. */
+  inputTimeoutMs: z.number().int().positive().default(300_000),
+  allowedOrigins: z.array(z.string()).default([]),
+  /** Agent card fields (defaults: the package's name and description). */
+  card: z
+    .strictObject({
+      name: z.string().min(1).optional(),
+      description: z.string().min(1).optional(),
+      provider: z.strictObject({ organization: z.string(), url: z.string().url() }).optional(),
+      documentationUrl: z.string().url().optional(),
+      iconUrl: z.string().url().optional(),
+    })
+    .prefault({}),
+});
+
 export const adaptersSchema = z.strictObject({
   acp: z
     .strictObject({
@@ -258,6 +277,7 @@ export const adaptersSchema = z.strictObject({
     })
     .prefault({}),
   sandbox: sandboxSchema.prefault({}),
+  a2a: a2aSchema.prefault({}),
 });
 
 /** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */

@@ -66,6 +66,8 @@ export interface RunSandboxedOptions {
   warn?: (message: string) => void;
   /** Called once the child runs (tests read the pid from it). */
   onStart?: (status: SandboxStatus) => void;
+  /** Open file descriptors the child inherits as fd 3, 4, … (listening sockets made outside the sandbox's network). */
+  inheritFds?: readonly number[];
 }
 
 /**
@@ -106,7 +108,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
 
     const child = spawn('/bin/sh', ['-c', line], {
       cwd: options.cwd,
-      stdio: 'inherit',
+      stdio: ['inherit', 'inherit', 'inherit', ...(options.inheritFds ?? [])],
       env: {
         ...(options.env ?? process.env),
         [SANDBOXED_ENV]: '1',

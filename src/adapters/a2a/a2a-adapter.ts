@@ -1,0 +1,75 @@
+import { join, resolve } from 'node:path';
+import type { Agent } from '../../agent/agent.js';
+import { A2aTaskStore } from '../../storage/a2a-task-store.js';
+import type { AgentAdapter } from '../agent-adapter.js';
+import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
+import { loadSkillPrompts } from '../mcp-server/skill-prompts.js';
+import { A2aAgentExecutor } from './a2a-agent-executor.js';
+import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
+import { inheritedListenFd } from './inherited-listener.js';
+import { SqliteTaskStore } from './sqlite-task-store.js';
+
+export interface A2aAdapterOptions {
+  /** The agent's version, for the card. */
+  version?: string;
+  /** Bind address and port; config `adapters.a2a` when absent. */
+  host?: string;
+  port?: number;
+  /** Who may call: the process's shared network auth (the CLI's). Default: a bearer token from `authToken`, generated and logged when absent; `noAuth` only on loopback. */
+  networkAuth?: (host: string) => NetworkAuth;
+  authToken?: string;
+  noAuth?: boolean;
+  /** The project the A2A sessions work in (default: the process cwd). */
+  cwd?: string;
+  /** Told the endpoint once listening. */
+  onListening?: (server: A2aHttpServer) => void;
+  log?: (message: string) => void;
+}
+
+export interface A2aServer {
+  url: string;
+  cardUrl: string;
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The agent as an Agent2Agent peer: an agent card and JSON-RPC (A2A 1.0 and 0.3) over HTTP. */
+export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
+  name: 'a2a',
+  async wrap(agent: Agent, options: A2aAdapterOptions = {}) {
+    const settings = agent.config.adapters.a2a;
+    const cwd = resolve(options.cwd ?? process.cwd());
+    const host = options.host ?? settings.host;
+    const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });
+    const stateDb = agent.config.agent.stateDb;
+    const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(cwd, '.plaited', 'state.db'));
+    const taskStore = new SqliteTaskStore(records);
+    const failed = taskStore.failInterrupted();
+    if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a previous process marked failed`);
+    const skills = await loadSkillPrompts(agent.config, cwd);
+    let server: A2aHttpServer;
+    try {
+      server = await serveA2aHttp({
+        host,
+        port: options.port ?? settings.port,
+        listenFd: inheritedListenFd(),
+        auth,
+        executor: new A2aAgentExecutor(agent, records, taskStore, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
+        taskStore,
+        allowedOrigins: settings.allowedOrigins,
+        card: {
+          version: options.version ?? '0.0.0',
+          ...settings.card,
+          skills: skills.map((skill) => ({ name: skill.name, description: skill.description })),
+        },
+        log: options.log,
+      });
+    } catch (error) {
+      records.close();
+      throw error;
+    }
+    options.onListening?.(server);
+    void server.closed.finally(() => records.close());
+    return { url: server.url, cardUrl: server.cardUrl, closed: server.closed, close: () => server.close() };
+  },
+};

@@ -1,0 +1,150 @@
+import { TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
+import type { Agent } from '../../agent/agent.js';
+import { ownedSessions } from '../../agent/owned-sessions.js';
+import type { A2aTaskStore } from '../../storage/a2a-task-store.js';
+import { agentMessage, textPart } from './a2a-messages.js';
+import { describeAnswers, permissionAnswer } from './a2a-permission-answer.js';
+import { ownerOf } from './a2a-principal.js';
+import { toPrompt } from './a2a-prompt.js';
+import { TaskPublisher } from './a2a-task-publisher.js';
+import { runA2aTurn, type OpenQuestion } from './run-a2a-turn.js';
+import { TaskRecorder } from './task-recorder.js';
+
+export interface A2aExecutorOptions {
+  /** The project the A2A sessions work in. */
+  cwd: string;
+  /** How long a permission question waits for the peer before the call is rejected. */
+  inputTimeoutMs: number;
+  log?: (message: string) => void;
+}
+
+/** A task whose turn runs in this process. */
+interface RunningTask {
+  publisher: TaskPublisher;
+  sessionId: string;
+  controller: AbortController;
+  /** Settles when the turn has published its terminal state. */
+  done: Promise<void>;
+  question: OpenQuestion | undefined;
+}
+
+/**
+ * The SDK's `AgentExecutor` over the agent: a task per turn, an A2A `contextId` per agent
+ * session (bound in the task store, so a restarted server continues the conversation), a
+ * follow-up message on an `input-required` task answers its permission question.
+ */
+export class A2aAgentExecutor implements AgentExecutor {
+  private readonly running = new Map<string, RunningTask>();
+  private readonly binding = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly agent: Agent,
+    private readonly records: A2aTaskStore,
+    private readonly taskStore: TaskStore,
+    private readonly options: A2aExecutorOptions,
+  ) {}
+
+  execute = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const ids = { taskId: request.taskId, contextId: request.contextId };
+    const publisher = new TaskPublisher(bus, ids);
+    const message = request.userMessage;
+    const running = this.running.get(request.taskId);
+    if (running) return this.followUp(running, request, publisher);
+    if (request.task) {
+      // A task this process is not running (its turn ended with a previous process).
+      publisher.task(TaskState.TASK_STATE_WORKING);
+      publisher.status(TaskState.TASK_STATE_FAILED, agentMessage(ids, [textPart('This task is no longer running; send a new message without a taskId to continue the conversation.')]));
+      return;
+    }
+    const prompt = toPrompt(message.parts);
+    if (prompt.length === 0) {
+      publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+      publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart('The message has no content: send at least one text, data, file or URL part.')]));
+      return;
+    }
+    const sessionId = await this.sessionFor(request.contextId, ownerOf(request.context));
+    const recorder = new TaskRecorder(bus, request.taskId, {
+      store: this.taskStore,
+      context: request.context,
+      userMessage: message,
+      onError: (error) => this.options.log?.(`A2A task ${request.taskId}: storing an event failed: ${(error as Error).message}`),
+    });
+    publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+    publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
+    const controller = new AbortController();
+    const task: RunningTask = { publisher, sessionId, controller, done: Promise.resolve(), question: undefined };
+    this.running.set(request.taskId, task);
+    task.done = runA2aTurn(this.agent, {
+      sessionId,
+      prompt,
+      publisher,
+      signal: controller.signal,
+      inputTimeoutMs: this.options.inputTimeoutMs,
+      onQuestion: (question) => {
+        task.question = question;
+      },
+    })
+      .finally(() => recorder.close())
+      .finally(() => this.running.delete(request.taskId));
+    await task.done;
+  };
+
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const running = this.running.get(taskId);
+    if (!running) {
+      // The bus outlived its turn: nothing runs, so the task is simply marked canceled.
+      new TaskPublisher(bus, { taskId, contextId: '' }).status(TaskState.TASK_STATE_CANCELED);
+      return;
+    }
+    running.controller.abort();
+    await running.done;
+  };
+
+  /** A message on a task that is still running: an answer to its question, or a steer for the turn. */
+  private async followUp(running: RunningTask, request: RequestContext, publisher: TaskPublisher): Promise<void> {
+    const message = request.userMessage;
+    const question = running.question;
+    if (question) {
+      const chosen = permissionAnswer(message.parts, question.options);
+      if (!chosen) {
+        // The SDK ends a request's event stream on a status update, not on a task event.
+        publisher.task(TaskState.TASK_STATE_INPUT_REQUIRED);
+        publisher.status(
+          TaskState.TASK_STATE_INPUT_REQUIRED,
+          agentMessage(publisher.ids, [textPart(`That is not an answer to "${question.title}". Reply with one of ${describeAnswers(question.options)}.`)]),
+        );
+        return;
+      }
+      publisher.task(TaskState.TASK_STATE_WORKING);
+      running.question = undefined;
+      question.answer(chosen.optionId);
+    } else {
+      publisher.task(TaskState.TASK_STATE_WORKING);
+      const prompt = toPrompt(message.parts);
+      // Joins the running turn before its next model step (ACP's steering).
+      if (prompt.length > 0) for await (const _ of this.agent.process({ sessionId: running.sessionId, prompt }, { sendMode: 'steer', signal: running.controller.signal }));
+    }
+    // Returning while the turn still works would let the SDK close the task's event bus.
+    await running.done;
+  }
+
+  /** The session of a peer's context: bound on first use, reused after a restart. */
+  private sessionFor(contextId: string, owner: string): Promise<string> {
+    const key = `${owner}\u0000${contextId}`;
+    const pending = this.binding.get(key);
+    if (pending) return pending;
+    const binding = (async () => {
+      // The same principal's ACP clients see these sessions; other principals do not.
+      const sessions = ownedSessions(this.agent.sessions, owner);
+      const bound = this.records.contextSession(contextId, owner);
+      if (bound && (await sessions.get(bound.sessionId, this.options.cwd))) return bound.sessionId;
+      const session = await sessions.create({ cwd: this.options.cwd });
+      this.records.bindContext(contextId, owner, session.sessionId);
+      this.options.log?.(`A2A context ${contextId} → session ${session.sessionId}`);
+      return session.sessionId;
+    })().finally(() => this.binding.delete(key));
+    this.binding.set(key, binding);
+    return binding;
+  }
+}

@@ -1,0 +1,23 @@
+import type { A2aAdapterOptions } from '../adapters/a2a/a2a-adapter.js';
+import type { NetworkAuth } from '../adapters/http/network-auth.js';
+import type { PlaitedConfig } from '../config/schema.js';
+import type { CliArgs } from './parse-cli-args.js';
+import type { Log } from './stderr-log.js';
+
+/**
+ * The A2A adapter's options from flags and config. `--host`/`--port` go to A2A only when no
+ * other face listens on the network (with `--transport http` they are the ACP or MCP face's;
+ * A2A then uses config `adapters.a2a`). Auth is the process's shared network auth.
+ */
+export function a2aOptions(config: PlaitedConfig, args: CliArgs, log: Log, version: string, networkAuth?: (host: string) => NetworkAuth): A2aAdapterOptions {
+  const settings = config.adapters.a2a;
+  const sharedFlags = args.transport !== 'http';
+  return {
+    version,
+    host: (sharedFlags ? args.host : undefined) ?? settings.host,
+    port: (sharedFlags ? args.port : undefined) ?? settings.port,
+    ...(networkAuth ? { networkAuth } : {}),
+    log: (message) => log('info', message),
+    onListening: (server) => log('info', `A2A at ${server.url} (agent card ${server.cardUrl})`),
+  };
+}
