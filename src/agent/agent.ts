@@ -15,6 +15,16 @@ export interface SessionInfo {
   updatedAt: string;
   /** MCP servers the client asked for in `session/new`; they belong to this session. */
   mcpServers: McpServerConfig[];
+  /** What the client chose for this session (stored with it); absent values mean the config's defaults. */
+  options?: SessionOptions;
+}
+
+/** Per-session choices a client can make (ACP session config options). */
+export interface SessionOptions {
+  /** A name from `agent.models`; the configured `agent.model` when absent. */
+  model?: string;
+  /** One of the chosen model's `reasoningEfforts`. */
+  reasoningEffort?: string;
 }
 
 export interface CreateSessionOptions {
@@ -32,9 +42,13 @@ export interface SessionManager {
   /** Finds a session, in memory or on disk (`cwd` names the project whose store to look in). */
   get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined>;
   list(options?: { cwd?: string }): Promise<SessionInfo[]>;
+  /** Makes a stored session live (its MCP servers reconnected) without reading its history. */
+  activate(sessionId: string, cwd?: string): Promise<SessionInfo>;
   /** Every stored event of the session, in order: what `session/load` replays. */
   history(sessionId: string, cwd?: string): Promise<AgentOutput[]>;
   setMode(sessionId: string, mode: SessionMode): Promise<void>;
+  /** Changes the session's options (stored with it); the next model step uses them. */
+  setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo>;
   /** Releases the session's resources (its MCP servers); the stored history stays. */
   close(sessionId: string): Promise<void>;
   delete(sessionId: string): Promise<void>;

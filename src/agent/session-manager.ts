@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from './agent-output.js';
-import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode } from './agent.js';
+import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
 import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStore } from '../storage/session-store.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
@@ -57,7 +57,7 @@ export class LocalSessionManager implements SessionManager {
     const live = this.#live.get(sessionId);
     if (live) return live.info;
     const found = this.#find(sessionId, cwd);
-    return found ? toInfo(found.session) : undefined;
+    return found ? withOptions(toInfo(found.session), found.store) : undefined;
   }
 
   async list(options: { cwd?: string } = {}): Promise<SessionInfo[]> {
@@ -86,6 +86,18 @@ export class LocalSessionManager implements SessionManager {
     live.info = { ...live.info, mode };
   }
 
+  async activate(sessionId: string, cwd?: string): Promise<SessionInfo> {
+    return (await this.open(sessionId, cwd)).info;
+  }
+
+  async setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo> {
+    const live = await this.open(sessionId);
+    for (const [key, value] of Object.entries(options)) if (value !== undefined) live.store.settings.set(sessionId, key, value);
+    live.store.updateSession(sessionId, {});
+    live.info = { ...live.info, options: { ...live.info.options, ...options } };
+    return live.info;
+  }
+
   async close(sessionId: string): Promise<void> {
     const live = this.#live.get(sessionId);
     if (!live) return;
@@ -95,9 +107,10 @@ export class LocalSessionManager implements SessionManager {
   }
 
   async delete(sessionId: string): Promise<void> {
-    const live = await this.open(sessionId).catch(() => undefined);
+    // Found without opening it: opening would start (connect) its extensions just to delete it.
+    const store = this.#live.get(sessionId)?.store ?? this.#find(sessionId)?.store;
     await this.close(sessionId);
-    live?.store.deleteSession(sessionId);
+    store?.deleteSession(sessionId);
   }
 
   /** The live session, loading it from disk (and starting its extensions) when needed. */
@@ -118,7 +131,8 @@ export class LocalSessionManager implements SessionManager {
     return [...this.#live.values()];
   }
 
-  #attach(info: SessionInfo, store: SessionStore, messages: ModelMessage[]): LiveSession {
+  #attach(stored: SessionInfo, store: SessionStore, messages: ModelMessage[]): LiveSession {
+    const info = withOptions(stored, store);
     const live: LiveSession = {
       info,
       store,
@@ -149,6 +163,14 @@ export class LocalSessionManager implements SessionManager {
     const own = this.stores.forProject(process.cwd());
     return stores.includes(own) ? stores : [own, ...stores];
   }
+}
+
+function withOptions(info: SessionInfo, store: SessionStore): SessionInfo {
+  const stored = store.settings.get(info.sessionId);
+  const options: SessionOptions = {};
+  if (typeof stored.model === 'string') options.model = stored.model;
+  if (typeof stored.reasoningEffort === 'string') options.reasoningEffort = stored.reasoningEffort;
+  return { ...info, options };
 }
 
 function toInfo(session: SessionInfo): SessionInfo {

@@ -9,6 +9,7 @@ import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
 import { StorageError } from './storage-error.js';
+import { SessionSettings } from './session-settings.js';
 
 /** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
 export interface StoredSession extends SessionInfo {
@@ -90,6 +91,8 @@ export class SessionStore {
   private readonly now: () => Date;
   private readonly onCorruptRow: ((row: CorruptRow) => void) | undefined;
   private readonly statements: SessionStatements;
+  /** Settings a client chose for a session (model, reasoning effort, extra roots). */
+  readonly settings: SessionSettings;
   private closed = false;
 
   constructor(path: string, options: SessionStoreOptions = {}) {
@@ -100,6 +103,7 @@ export class SessionStore {
     try {
       migrateSessionSchema(this.db, this.path);
       this.statements = prepareSessionStatements(this.db);
+      this.settings = new SessionSettings(this.db);
     } catch (error) {
       this.db.close();
       if (StorageError.isInstance(error)) throw error;

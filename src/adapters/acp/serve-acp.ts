@@ -6,12 +6,10 @@ import { createLocalRuntime } from '../../tools/local-runtime.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
 import { fromAcpMcpServers, fromContentBlocks } from './acp-prompt.js';
 import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-session-update.js';
+import { MODES, sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
+import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
+import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
 
-const MODES: ReadonlyArray<acp.SessionMode & { id: SessionMode }> = [
-  { id: 'default', name: 'Default', description: 'Ask before editing files or running commands' },
-  { id: 'accept-edits', name: 'Accept edits', description: 'Edit files without asking; still ask before commands' },
-  { id: 'plan', name: 'Plan', description: 'Read-only: explore and plan, change nothing' },
-];
 const LIST_PAGE_SIZE = 50;
 
 export interface ServeAcpOptions {
@@ -27,8 +25,8 @@ export interface ServeAcpOptions {
  */
 export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOptions = {}): acp.AgentConnection {
   let clientCapabilities: acp.ClientCapabilities | undefined;
-  /** Sessions this connection opened, and the controller of each running prompt. */
-  const sessions = new Map<string, { cwd: string; prompts: Set<AbortController> }>();
+  /** Sessions this connection opened, and the controller and completion of each running prompt. */
+  const sessions = new Map<string, { cwd: string; prompts: Map<AbortController, Promise<unknown>> }>();
   let connection: acp.AgentConnection | undefined;
 
   /** Whether the client advertised `session.<name>` (an object, or `null`/absent when not). */
@@ -40,6 +38,23 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     notices: clientSession('notices'),
     compaction: clientSession('compaction'),
   });
+  const openSession = (info: SessionInfo) => {
+    const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, prompts: new Map<AbortController, Promise<unknown>>() };
+    sessions.set(info.sessionId, session);
+    return session;
+  };
+  /** session/close and session/delete: cancel the session's turns and wait until they answered, so no update follows. */
+  const stopSession = async (sessionId: string) => {
+    const session = sessions.get(sessionId);
+    sessions.delete(sessionId);
+    if (!session) return;
+    for (const controller of session.prompts.keys()) controller.abort();
+    await Promise.allSettled(session.prompts.values());
+  };
+  const configOptionsUpdate = async (client: acp.AgentContext, sessionId: string) => {
+    const info = await agent.sessions.get(sessionId);
+    if (info && sessions.has(sessionId)) await sendUpdate(client, sessionId, { sessionUpdate: 'config_option_update', configOptions: sessionConfigOptions(agent, info) });
+  };
 
   const modeState = (mode: SessionMode): acp.SessionModeState => ({ currentModeId: mode, availableModes: [...MODES] });
 
@@ -53,6 +68,8 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     if (!session || !connection) return;
     const update = toSessionUpdate(event, updateContext(session.cwd, false));
     if (update) void sendUpdate(connection.client, event.sessionId, update).catch(() => undefined);
+    // The mode is also a config option: keep the client's copy of both in step.
+    if (event.type === 'mode-change') void configOptionsUpdate(connection.client, event.sessionId).catch(() => undefined);
   });
 
   const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
@@ -72,29 +89,61 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
           loadSession: capabilities.loadSession,
           promptCapabilities: capabilities.prompt,
           mcpCapabilities: capabilities.mcp,
-          sessionCapabilities: { list: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
         },
         agentInfo: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
-        authMethods: [],
+        authMethods: authMethods(agent.config),
       };
+    })
+    .onRequest('authenticate', ({ params }) => {
+      authenticate(agent.config, params.methodId);
+      return {};
     })
     .onRequest('session/new', async ({ params }) => {
       requireAbsolute(params.cwd);
+      // The spec's answer when credentials are missing, instead of a failure at the first prompt.
+      if (missingCredentials(agent.config)) throw authRequired(agent.config);
       const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
-      sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
-      return { sessionId: info.sessionId, modes: modeState(info.mode) };
+      openSession(info);
+      return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
+    })
+    .onRequest('session/resume', async ({ params }) => {
+      requireAbsolute(params.cwd);
+      const found = await requireSession(params.sessionId, params.cwd);
+      if (found.cwd !== params.cwd) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
+      // Live again (its MCP servers reconnect), with nothing replayed.
+      const info = await agent.sessions.activate(found.sessionId, found.cwd);
+      openSession(info);
+      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
+    })
+    .onRequest('session/close', async ({ params }) => {
+      await requireSession(params.sessionId);
+      await stopSession(params.sessionId);
+      await agent.sessions.close(params.sessionId);
+      return {};
+    })
+    .onRequest('session/delete', async ({ params }) => {
+      // An unknown session is no error: the spec has delete succeed silently.
+      await stopSession(params.sessionId);
+      await agent.sessions.delete(params.sessionId);
+      return {};
+    })
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const info = await requireSession(params.sessionId);
+      const updated = await setSessionConfigOption(agent, info, params.configId, params.value);
+      return { configOptions: sessionConfigOptions(agent, updated.info) };
     })
     .onRequest('session/load', async ({ params, client }) => {
       requireAbsolute(params.cwd);
       const info = await requireSession(params.sessionId, params.cwd);
-      sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
+      openSession(info);
       const history = await agent.sessions.history(info.sessionId, info.cwd);
       const context = updateContext(info.cwd, true);
       for (const event of history) {
         const updates = event.type === 'user-message' ? userMessageUpdates(event.content) : [toSessionUpdate(event, context)];
         for (const update of updates) if (update) await sendUpdate(client, info.sessionId, update);
       }
-      return { modes: modeState(info.mode) };
+      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
     })
     .onRequest('session/list', async ({ params }) => {
       const all = await agent.sessions.list(params.cwd ? { cwd: params.cwd } : {});
@@ -115,10 +164,10 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     })
     .onRequest('session/prompt', async ({ params, client }) => {
       const info = await requireSession(params.sessionId);
-      const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, prompts: new Set<AbortController>() };
-      sessions.set(info.sessionId, session);
+      const session = openSession(info);
       const controller = new AbortController();
-      session.prompts.add(controller);
+      let finished!: () => void;
+      session.prompts.set(controller, new Promise<void>((resolve) => (finished = resolve)));
       const runtime = createAcpClientRuntime({
         client,
         sessionId: info.sessionId,
@@ -145,23 +194,31 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
           if (event.type === 'error') {
             throw acp.RequestError.internalError({ code: event.error.code }, event.error.message);
           }
+          if (event.type === 'usage') {
+            await sendUpdate(client, info.sessionId, usageUpdate(agent.config, event));
+            continue;
+          }
           const update = toSessionUpdate(event, context);
           if (update) await sendUpdate(client, info.sessionId, update);
         }
+        // Title (set from the first prompt) and last activity, once the turn is done.
+        const after = await agent.sessions.get(info.sessionId);
+        if (after) await sendUpdate(client, info.sessionId, sessionInfoUpdate(after));
       } finally {
         session.prompts.delete(controller);
+        finished();
       }
       // The spec: a cancelled turn answers `cancelled`, even if the model ended on its own meanwhile.
       return { stopReason: controller.signal.aborted ? 'cancelled' : stopReason };
     })
     .onNotification('session/cancel', ({ params }) => {
-      for (const controller of sessions.get(params.sessionId)?.prompts ?? []) controller.abort();
+      for (const controller of sessions.get(params.sessionId)?.prompts.keys() ?? []) controller.abort();
     });
 
   connection = app.connect(stream);
   void connection.closed.finally(() => {
     unsubscribe();
-    for (const session of sessions.values()) for (const controller of session.prompts) controller.abort();
+    for (const session of sessions.values()) for (const controller of session.prompts.keys()) controller.abort();
   });
   return connection;
 }
