@@ -1,7 +1,8 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentAdapter } from '../agent-adapter.js';
-import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
+import type { ServeAcpOptions } from './serve-acp.js';
+import { serveAcpVersions } from './serve-acp-versions.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
   /** `stdio` (default) or `http`: streamable HTTP and WebSocket at `/acp`. */
@@ -38,7 +39,8 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
     }
     const input = Readable.toWeb((options.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;
     const output = Writable.toWeb((options.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>;
-    const connection = serveAcp(agent, acp.ndJsonStream(output, input), options);
+    // v1, or the experimental v2 draft when the client's initialize asks for it.
+    const connection = serveAcpVersions(agent, acp.ndJsonStream(output, input), options);
     return { closed: connection.closed, close: () => connection.close() };
   },
 };

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { isAbsolute } from 'node:path';
+import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import type { Agent, SessionInfo } from '../../agent/agent.js';
+import type { AgentOutput } from '../../agent/agent-output.js';
+import { fromContentBlocks } from './acp-prompt.js';
+import { sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
+import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
+import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
+import { fromV2McpServers, toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
+import type { ServeAcpOptions } from './serve-acp.js';
+
+const LIST_PAGE_SIZE = 50;
+
+interface V2Session {
+  cwd: string;
+  /** The running turn: its controller and its completion. */
+  turn: { controller: AbortController; done: Promise<void> } | undefined;
+}
+
+/**
+ * Serves one ACP v2 (draft, experimental) connection over the agent. In v2 a prompt is
+ * accepted at once (`{ messageId }`) and the turn reports itself through `state_update`
+ * (running → requires_action while a permission question is open → idle with the stop reason).
+ * Tools run in the agent (v2 has no client file system or terminals).
+ */
+export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOptions = {}): v2.AgentConnection {
+  const sessions = new Map<string, V2Session>();
+  let connection: v2.AgentConnection | undefined;
+  /** `auth/logout` on this connection: sessions need `auth/login` again. */
+  let loggedOut = false;
+
+  const send = (sessionId: string, update: v2.SessionUpdate) =>
+    connection ? connection.client.notify('session/update', { sessionId, update }) : Promise.resolve();
+  const configOptions = (info: SessionInfo) => toV2ConfigOptions(sessionConfigOptions(agent, info));
+  const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
+    const info = await agent.sessions.get(sessionId, cwd);
+    if (!info) throw v2.RequestError.sessionNotFound(sessionId);
+    return info;
+  };
+  const requireCredentials = () => {
+    if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
+  };
+  const openSession = (info: SessionInfo): V2Session => {
+    const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, turn: undefined };
+    sessions.set(info.sessionId, session);
+    return session;
+  };
+  const stopSession = async (sessionId: string) => {
+    const turn = sessions.get(sessionId)?.turn;
+    sessions.delete(sessionId);
+    turn?.controller.abort();
+    await turn?.done;
+  };
+
+  const unsubscribe = agent.subscribe((event) => {
+    const session = sessions.get(event.sessionId);
+    if (!session) return;
+    if (event.type === 'mode-change') {
+      void agent.sessions.get(event.sessionId).then((info) => info && send(event.sessionId, { sessionUpdate: 'config_option_update', configOptions: configOptions(info) })).catch(() => undefined);
+      return;
+    }
+    const update = toV2Update(event, session.cwd, () => 'notice');
+    if (update && update.sessionUpdate !== 'agent_message_chunk') void send(event.sessionId, update).catch(() => undefined);
+  });
+
+  const runTurn = async (info: SessionInfo, session: V2Session, prompt: v2.ContentBlock[], controller: AbortController) => {
+    const sessionId = info.sessionId;
+    let messageId = randomUUID();
+    let lastWasText = false;
+    const currentMessage = () => messageId;
+    let stopReason: string = 'end_turn';
+    let error: { code: number; message: string } | undefined;
+    await send(sessionId, { sessionUpdate: 'state_update', state: 'running' });
+    try {
+      const events = agent.process({ sessionId, prompt: fromContentBlocks(prompt as never) }, { signal: controller.signal });
+      for await (const event of events) {
+        if (event.type === 'permission-request') {
+          // Not awaited: the turn keeps streaming, so a cancel can supersede the question.
+          void askClient(event, controller.signal);
+          continue;
+        }
+        if (event.type === 'turn-end') {
+          stopReason = event.stopReason;
+          continue;
+        }
+        if (event.type === 'error') {
+          stopReason = 'error';
+          error = { code: -32603, message: event.error.message };
+          continue;
+        }
+        if (event.type === 'usage') {
+          await send(sessionId, usageUpdate(agent.config, event) as v2.SessionUpdate);
+          continue;
+        }
+        const isText = event.type === 'text-delta';
+        // A new message after anything that is not text (a tool call between two answers).
+        if (isText && !lastWasText) messageId = randomUUID();
+        lastWasText = isText;
+        const update = toV2Update(event, session.cwd, currentMessage);
+        if (update) await send(sessionId, update);
+      }
+      const after = await agent.sessions.get(sessionId);
+      if (after) await send(sessionId, sessionInfoUpdate(after) as v2.SessionUpdate);
+    } catch (thrown) {
+      stopReason = 'error';
+      error = { code: -32603, message: thrown instanceof Error ? thrown.message : String(thrown) };
+    }
+    if (controller.signal.aborted) stopReason = 'cancelled';
+    await send(sessionId, {
+      sessionUpdate: 'state_update',
+      state: 'idle',
+      ...(stopReason === 'error' ? { stopReason: 'error', error: error ?? null } : { stopReason }),
+    } as v2.SessionUpdate);
+  };
+
+  /** Asks the client; `requires_action` while the question is open. A failed request is a rejection. */
+  const askClient = async (event: Extract<AgentOutput, { type: 'permission-request' }>, signal: AbortSignal) => {
+    const sessionId = event.sessionId;
+    await send(sessionId, { sessionUpdate: 'state_update', state: 'requires_action' }).catch(() => undefined);
+    try {
+      const response = await connection!.client.request(
+        'session/request_permission',
+        {
+          sessionId,
+          title: event.title,
+          subject: { type: 'tool_call', toolCall: { toolCallId: event.toolCallId, title: event.title, kind: event.kind, status: 'pending', rawInput: event.input } },
+          options: event.options,
+        },
+        event.signal ? { cancellationSignal: event.signal } : undefined,
+      );
+      const outcome = response.outcome as { outcome: string; optionId?: string };
+      event.respond(outcome.outcome === 'selected' && outcome.optionId ? { outcome: 'selected', optionId: outcome.optionId } : { outcome: 'cancelled' });
+    } catch {
+      event.respond(signal.aborted ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: 'reject-once' });
+    }
+    if (!signal.aborted) await send(sessionId, { sessionUpdate: 'state_update', state: 'running' }).catch(() => undefined);
+  };
+
+  const app = v2
+    .agent({ name: options.name ?? 'plaited-agent' })
+    .onRequest('initialize', () => {
+      const capabilities = agent.capabilities();
+      return {
+        protocolVersion: v2.PROTOCOL_VERSION,
+        info: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
+        capabilities: {
+          session: {
+            prompt: {
+              ...(capabilities.prompt.image ? { image: {} } : {}),
+              ...(capabilities.prompt.audio ? { audio: {} } : {}),
+              ...(capabilities.prompt.embeddedContext ? { embeddedContext: {} } : {}),
+            },
+            mcp: { stdio: {}, ...(capabilities.mcp.http ? { http: {} } : {}) },
+            delete: {},
+          },
+          auth: {},
+        },
+        authMethods: authMethods(agent.config).map((method) => ({
+          type: 'agent' as const,
+          methodId: 'id' in method ? method.id : '',
+          name: method.name,
+          description: method.description ?? null,
+        })),
+      };
+    })
+    .onRequest('auth/login', ({ params }) => {
+      authenticate(agent.config, params.methodId);
+      loggedOut = false;
+      return {};
+    })
+    .onRequest('auth/logout', () => {
+      loggedOut = true;
+      return {};
+    })
+    .onRequest('session/new', async ({ params }) => {
+      requireAbsolute(params.cwd);
+      requireCredentials();
+      const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromV2McpServers(params.mcpServers) });
+      openSession(info);
+      return { sessionId: info.sessionId, configOptions: configOptions(info) };
+    })
+    .onRequest('session/list', async ({ params }) => {
+      const all = await agent.sessions.list(params.cwd ? { cwd: params.cwd } : {});
+      const start = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
+      if (!Number.isInteger(start) || start < 0 || (params.cursor && String(start) !== params.cursor)) {
+        throw v2.RequestError.invalidParams({ cursor: params.cursor }, 'invalid cursor');
+      }
+      const page = all.slice(start, start + LIST_PAGE_SIZE);
+      return {
+        sessions: page.map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title, updatedAt: info.updatedAt })),
+        ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: String(start + LIST_PAGE_SIZE) } : {}),
+      };
+    })
+    .onRequest('session/resume', async ({ params }) => {
+      requireAbsolute(params.cwd);
+      const found = await requireSession(params.sessionId, params.cwd);
+      if (found.cwd !== params.cwd) throw v2.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
+      const info = await agent.sessions.activate(found.sessionId, found.cwd);
+      const session = openSession(info);
+      // The draft: a current-state snapshot before the response (no replay is offered).
+      await send(info.sessionId, { sessionUpdate: 'state_update', state: session.turn ? 'running' : 'idle' } as v2.SessionUpdate);
+      return { configOptions: configOptions(info) };
+    })
+    .onRequest('session/close', async ({ params }) => {
+      await requireSession(params.sessionId);
+      await stopSession(params.sessionId);
+      await agent.sessions.close(params.sessionId);
+      return {};
+    })
+    .onRequest('session/delete', async ({ params }) => {
+      await stopSession(params.sessionId);
+      await agent.sessions.delete(params.sessionId);
+      return {};
+    })
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const info = await requireSession(params.sessionId);
+      const updated = await setSessionConfigOption(agent, info, params.configId, params.value as string | boolean);
+      return { configOptions: configOptions(updated.info) };
+    })
+    .onRequest('session/prompt', async ({ params }) => {
+      requireCredentials();
+      const info = await requireSession(params.sessionId);
+      const session = openSession(info);
+      const messageId = randomUUID();
+      const controller = new AbortController();
+      // The previous turn finishes first: the core queues turns of one session anyway.
+      const previous = session.turn?.done ?? Promise.resolve();
+      const done = previous.then(() => runTurn(info, session, params.prompt, controller)).finally(() => {
+        if (session.turn?.controller === controller) session.turn = undefined;
+      });
+      session.turn = { controller, done };
+      void done.catch((error: unknown) => options.log?.(`ACP v2 turn failed: ${String(error)}`));
+      return { messageId };
+    })
+    .onNotification('session/cancel', ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.controller.abort();
+    });
+
+  connection = app.connect(stream);
+  void connection.closed.finally(() => {
+    unsubscribe();
+    for (const session of sessions.values()) session.turn?.controller.abort();
+  });
+  return connection;
+}
+
+function requireAbsolute(cwd: string): void {
+  if (!isAbsolute(cwd)) throw v2.RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
+}
