@@ -41,6 +41,8 @@ describe('ACP session lifecycle and config options (v1)', () => {
     const init = await initialize(cli);
     expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {}, delete: {} });
     expect(init.authMethods).toEqual([]);
+    expect(init.agentCapabilities?.auth?.logout ?? null).toBeNull();
+    await expect(cli.agent.request('logout', {})).rejects.toMatchObject({ code: -32601 });
   });
 
   it('offers the configured models, and a model picked mid-session answers the next prompt', async () => {
@@ -226,9 +228,16 @@ describe('ACP auth (v1)', () => {
   it('with the key in the environment: authenticate succeeds and sessions open', async () => {
     const cwd = bed.project();
     const cli = bed.track(startAcpCli({ cwd, args: remote, env: { PLAITED_API_KEY: 'sk-test' } }));
-    await initialize(cli);
+    const init = await initialize(cli);
+    expect(init.agentCapabilities?.auth).toEqual({ logout: {} });
     expect(await cli.agent.request('authenticate', { methodId: 'plaited-api-key' })).toEqual({});
     const session = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     expect(session.sessionId).toBeTruthy();
+    // Logged out, this connection needs authenticate again.
+    expect(await cli.agent.request('logout', {})).toEqual({});
+    await expect(cli.agent.request('session/new', { cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32000 });
+    await expect(cli.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({ code: -32000 });
+    await cli.agent.request('authenticate', { methodId: 'plaited-api-key' });
+    expect((await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId).toBeTruthy();
   });
 });

@@ -28,6 +28,8 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
   /** Sessions this connection opened, and the controller and completion of each running prompt. */
   const sessions = new Map<string, { cwd: string; prompts: Map<AbortController, Promise<unknown>> }>();
   let connection: acp.AgentConnection | undefined;
+  /** `logout` on this connection: new sessions and prompts need `authenticate` again. */
+  let loggedOut = false;
 
   /** Whether the client advertised `session.<name>` (an object, or `null`/absent when not). */
   const clientSession = (name: 'notices' | 'compaction'): boolean =>
@@ -90,6 +92,8 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
           promptCapabilities: capabilities.prompt,
           mcpCapabilities: capabilities.mcp,
           sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+          // Logout means something only where there is a login.
+          ...(authMethods(agent.config).length > 0 ? { auth: { logout: {} } } : {}),
         },
         agentInfo: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
         authMethods: authMethods(agent.config),
@@ -97,12 +101,18 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     })
     .onRequest('authenticate', ({ params }) => {
       authenticate(agent.config, params.methodId);
+      loggedOut = false;
+      return {};
+    })
+    .onRequest('logout', () => {
+      if (authMethods(agent.config).length === 0) throw acp.RequestError.methodNotFound('logout');
+      loggedOut = true;
       return {};
     })
     .onRequest('session/new', async ({ params }) => {
       requireAbsolute(params.cwd);
       // The spec's answer when credentials are missing, instead of a failure at the first prompt.
-      if (missingCredentials(agent.config)) throw authRequired(agent.config);
+      if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
       const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
       openSession(info);
       return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
@@ -163,6 +173,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       return {};
     })
     .onRequest('session/prompt', async ({ params, client }) => {
+      if (loggedOut) throw authRequired(agent.config);
       const info = await requireSession(params.sessionId);
       const session = openSession(info);
       const controller = new AbortController();

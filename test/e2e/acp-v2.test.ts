@@ -1,0 +1,140 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { initialize, startAcpCli } from '../helpers/acp-cli.js';
+import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli, type StartV2Options } from '../helpers/acp-v2-cli.js';
+
+let server: ScriptedOpenAIServer;
+const clis: Array<{ close(): Promise<unknown>; validator: { errors: string[] } }> = [];
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer();
+});
+afterEach(async () => {
+  for (const cli of clis.splice(0)) {
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  }
+  await server.close();
+});
+
+const project = () => mkdtempSync(join(tmpdir(), 'plaited-v2-'));
+const model = () => ['--model', 'openai-compatible:scripted', '--base-url', server.url];
+function start(cwd: string, options: Partial<StartV2Options> = {}): AcpV2Cli {
+  const cli = startAcpV2Cli({ ...options, cwd, args: [...model(), ...(options.args ?? [])] });
+  clis.push(cli);
+  return cli;
+}
+const idle = (cli: AcpV2Cli, sessionId: string, count = 1) =>
+  waitFor(() => statesOf(cli, sessionId).filter((state) => state.startsWith('idle')).length >= count, 20_000, 'an idle state update');
+const text = (cli: AcpV2Cli, sessionId: string) =>
+  cli.updates
+    .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk')
+    .map((n) => ((n.update as { content: { text?: string } }).content.text ?? ''))
+    .join('');
+
+describe('ACP v2 (draft) beside v1', () => {
+  it('routes by the initialize version: v1 clients see v1, v2 clients the draft', async () => {
+    const cwd = project();
+    const v1cli = startAcpCli({ cwd, args: model() });
+    clis.push(v1cli);
+    expect((await initialize(v1cli)).protocolVersion).toBe(1);
+
+    const cli = start(cwd);
+    const init = await initializeV2(cli);
+    expect(init.protocolVersion).toBe(2);
+    expect(init.capabilities?.session).toMatchObject({ delete: {}, mcp: { stdio: {}, http: {} } });
+    expect(init.info.name).toBe('plaited-agent');
+  });
+
+  it('a prompt answers a message id at once; the turn reports running then idle with its stop reason', async () => {
+    const cwd = project();
+    const cli = start(cwd);
+    await initializeV2(cli);
+    const session = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    expect(session.configOptions?.map((option) => option.configId)).toEqual(['mode', 'model']);
+    server.push({ text: 'Hello from v2.' });
+    const response = await cli.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(response.messageId).toBeTruthy();
+    await idle(cli, session.sessionId);
+    expect(statesOf(cli, session.sessionId)).toEqual(['running', 'idle:end_turn']);
+    expect(text(cli, session.sessionId)).toBe('Hello from v2.');
+    const kinds = cli.updates.filter((n) => n.sessionId === session.sessionId).map((n) => n.update.sessionUpdate);
+    expect(kinds).toContain('usage_update');
+    expect(kinds).toContain('session_info_update');
+  });
+
+  it('tool calls are upserts, a permission question shows requires_action, and plans carry an id', async () => {
+    const cwd = project();
+    const cli = start(cwd);
+    await initializeV2(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    server.push(
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'v2.txt', content: 'from v2' } }] },
+      { toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'check it', priority: 'high' }] } }] },
+      { text: 'Written.' },
+    );
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    await idle(cli, sessionId);
+    expect(readFileSync(join(cwd, 'v2.txt'), 'utf8')).toBe('from v2');
+    expect(cli.permissions).toHaveLength(1);
+    expect(cli.permissions[0]!.subject).toMatchObject({ type: 'tool_call', toolCall: { kind: 'edit' } });
+    expect(statesOf(cli, sessionId)).toEqual(['running', 'requires_action', 'running', 'idle:end_turn']);
+    const calls = cli.updates.filter((n) => n.update.sessionUpdate === 'tool_call_update').map((n) => n.update as { status?: string; content?: unknown[] });
+    expect(calls.some((update) => update.status === 'completed' && JSON.stringify(update.content).includes('"diff"'))).toBe(true);
+    const plan = cli.updates.find((n) => n.update.sessionUpdate === 'plan_update')?.update;
+    expect(plan).toMatchObject({ plan: { type: 'items', planId: 'plan', entries: [{ content: 'check it' }] } });
+  });
+
+  it('session/cancel ends the turn idle:cancelled; close, resume, delete and list work as in v1', async () => {
+    const cwd = project();
+    const cli = start(cwd);
+    await initializeV2(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    server.push({ text: 'slow slow slow slow', chunkDelayMs: 2_000 });
+    const before = server.requests.length;
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go slowly' }] });
+    await waitFor(() => server.requests.length > before, 10_000, 'the model request');
+    await cli.agent.notify('session/cancel', { sessionId });
+    await idle(cli, sessionId);
+    expect(statesOf(cli, sessionId).at(-1)).toBe('idle:cancelled');
+
+    await cli.agent.request('session/close', { sessionId });
+    const updatesAtClose = cli.updates.length;
+    const resumed = await cli.agent.request('session/resume', { sessionId, cwd });
+    expect(resumed.configOptions?.length).toBe(2);
+    // Resume sends a state snapshot (nothing is replayed).
+    await waitFor(() => cli.updates.length > updatesAtClose, 10_000, 'the resume snapshot');
+    expect(cli.updates.slice(updatesAtClose).map((n) => n.update)).toEqual([{ sessionUpdate: 'state_update', state: 'idle' }]);
+
+    const set = await cli.agent.request('session/set_config_option', { sessionId, configId: 'mode', type: 'id', value: 'plan' });
+    expect(set.configOptions?.find((option) => option.configId === 'mode')).toMatchObject({ currentValue: 'plan' });
+
+    await cli.agent.request('session/delete', { sessionId });
+    const listed = await cli.agent.request('session/list', { cwd });
+    expect(listed.sessions.map((s) => s.sessionId)).not.toContain(sessionId);
+    await expect(cli.agent.request('session/resume', { sessionId, cwd })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('auth: login and logout for a remote model that needs a key', async () => {
+    const cwd = project();
+    const remote = ['--model', 'openai-compatible:gpt-remote', '--base-url', 'http://192.0.2.1/v1'];
+    const keyless = startAcpV2Cli({ cwd, args: remote, env: { PLAITED_API_KEY: '' } });
+    clis.push(keyless);
+    const init = await initializeV2(keyless);
+    expect(init.authMethods).toEqual([expect.objectContaining({ type: 'agent', methodId: 'plaited-api-key' })]);
+    await expect(keyless.agent.request('session/new', { cwd })).rejects.toMatchObject({ code: -32000 });
+    await expect(keyless.agent.request('auth/login', { methodId: 'plaited-api-key' })).rejects.toMatchObject({ code: -32000 });
+
+    const keyed = startAcpV2Cli({ cwd, args: remote, env: { PLAITED_API_KEY: 'sk-test' } });
+    clis.push(keyed);
+    await initializeV2(keyed);
+    await keyed.agent.request('session/new', { cwd });
+    await keyed.agent.request('auth/logout', {});
+    await expect(keyed.agent.request('session/new', { cwd })).rejects.toMatchObject({ code: -32000 });
+    await keyed.agent.request('auth/login', { methodId: 'plaited-api-key' });
+    expect((await keyed.agent.request('session/new', { cwd })).sessionId).toBeTruthy();
+  });
+});
