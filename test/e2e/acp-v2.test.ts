@@ -1,10 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { initialize, startAcpCli } from '../helpers/acp-cli.js';
+import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
+import { AcpSchemaValidator, initialize, startAcpCli } from '../helpers/acp-cli.js';
+import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli, type StartV2Options } from '../helpers/acp-v2-cli.js';
 
 let server: ScriptedOpenAIServer;
@@ -136,5 +139,45 @@ describe('ACP v2 (draft) beside v1', () => {
     await expect(keyed.agent.request('session/new', { cwd })).rejects.toMatchObject({ code: -32000 });
     await keyed.agent.request('auth/login', { methodId: 'plaited-api-key' });
     expect((await keyed.agent.request('session/new', { cwd })).sessionId).toBeTruthy();
+  });
+});
+
+describe('ACP v2 (draft) over HTTP', () => {
+  it('the HTTP face routes a v2 initialize to the draft too', async () => {
+    const cwd = project();
+    mkdirSync(join(cwd, '.plaited'));
+    const http = await startHttpCli({ cwd, args: model(), urlPattern: /ACP over HTTP at (http:\/\/\S+\/acp)/ });
+    try {
+      const raw = createHttpStream(http.url);
+      const validator = new AcpSchemaValidator(2);
+      const updates: v2.UpdateSessionNotification[] = [];
+      const tee = (direction: 'agent' | 'client') =>
+        new TransformStream<v2.AnyMessage, v2.AnyMessage>({
+          transform(message, controller) {
+            validator.check(direction, message as never);
+            controller.enqueue(message);
+          },
+        });
+      const fromAgent = tee('agent');
+      const toAgent = tee('client');
+      void raw.readable.pipeTo(fromAgent.writable as never).catch(() => undefined);
+      void toAgent.readable.pipeTo(raw.writable as never).catch(() => undefined);
+      const connection = v2
+        .client({ name: 'plaited-v2-http-test' })
+        .onNotification('session/update', ({ params }) => {
+          updates.push(params);
+        })
+        .connect({ readable: fromAgent.readable, writable: toAgent.writable });
+      const init = await connection.agent.request('initialize', { protocolVersion: 2, info: { name: 'plaited-v2-http-test', version: '1' }, capabilities: {} });
+      expect(init.protocolVersion).toBe(2);
+      const { sessionId } = await connection.agent.request('session/new', { cwd });
+      server.push({ text: 'v2 over http' });
+      await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+      await waitFor(() => statesOf({ updates }, sessionId).includes('idle:end_turn'), 20_000, 'idle over HTTP');
+      connection.close();
+      expect(validator.errors, validator.errors.join('\n')).toEqual([]);
+    } finally {
+      await http.close();
+    }
   });
 });

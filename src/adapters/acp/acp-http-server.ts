@@ -6,7 +6,8 @@ import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import type { Agent } from '../../agent/agent.js';
 import { watchIdle } from './acp-http-idle-stream.js';
-import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
+import type { ServeAcpOptions } from './serve-acp.js';
+import { serveAcpVersions, type AcpConnectionHandle } from './serve-acp-versions.js';
 
 export interface AcpHttpOptions extends ServeAcpOptions {
   /** Bind address; 127.0.0.1 by default. */
@@ -44,17 +45,17 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   const allowedHosts = new Set(LOCAL_HOSTS);
   if (!WILDCARD_HOSTS.has(host)) allowedHosts.add(host.includes(':') ? `[${host}]` : host);
   const allowedOrigins = new Set([...LOCAL_HOSTS, ...(options.allowedOrigins ?? [])]);
-  const open = new Set<acp.AgentConnection>();
+  const open = new Set<AcpConnectionHandle>();
 
   const acpServer = new AcpServer({
     createAgent: () => ({
       connect(stream: acp.Stream) {
-        let connection: acp.AgentConnection | undefined;
+        let connection: AcpConnectionHandle | undefined;
         const idle = watchIdle(stream, idleMs, () => {
           options.log?.('closing an idle ACP connection');
           connection?.close();
         });
-        connection = serveAcp(agent, idle.stream, options);
+        connection = serveAcpVersions(agent, idle.stream, options);
         open.add(connection);
         void connection.closed.finally(() => {
           idle.stop();
