@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers
 import { waitFor } from '../helpers/wait-for.js';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
-import { AcpSchemaValidator, initialize, startAcpCli } from '../helpers/acp-cli.js';
+import { AcpSchemaValidator, CLI, initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli, type StartV2Options } from '../helpers/acp-v2-cli.js';
 
@@ -50,6 +51,11 @@ describe('ACP v2 (draft) beside v1', () => {
     expect(init.protocolVersion).toBe(2);
     expect(init.capabilities?.session).toMatchObject({ delete: {}, mcp: { stdio: {}, http: {} } });
     expect(init.info.name).toBe('plaited-agent');
+  });
+
+  it('--help marks v2 as experimental', () => {
+    const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    expect(`${help.stdout}${help.stderr}`).toMatch(/ACP v2 draft \(experimental\)/);
   });
 
   it('a prompt answers a message id at once; the turn reports running then idle with its stop reason', async () => {
