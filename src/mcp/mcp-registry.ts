@@ -1,3 +1,4 @@
+import type { Runtime } from '../tools/runtime.js';
 import { UriTemplate, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchHit } from '../retrieval/search-index.js';
@@ -403,11 +404,16 @@ export class McpRegistry {
 }
 
 /** The tool call a server request most likely belongs to (the latest one in flight on that server). */
-function callOf(state: ServerState): { sessionId?: string; emit?: ToolContext['emit']; toolCallId?: string } {
+function callOf(state: ServerState): { sessionId?: string; emit?: ToolContext['emit']; toolCallId?: string; elicit?: Runtime['elicit'] } {
   const call = [...state.activeCalls].at(-1);
   // A session server's requests belong to its session; a global server's, to the calling session.
   const sessionId = state.sessionId ?? call?.sessionId;
-  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(call ? { emit: call.emit, toolCallId: call.toolCallId } : {}) };
+  const elicit = call?.runtime.elicit?.bind(call.runtime);
+  return {
+    ...(sessionId !== undefined ? { sessionId } : {}),
+    ...(call ? { emit: call.emit, toolCallId: call.toolCallId } : {}),
+    ...(elicit ? { elicit } : {}),
+  };
 }
 
 function stateKey(id: string, sessionId: string | undefined): string {
