@@ -25,6 +25,8 @@ export interface SessionOptions {
   model?: string;
   /** One of the chosen model's `reasoningEfforts`. */
   reasoningEffort?: string;
+  /** Extra workspace roots beside the cwd (ACP `additionalDirectories`): file tools, rules and MCP roots include them. */
+  additionalDirectories?: string[];
 }
 
 export interface CreateSessionOptions {
@@ -35,6 +37,8 @@ export interface CreateSessionOptions {
   sessionId?: string;
   /** Set on sub-agent sessions. */
   parentSessionId?: string;
+  /** Stored before the session starts (its extensions see them). */
+  options?: SessionOptions;
 }
 
 export interface SessionManager {

@@ -189,6 +189,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const context: TurnContext = {
       sessionId,
       cwd: live.info.cwd,
+      additionalDirectories: live.info.options?.additionalDirectories ?? [],
       intent,
       signal,
       runtime,
@@ -246,7 +247,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       mode: () => live.info.mode,
       permissions: live.permissions,
       runtime,
-      allowedRoots: config.agent.allowedRoots,
+      allowedRoots: [...config.agent.allowedRoots, ...(live.info.options?.additionalDirectories ?? [])],
       signal,
       maxSteps: config.agent.maxSteps,
       temperature: config.agent.temperature,

@@ -48,9 +48,8 @@ export class LocalSessionManager implements SessionManager {
       mcpServers: options.mcpServers ?? [],
       parentSessionId: options.parentSessionId ?? null,
     });
-    const info = toInfo(stored);
-    this.#attach(info, store, []);
-    return info;
+    for (const [key, value] of Object.entries(options.options ?? {})) if (value !== undefined) store.settings.set(stored.sessionId, key, value);
+    return this.#attach(toInfo(stored), store, []).info;
   }
 
   async get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined> {
@@ -142,7 +141,8 @@ export class LocalSessionManager implements SessionManager {
       running: undefined,
       // Deferred one tick so a protocol adapter answers session/new before any session event is sent.
       ready: new Promise<void>((resolveReady) => setImmediate(resolveReady)).then(() =>
-        this.hooks.onStart(info).catch(() => undefined),
+        // The info as it is then: options set right after opening (ACP resume) are seen.
+        this.hooks.onStart(live.info).catch(() => undefined),
       ),
     };
     this.#live.set(info.sessionId, live);
@@ -170,6 +170,7 @@ function withOptions(info: SessionInfo, store: SessionStore): SessionInfo {
   const options: SessionOptions = {};
   if (typeof stored.model === 'string') options.model = stored.model;
   if (typeof stored.reasoningEffort === 'string') options.reasoningEffort = stored.reasoningEffort;
+  if (Array.isArray(stored.additionalDirectories)) options.additionalDirectories = stored.additionalDirectories.filter((dir): dir is string => typeof dir === 'string');
   return { ...info, options };
 }
 

@@ -154,7 +154,7 @@ export class McpRegistry {
      * Connects a server and indexes its catalog. Rejects with an `McpClientError` when the first
      * connect fails; the server stays listed (status `reconnecting`/`failed`) and keeps retrying.
      */
-    add: async (config: McpServerConfig, options: McpScope & { cwd?: string } = {}): Promise<McpServerInfo> => {
+    add: async (config: McpServerConfig, options: McpScope & { cwd?: string; roots?: readonly string[] } = {}): Promise<McpServerInfo> => {
       // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
       const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
       const state = this.createState(prepared, options);
@@ -206,7 +206,7 @@ export class McpRegistry {
     if (this.options.ownsIndex) this.options.index.close();
   }
 
-  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string }): ServerState {
+  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }): ServerState {
     const { sessionId } = scope;
     if (this.closed) throw new McpClientError({ code: 'not_connected', serverId: config.id, message: 'the MCP registry is closed' });
     const clash = this.scopeStates({ sessionId }).find(
@@ -224,7 +224,8 @@ export class McpRegistry {
       namespace: sessionId ? `mcp:${sessionId}:${config.id}` : `mcp:${config.id}`,
       config,
       sessionId,
-      roots: scope.cwd ? [scope.cwd] : [...(roots ?? [process.cwd()])],
+      // A session's servers see its workspace: the cwd and any additional directories.
+      roots: scope.roots ? [...scope.roots] : scope.cwd ? [scope.cwd] : [...(roots ?? [process.cwd()])],
       tools: new Map(),
       resources: [],
       templates: [],

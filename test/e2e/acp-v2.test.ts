@@ -49,7 +49,9 @@ describe('ACP v2 (draft) beside v1', () => {
     const cli = start(cwd);
     const init = await initializeV2(cli);
     expect(init.protocolVersion).toBe(2);
-    expect(init.capabilities?.session).toMatchObject({ delete: {}, mcp: { stdio: {}, http: {} } });
+    expect(init.capabilities?.session).toMatchObject({ delete: {}, additionalDirectories: {}, mcp: { stdio: {}, http: {} } });
+    await expect(cli.agent.request('session/new', { cwd, additionalDirectories: ['/no/such/dir'] })).rejects.toMatchObject({ code: -32602 });
+    expect((await cli.agent.request('session/new', { cwd, additionalDirectories: [project()] })).sessionId).toBeTruthy();
     expect(init.info.name).toBe('plaited-agent');
   });
 

@@ -7,6 +7,7 @@ import { fromContentBlocks } from './acp-prompt.js';
 import { sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
 import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
 import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
+import { checkAdditionalDirectories } from './acp-additional-directories.js';
 import { fromV2McpServers, toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
 import type { ServeAcpOptions } from './serve-acp.js';
 
@@ -153,6 +154,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
             },
             mcp: { stdio: {}, ...(capabilities.mcp.http ? { http: {} } : {}) },
             delete: {},
+            additionalDirectories: {},
           },
           auth: {},
         },
@@ -176,7 +178,12 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     .onRequest('session/new', async ({ params }) => {
       requireAbsolute(params.cwd);
       requireCredentials();
-      const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromV2McpServers(params.mcpServers) });
+      const additionalDirectories = checkAdditionalDirectories(params.additionalDirectories, params.cwd);
+      const info = await agent.sessions.create({
+        cwd: params.cwd,
+        mcpServers: fromV2McpServers(params.mcpServers),
+        ...(additionalDirectories.length > 0 ? { options: { additionalDirectories } } : {}),
+      });
       openSession(info);
       return { sessionId: info.sessionId, configOptions: configOptions(info) };
     })
@@ -196,6 +203,10 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       requireAbsolute(params.cwd);
       const found = await requireSession(params.sessionId, params.cwd);
       if (found.cwd !== params.cwd) throw v2.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
+      const additionalDirectories = checkAdditionalDirectories(params.additionalDirectories, found.cwd);
+      if (JSON.stringify(found.options?.additionalDirectories ?? []) !== JSON.stringify(additionalDirectories)) {
+        await agent.sessions.setOptions(found.sessionId, { additionalDirectories });
+      }
       const info = await agent.sessions.activate(found.sessionId, found.cwd);
       const session = openSession(info);
       // The draft: a current-state snapshot before the response (no replay is offered).

@@ -9,6 +9,7 @@ import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-s
 import { MODES, sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
 import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
 import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
+import { checkAdditionalDirectories } from './acp-additional-directories.js';
 
 const LIST_PAGE_SIZE = 50;
 
@@ -74,6 +75,12 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     if (event.type === 'mode-change') void configOptionsUpdate(connection.client, event.sessionId).catch(() => undefined);
   });
 
+  /** Stores the session's additional roots when they changed (an unchanged load is not activity). */
+  const withDirectories = async (info: SessionInfo, additionalDirectories: string[]): Promise<SessionInfo> =>
+    JSON.stringify(info.options?.additionalDirectories ?? []) === JSON.stringify(additionalDirectories)
+      ? info
+      : agent.sessions.setOptions(info.sessionId, { additionalDirectories });
+
   const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
     const info = await agent.sessions.get(sessionId, cwd);
     if (!info) throw acp.RequestError.sessionNotFound(sessionId);
@@ -91,7 +98,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
           loadSession: capabilities.loadSession,
           promptCapabilities: capabilities.prompt,
           mcpCapabilities: capabilities.mcp,
-          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
           // Logout means something only where there is a login.
           ...(authMethods(agent.config).length > 0 ? { auth: { logout: {} } } : {}),
         },
@@ -113,7 +120,12 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       requireAbsolute(params.cwd);
       // The spec's answer when credentials are missing, instead of a failure at the first prompt.
       if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
-      const info = await agent.sessions.create({ cwd: params.cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
+      const additionalDirectories = checkAdditionalDirectories(params.additionalDirectories, params.cwd);
+      const info = await agent.sessions.create({
+        cwd: params.cwd,
+        mcpServers: fromAcpMcpServers(params.mcpServers ?? []),
+        ...(additionalDirectories.length > 0 ? { options: { additionalDirectories } } : {}),
+      });
       openSession(info);
       return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
     })
@@ -121,6 +133,9 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       requireAbsolute(params.cwd);
       const found = await requireSession(params.sessionId, params.cwd);
       if (found.cwd !== params.cwd) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
+      // The request's list is the session's whole list from now on (none when omitted).
+      const additionalDirectories = checkAdditionalDirectories(params.additionalDirectories, found.cwd);
+      await withDirectories(found, additionalDirectories);
       // Live again (its MCP servers reconnect), with nothing replayed.
       const info = await agent.sessions.activate(found.sessionId, found.cwd);
       openSession(info);
@@ -145,7 +160,9 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     })
     .onRequest('session/load', async ({ params, client }) => {
       requireAbsolute(params.cwd);
-      const info = await requireSession(params.sessionId, params.cwd);
+      const found = await requireSession(params.sessionId, params.cwd);
+      const additionalDirectories = checkAdditionalDirectories(params.additionalDirectories, found.cwd);
+      const info = await withDirectories(found, additionalDirectories);
       openSession(info);
       const history = await agent.sessions.history(info.sessionId, info.cwd);
       const context = updateContext(info.cwd, true);
@@ -161,7 +178,13 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       if (!Number.isInteger(start) || start < 0) throw acp.RequestError.invalidParams({ cursor: params.cursor }, 'invalid cursor');
       const page = all.slice(start, start + LIST_PAGE_SIZE);
       return {
-        sessions: page.map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title, updatedAt: info.updatedAt })),
+        sessions: page.map((info) => ({
+          sessionId: info.sessionId,
+          cwd: info.cwd,
+          title: info.title,
+          updatedAt: info.updatedAt,
+          ...(info.options?.additionalDirectories?.length ? { additionalDirectories: info.options.additionalDirectories } : {}),
+        })),
         ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: String(start + LIST_PAGE_SIZE) } : {}),
       };
     })
