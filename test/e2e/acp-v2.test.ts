@@ -120,6 +120,14 @@ describe('ACP v2 (draft) beside v1', () => {
     await waitFor(() => cli.updates.length > updatesAtClose, 10_000, 'the resume snapshot');
     expect(cli.updates.slice(updatesAtClose).map((n) => n.update)).toEqual([{ sessionUpdate: 'state_update', state: 'idle' }]);
 
+    // With replayFrom: start, the history comes first: the user's message, then the snapshot.
+    const beforeReplay = cli.updates.length;
+    await cli.agent.request('session/resume', { sessionId, cwd, replayFrom: { type: 'start' } });
+    await waitFor(() => cli.updates.slice(beforeReplay).some((n) => n.update.sessionUpdate === 'state_update'), 10_000, 'the replay snapshot');
+    const replayed = cli.updates.slice(beforeReplay).map((n) => n.update);
+    expect(replayed[0]).toMatchObject({ sessionUpdate: 'user_message', content: [{ type: 'text', text: 'go slowly' }] });
+    expect(replayed.at(-1)).toEqual({ sessionUpdate: 'state_update', state: 'idle' });
+
     const set = await cli.agent.request('session/set_config_option', { sessionId, configId: 'mode', type: 'id', value: 'plan' });
     expect(set.configOptions?.find((option) => option.configId === 'mode')).toMatchObject({ currentValue: 'plan' });
 

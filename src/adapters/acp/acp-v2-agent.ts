@@ -4,6 +4,7 @@ import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { Agent, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
 import { fromContentBlocks } from './acp-prompt.js';
+import { toContentBlock } from './acp-session-update.js';
 import { sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
 import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
 import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
@@ -115,6 +116,24 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     } as v2.SessionUpdate);
   };
 
+  const replay = async (info: SessionInfo) => {
+    let messageId = randomUUID();
+    let lastWasText = false;
+    for (const event of await agent.sessions.history(info.sessionId, info.cwd)) {
+      if (event.type === 'user-message') {
+        lastWasText = false;
+        await send(info.sessionId, { sessionUpdate: 'user_message', messageId: randomUUID(), content: event.content.map(toContentBlock) as v2.ContentBlock[] });
+        continue;
+      }
+      const isText = event.type === 'text-delta';
+      if (isText && !lastWasText) messageId = randomUUID();
+      lastWasText = isText;
+      // Notices were live-only; a replayed terminal shows its output (v2 has no client terminals anyway).
+      const update = event.type === 'notice' ? undefined : toV2Update(event, info.cwd, () => messageId);
+      if (update) await send(info.sessionId, update);
+    }
+  };
+
   /** Asks the client; `requires_action` while the question is open. A failed request is a rejection. */
   const askClient = async (event: Extract<AgentOutput, { type: 'permission-request' }>, signal: AbortSignal) => {
     const sessionId = event.sessionId;
@@ -209,7 +228,9 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       }
       const info = await agent.sessions.activate(found.sessionId, found.cwd);
       const session = openSession(info);
-      // The draft: a current-state snapshot before the response (no replay is offered).
+      // `replayFrom: start`: the stored history first, as the draft's messages and upserts.
+      if (params.replayFrom?.type === 'start') await replay(info);
+      // The draft: a current-state snapshot after any replay and before the response.
       await send(info.sessionId, { sessionUpdate: 'state_update', state: session.turn ? 'running' : 'idle' } as v2.SessionUpdate);
       return { configOptions: configOptions(info) };
     })
