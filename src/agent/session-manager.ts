@@ -68,7 +68,7 @@ export class LocalSessionManager implements SessionManager {
       for (const session of store.listSessions(cwd ? { cwd } : {})) {
         if (seen.has(session.sessionId) || session.parentSessionId) continue;
         seen.add(session.sessionId);
-        sessions.push(toInfo(session));
+        sessions.push(withOptions(toInfo(session), store));
       }
     }
     return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));

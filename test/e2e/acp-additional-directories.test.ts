@@ -77,7 +77,7 @@ describe('ACP additionalDirectories', () => {
     await initialize(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, additionalDirectories: [extra], mcpServers: [] });
     const listed = await cli.agent.request('session/list', { cwd });
-    expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+    expect(listed.sessions.find((s) => s.sessionId === sessionId)?.additionalDirectories).toEqual([extra]);
     await bed.closeNow(cli);
 
     // After a restart, resume with the list keeps the root; resume without it drops it.
