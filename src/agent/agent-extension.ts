@@ -7,6 +7,8 @@ import type { AnyTool, ToolResult } from '../tools/tool.js';
 export interface TurnContext {
   sessionId: string;
   cwd: string;
+  /** Extra workspace roots of the session (ACP `additionalDirectories`). */
+  additionalDirectories?: readonly string[];
   /** The latest user message as plain text: the turn's intent, for discovery. */
   intent: string;
   signal: AbortSignal;

@@ -12,6 +12,7 @@ import { EventChannel } from './event-channel.js';
 import { authorizeToolCalls } from './authorize-tool-calls.js';
 import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
+import { errorInfo } from './agent-notices.js';
 import { streamModelStep, type StepOptions, type StepToolCall } from './stream-model-step.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
@@ -21,6 +22,8 @@ import { toolCallKind, toolCallTitle } from './tool-call-display.js';
 export interface TurnOptions {
   sessionId: string;
   model: ResolvedLanguageModel;
+  /** When set, asked before every step: the session's model may change mid-turn. */
+  modelForStep?: () => Promise<ResolvedLanguageModel>;
   system: string | undefined;
   /** The history sent to the model, ending with the new user message. */
   messages: ModelMessage[];
@@ -65,7 +68,7 @@ export interface TurnResult {
 export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput, TurnResult> {
   const { sessionId, signal } = options;
   let messages = [...options.messages];
-  const usage = { inputTokens: 0, outputTokens: 0 };
+  const usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
   const xml = options.toolCallFormat === 'xml';
 
   for (let step = 1; ; step++) {
@@ -81,8 +84,17 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     const tools = await options.tools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const toolPrompt = xml ? textToolPrompt(tools) : '';
+    let model = options.model;
+    if (options.modelForStep) {
+      try {
+        model = await options.modelForStep();
+      } catch (error) {
+        yield { type: 'error', sessionId, error: errorInfo(error, 'model_unavailable') };
+        return { stopReason: 'error', usage };
+      }
+    }
     const stepOptions: StepOptions = {
-      model: options.model,
+      model,
       system: toolPrompt ? [options.system, toolPrompt].filter(Boolean).join('\n\n') : options.system,
       messages,
       tools: xml ? [] : tools,
@@ -119,6 +131,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     const rest = filter?.flush();
     if (rest) yield { type: 'text-delta', sessionId, text: rest };
     usage.inputTokens += outcome.usage.inputTokens;
+    // What the last step's context held: its prompt plus what it wrote.
+    usage.contextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
 
     const calls = xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls;
@@ -300,12 +314,13 @@ function textOf(result: ToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : `[${part.mimeType}]`)).join('\n');
 }
 
-function usageEvent(sessionId: string, usage: TurnResult['usage']): AgentOutput {
+function usageEvent(sessionId: string, usage: TurnResult['usage'] & { contextTokens: number }): AgentOutput {
   return {
     type: 'usage',
     sessionId,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
     totalTokens: usage.inputTokens + usage.outputTokens,
+    contextTokens: usage.contextTokens,
   };
 }

@@ -90,7 +90,14 @@ export type AgentOutput =
       signal?: AbortSignal;
     }>
   | WithSession<{ type: 'plan'; entries: PlanEntry[] }>
-  | WithSession<{ type: 'usage'; inputTokens: number; outputTokens: number; totalTokens: number }>
+  | WithSession<{
+      type: 'usage';
+      inputTokens: number;
+      outputTokens: number;
+      totalTokens: number;
+      /** Tokens in the context after the turn's last step (its prompt plus its output). */
+      contextTokens?: number;
+    }>
   | WithSession<{ type: 'mode-change'; modeId: string }>
   | WithSession<{ type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }>
   /** Slash commands the client may offer (ACP `available_commands_update`), e.g. loaded skills. */

@@ -17,6 +17,18 @@ export interface SessionInfo {
   mcpServers: McpServerConfig[];
   /** The principal that created it (see `ownedSessions`); absent means the local user. */
   owner?: string;
+  /** What the client chose for this session (stored with it); absent values mean the config's defaults. */
+  options?: SessionOptions;
+}
+
+/** Per-session choices a client can make (ACP session config options). */
+export interface SessionOptions {
+  /** A name from `agent.models`; the configured `agent.model` when absent. */
+  model?: string;
+  /** One of the chosen model's `reasoningEfforts`. */
+  reasoningEffort?: string;
+  /** Extra workspace roots beside the cwd (ACP `additionalDirectories`): file tools, rules and MCP roots include them. */
+  additionalDirectories?: string[];
 }
 
 export interface CreateSessionOptions {
@@ -29,6 +41,8 @@ export interface CreateSessionOptions {
   parentSessionId?: string;
   /** The principal creating it (a network client's token); the local user when absent. */
   owner?: string;
+  /** Stored before the session starts (its extensions see them). */
+  options?: SessionOptions;
 }
 
 export interface SessionManager {
@@ -36,9 +50,13 @@ export interface SessionManager {
   /** Finds a session, in memory or on disk (`cwd` names the project whose store to look in). */
   get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined>;
   list(options?: { cwd?: string }): Promise<SessionInfo[]>;
+  /** Makes a stored session live (its MCP servers reconnected) without reading its history. */
+  activate(sessionId: string, cwd?: string): Promise<SessionInfo>;
   /** Every stored event of the session, in order: what `session/load` replays. */
   history(sessionId: string, cwd?: string): Promise<AgentOutput[]>;
   setMode(sessionId: string, mode: SessionMode): Promise<void>;
+  /** Changes the session's options (stored with it); the next model step uses them. */
+  setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo>;
   /** Releases the session's resources (its MCP servers); the stored history stays. */
   close(sessionId: string): Promise<void>;
   delete(sessionId: string): Promise<void>;

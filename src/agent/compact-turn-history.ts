@@ -13,7 +13,7 @@ export interface HistoryMeasure {
   size(messages: readonly ModelMessage[]): Promise<number>;
 }
 
-const DEFAULT_CONTEXT_WINDOW = 128_000;
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 /**
  * Before a turn's first step: when the history passes `agent.compactAt`, old tool outputs

@@ -1,4 +1,4 @@
-import type { Agent, AgentCapabilities, ProcessOptions, PromptInput, SessionInfo } from './agent.js';
+import type { Agent, AgentCapabilities, ProcessOptions, PromptInput, SessionInfo, SessionOptions } from './agent.js';
 import type { AgentExtension, TurnContext } from './agent-extension.js';
 import type { AgentOutput, StopReason } from './agent-output.js';
 import type { PlaitedConfig } from '../config/schema.js';
@@ -26,6 +26,7 @@ import { createTaskTool } from './task-tool.js';
 import { compactTurnHistory } from './compact-turn-history.js';
 import { createSubagentRunner } from './run-subagent.js';
 import type { TurnOverrides } from './turn-overrides.js';
+import { createSessionModels } from './session-model.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
 
 export interface CreateAgentOptions {
@@ -73,6 +74,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const episodeIndexes = options.episodeIndex ? undefined : episodeIndexOpener();
 
   const model = modelSource(config, options.model);
+  const sessionModel = createSessionModels(config, model);
 
   const extensions = [...(options.extensions ?? [])];
   if (config.agent.episodic.enabled) {
@@ -123,11 +125,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
     create: async (o: Parameters<Agent['sessions']['create']>[0]) => (await manager()).create(o),
     get: async (id: string, cwd?: string) => (await manager()).get(id, cwd),
     list: async (o?: { cwd?: string }) => (await manager()).list(o),
+    activate: async (id: string, cwd?: string) => (await (await manager()).open(id, cwd)).info,
     history: async (id: string, cwd?: string) => (await manager()).history(id, cwd),
     setMode: async (id: string, mode: SessionInfo['mode']) => {
       await (await manager()).setMode(id, mode);
       publish({ type: 'mode-change', sessionId: id, modeId: mode });
     },
+    setOptions: async (id: string, o: SessionOptions) => (await manager()).setOptions(id, o),
     close: async (id: string) => (await manager()).close(id),
     delete: async (id: string) => (await manager()).delete(id),
   };
@@ -186,6 +190,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const context: TurnContext = {
       sessionId,
       cwd: live.info.cwd,
+      additionalDirectories: live.info.options?.additionalDirectories ?? [],
       intent,
       signal,
       runtime,
@@ -206,7 +211,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
 
     let resolved: ResolvedLanguageModel;
     try {
-      resolved = overrides?.model ?? (await model());
+      resolved = overrides?.model ?? (await sessionModel(live.info.options));
     } catch (error) {
       yield { type: 'error', sessionId, error: errorInfo(error, 'model_unavailable') } satisfies AgentOutput;
       return;
@@ -234,6 +239,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const turn = runTurn({
       sessionId,
       model: resolved,
+      // A model picked mid-turn (ACP config option) takes over at the next step.
+      modelForStep: overrides?.model ? undefined : () => sessionModel(live.info.options),
       system,
       messages: live.messages,
       tools: () => toolsFor(live, context, overrides),
@@ -241,7 +248,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       mode: () => live.info.mode,
       permissions: live.permissions,
       runtime,
-      allowedRoots: config.agent.allowedRoots,
+      allowedRoots: [...config.agent.allowedRoots, ...(live.info.options?.additionalDirectories ?? [])],
       signal,
       maxSteps: config.agent.maxSteps,
       temperature: config.agent.temperature,

@@ -1,4 +1,4 @@
-import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode } from './agent.js';
+import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
 import { AgentError } from './agent-error.js';
 
 /** The local user: stdio clients, the main network token, and sessions stored before owners were recorded. */
@@ -35,6 +35,14 @@ export function ownedSessions(sessions: SessionManager, principal: string): Sess
     setMode: async (sessionId: string, mode: SessionMode) => {
       await require(sessionId);
       return sessions.setMode(sessionId, mode);
+    },
+    activate: async (sessionId: string, cwd?: string) => {
+      await require(sessionId, cwd);
+      return sessions.activate(sessionId, cwd);
+    },
+    setOptions: async (sessionId: string, options: SessionOptions) => {
+      await require(sessionId);
+      return sessions.setOptions(sessionId, options);
     },
     close: async (sessionId) => {
       if (await owned(sessionId)) await sessions.close(sessionId);

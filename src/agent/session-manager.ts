@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from './agent-output.js';
-import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode } from './agent.js';
+import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
 import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStore } from '../storage/session-store.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
@@ -53,16 +53,15 @@ export class LocalSessionManager implements SessionManager {
       owner: options.owner ?? null,
     });
     store.leases.acquire(stored.sessionId); // a new id: nobody else holds it
-    const info = toInfo(stored);
-    this.#attach(info, store, []);
-    return info;
+    for (const [key, value] of Object.entries(options.options ?? {})) if (value !== undefined) store.settings.set(stored.sessionId, key, value);
+    return this.#attach(toInfo(stored), store, []).info;
   }
 
   async get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined> {
     const live = this.#live.get(sessionId);
     if (live) return live.info;
     const found = this.#find(sessionId, cwd);
-    return found ? toInfo(found.session) : undefined;
+    return found ? withOptions(toInfo(found.session), found.store) : undefined;
   }
 
   async list(options: { cwd?: string } = {}): Promise<SessionInfo[]> {
@@ -74,7 +73,7 @@ export class LocalSessionManager implements SessionManager {
       for (const session of store.listSessions(cwd ? { cwd } : {})) {
         if (seen.has(session.sessionId) || session.parentSessionId) continue;
         seen.add(session.sessionId);
-        sessions.push(toInfo(session));
+        sessions.push(withOptions(toInfo(session), store));
       }
     }
     return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -91,6 +90,18 @@ export class LocalSessionManager implements SessionManager {
     live.info = { ...live.info, mode };
   }
 
+  async activate(sessionId: string, cwd?: string): Promise<SessionInfo> {
+    return (await this.open(sessionId, cwd)).info;
+  }
+
+  async setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo> {
+    const live = await this.open(sessionId);
+    for (const [key, value] of Object.entries(options)) if (value !== undefined) live.store.settings.set(sessionId, key, value);
+    live.store.updateSession(sessionId, {});
+    live.info = { ...live.info, options: { ...live.info.options, ...options } };
+    return live.info;
+  }
+
   async close(sessionId: string): Promise<void> {
     const live = this.#live.get(sessionId);
     if (!live) return;
@@ -101,9 +112,10 @@ export class LocalSessionManager implements SessionManager {
   }
 
   async delete(sessionId: string): Promise<void> {
-    const live = await this.open(sessionId).catch(() => undefined);
+    // Found without opening it: opening would start (connect) its extensions just to delete it.
+    const store = this.#live.get(sessionId)?.store ?? this.#find(sessionId)?.store;
     await this.close(sessionId);
-    live?.store.deleteSession(sessionId);
+    store?.deleteSession(sessionId);
   }
 
   /** The live session, loading it from disk (and starting its extensions) when needed. */
@@ -133,7 +145,8 @@ export class LocalSessionManager implements SessionManager {
     return [...this.#live.values()];
   }
 
-  #attach(info: SessionInfo, store: SessionStore, messages: ModelMessage[]): LiveSession {
+  #attach(stored: SessionInfo, store: SessionStore, messages: ModelMessage[]): LiveSession {
+    const info = withOptions(stored, store);
     const live: LiveSession = {
       info,
       store,
@@ -143,7 +156,8 @@ export class LocalSessionManager implements SessionManager {
       running: undefined,
       // Deferred one tick so a protocol adapter answers session/new before any session event is sent.
       ready: new Promise<void>((resolveReady) => setImmediate(resolveReady)).then(() =>
-        this.hooks.onStart(info).catch(() => undefined),
+        // The info as it is then: options set right after opening (ACP resume) are seen.
+        this.hooks.onStart(live.info).catch(() => undefined),
       ),
     };
     this.#live.set(info.sessionId, live);
@@ -164,6 +178,15 @@ export class LocalSessionManager implements SessionManager {
     const own = this.stores.forProject(process.cwd());
     return stores.includes(own) ? stores : [own, ...stores];
   }
+}
+
+function withOptions(info: SessionInfo, store: SessionStore): SessionInfo {
+  const stored = store.settings.get(info.sessionId);
+  const options: SessionOptions = {};
+  if (typeof stored.model === 'string') options.model = stored.model;
+  if (typeof stored.reasoningEffort === 'string') options.reasoningEffort = stored.reasoningEffort;
+  if (Array.isArray(stored.additionalDirectories)) options.additionalDirectories = stored.additionalDirectories.filter((dir): dir is string => typeof dir === 'string');
+  return { ...info, options };
 }
 
 function toInfo(session: SessionInfo): SessionInfo {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LanguageModel } from 'ai';
+import { namedModelSchema } from './named-model-schema.js';
 import type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from '../agent/agent-hooks.js';
 
 /**
@@ -34,6 +35,8 @@ export const toolPolicySchema = z.strictObject({
 export const agentSchema = z.strictObject({
   /** `openai-compatible:MODEL`, `llama-cpp:PATH_OR_URI`, or an AI SDK LanguageModel object. */
   model: modelSpec.optional(),
+  /** Further models a client may pick per session (ACP config option `model`), beside `model`. */
+  models: z.array(namedModelSchema).default([]),
   /** Base URL of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama. */
   baseURL: z.string().url().optional(),
   /** API key; `PLAITED_API_KEY` from the environment is used when absent. */

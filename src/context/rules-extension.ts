@@ -46,24 +46,31 @@ export function createRulesExtension(options: { config: RulesConfig; index?: Sea
       const root = await project.root();
       const sections: string[] = [];
       const seen = new Set<string>();
-      const add = (file: CachedFile): void => {
+      const add = (file: CachedFile, from: Rules = project): void => {
         if (seen.has(file.path)) return;
         seen.add(file.path);
-        sections.push(project.section(file));
+        sections.push(from.section(file));
       };
       if (root) add(root);
+      // Each additional workspace root brings its own rules file.
+      for (const dir of context.additionalDirectories ?? []) {
+        const extra = rules(dir);
+        const extraRoot = await extra.root();
+        if (extraRoot) add(extraRoot, extra);
+      }
       for (const file of nested.get(context.sessionId)?.values() ?? []) add(file);
       for (const file of await project.linkedFor(context.intent, { signal: context.signal })) add(file);
       return sections.length ? fitSections(sections, config.maxPromptChars) : undefined;
     },
     async onToolResult(context: TurnContext, call: ToolCallSummary) {
-      const project = rules(context.cwd);
+      // A path under an additional root gets that root's nested rules.
+      const rootOf = (path: string) => (context.additionalDirectories ?? []).find((dir) => path === dir || path.startsWith(`${dir}/`)) ?? context.cwd;
       const loaded = nested.get(context.sessionId) ?? new Map<string, CachedFile>();
       nested.set(context.sessionId, loaded);
       const paths = [...call.locations, ...(call.result.locations ?? [])].map((location) => location.path);
       const fresh: CachedFile[] = [];
       for (const path of new Set(paths)) {
-        for (const file of await project.nestedFor(path)) {
+        for (const file of await rules(rootOf(path)).nestedFor(path)) {
           if (loaded.has(file.path)) continue;
           loaded.set(file.path, file);
           fresh.push(file);
@@ -73,7 +80,7 @@ export function createRulesExtension(options: { config: RulesConfig; index?: Sea
         // The hook has no return value; the result object is the one the model will read.
         call.result.content.push({
           type: 'text',
-          text: `\n[Rules for the files this call touched; follow them for the rest of this task]\n${fresh.map((file) => project.section(file)).join('\n')}`,
+          text: `\n[Rules for the files this call touched; follow them for the rest of this task]\n${fresh.map((file) => rules(rootOf(file.path)).section(file)).join('\n')}`,
         });
       }
     },

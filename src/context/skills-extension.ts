@@ -4,6 +4,9 @@ import type { SearchIndex } from '../retrieval/search-index.js';
 import type { AnyTool } from '../tools/tool.js';
 import { createReadSkillTool } from './read-skill-tool.js';
 import { describeSkill, SkillCatalog } from './skill-catalog.js';
+import { resolveRoot } from './skills.js';
+import { watchSkillRoots } from './watch-skill-roots.js';
+import type { AgentOutput } from '../agent/agent-output.js';
 
 /**
  * Skills in the agent: the catalog goes into the system prompt, `read_skill` is offered
@@ -21,6 +24,23 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
   const { config, index } = options;
   const catalogs = new Map<string, Promise<SkillCatalog>>();
   const tools = new WeakMap<SkillCatalog, AnyTool>();
+  /** Per project folder: the watcher of its skill roots and the sessions told about changes. */
+  const watched = new Map<string, { stop: () => void; sessions: Map<string, (event: AgentOutput) => void> }>();
+
+  const commandsOf = (sessionId: string, loaded: SkillCatalog): AgentOutput => ({
+    type: 'commands',
+    sessionId,
+    commands: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, hint: 'what to do with this skill' })),
+  });
+
+  /** Skills changed on disk: reload the catalog and re-announce the commands to the project's sessions. */
+  const reload = async (cwd: string) => {
+    catalogs.delete(cwd);
+    const loaded = await catalog(cwd).catch(() => undefined);
+    const entry = watched.get(cwd);
+    if (!loaded || !entry) return;
+    for (const [sessionId, emit] of entry.sessions) emit(commandsOf(sessionId, loaded));
+  };
 
   const catalog = (cwd: string): Promise<SkillCatalog> => {
     let loaded = catalogs.get(cwd);
@@ -81,12 +101,20 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
           message: `${errors.length} skill${errors.length === 1 ? '' : 's'} skipped:\n${errors.map((d) => `- ${d.path}: ${d.message}`).join('\n')}`,
         });
       }
-      if (loaded.skills.length) {
-        emit({
-          type: 'commands',
-          sessionId: session.sessionId,
-          commands: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, hint: 'what to do with this skill' })),
-        });
+      if (loaded.skills.length) emit(commandsOf(session.sessionId, loaded));
+      let entry = watched.get(session.cwd);
+      if (!entry) {
+        const roots = config.roots.map((root) => resolveRoot(root, session.cwd));
+        entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd)), sessions: new Map() };
+        watched.set(session.cwd, entry);
+      }
+      entry.sessions.set(session.sessionId, emit);
+    },
+    onSessionClose(sessionId) {
+      for (const [cwd, entry] of watched) {
+        if (!entry.sessions.delete(sessionId) || entry.sessions.size > 0) continue;
+        entry.stop();
+        watched.delete(cwd);
       }
     },
   };

@@ -1,3 +1,5 @@
+import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitationQuestion } from '../tools/runtime.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import { openHybridIndex } from '../retrieval/hybrid-index.js';
@@ -32,10 +34,16 @@ export async function createMcpRegistry(options: CreateMcpRegistryOptions): Prom
     // tool call it arrived during; outside a tool call there is nobody to ask, so it is declined.
     onElicitation:
       registryOptions.onElicitation ??
-      (async (request, context) =>
-        context.emit && context.sessionId !== undefined
+      (async (request, context) => {
+        // A client that takes structured questions (ACP elicitation) gets the server's own form.
+        if (context.elicit) {
+          const answer = await context.elicit(request as ElicitationQuestion, { signal: context.signal, ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}) });
+          return answer as ElicitResult;
+        }
+        return context.emit && context.sessionId !== undefined
           ? askElicitation(request, { sessionId: context.sessionId, serverId: context.serverId, emit: context.emit, signal: context.signal })
-          : { action: 'decline' }),
+          : { action: 'decline' };
+      }),
     index,
     ownsIndex: shared === undefined,
   });

@@ -72,7 +72,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
           // A loaded session may start twice in one process: its servers are still connected.
           if (registry.servers.get(server.id, { sessionId: session.sessionId })?.sessionId === session.sessionId) return;
           try {
-            await registry.servers.add(server, { sessionId: session.sessionId, cwd: session.cwd });
+            await registry.servers.add(server, { sessionId: session.sessionId, cwd: session.cwd, roots: [session.cwd, ...(session.options?.additionalDirectories ?? [])] });
           } catch (error) {
             emit({
               type: 'notice',

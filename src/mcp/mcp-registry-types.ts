@@ -1,3 +1,4 @@
+import type { Runtime } from '../tools/runtime.js';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -28,6 +29,8 @@ export interface McpSessionCallContext extends McpCallContext {
   toolCallId?: string;
   /** Sends an event into that tool call's turn (live, while the call waits): how to ask the user. */
   emit?(event: AgentOutput): void;
+  /** The tool call's runtime, when it can put a structured question to the user itself. */
+  elicit?: Runtime['elicit'];
 }
 
 export interface McpRegistryOptions

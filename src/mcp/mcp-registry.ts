@@ -1,3 +1,4 @@
+import type { Runtime } from '../tools/runtime.js';
 import { UriTemplate, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchHit } from '../retrieval/search-index.js';
@@ -153,7 +154,7 @@ export class McpRegistry {
      * Connects a server and indexes its catalog. Rejects with an `McpClientError` when the first
      * connect fails; the server stays listed (status `reconnecting`/`failed`) and keeps retrying.
      */
-    add: async (config: McpServerConfig, options: McpScope & { cwd?: string } = {}): Promise<McpServerInfo> => {
+    add: async (config: McpServerConfig, options: McpScope & { cwd?: string; roots?: readonly string[] } = {}): Promise<McpServerInfo> => {
       // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
       const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
       const state = this.createState(prepared, options);
@@ -205,7 +206,7 @@ export class McpRegistry {
     if (this.options.ownsIndex) this.options.index.close();
   }
 
-  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string }): ServerState {
+  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }): ServerState {
     const { sessionId } = scope;
     if (this.closed) throw new McpClientError({ code: 'not_connected', serverId: config.id, message: 'the MCP registry is closed' });
     const clash = this.scopeStates({ sessionId }).find(
@@ -223,7 +224,8 @@ export class McpRegistry {
       namespace: sessionId ? `mcp:${sessionId}:${config.id}` : `mcp:${config.id}`,
       config,
       sessionId,
-      roots: scope.cwd ? [scope.cwd] : [...(roots ?? [process.cwd()])],
+      // A session's servers see its workspace: the cwd and any additional directories.
+      roots: scope.roots ? [...scope.roots] : scope.cwd ? [scope.cwd] : [...(roots ?? [process.cwd()])],
       tools: new Map(),
       resources: [],
       templates: [],
@@ -403,11 +405,16 @@ export class McpRegistry {
 }
 
 /** The tool call a server request most likely belongs to (the latest one in flight on that server). */
-function callOf(state: ServerState): { sessionId?: string; emit?: ToolContext['emit']; toolCallId?: string } {
+function callOf(state: ServerState): { sessionId?: string; emit?: ToolContext['emit']; toolCallId?: string; elicit?: Runtime['elicit'] } {
   const call = [...state.activeCalls].at(-1);
   // A session server's requests belong to its session; a global server's, to the calling session.
   const sessionId = state.sessionId ?? call?.sessionId;
-  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(call ? { emit: call.emit, toolCallId: call.toolCallId } : {}) };
+  const elicit = call?.runtime.elicit?.bind(call.runtime);
+  return {
+    ...(sessionId !== undefined ? { sessionId } : {}),
+    ...(call ? { emit: call.emit, toolCallId: call.toolCallId } : {}),
+    ...(elicit ? { elicit } : {}),
+  };
 }
 
 function stateKey(id: string, sessionId: string | undefined): string {

@@ -11,6 +11,7 @@ import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
 import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
 import { ensureFolder } from './ensure-folder.js';
+import { SessionSettings } from './session-settings.js';
 
 /** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
 export interface StoredSession extends SessionInfo {
@@ -100,6 +101,8 @@ export class SessionStore {
   private readonly drafts: StreamDrafts;
   /** Which process has each session open (see SessionLeases). */
   readonly leases: SessionLeases;
+  /** Settings a client chose for a session (model, reasoning effort, extra roots). */
+  readonly settings: SessionSettings;
   private closed = false;
 
   constructor(path: string, options: SessionStoreOptions = {}) {
@@ -112,6 +115,7 @@ export class SessionStore {
       this.statements = prepareSessionStatements(this.db);
       this.drafts = new StreamDrafts(this.db);
       this.leases = new SessionLeases(this.db, options.leases);
+      this.settings = new SessionSettings(this.db);
     } catch (error) {
       this.db.close();
       if (StorageError.isInstance(error)) throw error;

@@ -37,4 +37,16 @@ export interface Runtime {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A short description for logs and capability reports (`local`, `acp-client`, `sandbox`). */
   readonly kind: string;
+  /**
+   * Asks the user a structured question (a form, or a URL to visit), when the runtime's user
+   * interface can (an ACP client that advertises `elicitation`); absent otherwise.
+   */
+  elicit?(question: ElicitationQuestion, options: { signal?: AbortSignal; toolCallId?: string }): Promise<ElicitationAnswer>;
 }
+
+/** A structured question: MCP's and ACP's elicitation share this shape. */
+export type ElicitationQuestion =
+  | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
+  | { mode: 'url'; message: string; url: string; elicitationId: string };
+
+export type ElicitationAnswer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };

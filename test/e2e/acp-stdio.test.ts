@@ -145,7 +145,11 @@ describe('ACP over stdio, end to end', () => {
     const { sessionId } = await newSession(first, cwd);
     bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
-    const live = first.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update.sessionUpdate);
+    // Usage and session info describe the live turn; they are not history and are not replayed.
+    const live = first.updates
+      .filter((n) => n.sessionId === sessionId)
+      .map((n) => n.update.sessionUpdate)
+      .filter((kind) => kind !== 'usage_update' && kind !== 'session_info_update');
     await bed.closeNow(first);
 
     const second = start(cwd);

@@ -9,8 +9,8 @@ import type { ValidateFunction } from 'ajv';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(root, 'dist/bin/plaited-agent.js');
 
-// The package's exports hide package.json, so locate the schema from the project's node_modules.
-const schemaPath = join(root, 'node_modules/@agentclientprotocol/sdk/schema/v1/schema.json');
+// The package's exports hide package.json, so locate the schemas from the project's node_modules.
+const schemaPath = (version: 1 | 2) => join(root, `node_modules/@agentclientprotocol/sdk/schema/v${version}/schema.json`);
 
 type Direction = 'agent' | 'client';
 type Json = { jsonrpc?: string; id?: string | number | null; method?: string; params?: unknown; result?: unknown; error?: unknown };
@@ -21,6 +21,13 @@ const REQUESTS: Record<string, { params: string; result: string; from: Direction
   'session/load': { params: 'LoadSessionRequest', result: 'LoadSessionResponse', from: 'client' },
   'session/list': { params: 'ListSessionsRequest', result: 'ListSessionsResponse', from: 'client' },
   'session/set_mode': { params: 'SetSessionModeRequest', result: 'SetSessionModeResponse', from: 'client' },
+  'session/resume': { params: 'ResumeSessionRequest', result: 'ResumeSessionResponse', from: 'client' },
+  'session/close': { params: 'CloseSessionRequest', result: 'CloseSessionResponse', from: 'client' },
+  'session/delete': { params: 'DeleteSessionRequest', result: 'DeleteSessionResponse', from: 'client' },
+  'session/set_config_option': { params: 'SetSessionConfigOptionRequest', result: 'SetSessionConfigOptionResponse', from: 'client' },
+  authenticate: { params: 'AuthenticateRequest', result: 'AuthenticateResponse', from: 'client' },
+  logout: { params: 'LogoutRequest', result: 'LogoutResponse', from: 'client' },
+  'elicitation/create': { params: 'CreateElicitationRequest', result: 'CreateElicitationResponse', from: 'agent' },
   'session/prompt': { params: 'PromptRequest', result: 'PromptResponse', from: 'client' },
   'session/request_permission': { params: 'RequestPermissionRequest', result: 'RequestPermissionResponse', from: 'agent' },
   'fs/read_text_file': { params: 'ReadTextFileRequest', result: 'ReadTextFileResponse', from: 'agent' },
@@ -36,6 +43,28 @@ const NOTIFICATIONS: Record<string, { params: string; from: Direction }> = {
   'session/cancel': { params: 'CancelNotification', from: 'client' },
 };
 
+/** The v2 draft's methods and their schema types (`schema/v2/schema.json`). */
+const V2_REQUESTS: Record<string, { params: string; result: string; from: Direction }> = {
+  initialize: { params: 'InitializeRequest', result: 'InitializeResponse', from: 'client' },
+  'auth/login': { params: 'LoginAuthRequest', result: 'LoginAuthResponse', from: 'client' },
+  'auth/logout': { params: 'LogoutAuthRequest', result: 'LogoutAuthResponse', from: 'client' },
+  'session/new': { params: 'NewSessionRequest', result: 'NewSessionResponse', from: 'client' },
+  'session/list': { params: 'ListSessionsRequest', result: 'ListSessionsResponse', from: 'client' },
+  'session/resume': { params: 'ResumeSessionRequest', result: 'ResumeSessionResponse', from: 'client' },
+  'session/close': { params: 'CloseSessionRequest', result: 'CloseSessionResponse', from: 'client' },
+  'session/delete': { params: 'DeleteSessionRequest', result: 'DeleteSessionResponse', from: 'client' },
+  'session/set_config_option': { params: 'SetSessionConfigOptionRequest', result: 'SetSessionConfigOptionResponse', from: 'client' },
+  'session/prompt': { params: 'PromptRequest', result: 'PromptResponse', from: 'client' },
+  'tool_call/cancel': { params: 'CancelToolCallRequest', result: 'CancelToolCallResponse', from: 'client' },
+  'terminal/cancel': { params: 'CancelTerminalRequest', result: 'CancelTerminalResponse', from: 'client' },
+  'session/request_permission': { params: 'RequestPermissionRequest', result: 'RequestPermissionResponse', from: 'agent' },
+  'elicitation/create': { params: 'CreateElicitationRequest', result: 'CreateElicitationResponse', from: 'agent' },
+};
+const V2_NOTIFICATIONS: Record<string, { params: string; from: Direction }> = {
+  'session/update': { params: 'UpdateSessionNotification', from: 'agent' },
+  'session/cancel': { params: 'CancelSessionNotification', from: 'client' },
+};
+
 /**
  * Validates every JSON-RPC message against the ACP v1 JSON schema shipped in the SDK:
  * the envelope against the schema's Agent/Client message types, and params and results
@@ -47,10 +76,15 @@ export class AcpSchemaValidator {
   readonly #ajv: Ajv2020;
   readonly #validators = new Map<string, ValidateFunction>();
   readonly #pending = new Map<string, string>();
+  readonly #requests: typeof REQUESTS;
+  readonly #notifications: typeof NOTIFICATIONS;
 
-  constructor() {
+  /** Against `schema/v1/schema.json` (stable), or the v2 draft's `schema/v2/schema.json`. */
+  constructor(version: 1 | 2 = 1) {
     this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-    this.#ajv.addSchema(JSON.parse(readFileSync(schemaPath, 'utf8')), 'acp');
+    this.#ajv.addSchema(JSON.parse(readFileSync(schemaPath(version), 'utf8')), 'acp');
+    this.#requests = version === 1 ? REQUESTS : V2_REQUESTS;
+    this.#notifications = version === 1 ? NOTIFICATIONS : V2_NOTIFICATIONS;
   }
 
   check(direction: Direction, message: Json): void {
@@ -60,8 +94,8 @@ export class AcpSchemaValidator {
     const envelope = this.#validator(direction === 'agent' ? '#/anyOf/0' : '#/anyOf/1');
     if (!envelope(message)) this.errors.push(`${where}: not a valid ${direction} message: ${this.#ajv.errorsText(envelope.errors)}`);
     if (message.method !== undefined) {
-      const request = REQUESTS[message.method];
-      const notification = NOTIFICATIONS[message.method];
+      const request = this.#requests[message.method];
+      const notification = this.#notifications[message.method];
       const spec = message.id !== undefined ? request : notification;
       if (!spec) return; // Unknown methods are allowed to be sent (the peer must answer method-not-found).
       if (spec.from !== direction) this.errors.push(`${where}: ${message.method} must be sent by the ${spec.from}`);
@@ -77,7 +111,7 @@ export class AcpSchemaValidator {
       if (!Number.isInteger(error.code) || typeof error.message !== 'string') this.errors.push(`${where}: malformed error object`);
       return;
     }
-    if (method) this.#validate(REQUESTS[method]!.result, message.result ?? {}, where);
+    if (method) this.#validate(this.#requests[method]!.result, message.result ?? {}, where);
   }
 
   #validate(def: string, value: unknown, where: string): void {

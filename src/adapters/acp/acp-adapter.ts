@@ -3,7 +3,8 @@ import type { AgentAdapter } from '../agent-adapter.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { boundedNdJsonStream } from './bounded-nd-json-stream.js';
 import type { NetworkAuth } from '../http/network-auth.js';
-import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
+import type { ServeAcpOptions } from './serve-acp.js';
+import { serveAcpVersions } from './serve-acp-versions.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
   /** `stdio` (default) or `http`: streamable HTTP and WebSocket at `/acp`. */
@@ -56,7 +57,8 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
     const output = Writable.toWeb((options.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>;
     const settings = agent.config.adapters.acp;
     const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes ?? settings?.maxMessageBytes, maxDepth: options.maxJsonDepth ?? settings?.maxJsonDepth });
-    const connection = serveAcp(agent, boundedNdJsonStream(output, input, { limits, warn: options.warn ?? options.log }), options);
+    // v1, or the experimental v2 draft when the client's initialize asks for it.
+    const connection = serveAcpVersions(agent, boundedNdJsonStream(output, input, { limits, warn: options.warn ?? options.log }), options);
     return { closed: connection.closed, close: () => connection.close() };
   },
 };

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
+import type { ElicitationAnswer, ElicitationQuestion, ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
 
 /**
  * A Runtime backed by the ACP client: file reads and writes go through `fs/*` (so the
@@ -31,7 +31,34 @@ export function createAcpClientRuntime(options: {
       if (!capabilities?.terminal) return local.exec(command, execOptions);
       return execInClientTerminal(client, sessionId, local.cwd, command, execOptions);
     },
+    // Structured questions (MCP servers' elicitations) go to a client that takes them as they are.
+    ...(capabilities?.elicitation?.form || capabilities?.elicitation?.url
+      ? { elicit: (question: ElicitationQuestion, elicitOptions: { signal?: AbortSignal; toolCallId?: string }) => elicitFromClient(client, sessionId, capabilities.elicitation!, question, elicitOptions) }
+      : {}),
   };
+}
+
+async function elicitFromClient(
+  client: acp.AgentContext,
+  sessionId: string,
+  supported: acp.ElicitationCapabilities,
+  question: ElicitationQuestion,
+  options: { signal?: AbortSignal; toolCallId?: string },
+): Promise<ElicitationAnswer> {
+  // A mode the client did not advertise is declined, as the spec forbids sending it.
+  if ((question.mode === 'form' && !supported.form) || (question.mode === 'url' && !supported.url)) return { action: 'decline' };
+  const scope = { sessionId, ...(options.toolCallId ? { toolCallId: options.toolCallId } : {}) };
+  const params: acp.CreateElicitationRequest =
+    question.mode === 'form'
+      ? { ...scope, mode: 'form', message: question.message, requestedSchema: question.requestedSchema as acp.ElicitationSchema }
+      : { ...scope, mode: 'url', message: question.message, url: question.url, elicitationId: question.elicitationId };
+  try {
+    const response = await client.request('elicitation/create', params, options.signal ? { cancellationSignal: options.signal } : undefined);
+    if (response.action === 'accept') return { action: 'accept', ...('content' in response && response.content ? { content: response.content as Record<string, unknown> } : {}) };
+    return { action: response.action === 'decline' ? 'decline' : 'cancel' };
+  } catch {
+    return options.signal?.aborted ? { action: 'cancel' } : { action: 'decline' };
+  }
 }
 
 async function execInClientTerminal(

@@ -13,7 +13,8 @@ import { BEARER_CHALLENGE, UNAUTHORIZED_BODY, unauthorizedUpgradeReply } from '.
 import { watchIdle } from './acp-http-idle-stream.js';
 import { guardAcpStream } from './guard-acp-stream.js';
 import { refuseOversizedBody } from './refuse-oversized-body.js';
-import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
+import type { ServeAcpOptions } from './serve-acp.js';
+import { serveAcpVersions, type AcpConnectionHandle } from './serve-acp-versions.js';
 
 export interface AcpHttpOptions extends ServeAcpOptions {
   /** Bind address; 127.0.0.1 by default. */
@@ -54,7 +55,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   const idleMs = options.idleTimeoutMs ?? 300_000;
   const auth = options.auth ?? createNetworkAuth({ host, token: options.authToken, noAuth: options.noAuth, log: options.log });
   const checkHostOrigin = createHostOriginCheck({ host, allowedOrigins: options.allowedOrigins });
-  const open = new Set<acp.AgentConnection>();
+  const open = new Set<AcpConnectionHandle>();
   const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxJsonDepth });
 
   const { WebSocketServer } = await import('ws');
@@ -66,12 +67,12 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
       const acpServer = new AcpServer({
         createAgent: () => ({
           connect(stream: acp.Stream) {
-            let connection: acp.AgentConnection | undefined;
+            let connection: AcpConnectionHandle | undefined;
             const idle = watchIdle(guardAcpStream(stream, limits, options.warn ?? options.log), idleMs, () => {
               options.log?.('closing an idle ACP connection');
               connection?.close();
             });
-            connection = serveAcp(agent, idle.stream, { ...options, principal });
+            connection = serveAcpVersions(agent, idle.stream, { ...options, principal });
             open.add(connection);
             void connection.closed.finally(() => {
               idle.stop();

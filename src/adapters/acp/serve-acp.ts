@@ -10,12 +10,11 @@ import { replayUpdates } from './acp-replay.js';
 import { checkedCwd, checkedPrompt, negotiateProtocolVersion } from './acp-request-checks.js';
 import { toSessionUpdate, type UpdateContext } from './acp-session-update.js';
 import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';
+import { MODES, sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
+import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
+import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
+import { checkAdditionalDirectories } from './acp-additional-directories.js';
 
-const MODES: ReadonlyArray<acp.SessionMode & { id: SessionMode }> = [
-  { id: 'default', name: 'Default', description: 'Ask before editing files or running commands' },
-  { id: 'accept-edits', name: 'Accept edits', description: 'Edit files without asking; still ask before commands' },
-  { id: 'plan', name: 'Plan', description: 'Read-only: explore and plan, change nothing' },
-];
 const LIST_PAGE_SIZE = 50;
 
 export interface ServeAcpOptions {
@@ -38,10 +37,12 @@ export interface ServeAcpOptions {
  */
 export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOptions = {}): acp.AgentConnection {
   let clientCapabilities: acp.ClientCapabilities | undefined;
-  /** Sessions this connection opened, and the controller of each running prompt. */
-  const sessions = new Map<string, { cwd: string; prompts: Set<AbortController> }>();
+  /** Sessions this connection opened, and the controller and completion of each running prompt. */
+  const sessions = new Map<string, { cwd: string; prompts: Map<AbortController, Promise<unknown>> }>();
   let connection: acp.AgentConnection | undefined;
   const owned = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
+  /** `logout` on this connection: new sessions and prompts need `authenticate` again. */
+  let loggedOut = false;
 
   /** Whether the client advertised `session.<name>` (an object, or `null`/absent when not). */
   const clientSession = (name: 'notices' | 'compaction'): boolean =>
@@ -52,6 +53,23 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     notices: clientSession('notices'),
     compaction: clientSession('compaction'),
   });
+  const openSession = (info: SessionInfo) => {
+    const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, prompts: new Map<AbortController, Promise<unknown>>() };
+    sessions.set(info.sessionId, session);
+    return session;
+  };
+  /** session/close and session/delete: cancel the session's turns and wait until they answered, so no update follows. */
+  const stopSession = async (sessionId: string) => {
+    const session = sessions.get(sessionId);
+    sessions.delete(sessionId);
+    if (!session) return;
+    for (const controller of session.prompts.keys()) controller.abort();
+    await Promise.allSettled(session.prompts.values());
+  };
+  const configOptionsUpdate = async (client: acp.AgentContext, sessionId: string) => {
+    const info = await agent.sessions.get(sessionId);
+    if (info && sessions.has(sessionId)) await sendUpdate(client, sessionId, { sessionUpdate: 'config_option_update', configOptions: sessionConfigOptions(agent, info) });
+  };
 
   const modeState = (mode: SessionMode): acp.SessionModeState => ({ currentModeId: mode, availableModes: [...MODES] });
 
@@ -65,7 +83,15 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     if (!session || !connection) return;
     const update = toSessionUpdate(event, updateContext(session.cwd, false));
     if (update) void sendUpdate(connection.client, event.sessionId, update).catch(() => undefined);
+    // The mode is also a config option: keep the client's copy of both in step.
+    if (event.type === 'mode-change') void configOptionsUpdate(connection.client, event.sessionId).catch(() => undefined);
   });
+
+  /** Stores the session's additional roots when they changed (an unchanged load is not activity). */
+  const withDirectories = async (info: SessionInfo, additionalDirectories: string[]): Promise<SessionInfo> =>
+    JSON.stringify(info.options?.additionalDirectories ?? []) === JSON.stringify(additionalDirectories)
+      ? info
+      : agent.sessions.setOptions(info.sessionId, { additionalDirectories });
 
   const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
     const info = await owned.get(sessionId, cwd);
@@ -84,33 +110,92 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
           loadSession: capabilities.loadSession,
           promptCapabilities: capabilities.prompt,
           mcpCapabilities: capabilities.mcp,
-          sessionCapabilities: { list: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
+          // Logout means something only where there is a login.
+          ...(authMethods(agent.config).length > 0 ? { auth: { logout: {} } } : {}),
         },
         agentInfo: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
-        authMethods: [],
+        authMethods: authMethods(agent.config),
       };
+    })
+    .onRequest('authenticate', ({ params }) => {
+      authenticate(agent.config, params.methodId);
+      loggedOut = false;
+      return {};
+    })
+    .onRequest('logout', () => {
+      if (authMethods(agent.config).length === 0) throw acp.RequestError.methodNotFound('logout');
+      loggedOut = true;
+      return {};
     })
     .onRequest('session/new', async ({ params }) => {
       const cwd = await checkedCwd(params.cwd);
-      const info = await owned.create({ cwd, mcpServers: fromAcpMcpServers(params.mcpServers ?? []) });
-      sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
-      return { sessionId: info.sessionId, modes: modeState(info.mode) };
+      // The spec's answer when credentials are missing, instead of a failure at the first prompt.
+      if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
+      const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, cwd);
+      const info = await owned.create({
+        cwd,
+        mcpServers: fromAcpMcpServers(params.mcpServers ?? []),
+        ...(additionalDirectories.length > 0 ? { options: { additionalDirectories } } : {}),
+      });
+      openSession(info);
+      return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
+    })
+    .onRequest('session/resume', async ({ params }) => {
+      const cwd = await checkedCwd(params.cwd);
+      const found = await requireSession(params.sessionId, cwd);
+      if (found.cwd !== cwd) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
+      // The request's list is the session's whole list from now on (none when omitted).
+      const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, found.cwd);
+      await withDirectories(found, additionalDirectories);
+      // Live again (its MCP servers reconnect), with nothing replayed.
+      const info = await agent.sessions.activate(found.sessionId, found.cwd).catch((error: unknown) => {
+        throw toAcpRequestError(error, found.sessionId);
+      });
+      openSession(info);
+      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
+    })
+    .onRequest('session/close', async ({ params }) => {
+      await requireSession(params.sessionId);
+      await stopSession(params.sessionId);
+      await owned.close(params.sessionId);
+      return {};
+    })
+    .onRequest('session/delete', async ({ params }) => {
+      // An unknown session (or another principal's) is no error: the spec has delete succeed silently.
+      if (!(await owned.get(params.sessionId))) return {};
+      await stopSession(params.sessionId);
+      await owned.delete(params.sessionId);
+      return {};
+    })
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const info = await requireSession(params.sessionId);
+      const updated = await setSessionConfigOption(agent, info, params.configId, params.value);
+      return { configOptions: sessionConfigOptions(agent, updated.info) };
     })
     .onRequest('session/load', async ({ params, client }) => {
-      const info = await requireSession(params.sessionId, await checkedCwd(params.cwd));
-      sessions.set(info.sessionId, { cwd: info.cwd, prompts: new Set() });
+      const found = await requireSession(params.sessionId, await checkedCwd(params.cwd));
+      const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, found.cwd);
+      const info = await withDirectories(found, additionalDirectories);
+      openSession(info);
       const history = await owned.history(info.sessionId, info.cwd).catch((error: unknown) => {
         throw toAcpRequestError(error, info.sessionId);
       });
       for (const update of replayUpdates(history, updateContext(info.cwd, true))) await sendUpdate(client, info.sessionId, update);
-      return { modes: modeState(info.mode) };
+      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
     })
     .onRequest('session/list', async ({ params }) => {
       const start = decodeListCursor(params.cursor);
       const all = await owned.list(params.cwd != null ? { cwd: await checkedCwd(params.cwd) } : {});
       const page = all.slice(start, start + LIST_PAGE_SIZE);
       return {
-        sessions: page.map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title, updatedAt: info.updatedAt })),
+        sessions: page.map((info) => ({
+          sessionId: info.sessionId,
+          cwd: info.cwd,
+          title: info.title,
+          updatedAt: info.updatedAt,
+          ...(info.options?.additionalDirectories?.length ? { additionalDirectories: info.options.additionalDirectories } : {}),
+        })),
         ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: encodeListCursor(start + LIST_PAGE_SIZE) } : {}),
       };
     })
@@ -122,12 +207,13 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       return {};
     })
     .onRequest('session/prompt', async ({ params, client }) => {
+      if (loggedOut) throw authRequired(agent.config);
       const prompt = checkedPrompt(params.prompt);
       const info = await requireSession(params.sessionId);
-      const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, prompts: new Set<AbortController>() };
-      sessions.set(info.sessionId, session);
+      const session = openSession(info);
       const controller = new AbortController();
-      session.prompts.add(controller);
+      let finished!: () => void;
+      session.prompts.set(controller, new Promise<void>((resolve) => (finished = resolve)));
       const runtime = createAcpClientRuntime({
         client,
         sessionId: info.sessionId,
@@ -155,23 +241,31 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
             if (event.error.code === 'invalid_input') throw acp.RequestError.invalidParams({ code: event.error.code }, event.error.message);
             throw acp.RequestError.internalError({ code: event.error.code }, event.error.message);
           }
+          if (event.type === 'usage') {
+            await sendUpdate(client, info.sessionId, usageUpdate(agent.config, event));
+            continue;
+          }
           const update = toSessionUpdate(event, context);
           if (update) await sendUpdate(client, info.sessionId, update);
         }
+        // Title (set from the first prompt) and last activity, once the turn is done.
+        const after = await agent.sessions.get(info.sessionId);
+        if (after) await sendUpdate(client, info.sessionId, sessionInfoUpdate(after));
       } finally {
         session.prompts.delete(controller);
+        finished();
       }
       // The spec: a cancelled turn answers `cancelled`, even if the model ended on its own meanwhile.
       return { stopReason: controller.signal.aborted ? 'cancelled' : stopReason };
     })
     .onNotification('session/cancel', ({ params }) => {
-      for (const controller of sessions.get(params.sessionId)?.prompts ?? []) controller.abort();
+      for (const controller of sessions.get(params.sessionId)?.prompts.keys() ?? []) controller.abort();
     });
 
   connection = app.connect(stream);
   void connection.closed.finally(() => {
     unsubscribe();
-    for (const session of sessions.values()) for (const controller of session.prompts) controller.abort();
+    for (const session of sessions.values()) for (const controller of session.prompts.keys()) controller.abort();
   });
   return connection;
 }

@@ -1,0 +1,23 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { SessionInfo } from '../../agent/agent.js';
+import type { AgentOutput } from '../../agent/agent-output.js';
+import type { PlaitedConfig } from '../../config/schema.js';
+import { DEFAULT_CONTEXT_WINDOW } from '../../agent/compact-turn-history.js';
+
+/** `session_info_update`: the title (from the first prompt) and the last activity. */
+export function sessionInfoUpdate(info: SessionInfo): acp.SessionUpdate {
+  return { sessionUpdate: 'session_info_update', title: info.title, updatedAt: info.updatedAt };
+}
+
+/**
+ * `usage_update`: tokens in context after the turn and the window they count against (the
+ * configured window, else the local context size, else the 128k the compaction assumes).
+ * No cost: the providers in use report tokens, not money.
+ */
+export function usageUpdate(config: PlaitedConfig, event: Extract<AgentOutput, { type: 'usage' }>): acp.SessionUpdate {
+  return {
+    sessionUpdate: 'usage_update',
+    used: event.contextTokens ?? event.totalTokens,
+    size: config.agent.contextWindow ?? config.agent.contextSize ?? DEFAULT_CONTEXT_WINDOW,
+  };
+}

@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import type { Agent, SessionInfo } from '../../agent/agent.js';
+import type { AgentOutput, ContentPart } from '../../agent/agent-output.js';
+import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
+import { checkedCwd, checkedPrompt } from './acp-request-checks.js';
+import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';
+import { toAcpRequestError } from './to-acp-request-error.js';
+import { toContentBlock } from './acp-session-update.js';
+import { sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
+import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
+import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
+import { checkAdditionalDirectories } from './acp-additional-directories.js';
+import { fromV2McpServers, toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
+import type { ServeAcpOptions } from './serve-acp.js';
+
+const LIST_PAGE_SIZE = 50;
+
+interface V2Session {
+  cwd: string;
+  /** The running turn: its controller and its completion. */
+  turn: { controller: AbortController; done: Promise<void> } | undefined;
+}
+
+/**
+ * Serves one ACP v2 (draft, experimental) connection over the agent. In v2 a prompt is
+ * accepted at once (`{ messageId }`) and the turn reports itself through `state_update`
+ * (running → requires_action while a permission question is open → idle with the stop reason).
+ * Tools run in the agent (v2 has no client file system or terminals).
+ */
+export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOptions = {}): v2.AgentConnection {
+  // Another principal's sessions do not exist for this connection (as in v1).
+  const owned = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
+  const sessions = new Map<string, V2Session>();
+  let connection: v2.AgentConnection | undefined;
+  /** `auth/logout` on this connection: sessions need `auth/login` again. */
+  let loggedOut = false;
+
+  const send = (sessionId: string, update: v2.SessionUpdate) =>
+    connection ? connection.client.notify('session/update', { sessionId, update }) : Promise.resolve();
+  const configOptions = (info: SessionInfo) => toV2ConfigOptions(sessionConfigOptions(agent, info));
+  const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
+    const info = await owned.get(sessionId, cwd);
+    if (!info) throw v2.RequestError.sessionNotFound(sessionId);
+    return info;
+  };
+  const requireCredentials = () => {
+    if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
+  };
+  const openSession = (info: SessionInfo): V2Session => {
+    const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, turn: undefined };
+    sessions.set(info.sessionId, session);
+    return session;
+  };
+  const stopSession = async (sessionId: string) => {
+    const turn = sessions.get(sessionId)?.turn;
+    sessions.delete(sessionId);
+    turn?.controller.abort();
+    await turn?.done;
+  };
+
+  const unsubscribe = agent.subscribe((event) => {
+    const session = sessions.get(event.sessionId);
+    if (!session) return;
+    if (event.type === 'mode-change') {
+      void owned.get(event.sessionId).then((info) => info && send(event.sessionId, { sessionUpdate: 'config_option_update', configOptions: configOptions(info) })).catch(() => undefined);
+      return;
+    }
+    const update = toV2Update(event, session.cwd, () => 'notice');
+    if (update && update.sessionUpdate !== 'agent_message_chunk') void send(event.sessionId, update).catch(() => undefined);
+  });
+
+  const runTurn = async (info: SessionInfo, session: V2Session, prompt: ContentPart[], controller: AbortController) => {
+    const sessionId = info.sessionId;
+    let messageId = randomUUID();
+    let lastWasText = false;
+    const currentMessage = () => messageId;
+    let stopReason: string = 'end_turn';
+    let error: { code: number; message: string } | undefined;
+    await send(sessionId, { sessionUpdate: 'state_update', state: 'running' });
+    try {
+      const events = agent.process({ sessionId, prompt }, { signal: controller.signal });
+      for await (const event of events) {
+        if (event.type === 'permission-request') {
+          // Not awaited: the turn keeps streaming, so a cancel can supersede the question.
+          void askClient(event, controller.signal);
+          continue;
+        }
+        if (event.type === 'turn-end') {
+          stopReason = event.stopReason;
+          continue;
+        }
+        if (event.type === 'error') {
+          stopReason = 'error';
+          error = { code: -32603, message: event.error.message };
+          continue;
+        }
+        if (event.type === 'usage') {
+          await send(sessionId, usageUpdate(agent.config, event) as v2.SessionUpdate);
+          continue;
+        }
+        const isText = event.type === 'text-delta';
+        // A new message after anything that is not text (a tool call between two answers).
+        if (isText && !lastWasText) messageId = randomUUID();
+        lastWasText = isText;
+        const update = toV2Update(event, session.cwd, currentMessage);
+        if (update) await send(sessionId, update);
+      }
+      const after = await owned.get(sessionId);
+      if (after) await send(sessionId, sessionInfoUpdate(after) as v2.SessionUpdate);
+    } catch (thrown) {
+      stopReason = 'error';
+      error = { code: -32603, message: thrown instanceof Error ? thrown.message : String(thrown) };
+    }
+    if (controller.signal.aborted) stopReason = 'cancelled';
+    await send(sessionId, {
+      sessionUpdate: 'state_update',
+      state: 'idle',
+      ...(stopReason === 'error' ? { stopReason: 'error', error: error ?? null } : { stopReason }),
+    } as v2.SessionUpdate);
+  };
+
+  const replay = async (info: SessionInfo) => {
+    let messageId = randomUUID();
+    let lastWasText = false;
+    for (const event of await owned.history(info.sessionId, info.cwd)) {
+      if (event.type === 'user-message') {
+        lastWasText = false;
+        await send(info.sessionId, { sessionUpdate: 'user_message', messageId: randomUUID(), content: event.content.map(toContentBlock) as v2.ContentBlock[] });
+        continue;
+      }
+      const isText = event.type === 'text-delta';
+      if (isText && !lastWasText) messageId = randomUUID();
+      lastWasText = isText;
+      // Notices were live-only; a replayed terminal shows its output (v2 has no client terminals anyway).
+      const update = event.type === 'notice' ? undefined : toV2Update(event, info.cwd, () => messageId);
+      if (update) await send(info.sessionId, update);
+    }
+  };
+
+  /** Asks the client; `requires_action` while the question is open. A failed request is a rejection. */
+  const askClient = async (event: Extract<AgentOutput, { type: 'permission-request' }>, signal: AbortSignal) => {
+    const sessionId = event.sessionId;
+    await send(sessionId, { sessionUpdate: 'state_update', state: 'requires_action' }).catch(() => undefined);
+    try {
+      const response = await connection!.client.request(
+        'session/request_permission',
+        {
+          sessionId,
+          title: event.title,
+          subject: { type: 'tool_call', toolCall: { toolCallId: event.toolCallId, title: event.title, kind: event.kind, status: 'pending', rawInput: event.input } },
+          options: event.options,
+        },
+        event.signal ? { cancellationSignal: event.signal } : undefined,
+      );
+      const outcome = response.outcome as { outcome: string; optionId?: string };
+      event.respond(outcome.outcome === 'selected' && outcome.optionId ? { outcome: 'selected', optionId: outcome.optionId } : { outcome: 'cancelled' });
+    } catch {
+      event.respond(signal.aborted ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: 'reject-once' });
+    }
+    if (!signal.aborted) await send(sessionId, { sessionUpdate: 'state_update', state: 'running' }).catch(() => undefined);
+  };
+
+  const app = v2
+    .agent({ name: options.name ?? 'plaited-agent' })
+    .onRequest('initialize', () => {
+      const capabilities = agent.capabilities();
+      return {
+        protocolVersion: v2.PROTOCOL_VERSION,
+        info: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
+        capabilities: {
+          session: {
+            prompt: {
+              ...(capabilities.prompt.image ? { image: {} } : {}),
+              ...(capabilities.prompt.audio ? { audio: {} } : {}),
+              ...(capabilities.prompt.embeddedContext ? { embeddedContext: {} } : {}),
+            },
+            mcp: { stdio: {}, ...(capabilities.mcp.http ? { http: {} } : {}) },
+            delete: {},
+            additionalDirectories: {},
+          },
+          auth: {},
+        },
+        authMethods: authMethods(agent.config).map((method) => ({
+          type: 'agent' as const,
+          methodId: 'id' in method ? method.id : '',
+          name: method.name,
+          description: method.description ?? null,
+        })),
+      };
+    })
+    .onRequest('auth/login', ({ params }) => {
+      authenticate(agent.config, params.methodId);
+      loggedOut = false;
+      return {};
+    })
+    .onRequest('auth/logout', () => {
+      loggedOut = true;
+      return {};
+    })
+    .onRequest('session/new', async ({ params }) => {
+      const cwd = await checkedCwd(params.cwd);
+      requireCredentials();
+      const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, cwd);
+      const info = await owned.create({
+        cwd,
+        mcpServers: fromV2McpServers(params.mcpServers),
+        ...(additionalDirectories.length > 0 ? { options: { additionalDirectories } } : {}),
+      });
+      openSession(info);
+      return { sessionId: info.sessionId, configOptions: configOptions(info) };
+    })
+    .onRequest('session/list', async ({ params }) => {
+      const start = decodeListCursor(params.cursor);
+      const all = await owned.list(params.cwd != null ? { cwd: await checkedCwd(params.cwd) } : {});
+      const page = all.slice(start, start + LIST_PAGE_SIZE);
+      return {
+        sessions: page.map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title, updatedAt: info.updatedAt })),
+        ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: encodeListCursor(start + LIST_PAGE_SIZE) } : {}),
+      };
+    })
+    .onRequest('session/resume', async ({ params }) => {
+      const cwd = await checkedCwd(params.cwd);
+      const found = await requireSession(params.sessionId, cwd);
+      if (found.cwd !== cwd) throw v2.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
+      const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, found.cwd);
+      if (JSON.stringify(found.options?.additionalDirectories ?? []) !== JSON.stringify(additionalDirectories)) {
+        await owned.setOptions(found.sessionId, { additionalDirectories });
+      }
+      const info = await owned.activate(found.sessionId, found.cwd).catch((error: unknown) => {
+        throw toAcpRequestError(error, found.sessionId);
+      });
+      const session = openSession(info);
+      // `replayFrom: start`: the stored history first, as the draft's messages and upserts.
+      if (params.replayFrom?.type === 'start') await replay(info);
+      // The draft: a current-state snapshot after any replay and before the response.
+      await send(info.sessionId, { sessionUpdate: 'state_update', state: session.turn ? 'running' : 'idle' } as v2.SessionUpdate);
+      return { configOptions: configOptions(info) };
+    })
+    .onRequest('session/close', async ({ params }) => {
+      await requireSession(params.sessionId);
+      await stopSession(params.sessionId);
+      await owned.close(params.sessionId);
+      return {};
+    })
+    .onRequest('session/delete', async ({ params }) => {
+      // An unknown session (or another principal's) is no error: delete succeeds silently.
+      if (!(await owned.get(params.sessionId))) return {};
+      await stopSession(params.sessionId);
+      await owned.delete(params.sessionId);
+      return {};
+    })
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const info = await requireSession(params.sessionId);
+      const updated = await setSessionConfigOption(agent, info, params.configId, params.value as string | boolean);
+      return { configOptions: configOptions(updated.info) };
+    })
+    .onRequest('session/prompt', async ({ params }) => {
+      requireCredentials();
+      // Checked before the answer: a bad block is -32602 for this prompt and is never stored.
+      const prompt = checkedPrompt(params.prompt as never);
+      const info = await requireSession(params.sessionId);
+      const session = openSession(info);
+      const messageId = randomUUID();
+      const controller = new AbortController();
+      // The previous turn finishes first: the core queues turns of one session anyway.
+      const previous = session.turn?.done ?? Promise.resolve();
+      const done = previous.then(() => runTurn(info, session, prompt, controller)).finally(() => {
+        if (session.turn?.controller === controller) session.turn = undefined;
+      });
+      session.turn = { controller, done };
+      void done.catch((error: unknown) => options.log?.(`ACP v2 turn failed: ${String(error)}`));
+      return { messageId };
+    })
+    .onNotification('session/cancel', ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.controller.abort();
+    });
+
+  connection = app.connect(stream);
+  void connection.closed.finally(() => {
+    unsubscribe();
+    for (const session of sessions.values()) session.turn?.controller.abort();
+  });
+  return connection;
+}
