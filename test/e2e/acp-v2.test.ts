@@ -7,6 +7,7 @@ import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers
 import { waitFor } from '../helpers/wait-for.js';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
+import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { AcpSchemaValidator, CLI, initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli, type StartV2Options } from '../helpers/acp-v2-cli.js';
@@ -164,7 +165,7 @@ describe('ACP v2 (draft) over HTTP', () => {
     mkdirSync(join(cwd, '.plaited'));
     const http = await startHttpCli({ cwd, args: model(), urlPattern: /ACP over HTTP at (http:\/\/\S+\/acp)/ });
     try {
-      const raw = createHttpStream(http.url);
+      const raw = createHttpStream(http.url, { headers: TEST_AUTH_HEADERS });
       const validator = new AcpSchemaValidator(2);
       const updates: v2.UpdateSessionNotification[] = [];
       const tee = (direction: 'agent' | 'client') =>
