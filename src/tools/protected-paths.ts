@@ -1,0 +1,189 @@
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import picomatch from 'picomatch';
+
+/**
+ * Files that are executed, or that decide what the agent may do, when something
+ * starts in a project: plaited-agent itself, git, a shell, an editor, another
+ * agent. A write to one of them is a command, not an edit: the permission policy
+ * always asks (whatever the mode or a remembered "always allow"), and the sandbox
+ * keeps them read-only to the agent and its commands whatever the approval.
+ * The one list both use; README "Sandbox" and DESIGN-NOTES say why each is here.
+ *
+ * Not here, on purpose: rules and skills (`AGENTS.md`, `CLAUDE.md`, `SKILL.md`) and
+ * memory. They are text that steers the model but grants nothing: every action they
+ * ask for still passes this policy. Editing them is ordinary work.
+ */
+export const PROTECTED_PATTERNS: readonly string[] = [
+  // plaited-agent's own config: code run by jiti at start, and the tool allow lists.
+  '.plaited/config.*',
+  // git runs hooks, and `.git/config` runs code (core.hooksPath, core.fsmonitor, pager, aliases,
+  // filter drivers); `.git` itself when a file points git at another directory.
+  '.git',
+  '.git/**',
+  '.gitmodules',
+  // Shell start-up and environment loaders.
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
+  '.envrc',
+  '.gitconfig',
+  '.ripgreprc',
+  // Other agents' and editors' project config that starts commands (MCP servers, tasks, hooks).
+  '.mcp.json',
+  '.vscode',
+  '.vscode/**',
+  '.idea',
+  '.idea/**',
+  '.zed',
+  '.zed/**',
+  '.devcontainer',
+  '.devcontainer/**',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/commands',
+  '.claude/commands/**',
+  '.claude/agents',
+  '.claude/agents/**',
+  '.claude/hooks',
+  '.claude/hooks/**',
+];
+
+// Anywhere in the tree (a nested repository's hooks run as well), in any letter case
+// (a case-insensitive file system opens `.GIT/HOOKS` as `.git/hooks`).
+const matchesProtected = picomatch(
+  PROTECTED_PATTERNS.map((pattern) => `**/${pattern}`),
+  { dot: true, nocase: true },
+);
+
+/**
+ * Files this process loaded and ran at start (the config file, `--adapter` modules):
+ * protected wherever they live. Registered by their loaders.
+ */
+const loadedStartupFiles = new Set<string>();
+
+/** Called by the loaders of code that runs at start (config, custom adapters). */
+export function protectLoadedFile(file: string): void {
+  const absolute = resolve(file);
+  loadedStartupFiles.add(absolute);
+  const real = realOrSelf(absolute);
+  loadedStartupFiles.add(real);
+}
+
+/** What `protectLoadedFile` registered, for the sandbox's read-only list. */
+export function loadedStartupFilesList(): string[] {
+  return [...loadedStartupFiles];
+}
+
+/**
+ * Whether writing `target` (absolute, or relative to `cwd`) could change a protected
+ * file: the path as named, where its symlinks lead (also for a file yet to be
+ * created under a linked folder), and an existing file with other hard links
+ * (another name for it may be protected). `..`, trailing slashes and letter case
+ * do not matter.
+ */
+export function isProtectedPath(target: string, cwd: string): boolean {
+  const absolute = resolve(cwd, expandHome(target));
+  const real = realOrSelf(absolute);
+  for (const candidate of new Set([absolute, real])) {
+    if (matchesProtected(candidate) || loadedStartupFiles.has(candidate)) return true;
+  }
+  return hasOtherHardLinks(real);
+}
+
+/**
+ * The protected paths of a project that exist, as absolute paths for the sandbox's
+ * read-only binds (bubblewrap takes no globs, and a bind needs an existing target:
+ * a missing one would leave a mount-point file in the user's tree). Creation of a
+ * missing protected file is blocked by keeping its folder read-only instead (see
+ * `protectedFolders`).
+ */
+export function existingProtectedPaths(cwd: string): string[] {
+  const root = resolve(cwd);
+  const found = new Set<string>();
+  for (const name of safeReaddir(root)) {
+    const path = join(root, name);
+    if (matchesProtected(path)) found.add(path);
+  }
+  for (const name of safeReaddir(join(root, '.claude'))) {
+    const path = join(root, '.claude', name);
+    if (matchesProtected(path)) found.add(path);
+  }
+  for (const file of loadedStartupFiles) if (exists(file)) found.add(file);
+  return [...found].sort();
+}
+
+/**
+ * Folders whose files are all protected (or only ever written by the agent itself),
+ * made read-only as a whole so a protected file that does not exist yet cannot be
+ * created: `.plaited` (config), `.git/hooks`, and, for a git worktree, nothing (its
+ * `.git` is a file, already in `existingProtectedPaths`). Only existing folders.
+ */
+export function protectedFolders(cwd: string): string[] {
+  const root = resolve(cwd);
+  return [join(root, '.plaited'), join(root, '.git', 'hooks')].filter(isDirectory);
+}
+
+/** Where a path really leads: realpath of the longest existing prefix, links in the rest followed. */
+export function realOrSelf(path: string, hops = 0): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // Missing (or a dangling link): follow the link, else resolve the parent and keep the name.
+  }
+  if (hops > 40) return path;
+  try {
+    if (lstatSync(path).isSymbolicLink()) return realOrSelf(resolve(dirname(path), readlinkSync(path)), hops + 1);
+  } catch {
+    // Not there at all.
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(realOrSelf(parent, hops + 1), basename(path));
+}
+
+function expandHome(path: string): string {
+  if (path !== '~' && !path.startsWith('~/')) return path;
+  return join(process.env.HOME ?? homedir(), path.slice(1));
+}
+
+function hasOtherHardLinks(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() && stat.nlink > 1;
+  } catch {
+    return false;
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
