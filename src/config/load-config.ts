@@ -55,7 +55,7 @@ function findConfigFile({ cwd, configPath }: LoadConfigOptions): string | null {
   if (!existsSync(dir)) return null;
   for (const name of CONFIG_FILE_NAMES) {
     const file = join(dir, name);
-    if (isFile(file)) return file;
+    if (isFile(file) && !isEmpty(file)) return file;
   }
   return null;
 }
@@ -108,4 +108,9 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** An empty file in `.plaited/` is no config: a sandbox's read-only placeholder for a missing config is one. */
+function isEmpty(path: string): boolean {
+  return statSync(path).size === 0;
 }

@@ -101,16 +101,18 @@ export function isProtectedPath(target: string, cwd: string): boolean {
 /**
  * The protected paths of a project that exist, as absolute paths for the sandbox's
  * read-only binds (bubblewrap takes no globs, and a bind needs an existing target:
- * a missing one would leave a mount-point file in the user's tree). Creation of a
- * missing protected file is blocked by keeping its folder read-only instead (see
- * `protectedFolders`).
+ * a missing one would leave a mount-point file in the user's tree). A `.git`
+ * folder counts by its hooks and config: git must still commit.
  */
 export function existingProtectedPaths(cwd: string): string[] {
   const root = resolve(cwd);
   const found = new Set<string>();
   for (const name of safeReaddir(root)) {
     const path = join(root, name);
-    if (matchesProtected(path)) found.add(path);
+    if (name === '.git' && isDirectory(path)) {
+      // git itself must stay able to commit: only what runs code is read-only.
+      for (const inner of ['hooks', 'config']) if (exists(join(path, inner))) found.add(join(path, inner));
+    } else if (matchesProtected(path)) found.add(path);
   }
   for (const name of safeReaddir(join(root, '.claude'))) {
     const path = join(root, '.claude', name);
@@ -118,17 +120,6 @@ export function existingProtectedPaths(cwd: string): string[] {
   }
   for (const file of loadedStartupFiles) if (exists(file)) found.add(file);
   return [...found].sort();
-}
-
-/**
- * Folders whose files are all protected (or only ever written by the agent itself),
- * made read-only as a whole so a protected file that does not exist yet cannot be
- * created: `.plaited` (config), `.git/hooks`, and, for a git worktree, nothing (its
- * `.git` is a file, already in `existingProtectedPaths`). Only existing folders.
- */
-export function protectedFolders(cwd: string): string[] {
-  const root = resolve(cwd);
-  return [join(root, '.plaited'), join(root, '.git', 'hooks')].filter(isDirectory);
 }
 
 /** Where a path really leads: realpath of the longest existing prefix, links in the rest followed. */

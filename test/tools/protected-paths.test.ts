@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { existingProtectedPaths, isProtectedPath, protectLoadedFile, protectedFolders } from '../../src/tools/protected-paths.js';
+import { existingProtectedPaths, isProtectedPath, protectLoadedFile } from '../../src/tools/protected-paths.js';
 import { matchesPattern } from '../../src/agent/tool-policy.js';
 
 function project(): string {
@@ -45,11 +45,10 @@ describe('protected paths', () => {
     expect(existingProtectedPaths(cwd)).toContain(adapter);
   });
 
-  it('lists the existing ones for the sandbox, and the folders that keep missing ones uncreatable', () => {
+  it('lists the existing ones for the sandbox (a .git folder by its hooks and config)', () => {
     const cwd = project();
     const listed = existingProtectedPaths(cwd).filter((path) => path.startsWith(cwd));
-    expect(listed).toEqual([join(cwd, '.git'), join(cwd, '.mcp.json')]);
-    expect(protectedFolders(cwd)).toEqual([join(cwd, '.plaited'), join(cwd, '.git', 'hooks')]);
+    expect(listed).toEqual([join(cwd, '.git', 'config'), join(cwd, '.git', 'hooks'), join(cwd, '.mcp.json')]);
   });
 });
 

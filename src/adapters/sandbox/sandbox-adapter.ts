@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { constants } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Agent, ProcessOptions, PromptInput, SessionMode } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
@@ -10,6 +10,7 @@ import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
+import { removeStalePlaceholders } from './protected-binds.js';
 import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
@@ -83,6 +84,8 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     warn(error.message);
     return EXIT_SANDBOX_UNAVAILABLE;
   }
+  // Placeholders a killed run left (it could not clean up after itself) go before new walls are built.
+  removeStalePlaceholders(options.cwd);
   const policy = wholeAgentPolicy(options.config, options.cwd, options.env?.HOME);
   const script = options.script ?? process.argv[1];
   const preload = preloadPath();
@@ -99,7 +102,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   try {
     let line = `exec ${commandLine}`;
     if (mode === 'isolated') {
-      line = await wrapShellCommand(commandLine, policy, `plaited-agent-${process.pid}`);
+      line = await wrapOutsideProject(() => wrapShellCommand(commandLine, policy, `plaited-agent-${process.pid}`));
       wrapped = true;
     }
     if (group) line = `${group.joinCommand} || exit 125\n${line}`;
@@ -132,6 +135,25 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     parentStatus = { isolated: false, pid: null };
     if (wrapped) releaseCommand();
     await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
+  }
+}
+
+/**
+ * Runs `wrap` with this process in an empty folder of its own. The sandbox library
+ * resolves its built-in protections against the process's cwd and, for the missing
+ * ones, leaves mount-point files there; the launcher does nothing else meanwhile,
+ * and the project's own protections come from the policy. So nothing lands in the
+ * user's project, even when this process is killed.
+ */
+async function wrapOutsideProject<T>(wrap: () => Promise<T>): Promise<T> {
+  const previous = process.cwd();
+  const neutral = mkdtempSync(join(tmpdir(), 'plaited-wrap-'));
+  process.chdir(neutral);
+  try {
+    return await wrap();
+  } finally {
+    process.chdir(previous);
+    rmSync(neutral, { recursive: true, force: true });
   }
 }
 
@@ -209,6 +231,7 @@ export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
   async wrap(agent, options) {
     const mode = insideSandbox() ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
     if (mode === 'unsandboxed') return agent;
+    if (!insideSandbox()) removeStalePlaceholders(process.cwd());
     return sandboxCommands(agent, (cwd, sessionMode) =>
       sandboxPolicyFromConfig(options.config, cwd, sessionMode ? { allowEdits: sessionMode === 'accept-edits' } : {}),
     );

@@ -9,6 +9,7 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 import { networkDenials, releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
 import { secretsToUnset } from '../../tools/secret-env.js';
+import { isProtectedPath } from '../../tools/protected-paths.js';
 import { shellQuote } from './shell-quote.js';
 
 /**
@@ -121,7 +122,8 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     const absolute = resolve(inner.cwd, path);
     const denied = [...policy.denyRead, ...(access === 'write' ? policy.denyWrite : [])];
     // The path as named and where it really leads: a link to a protected file is no way around the walls.
-    if (matchesAnyPath(absolute, denied) || matchesAnyPath(realPath(absolute), denied)) {
+    // A write to a start-up file (config, hooks) is refused even when the user approved it.
+    if (matchesAnyPath(absolute, denied) || matchesAnyPath(realPath(absolute), denied) || (access === 'write' && isProtectedPath(absolute, inner.cwd))) {
       throw new SandboxViolationError({ findings: [{ kind: access, message: `blocked by sandbox: ${access === 'read' ? 'read of' : 'write to'} ${path} (a protected path)` }] });
     }
   }
