@@ -114,9 +114,11 @@ export function existingProtectedPaths(cwd: string): string[] {
       for (const inner of ['hooks', 'config']) if (exists(join(path, inner))) found.add(join(path, inner));
     } else if (matchesProtected(path)) found.add(path);
   }
-  for (const name of safeReaddir(join(root, '.claude'))) {
-    const path = join(root, '.claude', name);
-    if (matchesProtected(path)) found.add(path);
+  for (const folder of ['.claude', '.plaited']) {
+    for (const name of safeReaddir(join(root, folder))) {
+      const path = join(root, folder, name);
+      if (matchesProtected(path)) found.add(path);
+    }
   }
   for (const file of loadedStartupFiles) if (exists(file)) found.add(file);
   return [...found].sort();

@@ -7,11 +7,12 @@ import { isWithin } from '../../tools/workspace-path.js';
 /**
  * Where a config could be created: every name the loader looks for (and the
  * CommonJS spellings a user might try). A missing one is made uncreatable by
- * the sandbox with a read-only placeholder inside `.plaited/` (plaited's own
- * folder, never the user's files); the loader skips an empty file, so a
- * placeholder left by a killed run is no config either.
+ * the sandbox with a read-only placeholder folder inside `.plaited/` (plaited's
+ * own folder, never the user's files); a folder is no config to the loader, so a
+ * placeholder left by a killed run is harmless until the next start removes it.
  */
 const CONFIG_SLOTS = [...CONFIG_FILE_NAMES, 'config.cts', 'config.cjs'];
+const PLACEHOLDER_CHILD = 'uncreatable';
 
 /**
  * The paths the sandbox keeps read-only in a project (see src/tools/protected-paths.ts
@@ -27,7 +28,9 @@ export function protectedWriteDenies(cwd: string, allowWrite: readonly string[])
   if (writable(plaited)) {
     // The placeholders go inside it; made here so that bubblewrap does not make it as one.
     mkdirSync(plaited, { recursive: true });
-    for (const name of CONFIG_SLOTS) denies.add(join(plaited, name));
+    // A path below each missing slot: bubblewrap then holds the slot with an empty read-only folder,
+    // which a search walks past (a /dev/null placeholder fails with "Permission denied" on a nodev mount).
+    for (const name of CONFIG_SLOTS) denies.add(join(plaited, name, PLACEHOLDER_CHILD));
   }
   const git = join(root, '.git');
   if (isDirectory(git)) {
@@ -49,10 +52,7 @@ export function protectedWriteDenies(cwd: string, allowWrite: readonly string[])
 export function removeStalePlaceholders(cwd: string): string[] {
   const root = resolve(cwd);
   const removed: string[] = [];
-  const candidates = [
-    ...CONFIG_SLOTS.map((name) => join(root, '.plaited', name)),
-    ...LIBRARY_PLACEHOLDER_FILES.map((name) => join(root, name)),
-  ];
+  const candidates = [...CONFIG_SLOTS.map((name) => join(root, '.plaited', name)), ...LIBRARY_PLACEHOLDER_FILES.map((name) => join(root, name))];
   const live = liveMountPoints();
   for (const path of candidates) {
     if (live.has(path) || !isPlaceholderFile(path)) continue;
@@ -63,7 +63,8 @@ export function removeStalePlaceholders(cwd: string): string[] {
       // Raced with another cleaner, or not ours to remove.
     }
   }
-  for (const dir of LIBRARY_PLACEHOLDER_DIRS.map((name) => join(root, name))) {
+  const dirs = [...CONFIG_SLOTS.map((name) => join(root, '.plaited', name)), ...LIBRARY_PLACEHOLDER_DIRS.map((name) => join(root, name))];
+  for (const dir of dirs) {
     if (live.has(dir) || !isEmptyDirectory(dir)) continue;
     try {
       rmdirSync(dir);
