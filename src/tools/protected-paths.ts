@@ -16,8 +16,10 @@ import picomatch from 'picomatch';
  * ask for still passes this policy. Editing them is ordinary work.
  */
 export const PROTECTED_PATTERNS: readonly string[] = [
-  // plaited-agent's own config: code run by jiti at start, and the tool allow lists.
+  // plaited-agent's own config: code run by jiti at start, and the tool allow lists; code
+  // beside it is what a config imports (`./helpers.ts`).
   '.plaited/config.*',
+  '.plaited/*.{ts,mts,cts,js,mjs,cjs}',
   // git runs hooks, and `.git/config` runs code (core.hooksPath, core.fsmonitor, pager, aliases,
   // filter drivers); `.git` itself when a file points git at another directory.
   '.git',

@@ -18,10 +18,10 @@ function project(): string {
 describe('protected paths', () => {
   it('knows config, hooks and start-up files in any spelling, and leaves ordinary files alone', () => {
     const cwd = project();
-    for (const path of ['.plaited/config.ts', '.plaited/config.cjs', 'x/../.git/hooks/pre-commit', '.GIT/config', '.vscode/', '~/.bashrc', `${cwd}/.envrc`, 'nested/.git/hooks/x']) {
+    for (const path of ['.plaited/config.ts', '.plaited/config.cjs', '.plaited/helpers.ts', 'x/../.git/hooks/pre-commit', '.GIT/config', '.vscode/', '~/.bashrc', `${cwd}/.envrc`, 'nested/.git/hooks/x']) {
       expect(isProtectedPath(path, cwd), path).toBe(true);
     }
-    for (const path of ['README.md', 'src/git.ts', '.plaited/state.db', '.plaited/memory/log.md', 'AGENTS.md', '.gitignore', 'config.ts']) {
+    for (const path of ['README.md', 'src/git.ts', '.plaited/state.db', '.plaited/memory/log.md', '.plaited/skills/x/run.ts', 'AGENTS.md', '.gitignore', 'config.ts']) {
       expect(isProtectedPath(path, cwd), path).toBe(false);
     }
   });

@@ -87,6 +87,8 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   // Placeholders a killed run left (it could not clean up after itself) go before new walls are built.
   removeStalePlaceholders(options.cwd);
   const policy = wholeAgentPolicy(options.config, options.cwd, options.env?.HOME);
+  // The child loads these at its start (and at the next one): read-only inside, like the config.
+  policy.denyWrite.push(...startupFilesInArgv(options.argv, options.cwd).filter((file) => !policy.denyWrite.includes(file)));
   const script = options.script ?? process.argv[1];
   const preload = preloadPath();
   const nodeArgs = [...(preload ? ['--import', preload] : []), script, ...childArgv(options.argv)];
@@ -189,6 +191,21 @@ export function childArgv(argv: readonly string[]): string[] {
     out.push(arg);
   }
   return out;
+}
+
+/** Existing files named by `--config` and by path-like `--adapter` values (either `--flag value` or `--flag=value`). */
+export function startupFilesInArgv(argv: readonly string[], cwd: string): string[] {
+  const files: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    const match = /^--(adapter|config)(?:=(.*))?$/.exec(arg);
+    if (!match) continue;
+    const value = match[2] ?? argv[++index];
+    if (value === undefined || (match[1] === 'adapter' && !value.includes('/') && !value.includes('.'))) continue;
+    const file = resolve(cwd, value);
+    if (existsSync(file)) files.push(file);
+  }
+  return files;
 }
 
 /** The compiled preload beside this file; absent when running from TypeScript sources. */

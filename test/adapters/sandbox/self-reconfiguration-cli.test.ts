@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +160,33 @@ describe.each(SANDBOXED)('self-reconfiguration through the real CLI: $name', (mo
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(`${marker}.hook`)).toBe(false);
   }, 180_000);
+});
+
+describe('a custom adapter file inside the project is loaded at start: read-only to the agent', () => {
+  const ACP_ADAPTER = new URL('../../../dist/src/adapters/acp/acp-adapter.js', import.meta.url).href;
+  const SANDBOX_ADAPTER = new URL('../../../dist/src/adapters/sandbox/sandbox-adapter.js', import.meta.url).href;
+  const ADAPTER_SOURCE = [
+    `import { acpAdapter } from ${JSON.stringify(ACP_ADAPTER)};`,
+    `import { sandboxAdapter } from ${JSON.stringify(SANDBOX_ADAPTER)};`,
+    'export default { name: "project-acp", async wrap(agent, options) { return acpAdapter.wrap(await sandboxAdapter.wrap(agent, { config: agent.config }), options); } };',
+    '',
+  ].join('\n');
+
+  it.each([
+    { name: 'whole-agent sandbox', args: (file: string) => ['--adapter', 'sandbox', '--adapter', file] },
+    { name: 'command sandbox from the adapter', args: (file: string) => ['--adapter', file] },
+    { name: 'whole-agent sandbox, --adapter=PATH form', args: (file: string) => ['--adapter', 'sandbox', `--adapter=${file}`] },
+  ])('$name', async ({ args }) => {
+    const project = newProject();
+    writeConfig(project, config({}));
+    writeFileSync(join(project, 'project-adapter.mjs'), ADAPTER_SOURCE);
+    const session = await open(project, args('./project-adapter.mjs'), { asked: [] });
+    await turn(session, bash('echo "process.exit(3)" >> project-adapter.mjs; mv project-adapter.mjs gone.mjs'));
+    const viaTool = await turn(session, { name: 'write_file', arguments: { path: 'project-adapter.mjs', content: 'export default {}' } });
+    expect(viaTool.status).toBe('failed');
+    expect(readFileSync(join(project, 'project-adapter.mjs'), 'utf8')).toBe(ADAPTER_SOURCE);
+    expect(existsSync(join(project, 'gone.mjs'))).toBe(false);
+  }, 120_000);
 });
 
 describe('self-reconfiguration without a sandbox (accept-edits): the permission question is the guard', () => {
