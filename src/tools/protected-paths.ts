@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
@@ -103,27 +103,36 @@ export function isProtectedPath(target: string, cwd: string): boolean {
 /**
  * The protected paths of a project that exist, as absolute paths for the sandbox's
  * read-only binds (bubblewrap takes no globs, and a bind needs an existing target:
- * a missing one would leave a mount-point file in the user's tree). A `.git`
- * folder counts by its hooks and config: git must still commit.
+ * a missing one would leave a mount-point file in the user's tree), also in
+ * nested folders a few levels down (sub-repositories). A `.git` folder counts by
+ * its hooks and config: git must still commit.
  */
 export function existingProtectedPaths(cwd: string): string[] {
-  const root = resolve(cwd);
   const found = new Set<string>();
-  for (const name of safeReaddir(root)) {
-    const path = join(root, name);
-    if (name === '.git' && isDirectory(path)) {
-      // git itself must stay able to commit: only what runs code is read-only.
-      for (const inner of ['hooks', 'config']) if (exists(join(path, inner))) found.add(join(path, inner));
-    } else if (matchesProtected(path)) found.add(path);
-  }
-  for (const folder of ['.claude', '.plaited']) {
-    for (const name of safeReaddir(join(root, folder))) {
-      const path = join(root, folder, name);
-      if (matchesProtected(path)) found.add(path);
-    }
-  }
+  collect(resolve(cwd), 0, found);
   for (const file of loadedStartupFiles) if (exists(file)) found.add(file);
   return [...found].sort();
+}
+
+/** Folders deep enough for nested repositories and sub-projects, shallow enough to stay fast. */
+const MAX_SCAN_DEPTH = 3;
+/** Never protected inside, and large: not walked. */
+const NOT_WALKED = new Set(['node_modules', '.hg', '.svn', 'dist', 'build', 'target', '.venv', 'venv', '__pycache__']);
+
+function collect(dir: string, depth: number, found: Set<string>): void {
+  for (const entry of safeReaddirEntries(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.name === '.git' && entry.isDirectory()) {
+      // git itself must stay able to commit: only what runs code is read-only.
+      for (const inner of ['hooks', 'config']) if (exists(join(path, inner))) found.add(join(path, inner));
+      continue;
+    }
+    if (matchesProtected(path)) {
+      found.add(path);
+      continue;
+    }
+    if (entry.isDirectory() && depth < MAX_SCAN_DEPTH && !NOT_WALKED.has(entry.name)) collect(path, depth + 1, found);
+  }
 }
 
 /** Where a path really leads: realpath of the longest existing prefix, links in the rest followed. */
@@ -158,9 +167,9 @@ function hasOtherHardLinks(path: string): boolean {
   }
 }
 
-function safeReaddir(dir: string): string[] {
+function safeReaddirEntries(dir: string): Dirent[] {
   try {
-    return readdirSync(dir);
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -170,14 +179,6 @@ function exists(path: string): boolean {
   try {
     statSync(path);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
   } catch {
     return false;
   }

@@ -49,6 +49,11 @@ describe('protected paths', () => {
     const cwd = project();
     const listed = existingProtectedPaths(cwd).filter((path) => path.startsWith(cwd));
     expect(listed).toEqual([join(cwd, '.git', 'config'), join(cwd, '.git', 'hooks'), join(cwd, '.mcp.json')]);
+    mkdirSync(join(cwd, 'libs', 'sub', '.git', 'hooks'), { recursive: true });
+    mkdirSync(join(cwd, 'libs', 'sub', '.vscode'));
+    mkdirSync(join(cwd, 'node_modules', 'x', '.git', 'hooks'), { recursive: true });
+    const nested = existingProtectedPaths(cwd).filter((path) => path.startsWith(join(cwd, 'libs')) || path.startsWith(join(cwd, 'node_modules')));
+    expect(nested).toEqual([join(cwd, 'libs', 'sub', '.git', 'hooks'), join(cwd, 'libs', 'sub', '.vscode')]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Agent, ProcessOptions, PromptInput, SessionMode } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
@@ -104,7 +104,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   try {
     let line = `exec ${commandLine}`;
     if (mode === 'isolated') {
-      line = await wrapOutsideProject(() => wrapShellCommand(commandLine, policy, `plaited-agent-${process.pid}`));
+      line = await wrapShellCommand(commandLine, policy, `plaited-agent-${process.pid}`);
       wrapped = true;
     }
     if (group) line = `${group.joinCommand} || exit 125\n${line}`;
@@ -137,25 +137,6 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     parentStatus = { isolated: false, pid: null };
     if (wrapped) releaseCommand();
     await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
-  }
-}
-
-/**
- * Runs `wrap` with this process in an empty folder of its own. The sandbox library
- * resolves its built-in protections against the process's cwd and, for the missing
- * ones, leaves mount-point files there; the launcher does nothing else meanwhile,
- * and the project's own protections come from the policy. So nothing lands in the
- * user's project, even when this process is killed.
- */
-async function wrapOutsideProject<T>(wrap: () => Promise<T>): Promise<T> {
-  const previous = process.cwd();
-  const neutral = mkdtempSync(join(tmpdir(), 'plaited-wrap-'));
-  process.chdir(neutral);
-  try {
-    return await wrap();
-  } finally {
-    process.chdir(previous);
-    rmSync(neutral, { recursive: true, force: true });
   }
 }
 

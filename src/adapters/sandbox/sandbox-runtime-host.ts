@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import { outsideProjectCwd } from './library-cwd.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
 
 /**
@@ -55,7 +56,7 @@ export async function wrapShellCommand(command: string, policy: SandboxPolicy, c
   await ensureSandboxRuntime(config);
   running++;
   try {
-    return await SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId });
+    return await outsideProjectCwd(() => SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId }));
   } catch (error) {
     // A wrap that threw has released what it held.
     running--;

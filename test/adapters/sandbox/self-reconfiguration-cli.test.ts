@@ -222,13 +222,16 @@ describe('self-reconfiguration without a sandbox (accept-edits): the permission 
   }, 120_000);
 });
 
-describe('no placeholder files in the project, also after SIGKILL (whole-agent sandbox)', () => {
+describe.each([
+  { name: 'whole-agent sandbox', args: ['--adapter', 'sandbox', '--adapter', 'acp'], sandbox: {} },
+  { name: 'command sandbox, project writable', args: ['--adapter', 'acp'], sandbox: { commands: true } },
+])('no placeholder files in the project, also after SIGKILL ($name)', ({ args, sandbox }) => {
   it('the project root is unchanged while the agent runs and after it is killed; leftovers in .plaited go at the next start', async () => {
     const project = newProject();
     mkdirSync(join(project, 'src'));
-    writeConfig(project, config({}));
+    writeConfig(project, { ...config(sandbox), tools: { allow: ['bash'] } });
     const rootBefore = readdirSync(project).sort();
-    const session = await open(project, ['--adapter', 'sandbox', '--adapter', 'acp'], { asked: [] });
+    const session = await open(project, args, { asked: [] });
     const mark = `${400 + Math.floor(Math.random() * 500)}.2727`;
     nextCall = bash(`sleep ${mark}`);
     void session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'sleep' }] }).catch(() => undefined);
@@ -245,7 +248,7 @@ describe('no placeholder files in the project, also after SIGKILL (whole-agent s
     expect(readdirSync(project).sort()).toEqual(rootBefore);
 
     // The next start clears what the killed one left in .plaited (empty read-only placeholder folders).
-    const next = await open(project, ['--adapter', 'sandbox', '--adapter', 'acp'], { asked: [] });
+    const next = await open(project, args, { asked: [] });
     await next.cli.close();
     cli = undefined;
     expect(readdirSync(join(project, '.plaited')).filter((name) => name.startsWith('config'))).toEqual(['config.json']);

@@ -97,6 +97,18 @@ describe('command sandbox, project writable: start-up files stay as they were', 
     for (const [path, text] of before) if (path !== 'AGENTS.md') expect(readFileSync(join(world.project, path), 'utf8'), path).toBe(text);
   });
 
+  it('a nested repository keeps its hooks too', async () => {
+    execFileSync('git', ['init', '-q', join(world.project, 'libs', 'nested')]);
+    const nested = createSandboxedRuntime(
+      createLocalRuntime(world.project),
+      createSandboxPolicy({ config: sandboxSchema.parse({ commands: true }), cwd: world.project, home: world.home, allowEdits: true }),
+      { mode: 'isolated' },
+    );
+    await nested.exec('printf pwned > libs/nested/.git/hooks/pre-commit; git -C libs/nested config core.hooksPath /tmp', { env: { HOME: world.home } }).catch(() => undefined);
+    expect(existsSync(join(world.project, 'libs', 'nested', '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(world.project, 'libs', 'nested', '.git', 'config'), 'utf8')).not.toContain('hooksPath');
+  });
+
   it('file tools are refused there even when the user approved the write', async () => {
     for (const target of ['.plaited/config.ts', '.git/hooks/pre-commit', '.mcp.json', 'sub/.git/hooks/pre-push']) {
       await expect(runtime.writeFile(join(world.project, target), 'pwned'), target).rejects.toThrow(/blocked by sandbox: write to/);
