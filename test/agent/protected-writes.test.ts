@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentOutput } from '../../src/agent/agent-output.js';
 import type { PlaitedConfigInput } from '../../src/config/schema.js';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { textResult } from '../../src/tools/tool.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { collect, makeAgent, tempProject } from './agent-test-kit.js';
 
@@ -124,6 +127,44 @@ describe('writes to protected files are commands: asked in every mode', () => {
     const plain = await writeIn(cwd, { name: 'bash', input: { command: 'echo hi > b.txt' } }, config);
     expect(plain.asked).toBe(0);
     expect(readFileSync(join(cwd, 'b.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('a write tool that names no locations (an MCP server) is judged by its arguments', async () => {
+    const cwd = project();
+    let ran = 0;
+    const mcpWrite = defineTool({
+      name: 'mcp__fs__write_file',
+      description: 'writes a file',
+      parameters: z.object({ path: z.string(), content: z.string() }),
+      risk: 'write',
+      source: 'mcp',
+      execute: async () => {
+        ran++;
+        return textResult('ok');
+      },
+    });
+    for (const path of [join(cwd, '.git', 'hooks', 'pre-commit'), '.plaited/config.ts', '~/.bashrc']) {
+      const agent = makeAgent(scriptedModel([{ toolCalls: [{ name: 'mcp__fs__write_file', input: { path, content: 'x' } }] }, { text: 'ok' }]), { agent: { defaultMode: 'accept-edits' } }, { tools: [mcpWrite] });
+      const session = await agent.sessions.create({ cwd });
+      expect(asked(await collect(agent, session.sessionId, 'go', () => 'reject-once')), path).toBe(1);
+    }
+    const agent = makeAgent(scriptedModel([{ toolCalls: [{ name: 'mcp__fs__write_file', input: { path: 'notes.md', content: 'x' } }] }, { text: 'ok' }]), { agent: { defaultMode: 'accept-edits' } }, { tools: [mcpWrite] });
+    const session = await agent.sessions.create({ cwd });
+    expect(asked(await collect(agent, session.sessionId, 'go'))).toBe(0);
+    expect(ran).toBe(1);
+  });
+
+  it('a file reached through allowedRoots counts the same', async () => {
+    const cwd = project();
+    const other = tempProject();
+    mkdirSync(join(other, '.git', 'hooks'), { recursive: true });
+    const { asked: count } = await writeIn(
+      cwd,
+      { name: 'write_file', input: { path: join(other, '.git', 'hooks', 'pre-commit'), content: 'x' } },
+      { agent: { allowedRoots: [other] } },
+    );
+    expect(count).toBe(1);
+    expect(existsSync(join(other, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
   it('ordinary edits still run unasked in accept-edits, rules files included', async () => {
