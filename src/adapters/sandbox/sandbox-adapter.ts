@@ -242,9 +242,15 @@ const SANDBOXED_AGENT = Symbol.for('plaited.sandboxedAgent');
 export function sandboxCommands(agent: Agent, policyFor: (cwd: string, sessionMode?: SessionMode) => SandboxPolicy): Agent {
   // Wrapping twice (config plus an explicit adapter) must not nest one sandbox in another.
   if ((agent as Partial<Record<typeof SANDBOXED_AGENT, true>>)[SANDBOXED_AGENT]) return agent;
+  const cleaned = new Set<string>();
   async function* process(input: PromptInput, options: ProcessOptions = {}): AsyncGenerator<AgentOutput> {
     const session = await agent.sessions.get(input.sessionId);
     const cwd = options.runtime?.cwd ?? session?.cwd ?? globalThis.process.cwd();
+    // Once per project: what a killed run of this agent left in its .plaited goes before new walls.
+    if (!insideSandbox() && !cleaned.has(cwd)) {
+      cleaned.add(cwd);
+      removeStalePlaceholders(cwd);
+    }
     const inner: Runtime = options.runtime ?? createLocalRuntime(cwd);
     yield* agent.process(input, { ...options, runtime: createSandboxedRuntime(inner, policyFor(cwd, session?.mode)) });
   }
