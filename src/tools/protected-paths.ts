@@ -123,8 +123,10 @@ function collect(dir: string, depth: number, found: Set<string>): void {
   for (const entry of safeReaddirEntries(dir)) {
     const path = join(dir, entry.name);
     if (entry.name === '.git' && entry.isDirectory()) {
-      // git itself must stay able to commit: only what runs code is read-only.
-      for (const inner of ['hooks', 'config']) if (exists(join(path, inner))) found.add(join(path, inner));
+      // git itself must stay able to commit: only what runs code is read-only, submodules' included.
+      for (const gitDir of [path, ...safeReaddirEntries(join(path, 'modules')).map((module) => join(path, 'modules', module.name))]) {
+        for (const inner of ['hooks', 'config']) if (exists(join(gitDir, inner))) found.add(join(gitDir, inner));
+      }
       continue;
     }
     if (matchesProtected(path)) {

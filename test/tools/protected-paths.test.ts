@@ -52,6 +52,8 @@ describe('protected paths', () => {
     mkdirSync(join(cwd, 'libs', 'sub', '.git', 'hooks'), { recursive: true });
     mkdirSync(join(cwd, 'libs', 'sub', '.vscode'));
     mkdirSync(join(cwd, 'node_modules', 'x', '.git', 'hooks'), { recursive: true });
+    mkdirSync(join(cwd, '.git', 'modules', 'vendored', 'hooks'), { recursive: true });
+    expect(existingProtectedPaths(cwd)).toContain(join(cwd, '.git', 'modules', 'vendored', 'hooks'));
     const nested = existingProtectedPaths(cwd).filter((path) => path.startsWith(join(cwd, 'libs')) || path.startsWith(join(cwd, 'node_modules')));
     expect(nested).toEqual([join(cwd, 'libs', 'sub', '.git', 'hooks'), join(cwd, 'libs', 'sub', '.vscode')]);
   });
