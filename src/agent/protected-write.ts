@@ -1,4 +1,4 @@
-import { isProtectedPath } from '../tools/protected-paths.js';
+import { isProtectedPath, isProtectedSpelling } from '../tools/protected-paths.js';
 import type { AnyTool } from '../tools/tool.js';
 
 /** Strings looked at per call: enough for any real argument object, bounded for a hostile one. */
@@ -33,10 +33,14 @@ export function touchesProtectedPath(tool: AnyTool, args: unknown, cwd: string):
   return false;
 }
 
+/** Words whose links and hard links are looked up on disk; the rest are matched by spelling only. */
+const MAX_WORDS_ON_DISK = 256;
+
 function looksProtected(text: string, cwd: string): boolean {
-  if (text.length === 0 || text.length > 100_000 || text.includes('\0')) return false;
-  if (isProtectedPath(text.trim(), cwd)) return true;
-  return text.split(WORD_BREAK).some((word) => word.length > 0 && word !== text && isProtectedPath(word, cwd));
+  if (text.length === 0 || text.includes('\0')) return false;
+  if (text.length <= 4_096 && isProtectedPath(text.trim(), cwd)) return true;
+  const words = [...new Set(text.split(WORD_BREAK))].filter((word) => word.length > 0 && word.length <= 4_096 && word !== text);
+  return words.some((word, index) => (index < MAX_WORDS_ON_DISK ? isProtectedPath(word, cwd) : isProtectedSpelling(word, cwd)));
 }
 
 function strings(value: unknown): string[] {

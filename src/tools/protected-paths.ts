@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
@@ -60,10 +60,12 @@ export const PROTECTED_PATTERNS: readonly string[] = [
 
 // Anywhere in the tree (a nested repository's hooks run as well), in any letter case
 // (a case-insensitive file system opens `.GIT/HOOKS` as `.git/hooks`).
-const matchesProtected = picomatch(
-  PROTECTED_PATTERNS.map((pattern) => `**/${pattern}`),
-  { dot: true, nocase: true },
+// One regular expression for the whole list: this runs for every word of a command.
+const PROTECTED_RE = new RegExp(
+  PROTECTED_PATTERNS.map((pattern) => `(?:${picomatch.makeRe(`**/${pattern}`, { dot: true, nocase: true }).source})`).join('|'),
+  'i',
 );
+const matchesProtected = (path: string): boolean => PROTECTED_RE.test(path);
 
 /**
  * Files this process loaded and ran at start (the config file, `--adapter` modules):
@@ -91,12 +93,17 @@ export function loadedStartupFilesList(): string[] {
  * (another name for it may be protected). `..`, trailing slashes and letter case
  * do not matter.
  */
+/** The lexical half of `isProtectedPath`: no file system access (for bulk text). */
+export function isProtectedSpelling(target: string, cwd: string): boolean {
+  const absolute = resolve(cwd, expandHome(target));
+  return matchesProtected(absolute) || loadedStartupFiles.has(absolute);
+}
+
 export function isProtectedPath(target: string, cwd: string): boolean {
   const absolute = resolve(cwd, expandHome(target));
+  if (matchesProtected(absolute) || loadedStartupFiles.has(absolute)) return true;
   const real = realOrSelf(absolute);
-  for (const candidate of new Set([absolute, real])) {
-    if (matchesProtected(candidate) || loadedStartupFiles.has(candidate)) return true;
-  }
+  if (real !== absolute && (matchesProtected(real) || loadedStartupFiles.has(real))) return true;
   return hasOtherHardLinks(real);
 }
 
@@ -110,7 +117,7 @@ export function isProtectedPath(target: string, cwd: string): boolean {
 export function existingProtectedPaths(cwd: string): string[] {
   const found = new Set<string>();
   collect(resolve(cwd), 0, found);
-  for (const file of loadedStartupFiles) if (exists(file)) found.add(file);
+  for (const file of loadedStartupFiles) if (existsSync(file)) found.add(file);
   return [...found].sort();
 }
 
@@ -125,7 +132,7 @@ function collect(dir: string, depth: number, found: Set<string>): void {
     if (entry.name === '.git' && entry.isDirectory()) {
       // git itself must stay able to commit: only what runs code is read-only, submodules' included.
       for (const gitDir of [path, ...safeReaddirEntries(join(path, 'modules')).map((module) => join(path, 'modules', module.name))]) {
-        for (const inner of ['hooks', 'config']) if (exists(join(gitDir, inner))) found.add(join(gitDir, inner));
+        for (const inner of ['hooks', 'config']) if (existsSync(join(gitDir, inner))) found.add(join(gitDir, inner));
       }
       continue;
     }
@@ -139,16 +146,21 @@ function collect(dir: string, depth: number, found: Set<string>): void {
 
 /** Where a path really leads: realpath of the longest existing prefix, links in the rest followed. */
 export function realOrSelf(path: string, hops = 0): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // Missing (or a dangling link): follow the link, else resolve the parent and keep the name.
+  // existsSync and lstat with throwIfNoEntry: a missing path costs no exception (this runs per word of a command).
+  if (existsSync(path)) {
+    try {
+      return realpathSync.native(path);
+    } catch {
+      return path;
+    }
   }
-  if (hops > 40) return path;
-  try {
-    if (lstatSync(path).isSymbolicLink()) return realOrSelf(resolve(dirname(path), readlinkSync(path)), hops + 1);
-  } catch {
-    // Not there at all.
+  const link = lstatSync(path, { throwIfNoEntry: false });
+  if (link?.isSymbolicLink() && hops < 40) {
+    try {
+      return realOrSelf(resolve(dirname(path), readlinkSync(path)), hops + 1);
+    } catch {
+      return path;
+    }
   }
   const parent = dirname(path);
   if (parent === path) return path;
@@ -162,8 +174,8 @@ function expandHome(path: string): string {
 
 function hasOtherHardLinks(path: string): boolean {
   try {
-    const stat = statSync(path);
-    return stat.isFile() && stat.nlink > 1;
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat !== undefined && stat.isFile() && stat.nlink > 1;
   } catch {
     return false;
   }
@@ -177,11 +189,3 @@ function safeReaddirEntries(dir: string): Dirent[] {
   }
 }
 
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
