@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentAdapter } from './agent-adapter.js';
+import { protectLoadedFile } from '../tools/protected-paths.js';
 
 /** A custom adapter module that cannot be used; the message names the file and what is wrong. */
 export class AdapterLoadError extends Error {
@@ -26,6 +27,8 @@ export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapt
   }
   const file = isAbsolute(spec) ? spec : resolve(cwd, spec);
   if (!existsSync(file)) throw new AdapterLoadError(file, 'file not found');
+  // Code that ran at start is the model's to read, never to write.
+  protectLoadedFile(file);
   let loaded: unknown;
   try {
     if (/\.[mc]?ts$/.test(file)) {

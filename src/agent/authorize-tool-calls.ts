@@ -7,6 +7,7 @@ import type { SteeringQueue } from './steering-queue.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 import { decideToolCall } from './agent-hooks.js';
 import { askPermission, type PermissionAnswer } from './ask-permission.js';
+import { touchesProtectedPath } from './protected-write.js';
 
 export const SUPERSEDED = 'Not run: superseded by new instruction.';
 
@@ -66,7 +67,8 @@ export async function* authorizeToolCalls(options: {
         args = validated.value;
       }
     }
-    const decision = options.policy.decide(tool, options.mode, options.permissions);
+    const protectedWrite = touchesProtectedPath(tool, args, options.cwd);
+    const decision = options.policy.decideCall(tool, options.mode, options.permissions, protectedWrite);
     if (decision.action === 'refuse') {
       fail(call, `Refused: ${decision.reason}.`);
       continue;

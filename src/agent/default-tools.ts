@@ -9,7 +9,7 @@ export async function loadDefaultTools(config: PlaitedConfig): Promise<AnyTool[]
   ]);
   const sandbox = config.adapters.sandbox;
   return [
-    ...createBuiltinTools({ bash: config.agent.bash }),
+    ...createBuiltinTools({ bash: { ...config.agent.bash, envPassthrough: config.tools.env.passthrough } }),
     createWebFetchTool({
       ...config.agent.webFetch,
       // Inside the sandbox only its allowed domains are reachable: refuse the rest with a clear reason.

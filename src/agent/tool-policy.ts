@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import type { ToolPolicyConfig } from '../config/schema.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { SessionMode } from './agent.js';
@@ -14,11 +15,10 @@ export interface PermissionMemory {
   rejectAlways: Set<string>;
 }
 
-/** `*` matches any run of characters; everything else is literal. */
+/** A tool-name glob (`mcp__github__*`, `mcp__{fs,git}__read_*`); tool names hold no `/`, so `*` spans any run. */
 export function matchesPattern(name: string, pattern: string): boolean {
-  if (!pattern.includes('*')) return name === pattern;
-  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`).test(name);
+  if (!/[*?[{]/.test(pattern)) return name === pattern;
+  return picomatch.isMatch(name, pattern, { dot: true });
 }
 
 /**
@@ -34,6 +34,17 @@ export class ToolPolicy {
     if (this.config.deny.some((pattern) => matchesPattern(tool.name, pattern))) return false;
     if (mode === 'plan' && tool.risk !== 'read' && !this.isAllowed(tool.name)) return false;
     return true;
+  }
+
+  /**
+   * `decide`, plus what the call writes: a write to a protected file (config, hooks,
+   * see `src/tools/protected-paths.ts`) is a command, so it asks in every mode, over
+   * allow lists and remembered "always allow" answers alike.
+   */
+  decideCall(tool: AnyTool, mode: SessionMode, memory: PermissionMemory, protectedWrite: boolean): PolicyDecision {
+    const decision = this.decide(tool, mode, memory);
+    if (!protectedWrite || decision.action !== 'run' || tool.risk === 'read') return decision;
+    return { action: 'ask' };
   }
 
   decide(tool: AnyTool, mode: SessionMode, memory: PermissionMemory): PolicyDecision {

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { configIssues } from './config-issues.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
+import { protectLoadedFile } from '../tools/protected-paths.js';
 
 export interface LoadConfigOptions {
   /** The project folder; `.plaited/config.*` is looked for here. */
@@ -30,6 +31,8 @@ export const CONFIG_FILE_NAMES = ['config.ts', 'config.mts', 'config.js', 'confi
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const file = findConfigFile(options);
   if (file === null) return { config: configSchema.parse({}), path: null };
+  // Whatever config ran at start is the model's to read, never to write.
+  protectLoadedFile(file);
   const raw = await readConfigFile(file);
   return { config: validateConfig(raw, file), path: file };
 }
@@ -52,7 +55,7 @@ function findConfigFile({ cwd, configPath }: LoadConfigOptions): string | null {
   if (!existsSync(dir)) return null;
   for (const name of CONFIG_FILE_NAMES) {
     const file = join(dir, name);
-    if (isFile(file)) return file;
+    if (isFile(file) && !isEmpty(file)) return file;
   }
   return null;
 }
@@ -105,4 +108,9 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** An empty file in `.plaited/` is no config: a sandbox's read-only placeholder for a missing config is one. */
+function isEmpty(path: string): boolean {
+  return statSync(path).size === 0;
 }

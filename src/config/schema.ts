@@ -30,6 +30,13 @@ export const toolPolicySchema = z.strictObject({
   allow: z.array(z.string()).default([]),
   /** Tool names (glob patterns) never offered nor run. Deny wins over allow. */
   deny: z.array(z.string()).default([]),
+  /** The environment of tool processes (bash, grep): credential-like variables are scrubbed unless named here. */
+  env: z
+    .strictObject({
+      /** Secret-looking variables (`*_TOKEN`, `*_KEY`, …) that commands may still inherit, e.g. `['GITHUB_TOKEN']`. */
+      passthrough: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).default([]),
+    })
+    .prefault({}),
 });
 
 export const agentSchema = z.strictObject({

@@ -15,6 +15,8 @@ const TITLE_MAX_CHARS = 80;
 export interface BashToolOptions {
   timeoutMs?: number;
   maxOutputBytes?: number;
+  /** Secret-looking variables commands may inherit (config `tools.env.passthrough`). */
+  envPassthrough?: readonly string[];
 }
 
 const parameters = z.strictObject({
@@ -51,6 +53,7 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
           timeoutMs: limitMs,
           signal: context.signal,
           maxOutputBytes,
+          passEnv: options.envPassthrough,
           // A client terminal shows live output while the command runs, not only at the end.
           onTerminal: (terminalId) => context.onUpdate({ content: [{ type: 'terminal', terminalId }] }),
         });

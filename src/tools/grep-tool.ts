@@ -6,6 +6,7 @@ import { displayPath, resolveToolPath } from './resolve-tool-path.js';
 import { errorMessage } from './error-message.js';
 import { ProcessSpawnError } from './process-spawn-error.js';
 import { spawnProcess } from './spawn-process.js';
+import { toolEnvironment } from './secret-env.js';
 import { parseRipgrepJson, type RipgrepLine } from './parse-ripgrep-json.js';
 
 export const GREP_DEFAULT_MAX_RESULTS = 100;
@@ -71,6 +72,7 @@ export function createGrepTool(options: GrepToolOptions = {}): AnyTool {
           file: rgPath,
           args: rgArgs,
           cwd: context.runtime.cwd,
+          env: toolEnvironment(),
           signal: context.signal,
           timeoutMs: options.timeoutMs ?? GREP_TIMEOUT_MS,
           maxOutputBytes: GREP_MAX_OUTPUT_BYTES,

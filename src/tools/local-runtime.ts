@@ -1,11 +1,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExecOptions, ExecResult, Runtime } from './runtime.js';
+import { toolEnvironment } from './secret-env.js';
 import { spawnProcess } from './spawn-process.js';
 
 /**
  * The default Runtime: the local disk and `bash -c`. Commands run in their own
- * process group, so a timeout or an abort kills everything they started.
+ * process group, so a timeout or an abort kills everything they started, and
+ * without the agent's secrets in their environment.
  */
 export function createLocalRuntime(cwd: string): Runtime {
   const root = path.resolve(cwd);
@@ -27,7 +29,7 @@ export function createLocalRuntime(cwd: string): Runtime {
         // would race. Same line as the command, so bash's error line numbers stay right.
         args: ['-c', `exec 2>&1; ${command}`],
         cwd: options.cwd ? path.resolve(root, options.cwd) : root,
-        env: { ...process.env, ...options.env },
+        env: toolEnvironment(process.env, { passthrough: options.passEnv, explicit: options.env }),
         signal: options.signal,
         timeoutMs: options.timeoutMs,
         maxOutputBytes: options.maxOutputBytes,

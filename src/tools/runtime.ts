@@ -12,7 +12,13 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Keep at most this many bytes of output (the tail is kept); `truncated` reports a cut. */
   maxOutputBytes?: number;
+  /** Variables set for this command on purpose (kept whatever their name). */
   env?: Record<string, string>;
+  /**
+   * Secret-looking variables of the agent's environment the command may inherit
+   * (config `tools.env.passthrough`); every other one is scrubbed (see secret-env.ts).
+   */
+  passEnv?: readonly string[];
   /** Called as soon as a client terminal exists, so the tool call can embed it while it runs. */
   onTerminal?: (terminalId: string) => void;
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { OutputBuffer, type OutputKeep } from './output-buffer.js';
 import { ProcessSpawnError } from './process-spawn-error.js';
+import { PROCESS_TAG_ENV, killTaggedProcesses, newProcessTag } from './process-tree.js';
 
 export interface SpawnProcessOptions {
   /** The program; run directly, never through a shell (pass `bash` and `-c` for that). */
@@ -45,7 +46,8 @@ const DRAIN_AFTER_EXIT_MS = 200;
 /**
  * Runs a program in its own process group (`detached`), so that a timeout or an
  * abort kills everything it started: SIGTERM to the group, SIGKILL after a grace
- * period. Resolves for any exit status; rejects only when the process cannot start.
+ * period, and then every process tagged as this command's (process-tree.ts),
+ * also those that left the group with `setsid`. Resolves for any exit status; rejects only when the process cannot start.
  */
 export function spawnProcess(options: SpawnProcessOptions): Promise<SpawnProcessResult> {
   const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -63,9 +65,10 @@ export function spawnProcess(options: SpawnProcessOptions): Promise<SpawnProcess
     let exitSignal: string | null = null;
     const timers: NodeJS.Timeout[] = [];
 
+    const tag = newProcessTag();
     const child = spawn(options.file, [...options.args], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...(options.env ?? process.env), [PROCESS_TAG_ENV]: tag },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -77,6 +80,8 @@ export function spawnProcess(options: SpawnProcessOptions): Promise<SpawnProcess
       } catch {
         // ESRCH: the group is already gone. Nothing else can fail for our own child.
       }
+      // What left the group (setsid, a daemon's double fork) goes too.
+      if (signal === 'SIGKILL') killTaggedProcesses(tag);
     };
 
     const stop = (): void => {

@@ -1,5 +1,6 @@
 import { readlinkSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
 
 /**
  * Whether an absolute path lies at or under one of the roots. Roots may be
@@ -11,15 +12,19 @@ export function matchesAnyPath(path: string, roots: readonly string[]): boolean 
 }
 
 export function hasGlob(path: string): boolean {
-  return /[*?[]/.test(path);
+  return /[*?[{]/.test(path);
 }
 
+const matchers = new Map<string, (path: string) => boolean>();
+
+/** The pattern itself, or anything under what it matches; dot files count (`~/.ssh/*` covers `~/.ssh/.key`). */
 function globMatch(pattern: string, path: string): boolean {
-  const source = pattern
-    .split(/(\*\*\/?|\*|\?)/)
-    .map((part) => (part === '**' || part === '**/' ? '.*' : part === '*' ? '[^/]*' : part === '?' ? '[^/]' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}(?:/.*)?$`).test(path);
+  let matcher = matchers.get(pattern);
+  if (!matcher) {
+    matcher = picomatch([pattern, `${pattern.replace(/\/+$/, '')}/**`], { dot: true });
+    matchers.set(pattern, matcher);
+  }
+  return matcher(path);
 }
 
 /** Where a write would land: the link's target when the path is a symlink (chains followed, missing targets allowed). */

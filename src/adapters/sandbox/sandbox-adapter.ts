@@ -10,6 +10,7 @@ import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
+import { removeStalePlaceholders } from './protected-binds.js';
 import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
@@ -85,7 +86,11 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     warn(error.message);
     return EXIT_SANDBOX_UNAVAILABLE;
   }
+  // Placeholders a killed run left (it could not clean up after itself) go before new walls are built.
+  removeStalePlaceholders(options.cwd);
   const policy = wholeAgentPolicy(options.config, options.cwd, options.env?.HOME);
+  // The child loads these at its start (and at the next one): read-only inside, like the config.
+  policy.denyWrite.push(...startupFilesInArgv(options.argv, options.cwd).filter((file) => !policy.denyWrite.includes(file)));
   const script = options.script ?? process.argv[1];
   const preload = preloadPath();
   const nodeArgs = [...(preload ? ['--import', preload] : []), script, ...childArgv(options.argv)];
@@ -171,6 +176,21 @@ export function childArgv(argv: readonly string[]): string[] {
   return out;
 }
 
+/** Existing files named by `--config` and by path-like `--adapter` values (either `--flag value` or `--flag=value`). */
+export function startupFilesInArgv(argv: readonly string[], cwd: string): string[] {
+  const files: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    const match = /^--(adapter|config)(?:=(.*))?$/.exec(arg);
+    if (!match) continue;
+    const value = match[2] ?? argv[++index];
+    if (value === undefined || (match[1] === 'adapter' && !value.includes('/') && !value.includes('.'))) continue;
+    const file = resolve(cwd, value);
+    if (existsSync(file)) files.push(file);
+  }
+  return files;
+}
+
 /** The compiled preload beside this file; absent when running from TypeScript sources. */
 function preloadPath(): string | null {
   const path = fileURLToPath(new URL('./sandbox-child-preload.js', import.meta.url));
@@ -211,6 +231,7 @@ export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
   async wrap(agent, options) {
     const mode = insideSandbox() ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
     if (mode === 'unsandboxed') return agent;
+    if (!insideSandbox()) removeStalePlaceholders(process.cwd());
     return sandboxCommands(agent, (cwd, sessionMode) =>
       sandboxPolicyFromConfig(options.config, cwd, sessionMode ? { allowEdits: sessionMode === 'accept-edits' } : {}),
     );
@@ -223,9 +244,15 @@ const SANDBOXED_AGENT = Symbol.for('plaited.sandboxedAgent');
 export function sandboxCommands(agent: Agent, policyFor: (cwd: string, sessionMode?: SessionMode) => SandboxPolicy): Agent {
   // Wrapping twice (config plus an explicit adapter) must not nest one sandbox in another.
   if ((agent as Partial<Record<typeof SANDBOXED_AGENT, true>>)[SANDBOXED_AGENT]) return agent;
+  const cleaned = new Set<string>();
   async function* process(input: PromptInput, options: ProcessOptions = {}): AsyncGenerator<AgentOutput> {
     const session = await agent.sessions.get(input.sessionId);
     const cwd = options.runtime?.cwd ?? session?.cwd ?? globalThis.process.cwd();
+    // Once per project: what a killed run of this agent left in its .plaited goes before new walls.
+    if (!insideSandbox() && !cleaned.has(cwd)) {
+      cleaned.add(cwd);
+      removeStalePlaceholders(cwd);
+    }
     const inner: Runtime = options.runtime ?? createLocalRuntime(cwd);
     yield* agent.process(input, { ...options, runtime: createSandboxedRuntime(inner, policyFor(cwd, session?.mode)) });
   }

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import type { PlaitedConfig, SandboxConfig } from '../../config/schema.js';
 import { hasGlob } from './path-match.js';
+import { protectedWriteDenies } from './protected-binds.js';
 import { parseMemoryLimit } from './resource-limits.js';
 
 /**
@@ -20,7 +21,7 @@ export interface SandboxPolicy {
   allowWrite: string[];
   /** Absolute paths (or glob patterns) hidden from reads. */
   denyRead: string[];
-  /** Absolute paths kept read-only even inside `allowWrite`. */
+  /** Absolute paths kept read-only even inside `allowWrite` (denied reads, protected start-up files). */
   denyWrite: string[];
   /** Hosts reachable through the sandbox's proxy (`host` or `host:port`). */
   allowedDomains: string[];
@@ -72,7 +73,9 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   const denyRead = unique([...security.denyRead, ...ALWAYS_DENIED_READS].map(expand));
   // A denied read must not be writable either: writing ~/.ssh/authorized_keys is the classic escape.
   // Only paths that exist: bubblewrap denies a missing path by creating a mount point file for it on the host.
-  const denyWrite = denyRead.filter((path) => !hasGlob(path) && existsSync(path));
+  // And what runs or grants permissions at start (config, hooks: src/tools/protected-paths.ts) stays
+  // read-only whatever was approved, or one approval would outlive the sandbox.
+  const denyWrite = unique([...denyRead.filter((path) => !hasGlob(path) && existsSync(path)), ...protectedWriteDenies(cwd, allowWrite)]);
   const allowedDomains = unique([...security.allowedDomains, ...modelHostEntries(options.modelBaseUrl)]);
 
   return {

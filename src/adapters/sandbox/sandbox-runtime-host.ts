@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import { outsideProjectCwd } from './library-cwd.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
 
 /**
@@ -11,6 +13,20 @@ import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js'
  * running (releasing them early would unmount a live sandbox's protections).
  */
 
+/**
+ * The library keeps a built-in list of dotfiles (`.bashrc`, `.mcp.json`, `.vscode`, …)
+ * read-only in the process's cwd, and makes the missing ones uncreatable by having
+ * bubblewrap create empty mount-point files for them in the user's project, which stay
+ * there for good when the agent is killed. Our own list (src/tools/protected-paths.ts,
+ * applied through the policy's `denyWrite`) protects the ones that exist, in the
+ * session's project rather than the process's cwd, and keeps its placeholders inside
+ * `.plaited/`; so the library's list is emptied (its arrays are read at each wrap).
+ */
+function disableBuiltInDotfileStubs(): void {
+  (DANGEROUS_FILES as unknown as string[]).length = 0;
+  (DANGEROUS_DIRECTORIES as unknown as string[]).length = 0;
+}
+
 let initialized: Promise<void> | undefined;
 let currentNetworkKey = '';
 let running = 0;
@@ -18,6 +34,7 @@ let running = 0;
 async function ensureSandboxRuntime(config: SandboxRuntimeConfig): Promise<void> {
   const key = JSON.stringify(config.network);
   if (!initialized) {
+    disableBuiltInDotfileStubs();
     currentNetworkKey = key;
     // The sandbox points TMPDIR at /tmp/claude but only mounts it writable when it exists.
     mkdirSync('/tmp/claude', { recursive: true });
@@ -39,7 +56,7 @@ export async function wrapShellCommand(command: string, policy: SandboxPolicy, c
   await ensureSandboxRuntime(config);
   running++;
   try {
-    return await SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId });
+    return await outsideProjectCwd(() => SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId }));
   } catch (error) {
     // A wrap that threw has released what it held.
     running--;

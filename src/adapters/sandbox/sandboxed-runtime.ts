@@ -8,7 +8,8 @@ import { effectiveTimeout, limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { networkDenials, releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
-import { secretEnvNames } from './secret-env.js';
+import { secretsToUnset } from '../../tools/secret-env.js';
+import { isProtectedPath } from '../../tools/protected-paths.js';
 import { shellQuote } from './shell-quote.js';
 
 /**
@@ -67,7 +68,7 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     // list; NO_PROXY would send loopback requests around it into an empty
     // network namespace. So when a loopback service is allowed, nothing bypasses it.
     const proxyPrefix = policy.allowedDomains.some(isLoopbackEntry) ? 'unset NO_PROXY no_proxy; ' : '';
-    const secrets = secretEnvNames(process.env, execOptions.env);
+    const secrets = secretsToUnset(process.env, { passthrough: execOptions.passEnv, explicit: execOptions.env });
     const unsetSecrets = secrets.length > 0 ? `unset ${secrets.join(' ')}; ` : '';
     const limited = `${prefix ? `${prefix} || exit 125\n` : ''}${unsetSecrets}${proxyPrefix}${command}`;
 
@@ -121,7 +122,8 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     const absolute = resolve(inner.cwd, path);
     const denied = [...policy.denyRead, ...(access === 'write' ? policy.denyWrite : [])];
     // The path as named and where it really leads: a link to a protected file is no way around the walls.
-    if (matchesAnyPath(absolute, denied) || matchesAnyPath(realPath(absolute), denied)) {
+    // A write to a start-up file (config, hooks) is refused even when the user approved it.
+    if (matchesAnyPath(absolute, denied) || matchesAnyPath(realPath(absolute), denied) || (access === 'write' && isProtectedPath(absolute, inner.cwd))) {
       throw new SandboxViolationError({ findings: [{ kind: access, message: `blocked by sandbox: ${access === 'read' ? 'read of' : 'write to'} ${path} (a protected path)` }] });
     }
   }

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
-import { childArgv, runSandboxed, sandboxStatus, wholeAgentPolicy, type SandboxStatus } from '../../../src/adapters/sandbox/sandbox-adapter.js';
+import { childArgv, runSandboxed, sandboxStatus, startupFilesInArgv, wholeAgentPolicy, type SandboxStatus } from '../../../src/adapters/sandbox/sandbox-adapter.js';
 import { resetSandboxRuntime } from '../../../src/adapters/sandbox/sandbox-runtime-host.js';
 import { startAcpCli } from '../../helpers/acp-cli.js';
 import { requireBuiltCli } from './acp-cli-harness.js';
@@ -64,6 +65,18 @@ describe('childArgv', () => {
     expect(childArgv(['--adapter', 'sandbox', '--adapter', 'acp'])).toEqual(['--adapter', 'sandbox', '--adapter', 'acp']);
     expect(childArgv(['--adapter', '--adapter', 'acp'])).toEqual(['--adapter', 'acp']);
     expect(childArgv(['--config', 'c.json'])).toEqual(['--config', 'c.json']);
+  });
+});
+
+describe('startupFilesInArgv', () => {
+  it('names the existing --config and path-like --adapter files, in both flag forms', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-argv-'));
+    writeFileSync(join(dir, 'a.mjs'), '');
+    writeFileSync(join(dir, 'c.json'), '{}');
+    expect(startupFilesInArgv(['--adapter', 'sandbox', '--adapter', './a.mjs', '--config=c.json', '--adapter=missing.ts', '--adapter', 'acp'], dir)).toEqual([
+      join(dir, 'a.mjs'),
+      join(dir, 'c.json'),
+    ]);
   });
 });
 

@@ -70,6 +70,14 @@ describe('createSandboxedRuntime: allowed work still works', () => {
     expect(result.output).toContain('key=[] token=[] plain=[kept]');
   });
 
+  it('passes through only the credentials the config names (tools.env.passthrough)', async () => {
+    const result = await runtime.exec('echo "key=[$PLAITED_TEST_API_KEY] token=[$GH_TOKEN]"', {
+      env: { ...env, PLAITED_TEST_API_KEY: 'sk-fixture', GH_TOKEN: 'ghp-fixture' },
+      passEnv: ['GH_TOKEN'],
+    });
+    expect(result.output).toContain('key=[] token=[ghp-fixture]');
+  });
+
   it('reports kind "sandbox"', () => {
     expect(runtime.kind).toBe('sandbox');
   });
