@@ -1,8 +1,9 @@
 /**
- * `npm run eval:retrieval -- --data DIR [--mode bm25|dense|hybrid|all] [--embedder SPEC]
+ * `npm run eval:retrieval -- [--data DIR] [--mode bm25|dense|hybrid|all] [--embedder SPEC]
  * [--cache FILE] [--json]`: indexes DIR/tools.jsonl through the real hybrid index and ranks
  * every request of DIR/queries.jsonl, printing Recall@1/5/10, nDCG@10, Complete@10 and
- * query latency (p50/p99, query embedding included) per mode.
+ * query latency (p50/p99, query embedding included) per mode. Without --data, both datasets
+ * of bench/data/eval (one report, or one JSON line, each).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { goldGroupsOf, loadDataset, toolDocument } from './retrieval-dataset.js'
 import { meanMetrics, queryMetrics, type QueryMetrics } from './retrieval-metrics.js';
 import { percentile } from './stats.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
+import { evalDataDir } from './test-models/test-model-files.js';
 
 export interface ModeReport extends QueryMetrics {
   p50ms: number;
@@ -83,15 +85,17 @@ async function main(): Promise<void> {
       json: { type: 'boolean', default: false },
     },
   });
-  if (!values.data) throw new Error('--data DIR is required (a folder with tools.jsonl and queries.jsonl)');
+  const dataDirs = values.data ? [values.data] : [evalDataDir('metatool'), evalDataDir('apibank')];
   const allModes: SearchMode[] = ['bm25', 'dense', 'hybrid'];
   const modes = values.mode === 'all' ? allModes : [values.mode as SearchMode];
   if (!modes.every((mode) => allModes.includes(mode))) throw new Error(`--mode must be bm25, dense, hybrid or all, not ${values.mode}`);
   const needsEmbedder = modes.some((mode) => mode !== 'bm25');
   const embedder = needsEmbedder ? resolveEvalEmbedder({ spec: values.embedder, cacheDb: values.cache }) : undefined;
   try {
-    const report = await evaluateRetrieval({ dataDir: values.data, modes, embedder });
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${formatReport(values.data, report)}\n`);
+    for (const dataDir of dataDirs) {
+      const report = await evaluateRetrieval({ dataDir, modes, embedder });
+      process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${formatReport(dataDir, report)}\n`);
+    }
   } finally {
     await embedder?.close?.();
   }

@@ -9,6 +9,7 @@ import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
 import type { Embedder } from '../src/model/embedder.js';
 import { evaluateRetrieval } from './eval-retrieval.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
+import { evalDataDir } from './test-models/test-model-files.js';
 
 const EQUAL_WEIGHTS = { name: 1, title: 1, description: 1, args: 1, grp: 1, body: 1 };
 
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { data: { type: 'string', multiple: true }, cache: { type: 'string' }, embedder: { type: 'string' } },
   });
-  const dataDirs = values.data ?? ['../shared/eval/metatool', '../shared/eval/apibank'];
+  const dataDirs = values.data ?? [evalDataDir('metatool'), evalDataDir('apibank')];
   const embedder = resolveEvalEmbedder({ spec: values.embedder, cacheDb: values.cache });
   try {
     process.stdout.write(`${await ablateRetrieval({ dataDirs, embedder })}\n`);

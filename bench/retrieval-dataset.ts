@@ -1,5 +1,5 @@
 /**
- * The shared tool-retrieval datasets (../shared/eval/README.md): tools.jsonl and
+ * The shared tool-retrieval datasets (bench/data/eval/README.md): tools.jsonl and
  * queries.jsonl, and the index documents built from tools the way the MCP registry builds
  * them (name, description, arguments from inputSchema, group = the server).
  */

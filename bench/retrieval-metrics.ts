@@ -1,5 +1,5 @@
 /**
- * The metrics of ../shared/eval/README.md, so numbers compare with the references there:
+ * The metrics of bench/data/eval/README.md, so numbers compare with the references there:
  * Recall@k per gold group, Complete@k (every group hit), nDCG@10 with binary gain and one
  * relevant item per group (its best-ranked member).
  */

@@ -1,16 +1,18 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { GLOVE_GGUF_FILE } from './test-models/build-glove-gguf.js';
+import { ensureTestEmbedder, testChatModelPath } from './test-models/test-model-files.js';
 
 /**
- * A model file for a benchmark: the path in `variable` (what `.ci/run` sets for the
- * tests), else `file` in `../shared/models` beside the repository. Run as
- * `dist/bench/*.js` or `bench/*.ts`, the repository root is found either way.
+ * A model file for a benchmark: the path in `variable`, else the repository's own copy (the
+ * committed tiny llama fixture, or the GloVe embedder, built on first use). `neededBy` names
+ * the benchmark in the error.
  */
 export function testModelPath(variable: string, file: string, neededBy: string): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const root = here.includes(join('dist', 'bench')) ? resolve(here, '../..') : resolve(here, '..');
-  const path = process.env[variable] || resolve(root, '../shared/models', file);
-  if (!existsSync(path)) throw new Error(`${variable} is not set and ${path} does not exist: ${neededBy}.`);
-  return path;
+  try {
+    if (variable === 'PLAITED_TEST_EMBED_MODEL' || file === GLOVE_GGUF_FILE) {
+      return ensureTestEmbedder((line) => process.stderr.write(`${line}\n`));
+    }
+    return testChatModelPath();
+  } catch (cause) {
+    throw new Error(`${neededBy}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
 }

@@ -20,12 +20,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
+  // Asked-for output goes to stdout (so `--help | less` works); errors stay on stderr.
   if (args.help) {
-    process.stderr.write(USAGE);
+    process.stdout.write(USAGE);
     return 0;
   }
   if (args.version) {
-    process.stderr.write(`${packageVersion()}\n`);
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const log = stderrLog(args.logLevel);

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { configIssues } from './config-issues.js';
+import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 
@@ -73,7 +74,7 @@ async function readConfigFile(file: string): Promise<unknown> {
     }
     return await importWithJiti(file);
   } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
+    const cause = missingPackageHint(error) ?? (error instanceof Error ? error.message : String(error));
     throw new ConfigError('config_load_failed', `Cannot load config ${file}: ${cause}`, { file, cause: error });
   }
 }

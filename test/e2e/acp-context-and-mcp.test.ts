@@ -7,16 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, initialize } from '../helpers/acp-cli.js';
+import { requireTestModel } from '../model/test-models.js';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const fixtureServer = join(fixtures, 'mcp/fixture-server.mjs');
-const embedModel = process.env.PLAITED_TEST_EMBED_MODEL;
+const embedModel = requireTestModel('PLAITED_TEST_EMBED_MODEL');
 
 const bed = acpTestBed({ prefix: 'plaited-ctx-' });
 
-/** A project whose config points the embedder at the shared test model (the default needs a download). */
+/** A project whose config points the embedder at the test model (the default needs a download). */
 function project(config: Record<string, unknown> = {}): string {
-  if (!embedModel) throw new Error('PLAITED_TEST_EMBED_MODEL is not set (.ci/run exports it)');
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-ctx-'));
   mkdirSync(join(cwd, '.plaited'), { recursive: true });
   writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: embedModel, threads: 1 }, ...config }));

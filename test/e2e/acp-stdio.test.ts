@@ -296,13 +296,13 @@ describe('CLI', () => {
     for (const path of ['agent.maxSteps', 'agent.baseURL', 'mcp.servers.0.command', 'bogus']) expect(result.stderr).toContain(path);
   });
 
-  it('prints help and version on stderr, never stdout', () => {
+  it('prints help and version on stdout (asked-for output), errors on stderr', () => {
     const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
-    expect(help.stdout).toBe('');
-    expect(help.stderr).toContain('--adapter');
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toContain('--adapter');
     const version = execFileSync(process.execPath, [CLI, '--version'], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
-    expect(version).toBe('');
+    expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);
     const bad = spawnSync(process.execPath, [CLI, '--nope'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--nope');

@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/acp-cli.js';
+
+// Command-line conventions through the real CLI: asked-for output (help, version) on stdout with
+// exit 0; errors on stderr with a non-zero exit and nothing on stdout.
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function run(args: string[], cwd?: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, input: '', encoding: 'utf8', timeout: 20_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A project folder holding `.plaited/<name>` with `source`, and no node_modules anywhere above it. */
+function projectWithConfig(name: string, source: string): string {
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-cli-'));
+  dirs.push(cwd);
+  mkdirSync(join(cwd, '.plaited'));
+  writeFileSync(join(cwd, '.plaited', name), source);
+  return cwd;
+}
+
+describe('CLI conventions', () => {
+  it.each([['--help'], ['-h']])('%s prints the usage on stdout and exits 0', (flag) => {
+    const result = run([flag]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Usage: plaited-agent/);
+    expect(result.stdout).toContain('--adapter');
+  });
+
+  it.each([['--version'], ['-v']])('%s prints the package version on stdout and exits 0', (flag) => {
+    const result = run([flag]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(`${version}\n`);
+  });
+
+  it('models --help prints its usage on stdout and exits 0', () => {
+    const result = run(['models', '--help']);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('models pull');
+  });
+
+  it('an unknown flag is an error on stderr (exit 2), with nothing on stdout', () => {
+    const result = run(['--no-such-flag']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--no-such-flag');
+  });
+
+  it.each([
+    ['config.ts', `import { defineConfig } from 'plaited-agent';\nexport default defineConfig({ agent: { maxSteps: 5 } });\n`],
+    ['config.mjs', `import { defineConfig } from 'plaited-agent';\nexport default defineConfig({ agent: { maxSteps: 5 } });\n`],
+  ])('a %s importing plaited-agent where it is not installed says to install it or drop the import', (name, source) => {
+    const result = run([], projectWithConfig(name, source));
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`.plaited/${name}`);
+    expect(result.stderr).toContain("imports 'plaited-agent', which is not installed in this project");
+    expect(result.stderr).toContain('npm install --save-dev');
+    expect(result.stderr).toContain('.plaited/config.json');
+    expect(result.stderr).toContain('export default { ... }');
+  });
+
+  it('the advised plain-object config.ts (no import) loads: its own mistakes are what gets reported', () => {
+    const result = run([], projectWithConfig('config.ts', `export default { agent: { maxSteps: -1 } };\n`));
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('agent.maxSteps');
+    expect(result.stderr).not.toContain('not installed');
+  });
+});
