@@ -5,7 +5,8 @@ import type { Agent } from './agent/agent.js';
 import type { AgentExtension } from './agent/agent-extension.js';
 import { createAgent, modelSource, type CreateAgentOptions } from './agent/create-agent.js';
 import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
-import type { McpServerConfig, PlaitedConfig } from './config/schema.js';
+import type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
+import { parseConfig } from './config/parse-config.js';
 import type { Log } from './cli/stderr-log.js';
 import type { McpRegistry } from './mcp/mcp-registry.js';
 import type { EmbeddingModel } from './model/embedding-model.js';
@@ -26,7 +27,8 @@ export interface DefaultAgent extends Agent {
 }
 
 export interface CreateDefaultAgentOptions {
-  config: PlaitedConfig;
+  /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
+  config?: PlaitedConfigInput | PlaitedConfig;
   log?: Log;
   /** Extra extensions, after the defaults. */
   extensions?: AgentExtension[];
@@ -41,8 +43,8 @@ export interface CreateDefaultAgentOptions {
  * memory and plans. Wired lazily: nothing heavy (MCP SDK, SQLite, node-llama-cpp) loads
  * before a session needs it, so `initialize` is answered first.
  */
-export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultAgent {
-  const { config } = options;
+export function createDefaultAgent(options: CreateDefaultAgentOptions = {}): DefaultAgent {
+  const config = parseConfig(options.config);
   const log = options.log ?? (() => undefined);
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;

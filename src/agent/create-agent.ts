@@ -1,7 +1,8 @@
 import type { Agent, AgentCapabilities, ProcessOptions, PromptInput, SessionInfo } from './agent.js';
 import type { AgentExtension, TurnContext } from './agent-extension.js';
 import type { AgentOutput, StopReason } from './agent-output.js';
-import type { PlaitedConfig } from '../config/schema.js';
+import type { PlaitedConfig, PlaitedConfigInput } from '../config/schema.js';
+import { parseConfig } from '../config/parse-config.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
 import type { Runtime } from '../tools/runtime.js';
@@ -28,7 +29,8 @@ import type { TurnOverrides } from './turn-overrides.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
 
 export interface CreateAgentOptions {
-  config: PlaitedConfig;
+  /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
+  config?: PlaitedConfigInput | PlaitedConfig;
   /** Modules that add tools, prompt text and session hooks (MCP, skills, rules, memory, plans). */
   extensions?: AgentExtension[];
   /**
@@ -52,8 +54,8 @@ export interface CreateAgentOptions {
  * The protocol-agnostic core. Light to construct: the model, SQLite and the tools load
  * on first use, so an adapter can answer its protocol's handshake first.
  */
-export function createAgent(options: CreateAgentOptions): Agent {
-  const { config } = options;
+export function createAgent(options: CreateAgentOptions = {}): Agent {
+  const config = parseConfig(options.config);
   const policy = new ToolPolicy(config.tools);
   const hooks = {
     onToolCall: hookList(config.hooks.onToolCall),
