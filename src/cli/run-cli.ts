@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/create-agent.js';
 import { createDefaultAgent } from '../default-agent.js';
+import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
 
@@ -35,6 +36,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
     config = applyFlags(loaded.config, args);
+    checkModelSpec(config);
     if (loaded.path) log('debug', `config: ${loaded.path}`);
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);

@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { PlaitedConfig } from '../config/schema.js';
 import { ModelError } from './model-error.js';
+import { checkModelSpec } from './check-model-spec.js';
 
 /** The seed's chat model: used when no model is configured at all. */
 export const DEFAULT_CHAT_MODEL = 'hf:ggml-org/functiongemma-270m-it-GGUF';
@@ -18,6 +19,7 @@ export async function resolveModel(agentConfig: PlaitedConfig['agent']): Promise
   // No model configured: the seed's default, FunctionGemma run locally (downloaded once, then cached).
   const spec = agentConfig.model ?? `llama-cpp:${DEFAULT_CHAT_MODEL}`;
   if (typeof spec !== 'string') return spec;
+  checkModelSpec({ agent: { ...agentConfig, model: spec } });
 
   const colon = spec.indexOf(':');
   const provider = colon === -1 ? spec : spec.slice(0, colon);
