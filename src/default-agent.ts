@@ -53,14 +53,25 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions = {}): Def
 
   const services = () =>
     (servicesPromise ??= (async () => {
-      const embedder = await openEmbedder(config, projectDir, log);
+      const opened = await openEmbedder(config, projectDir);
+      const embedder = opened.embedder;
       const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : resolve(projectDir, '.plaited/index.db');
       mkdirSync(dirname(indexPath), { recursive: true });
       const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
-      const index = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
+      const hybrid = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
+      // Said once, in one line, when discovery first runs: a start that never searches never hears of it.
+      const index = opened.unavailable
+        ? (await import('./retrieval/notify-first-search.js')).notifyFirstSearch(hybrid, () =>
+            log('warn', `embedder unavailable (${opened.unavailable}); discovery uses keyword search only`),
+          )
+        : hybrid;
       const { createMcpRegistry } = await import('./mcp/create-mcp-registry.js');
       const { createModelSampler } = await import('./mcp/create-model-sampler.js');
-      // Config servers connect in the background: a slow server never delays a session.
+      const { logRegistryEvent } = await import('./mcp/log-registry-event.js');
+      // Config servers connect in the background: a slow server never delays a session; the
+      // first turn waits for them up to `mcp.startupWaitMs` (the MCP extension).
+      const enabled = config.mcp.servers.filter((server) => server.enabled).length;
+      if (enabled > 0) log('info', `MCP: connecting ${enabled} configured ${enabled === 1 ? 'server' : 'servers'}`);
       const registry = await createMcpRegistry({
         config,
         index,
@@ -69,10 +80,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions = {}): Def
         // A server's sampling request is answered with the agent's own model.
         onSampling: createModelSampler({ model: () => baseModel() }),
         ...(config.adapters.sandbox.commands ? { prepareServer: sandboxStdioServer(config, projectDir) } : {}),
-        onEvent: (event) => {
-          if (event.type === 'server-status' && event.error) log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
-          if (event.type === 'catalog-error') log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
-        },
+        onEvent: (event) => logRegistryEvent(log, event),
       });
       return { index, embedder, registry };
     })());
@@ -158,9 +166,10 @@ function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
 
 /**
  * The configured embedder, checked once. Without one (offline and not cached, or a bad
- * file) discovery falls back to BM25 alone, with a warning: search degrades, nothing fails.
+ * file) discovery falls back to BM25 alone: search degrades, nothing fails. `unavailable`
+ * is the reason in one short line (node-llama-cpp's messages run to several).
  */
-async function openEmbedder(config: PlaitedConfig, projectDir: string, log: Log): Promise<EmbeddingModel | undefined> {
+async function openEmbedder(config: PlaitedConfig, projectDir: string): Promise<{ embedder?: EmbeddingModel; unavailable?: string }> {
   try {
     mkdirSync(resolve(projectDir, '.plaited'), { recursive: true });
     const { createEmbedder } = await import('./model/embedder.js');
@@ -171,9 +180,9 @@ async function openEmbedder(config: PlaitedConfig, projectDir: string, log: Log)
       cacheDb: resolve(projectDir, '.plaited/index.db'),
     });
     await embedder.dimensions();
-    return embedder;
+    return { embedder };
   } catch (error) {
-    log('warn', `embedder unavailable, discovery uses BM25 only: ${(error as Error).message}`);
-    return undefined;
+    const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+    return { unavailable: firstLine.length > 160 ? `${firstLine.slice(0, 157)}...` : firstLine };
   }
 }

@@ -47,6 +47,8 @@ export class McpRegistry {
   private readonly localTools = new Map<string, AnyTool>();
   private readonly localResources = new Map<string, LocalResource>();
   private readonly localPrompts = new Map<string, LocalPrompt>();
+  /** Global servers whose first connect and catalog load are still under way. */
+  private readonly starting = new Map<string, Promise<unknown>>();
   private closed = false;
 
   constructor(options: McpRegistryOptions) {
@@ -158,9 +160,31 @@ export class McpRegistry {
       const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
       const state = this.createState(prepared, options);
       if (!config.enabled) return this.info(state);
-      await this.track(state.client.connect());
-      await this.idleOf(state);
+      const started = (async () => {
+        await this.track(state.client.connect());
+        await this.idleOf(state);
+      })();
+      if (options.sessionId === undefined) {
+        this.starting.set(config.id, started);
+        const forget = () => void (this.starting.get(config.id) === started && this.starting.delete(config.id));
+        started.then(forget, forget);
+      }
+      await started;
       return this.info(state);
+    },
+    /**
+     * Waits until every global server has finished its first connect and catalog load, or
+     * `timeoutMs` has passed; resolves to the ids still starting then (empty when all are done).
+     * A failed connect counts as done: it is reported through the server's status.
+     */
+    settled: async (timeoutMs: number): Promise<string[]> => {
+      if (this.starting.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+        await Promise.race([Promise.allSettled([...this.starting.values()]), timeout]);
+        clearTimeout(timer);
+      }
+      return [...this.starting.keys()];
     },
     remove: async (id: string, scope: McpScope = {}): Promise<void> => {
       const state = this.states.get(stateKey(id, scope.sessionId));
@@ -286,11 +310,13 @@ export class McpRegistry {
 
   private async reload(state: ServerState, kinds: ReadonlySet<McpListKind>): Promise<void> {
     const { config, sessionId } = state;
+    const started = performance.now();
     const documents = await loadServerCatalog(state, kinds, { validator: this.validator, emit: (event) => this.emit(event) });
     if (state.removed || this.closed) return;
     try {
       const report = await this.options.index.sync(state.namespace, documents);
-      this.emit({ type: 'catalog-indexed', serverId: config.id, sessionId, report });
+      const counts = { tools: state.tools.size, resources: state.resources.length + state.templates.length, prompts: state.prompts.size };
+      this.emit({ type: 'catalog-indexed', serverId: config.id, sessionId, report, counts, durationMs: performance.now() - started });
     } catch (error) {
       this.emit({ type: 'catalog-error', serverId: config.id, sessionId, error: asError(error) });
     }
