@@ -173,8 +173,10 @@ async function openEmbedder(config: PlaitedConfig, projectDir: string): Promise<
   try {
     mkdirSync(resolve(projectDir, '.plaited'), { recursive: true });
     const { createEmbedder } = await import('./model/embedder.js');
+    const { createDownloadProgressReporter } = await import('./model/download-progress.js');
     const embedder = createEmbedder({
       model: config.embedder.model,
+      onDownloadProgress: createDownloadProgressReporter(process.stderr, `Downloading embedder ${config.embedder.model}`),
       threads: config.embedder.threads,
       batchSize: config.embedder.batchSize,
       cacheDb: resolve(projectDir, '.plaited/index.db'),

@@ -48,8 +48,11 @@ export async function resolveModel(agentConfig: PlaitedConfig['agent']): Promise
     }
     case 'llama-cpp': {
       const { createLlamaCppLanguageModel } = await import('./llama-cpp-language-model.js');
+      const { createDownloadProgressReporter } = await import('./download-progress.js');
       return createLlamaCppLanguageModel({
         model: modelId,
+        // The first use of a remote model downloads it: show the progress (stderr; stdout is the protocol's).
+        onDownloadProgress: createDownloadProgressReporter(process.stderr, `Downloading ${modelId}`),
         threads: agentConfig.threads,
         contextSize: agentConfig.contextSize,
         chatFormat: agentConfig.chatFormat,
