@@ -12,6 +12,7 @@ import type { McpRegistry } from './mcp/mcp-registry.js';
 import type { EmbeddingModel } from './model/embedding-model.js';
 import type { ResolvedLanguageModel } from './model/resolve-model.js';
 import type { SearchIndex } from './retrieval/search-index.js';
+import { errorMessage } from './errors/error-message.js';
 
 /** The shared services behind the default extensions, opened on first use. */
 export interface AgentServices {
@@ -184,7 +185,7 @@ async function openEmbedder(config: PlaitedConfig, projectDir: string): Promise<
     await embedder.dimensions();
     return { embedder };
   } catch (error) {
-    const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+    const firstLine = errorMessage(error).split('\n')[0]!.trim();
     return { unavailable: firstLine.length > 160 ? `${firstLine.slice(0, 157)}...` : firstLine };
   }
 }

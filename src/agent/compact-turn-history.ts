@@ -5,6 +5,7 @@ import type { LiveSession } from './session-manager.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import { compactionLimit, estimateTokens, stubToolOutputsExceptLast, summariseOldTurns, truncateOldToolOutputs } from './compact-history.js';
+import { errorMessage } from '../errors/error-message.js';
 
 const DEFAULT_CONTEXT_WINDOW = 128_000;
 
@@ -45,7 +46,7 @@ export async function* compactTurnHistory(options: {
       }
     } catch (error) {
       live.messages.splice(0, live.messages.length, ...messages);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       yield { type: 'compaction', sessionId, compactionId, status: 'failed', error: message };
       return true;
     }

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { configIssues } from './config-issues.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface LoadConfigOptions {
   /** The project folder; `.plaited/config.*` is looked for here. */
@@ -70,7 +71,7 @@ async function readConfigFile(file: string): Promise<unknown> {
     }
     return await importWithJiti(file);
   } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
+    const cause = errorMessage(error);
     throw new ConfigError('config_load_failed', `Cannot load config ${file}: ${cause}`, { file, cause: error });
   }
 }

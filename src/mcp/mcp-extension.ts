@@ -3,6 +3,7 @@ import type { PlaitedConfig } from '../config/schema.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface McpExtensionOptions {
   registry: McpRegistry;
@@ -97,7 +98,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
               type: 'notice',
               sessionId: session.sessionId,
               level: 'warning',
-              message: `MCP server "${server.id}" is unavailable: ${error instanceof Error ? error.message : String(error)}`,
+              message: `MCP server "${server.id}" is unavailable: ${errorMessage(error)}`,
             });
           }
         }),

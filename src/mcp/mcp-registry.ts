@@ -23,6 +23,7 @@ import type {
   ToolMatch,
 } from './mcp-registry-types.js';
 import { mcpToolPrefix } from './tool-name.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type * from './mcp-registry-types.js';
 
@@ -85,7 +86,7 @@ export class McpRegistry {
       try {
         return await tool.execute(checked.value, context);
       } catch (error) {
-        return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`Tool ${name} failed: ${errorMessage(error)}`);
       }
     },
   };

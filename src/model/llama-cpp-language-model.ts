@@ -20,6 +20,7 @@ import { resolveModelFile, type DownloadProgress } from './model-files.js';
 import { RefCountedCache } from './ref-counted-cache.js';
 import { acquireSharedModel, defaultThreads, getSharedLlama, loadNodeLlamaCpp } from './shared-llama.js';
 import { StreamPartWriter } from './stream-part-writer.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type LocalChatFormat = 'auto' | 'functiongemma' | 'generic';
 
@@ -292,6 +293,3 @@ function emptyUsage(): LanguageModelV3Usage {
   };
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -6,6 +6,7 @@ import { LocalModelError } from './local-model-error.js';
 import { DEFAULT_CHAT_MODEL } from './resolve-model.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
 import { withDownloadWatchdog, type DownloadTimeouts } from './download-watchdog.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * Where model files come from: a local path as is, or a remote URI (`hf:ORG/REPO:QUANT`,
@@ -86,7 +87,7 @@ export async function resolveModelFile(spec: string, options: ResolveModelFileOp
       options,
     );
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     throw new LocalModelError(
       options.download === false ? 'model_file_not_found' : 'model_download_failed',
       spec,

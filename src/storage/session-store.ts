@@ -9,6 +9,7 @@ import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
 import { StorageError } from './storage-error.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
 export interface StoredSession extends SessionInfo {
@@ -380,5 +381,5 @@ function isSqliteCode(error: unknown, code: string): boolean {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

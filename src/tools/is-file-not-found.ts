@@ -1,4 +1,4 @@
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** ACP's "Resource not found" error code (`RequestError.resourceNotFound`). */
 const ACP_RESOURCE_NOT_FOUND = -32002;
