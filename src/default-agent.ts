@@ -5,6 +5,7 @@ import type { Agent } from './agent/agent.js';
 import type { AgentExtension } from './agent/agent-extension.js';
 import { createAgent, modelSource, type CreateAgentOptions } from './agent/create-agent.js';
 import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
+import { createEpisodicExtension } from './context/episodic-extension.js';
 import type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
 import { parseConfig } from './config/parse-config.js';
 import type { Log } from './cli/stderr-log.js';
@@ -44,7 +45,7 @@ export interface CreateDefaultAgentOptions {
  * memory and plans. Wired lazily: nothing heavy (MCP SDK, SQLite, node-llama-cpp) loads
  * before a session needs it, so `initialize` is answered first.
  */
-export function createDefaultAgent(options: CreateDefaultAgentOptions = {}): DefaultAgent {
+export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultAgent {
   const config = parseConfig(options.config);
   const log = options.log ?? (() => undefined);
   const projectDir = options.projectDir ?? process.cwd();
@@ -94,14 +95,17 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions = {}): Def
     return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index, embedder })];
   };
 
+  // An unreachable model may come back: a failure is retried next turn.
+  const model = config.cache.enabled ? memoizeUntilFailure(() => cachedModel(baseModel, services, config, projectDir, log)) : baseModel;
   const agent = createAgent({
     config,
-    // An unreachable model may come back: a failure is retried next turn.
-    model: config.cache.enabled ? memoizeUntilFailure(() => cachedModel(baseModel, services, config, projectDir, log)) : baseModel,
-    // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
-    episodeIndex: async () => (await services()).index,
+    model,
     loadExtensions: extensions,
-    extensions: options.extensions ?? [],
+    extensions: [
+      ...(options.extensions ?? []),
+      // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
+      ...(config.agent.episodic.enabled ? [createEpisodicExtension({ config, model, index: async () => (await services()).index })] : []),
+    ],
   });
   const stop = agent.stop.bind(agent);
   return Object.assign(agent, {
