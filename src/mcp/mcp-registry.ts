@@ -1,11 +1,11 @@
-import { UriTemplate, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/client';
+import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchHit } from '../retrieval/search-index.js';
 import { errorResult, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { detachedContext } from './detached-tool-context.js';
 import type { McpTool } from './create-mcp-tool.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
-import { documentId, LOCAL_NAMESPACE, localDocument, type McpDocumentKind, type McpDocumentPayload } from './mcp-catalog-documents.js';
+import { documentId, LOCAL_NAMESPACE, localDocument, type McpDocumentKind } from './mcp-catalog-documents.js';
 import { McpClient, type McpListKind } from './mcp-client.js';
 import { loadServerCatalog, type ServerState } from './load-server-catalog.js';
 import { McpClientError } from './mcp-client-error.js';
@@ -23,13 +23,14 @@ import type {
   ToolMatch,
 } from './mcp-registry-types.js';
 import { mcpToolPrefix } from './tool-name.js';
+import { asError, callOf, matchesTemplate, stateKey } from './mcp-registry-helpers.js';
+import { resolveDiscoveryHit } from './resolve-discovery-hit.js';
 import { errorMessage } from '../errors/error-message.js';
 
 export type * from './mcp-registry-types.js';
 
 export { LOCAL_NAMESPACE };
 const ALL_KINDS: readonly McpListKind[] = ['tools', 'resources', 'prompts'];
-
 
 /**
  * The one registry of MCP servers and what they offer: one `McpClient` per server, every tool,
@@ -338,36 +339,8 @@ export class McpRegistry {
         throw error;
       });
     }
-    return hits.flatMap((hit) => this.resolveHit(hit, scoped)).slice(0, limit);
-  }
-
-  private resolveHit(hit: SearchHit, scoped: readonly ServerState[]): DiscoveryHit[] {
-    const payload = hit.document.payload as McpDocumentPayload | undefined;
-    if (!payload) return [];
-    const state = scoped.find((candidate) => candidate.namespace === hit.document.namespace);
-    const { score } = hit;
-    const serverId = state?.config.id;
-    switch (hit.document.kind) {
-      case 'tool': {
-        const tool = state ? state.tools.get(payload.ref) : this.localTools.get(payload.ref);
-        return tool ? [{ kind: 'tool', score, serverId, tool }] : [];
-      }
-      case 'resource': {
-        const resource = state ? state.resources.find((item) => item.uri === payload.ref) : this.localResources.get(payload.ref);
-        return resource ? [{ kind: 'resource', score, serverId, resource }] : [];
-      }
-      case 'resource-template': {
-        const template = state?.templates.find((item) => item.uriTemplate === payload.ref);
-        return template ? [{ kind: 'resource-template', score, serverId, template }] : [];
-      }
-      case 'prompt': {
-        const local = this.localPrompts.get(payload.ref);
-        const prompt = state ? state.prompts.get(payload.ref) : local && { ...local, mcpName: local.name };
-        return prompt ? [{ kind: 'prompt', score, serverId, prompt }] : [];
-      }
-      default:
-        return [];
-    }
+    const locals = { tools: this.localTools, resources: this.localResources, prompts: this.localPrompts };
+    return hits.flatMap((hit) => resolveDiscoveryHit(hit, scoped, locals)).slice(0, limit);
   }
 
   private findTool(name: string, scope: McpScope): AnyTool | undefined {
@@ -427,28 +400,4 @@ export class McpRegistry {
       }
     }
   }
-}
-
-/** The tool call a server request most likely belongs to (the latest one in flight on that server). */
-function callOf(state: ServerState): { sessionId?: string; emit?: ToolContext['emit']; toolCallId?: string } {
-  const call = [...state.activeCalls].at(-1);
-  // A session server's requests belong to its session; a global server's, to the calling session.
-  const sessionId = state.sessionId ?? call?.sessionId;
-  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(call ? { emit: call.emit, toolCallId: call.toolCallId } : {}) };
-}
-
-function stateKey(id: string, sessionId: string | undefined): string {
-  return `${sessionId ?? ''}\u0000${id}`;
-}
-
-function matchesTemplate(template: string, uri: string): boolean {
-  try {
-    return new UriTemplate(template).match(uri) !== null;
-  } catch {
-    return false;
-  }
-}
-
-function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }
