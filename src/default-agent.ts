@@ -5,12 +5,15 @@ import type { Agent } from './agent/agent.js';
 import type { AgentExtension } from './agent/agent-extension.js';
 import { createAgent, modelSource, type CreateAgentOptions } from './agent/create-agent.js';
 import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
-import type { McpServerConfig, PlaitedConfig } from './config/schema.js';
+import { createEpisodicExtension } from './context/episodic-extension.js';
+import type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
+import { parseConfig } from './config/parse-config.js';
 import type { Log } from './cli/stderr-log.js';
 import type { McpRegistry } from './mcp/mcp-registry.js';
 import type { EmbeddingModel } from './model/embedding-model.js';
 import type { ResolvedLanguageModel } from './model/resolve-model.js';
 import type { SearchIndex } from './retrieval/search-index.js';
+import { errorMessage } from './errors/error-message.js';
 
 /** The shared services behind the default extensions, opened on first use. */
 export interface AgentServices {
@@ -26,7 +29,8 @@ export interface DefaultAgent extends Agent {
 }
 
 export interface CreateDefaultAgentOptions {
-  config: PlaitedConfig;
+  /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
+  config?: PlaitedConfigInput | PlaitedConfig;
   log?: Log;
   /** Extra extensions, after the defaults. */
   extensions?: AgentExtension[];
@@ -42,7 +46,7 @@ export interface CreateDefaultAgentOptions {
  * before a session needs it, so `initialize` is answered first.
  */
 export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultAgent {
-  const { config } = options;
+  const config = parseConfig(options.config);
   const log = options.log ?? (() => undefined);
   const projectDir = options.projectDir ?? process.cwd();
   let servicesPromise: Promise<AgentServices> | undefined;
@@ -51,14 +55,25 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
 
   const services = () =>
     (servicesPromise ??= (async () => {
-      const embedder = await openEmbedder(config, projectDir, log);
+      const opened = await openEmbedder(config, projectDir);
+      const embedder = opened.embedder;
       const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : resolve(projectDir, '.plaited/index.db');
       mkdirSync(dirname(indexPath), { recursive: true });
       const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
-      const index = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
+      const hybrid = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
+      // Said once, in one line, when discovery first runs: a start that never searches never hears of it.
+      const index = opened.unavailable
+        ? (await import('./retrieval/notify-first-search.js')).notifyFirstSearch(hybrid, () =>
+            log('warn', `embedder unavailable (${opened.unavailable}); discovery uses keyword search only`),
+          )
+        : hybrid;
       const { createMcpRegistry } = await import('./mcp/create-mcp-registry.js');
       const { createModelSampler } = await import('./mcp/create-model-sampler.js');
-      // Config servers connect in the background: a slow server never delays a session.
+      const { logRegistryEvent } = await import('./mcp/log-registry-event.js');
+      // Config servers connect in the background: a slow server never delays a session; the
+      // first turn waits for them up to `mcp.startupWaitMs` (the MCP extension).
+      const enabled = config.mcp.servers.filter((server) => server.enabled).length;
+      if (enabled > 0) log('info', `MCP: connecting ${enabled} configured ${enabled === 1 ? 'server' : 'servers'}`);
       const registry = await createMcpRegistry({
         config,
         index,
@@ -67,10 +82,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
         // A server's sampling request is answered with the agent's own model.
         onSampling: createModelSampler({ model: () => baseModel() }),
         ...(config.adapters.sandbox.commands ? { prepareServer: sandboxStdioServer(config, projectDir) } : {}),
-        onEvent: (event) => {
-          if (event.type === 'server-status' && event.error) log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
-          if (event.type === 'catalog-error') log('warn', `MCP server ${event.serverId}: ${event.error.message}`);
-        },
+        onEvent: (event) => logRegistryEvent(log, event),
       });
       return { index, embedder, registry };
     })());
@@ -83,14 +95,17 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
     return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index, embedder })];
   };
 
+  // An unreachable model may come back: a failure is retried next turn.
+  const model = config.cache.enabled ? memoizeUntilFailure(() => cachedModel(baseModel, services, config, projectDir, log)) : baseModel;
   const agent = createAgent({
     config,
-    // An unreachable model may come back: a failure is retried next turn.
-    model: config.cache.enabled ? memoizeUntilFailure(() => cachedModel(baseModel, services, config, projectDir, log)) : baseModel,
-    // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
-    episodeIndex: async () => (await services()).index,
+    model,
     loadExtensions: extensions,
-    extensions: options.extensions ?? [],
+    extensions: [
+      ...(options.extensions ?? []),
+      // Episodes share the one hybrid index, so they are found by meaning when an embedder is loaded.
+      ...(config.agent.episodic.enabled ? [createEpisodicExtension({ config, model, index: async () => (await services()).index })] : []),
+    ],
   });
   const stop = agent.stop.bind(agent);
   return Object.assign(agent, {
@@ -156,22 +171,25 @@ function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
 
 /**
  * The configured embedder, checked once. Without one (offline and not cached, or a bad
- * file) discovery falls back to BM25 alone, with a warning: search degrades, nothing fails.
+ * file) discovery falls back to BM25 alone: search degrades, nothing fails. `unavailable`
+ * is the reason in one short line (node-llama-cpp's messages run to several).
  */
-async function openEmbedder(config: PlaitedConfig, projectDir: string, log: Log): Promise<EmbeddingModel | undefined> {
+async function openEmbedder(config: PlaitedConfig, projectDir: string): Promise<{ embedder?: EmbeddingModel; unavailable?: string }> {
   try {
     mkdirSync(resolve(projectDir, '.plaited'), { recursive: true });
     const { createEmbedder } = await import('./model/embedder.js');
+    const { createDownloadProgressReporter } = await import('./model/download-progress.js');
     const embedder = createEmbedder({
       model: config.embedder.model,
+      onDownloadProgress: createDownloadProgressReporter(process.stderr, `Downloading embedder ${config.embedder.model}`),
       threads: config.embedder.threads,
       batchSize: config.embedder.batchSize,
       cacheDb: resolve(projectDir, '.plaited/index.db'),
     });
     await embedder.dimensions();
-    return embedder;
+    return { embedder };
   } catch (error) {
-    log('warn', `embedder unavailable, discovery uses BM25 only: ${(error as Error).message}`);
-    return undefined;
+    const firstLine = errorMessage(error).split('\n')[0]!.trim();
+    return { unavailable: firstLine.length > 160 ? `${firstLine.slice(0, 157)}...` : firstLine };
   }
 }

@@ -7,6 +7,9 @@
 export { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
 export { createDefaultAgent, type CreateDefaultAgentOptions, type DefaultAgent } from './default-agent.js';
 export { defineConfig } from './config/define-config.js';
+export { parseConfig } from './config/parse-config.js';
+export { loadConfig, CONFIG_FILE_NAMES, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
+export { ConfigError, type ConfigIssue } from './config/config-error.js';
 export { defineTool } from './tools/define-tool.js';
 export { textResult } from './tools/tool.js';
 

@@ -1,5 +1,6 @@
 import type { AgentExtension } from './agent-extension.js';
 import type { AgentErrorInfo, AgentOutput } from './agent-output.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Runs one hook on every extension at once; a failure becomes a notice, never an exception. */
 export async function runHooks(
@@ -38,12 +39,12 @@ async function runHook(
 }
 
 export function noticeOf(sessionId: string, extension: string, hook: string, error: unknown): AgentOutput {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { type: 'notice', sessionId, level: 'warning', message: `${extension} (${hook}) failed: ${message}` };
 }
 
 export function errorInfo(error: unknown, fallback: string): AgentErrorInfo {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : fallback;
   return { code, message };
 }

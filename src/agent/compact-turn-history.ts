@@ -6,6 +6,7 @@ import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import { compactionLimit, estimateTokens, stubToolOutputsExceptLast, summariseOldTurns, truncateOldToolOutputs } from './compact-history.js';
 import { canMeasurePrompt } from '../model/prompt-budget.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** A history's size in the model's own tokens (system prompt and tools included), and the model's context size. */
 export interface HistoryMeasure {
@@ -57,7 +58,7 @@ export async function* compactTurnHistory(options: {
       }
     } catch (error) {
       live.messages.splice(0, live.messages.length, ...messages);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       yield { type: 'compaction', sessionId, compactionId, status: 'failed', error: message };
       return true;
     }

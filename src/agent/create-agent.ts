@@ -1,9 +1,9 @@
 import type { Agent, AgentCapabilities, ProcessOptions, PromptInput, SessionInfo, SessionOptions } from './agent.js';
 import type { AgentExtension, TurnContext } from './agent-extension.js';
 import type { AgentOutput, StopReason } from './agent-output.js';
-import type { PlaitedConfig } from '../config/schema.js';
+import type { PlaitedConfig, PlaitedConfigInput } from '../config/schema.js';
+import { parseConfig } from '../config/parse-config.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import type { SearchIndex } from '../retrieval/search-index.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
@@ -18,9 +18,6 @@ import { errorInfo, noticeOf, runHooks, runHooksInOrder } from './agent-notices.
 import { EventRecorder } from './event-recorder.js';
 import { SteeringQueue } from './steering-queue.js';
 import { messageTranscript } from './message-transcript.js';
-import { createEpisodicMemory } from './episodic-memory.js';
-import { episodeIndexOpener } from './open-episode-index.js';
-import { summarizeEpisode } from './summarize-episode.js';
 import { createExitPlanModeTool } from './exit-plan-mode-tool.js';
 import { createTaskTool } from './task-tool.js';
 import { compactTurnHistory } from './compact-turn-history.js';
@@ -30,7 +27,8 @@ import { createSessionModels } from './session-model.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
 
 export interface CreateAgentOptions {
-  config: PlaitedConfig;
+  /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
+  config?: PlaitedConfigInput | PlaitedConfig;
   /** Modules that add tools, prompt text and session hooks (MCP, skills, rules, memory, plans). */
   extensions?: AgentExtension[];
   /**
@@ -46,8 +44,6 @@ export interface CreateAgentOptions {
   /** The runtime used when `process` is not given one. */
   runtime?: (cwd: string) => Runtime;
   stores?: StoreRegistry;
-  /** Where episodes live (`agent.episodic`); default `<project>/.plaited/episodes.db` (BM25 only). Pass the shared hybrid index to get dense search. */
-  episodeIndex?: (cwd: string) => Promise<SearchIndex>;
 }
 
 /**
@@ -55,7 +51,7 @@ export interface CreateAgentOptions {
  * on first use, so an adapter can answer its protocol's handshake first.
  */
 export function createAgent(options: CreateAgentOptions): Agent {
-  const { config } = options;
+  const config = parseConfig(options.config);
   const policy = new ToolPolicy(config.tools);
   const hooks = {
     onToolCall: hookList(config.hooks.onToolCall),
@@ -71,21 +67,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
   let stopped = false;
   /** Stores this agent opened itself (injected ones belong to the caller). */
   let ownStores: StoreRegistry | undefined;
-  const episodeIndexes = options.episodeIndex ? undefined : episodeIndexOpener();
 
   const model = modelSource(config, options.model);
   const sessionModel = createSessionModels(config, model);
 
   const extensions = [...(options.extensions ?? [])];
-  if (config.agent.episodic.enabled) {
-    extensions.push(
-      createEpisodicMemory({
-        index: options.episodeIndex ?? ((cwd) => episodeIndexes!.open(cwd)),
-        inject: config.agent.episodic.inject,
-        summarize: async (input, signal) => summarizeEpisode(await model(), input, { reflection: config.agent.reflection, signal }),
-      }),
-    );
-  }
 
   const loadLate = options.loadExtensions ? memoizeUntilFailure(options.loadExtensions) : undefined;
   let lateLoaded = !loadLate;
@@ -415,7 +401,6 @@ export function createAgent(options: CreateAgentOptions): Agent {
         }
       }
       for (const extension of extensions) await Promise.resolve(extension.close?.()).catch(() => undefined);
-      episodeIndexes?.closeAll();
       ownStores?.closeAll();
     },
   };

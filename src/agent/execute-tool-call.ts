@@ -1,6 +1,7 @@
 import type { AgentOutput } from './agent-output.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Runs one approved call. A tool that throws becomes an error result the model can read. */
 export async function executeToolCall(options: {
@@ -27,7 +28,7 @@ export async function executeToolCall(options: {
     return result;
   } catch (error) {
     if (signal.aborted) return { content: [{ type: 'text', text: 'Cancelled while running.' }], isError: true };
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return { content: [{ type: 'text', text: `Tool "${tool.name}" failed: ${message}` }], isError: true };
   }
 }

@@ -7,6 +7,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { errorInfo } from './agent-notices.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
+import { describeModelCallError } from '../model/describe-model-call-error.js';
 
 export interface StepToolCall {
   toolCallId: string;
@@ -279,6 +280,8 @@ function mapFinishReason(reason: string): StopReason {
 }
 
 function toErrorInfo(error: unknown): AgentErrorInfo {
+  const described = describeModelCallError(error);
+  if (described) return { code: 'model_call_failed', message: described };
   const { code, message } = errorInfo(error, error instanceof Error && error.name.startsWith('AI_') ? 'model_call_failed' : 'internal_error');
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return { code, message: `${message}${cause}` };

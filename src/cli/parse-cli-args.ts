@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface CliArgs {
   adapters: string[];
@@ -77,7 +78,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       },
     });
   } catch (error) {
-    throw new CliUsageError(error instanceof Error ? error.message : String(error));
+    throw new CliUsageError(errorMessage(error));
   }
   const values = parsed.values;
   const logLevel = (values['log-level'] ?? 'info') as LogLevel;

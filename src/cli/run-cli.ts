@@ -7,6 +7,7 @@ import { modelSource } from '../agent/create-agent.js';
 import { createDefaultAgent } from '../default-agent.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { networkAuthSource } from './network-auth-source.js';
+import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
 import { a2aOptions } from './a2a-options.js';
@@ -39,6 +40,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
     config = applyFlags(loaded.config, args);
+    checkModelSpec(config);
     if (loaded.path) log('debug', `config: ${loaded.path}`);
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);

@@ -7,6 +7,7 @@ import { configIssues } from './config-issues.js';
 import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface LoadConfigOptions {
   /** The project folder; `.plaited/config.*` is looked for here. */
@@ -74,7 +75,7 @@ async function readConfigFile(file: string): Promise<unknown> {
     }
     return await importWithJiti(file);
   } catch (error) {
-    const cause = missingPackageHint(error) ?? (error instanceof Error ? error.message : String(error));
+    const cause = missingPackageHint(error) ?? errorMessage(error);
     throw new ConfigError('config_load_failed', `Cannot load config ${file}: ${cause}`, { file, cause: error });
   }
 }

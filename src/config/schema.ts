@@ -180,6 +180,8 @@ export const mcpSchema = z.strictObject({
     .prefault({}),
   /** Where the hybrid index lives; default `<project>/.plaited/index.db`. */
   indexDb: z.string().optional(),
+  /** How long the first turn waits for `servers` to connect and be indexed (ms); then it goes on with a notice. */
+  startupWaitMs: z.number().int().nonnegative().default(15_000),
 });
 
 export const embedderSchema = z.strictObject({

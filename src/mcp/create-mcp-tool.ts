@@ -4,6 +4,7 @@ import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
 import type { McpToolDefinition } from './mcp-client.js';
 import { mcpToolKind, mcpToolRisk } from './mcp-tool-risk.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type McpToolArgs = Record<string, unknown>;
 
@@ -57,7 +58,7 @@ export function createMcpTool(options: CreateMcpToolOptions): McpTool {
       try {
         return mapCallToolResult(await options.call(args, { signal: context.signal, context }));
       } catch (error) {
-        return errorResult(`MCP tool ${definition.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`MCP tool ${definition.name} failed: ${errorMessage(error)}`);
       }
     },
   };

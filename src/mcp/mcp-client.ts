@@ -15,6 +15,8 @@ import type { McpServerConfig } from '../config/schema.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { McpClientError } from './mcp-client-error.js';
 import { toMcpClientError } from './to-mcp-client-error.js';
+import { listAllPages, type ListResult, type McpListMethod } from './list-all-pages.js';
+import { ReconnectBackoff } from './reconnect-backoff.js';
 import type {
   McpClientOptions,
   McpListKind,
@@ -41,8 +43,7 @@ export class McpClient {
   /** The client of the connect attempt in flight, so close() can cut a slow handshake short. */
   private pendingClient: Client | undefined;
   private connecting: Promise<void> | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private attempts = 0;
+  private readonly backoff: ReconnectBackoff;
   private everConnected = false;
   private closed = false;
   private currentStatus: McpServerStatus = 'idle';
@@ -54,6 +55,7 @@ export class McpClient {
   constructor(config: McpServerConfig, options: McpClientOptions = {}) {
     this.config = config;
     this.options = options;
+    this.backoff = new ReconnectBackoff(options.reconnect);
   }
 
   get id(): string {
@@ -91,7 +93,7 @@ export class McpClient {
     if (this.closed) return Promise.reject(this.notConnected('the client was closed'));
     if (this.client) return Promise.resolve();
     if (!this.connecting) {
-      this.clearReconnectTimer();
+      this.backoff.cancel();
       this.connecting = this.attempt().finally(() => {
         this.connecting = undefined;
       });
@@ -102,7 +104,7 @@ export class McpClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.clearReconnectTimer();
+    this.backoff.cancel();
     for (const timer of this.listChangedTimers.values()) clearTimeout(timer);
     this.listChangedTimers.clear();
     const client = this.client;
@@ -211,7 +213,7 @@ export class McpClient {
       throw this.notConnected('the client was closed while connecting');
     }
     this.client = client;
-    this.attempts = 0;
+    this.backoff.reset();
     this.error = undefined;
     const reconnected = this.everConnected;
     this.everConnected = true;
@@ -280,26 +282,10 @@ export class McpClient {
     this.setStatus(willRetry ? 'reconnecting' : 'failed', this.error);
   }
 
-  /** Returns whether a retry was scheduled (false once `maxAttempts` is spent). */
+  /** Returns whether a retry was scheduled (false once the attempts are spent, or closed). */
   private scheduleReconnect(): boolean {
     if (this.closed) return false;
-    if (this.reconnectTimer) return true;
-    const { initialDelayMs = 250, maxDelayMs = 30_000, maxAttempts = 8 } = this.options.reconnect ?? {};
-    if (this.attempts >= maxAttempts) return false;
-    const delay = Math.min(initialDelayMs * 2 ** this.attempts, maxDelayMs);
-    this.attempts += 1;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.connect().catch(() => undefined);
-    }, delay);
-    // A pending retry must never keep the process alive on its own.
-    this.reconnectTimer.unref();
-    return true;
-  }
-
-  private clearReconnectTimer(): void {
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
+    return this.backoff.schedule(() => void this.connect().catch(() => undefined));
   }
 
   private setStatus(status: McpServerStatus, error?: McpClientError): void {
@@ -315,12 +301,12 @@ export class McpClient {
   private async ready(timeoutMs: number, signal?: AbortSignal): Promise<Client> {
     if (this.client) return this.client;
     if (this.closed) throw this.notConnected('the client was closed');
-    if (!this.connecting && !this.reconnectTimer) this.connect().catch(() => undefined);
+    if (!this.connecting && !this.backoff.pending) this.connect().catch(() => undefined);
     const deadline = Date.now() + timeoutMs;
     while (!this.client) {
       if (this.closed) throw this.notConnected('the client was closed');
       if (signal?.aborted) throw new McpClientError({ code: 'aborted', serverId: this.id, message: `request to "${this.id}" aborted` });
-      if (this.currentStatus === 'failed' && !this.reconnectTimer) {
+      if (this.currentStatus === 'failed' && !this.backoff.pending) {
         if (this.connecting) {
           // The attempt has failed for good; let it settle before giving up.
           await this.connecting.catch(() => undefined);
@@ -386,7 +372,7 @@ export class McpClient {
     void client.close().catch(() => undefined);
   }
 
-  private async listAll<M extends 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list', Item>(
+  private async listAll<M extends McpListMethod, Item>(
     method: M,
     capability: McpListKind,
     pick: (result: ListResult<M>) => Item[],
@@ -394,29 +380,15 @@ export class McpClient {
   ): Promise<Item[]> {
     const capabilities = (await this.ready(this.connectTimeoutMs, options?.signal)).getServerCapabilities();
     if (!capabilities?.[capability]) return [];
-    const maxPages = this.options.maxPages ?? 100;
-    const items: Item[] = [];
-    let cursor: string | undefined;
-    for (let page = 1; ; page += 1) {
-      const params = cursor === undefined ? {} : { cursor };
-      const result = await this.run(method, params, options, (client, requestOptions) =>
-        client.request({ method, params }, requestOptions) as Promise<ListResult<M>>,
-      );
-      const pageItems = pick(result);
-      items.push(...pageItems);
-      const next = result.nextCursor;
-      this.options.onPaginate?.({ serverId: this.id, method, page, items: pageItems.length, nextCursor: next });
-      // A cursor that repeats would loop forever: treat it as the end.
-      if (next === undefined || next === cursor) return items;
-      if (page >= maxPages) {
-        throw new McpClientError({
-          code: 'pagination_exceeded',
-          serverId: this.id,
-          message: `server "${this.id}": ${method} still had more pages after ${maxPages}`,
-        });
-      }
-      cursor = next;
-    }
+    return listAllPages({
+      serverId: this.id,
+      method,
+      maxPages: this.options.maxPages ?? 100,
+      pick,
+      onPaginate: this.options.onPaginate,
+      fetchPage: (params) =>
+        this.run(method, params, options, (client, requestOptions) => client.request({ method, params }, requestOptions) as Promise<ListResult<M>>),
+    });
   }
 
   private get connectTimeoutMs(): number {
@@ -427,12 +399,3 @@ export class McpClient {
     return new McpClientError({ code: 'not_connected', serverId: this.id, message, cause: this.error });
   }
 }
-
-/** One page of a list verb, as the client reads it. */
-type ListResult<M extends string> = M extends 'tools/list'
-  ? { tools: McpToolDefinition[]; nextCursor?: string }
-  : M extends 'resources/list'
-    ? { resources: Resource[]; nextCursor?: string }
-    : M extends 'resources/templates/list'
-      ? { resourceTemplates: ResourceTemplateType[]; nextCursor?: string }
-      : { prompts: Prompt[]; nextCursor?: string };

@@ -3,6 +3,7 @@ import type { PlaitedConfig } from '../config/schema.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface McpExtensionOptions {
   registry: McpRegistry;
@@ -30,6 +31,24 @@ export interface McpExtension extends AgentExtension {
 export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const { registry, config } = options;
   const activated = new Map<string, Set<string>>();
+  /** The config's servers, waited for once (by the first turn, or the first turns running together). */
+  let configServers: Promise<string[]> | undefined;
+  let configServersReady = false;
+  const awaitConfigServers = async (context: TurnContext): Promise<void> => {
+    if (configServersReady) return;
+    configServers ??= registry.servers.settled(config.mcp.startupWaitMs);
+    const slow = await raceAbort(configServers, context.signal);
+    if (slow === undefined) return; // cancelled: the next turn waits for what is left
+    configServersReady = true;
+    if (slow.length > 0) {
+      context.emit({
+        type: 'notice',
+        sessionId: context.sessionId,
+        level: 'warning',
+        message: `MCP ${slow.length === 1 ? 'server' : 'servers'} ${slow.map((id) => `"${id}"`).join(', ')} still connecting after ${config.mcp.startupWaitMs} ms (mcp.startupWaitMs); this turn goes on without ${slow.length === 1 ? 'its' : 'their'} tools, which join once ready.`,
+      });
+    }
+  };
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
@@ -46,6 +65,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
 
     async tools(context: TurnContext): Promise<AnyTool[]> {
+      await awaitConfigServers(context);
       const scope = { sessionId: context.sessionId };
       const all = registry.tools.list(scope);
       const { threshold, limit } = config.mcp.discovery;
@@ -78,7 +98,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
               type: 'notice',
               sessionId: session.sessionId,
               level: 'warning',
-              message: `MCP server "${server.id}" is unavailable: ${error instanceof Error ? error.message : String(error)}`,
+              message: `MCP server "${server.id}" is unavailable: ${errorMessage(error)}`,
             });
           }
         }),
@@ -101,4 +121,23 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
       await registry.close();
     },
   };
+}
+
+/** `promise`'s value, or `undefined` as soon as the turn is cancelled. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

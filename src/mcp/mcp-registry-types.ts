@@ -67,7 +67,15 @@ export interface McpServerInfo {
 
 export type McpRegistryEvent =
   | { type: 'server-status'; serverId: string; sessionId?: string; status: McpServerStatus; error?: McpClientError }
-  | { type: 'catalog-indexed'; serverId: string; sessionId?: string; report: SyncReport }
+  /** `counts`: what the server offers now; `durationMs`: listing plus indexing (embedding). */
+  | {
+      type: 'catalog-indexed';
+      serverId: string;
+      sessionId?: string;
+      report: SyncReport;
+      counts: { tools: number; resources: number; prompts: number };
+      durationMs: number;
+    }
   /** A list could not be read or the index rejected the catalog; the previous catalog stays. */
   | { type: 'catalog-error'; serverId: string; sessionId?: string; error: Error }
   /** Two tools of one server normalize to the same name; the later one is left out. */

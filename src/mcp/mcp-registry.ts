@@ -1,12 +1,11 @@
-import type { Runtime } from '../tools/runtime.js';
-import { UriTemplate, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/client';
+import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchHit } from '../retrieval/search-index.js';
 import { errorResult, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { detachedContext } from './detached-tool-context.js';
 import type { McpTool } from './create-mcp-tool.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
-import { documentId, LOCAL_NAMESPACE, localDocument, type McpDocumentKind, type McpDocumentPayload } from './mcp-catalog-documents.js';
+import { documentId, LOCAL_NAMESPACE, localDocument, type McpDocumentKind } from './mcp-catalog-documents.js';
 import { McpClient, type McpListKind } from './mcp-client.js';
 import { loadServerCatalog, type ServerState } from './load-server-catalog.js';
 import { McpClientError } from './mcp-client-error.js';
@@ -24,12 +23,14 @@ import type {
   ToolMatch,
 } from './mcp-registry-types.js';
 import { mcpToolPrefix } from './tool-name.js';
+import { asError, callOf, matchesTemplate, stateKey } from './mcp-registry-helpers.js';
+import { resolveDiscoveryHit } from './resolve-discovery-hit.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type * from './mcp-registry-types.js';
 
 export { LOCAL_NAMESPACE };
 const ALL_KINDS: readonly McpListKind[] = ['tools', 'resources', 'prompts'];
-
 
 /**
  * The one registry of MCP servers and what they offer: one `McpClient` per server, every tool,
@@ -48,6 +49,8 @@ export class McpRegistry {
   private readonly localTools = new Map<string, AnyTool>();
   private readonly localResources = new Map<string, LocalResource>();
   private readonly localPrompts = new Map<string, LocalPrompt>();
+  /** Global servers whose first connect and catalog load are still under way. */
+  private readonly starting = new Map<string, Promise<unknown>>();
   private closed = false;
 
   constructor(options: McpRegistryOptions) {
@@ -84,7 +87,7 @@ export class McpRegistry {
       try {
         return await tool.execute(checked.value, context);
       } catch (error) {
-        return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`Tool ${name} failed: ${errorMessage(error)}`);
       }
     },
   };
@@ -159,9 +162,31 @@ export class McpRegistry {
       const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
       const state = this.createState(prepared, options);
       if (!config.enabled) return this.info(state);
-      await this.track(state.client.connect());
-      await this.idleOf(state);
+      const started = (async () => {
+        await this.track(state.client.connect());
+        await this.idleOf(state);
+      })();
+      if (options.sessionId === undefined) {
+        this.starting.set(config.id, started);
+        const forget = () => void (this.starting.get(config.id) === started && this.starting.delete(config.id));
+        started.then(forget, forget);
+      }
+      await started;
       return this.info(state);
+    },
+    /**
+     * Waits until every global server has finished its first connect and catalog load, or
+     * `timeoutMs` has passed; resolves to the ids still starting then (empty when all are done).
+     * A failed connect counts as done: it is reported through the server's status.
+     */
+    settled: async (timeoutMs: number): Promise<string[]> => {
+      if (this.starting.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+        await Promise.race([Promise.allSettled([...this.starting.values()]), timeout]);
+        clearTimeout(timer);
+      }
+      return [...this.starting.keys()];
     },
     remove: async (id: string, scope: McpScope = {}): Promise<void> => {
       const state = this.states.get(stateKey(id, scope.sessionId));
@@ -288,11 +313,13 @@ export class McpRegistry {
 
   private async reload(state: ServerState, kinds: ReadonlySet<McpListKind>): Promise<void> {
     const { config, sessionId } = state;
+    const started = performance.now();
     const documents = await loadServerCatalog(state, kinds, { validator: this.validator, emit: (event) => this.emit(event) });
     if (state.removed || this.closed) return;
     try {
       const report = await this.options.index.sync(state.namespace, documents);
-      this.emit({ type: 'catalog-indexed', serverId: config.id, sessionId, report });
+      const counts = { tools: state.tools.size, resources: state.resources.length + state.templates.length, prompts: state.prompts.size };
+      this.emit({ type: 'catalog-indexed', serverId: config.id, sessionId, report, counts, durationMs: performance.now() - started });
     } catch (error) {
       this.emit({ type: 'catalog-error', serverId: config.id, sessionId, error: asError(error) });
     }
@@ -313,36 +340,8 @@ export class McpRegistry {
         throw error;
       });
     }
-    return hits.flatMap((hit) => this.resolveHit(hit, scoped)).slice(0, limit);
-  }
-
-  private resolveHit(hit: SearchHit, scoped: readonly ServerState[]): DiscoveryHit[] {
-    const payload = hit.document.payload as McpDocumentPayload | undefined;
-    if (!payload) return [];
-    const state = scoped.find((candidate) => candidate.namespace === hit.document.namespace);
-    const { score } = hit;
-    const serverId = state?.config.id;
-    switch (hit.document.kind) {
-      case 'tool': {
-        const tool = state ? state.tools.get(payload.ref) : this.localTools.get(payload.ref);
-        return tool ? [{ kind: 'tool', score, serverId, tool }] : [];
-      }
-      case 'resource': {
-        const resource = state ? state.resources.find((item) => item.uri === payload.ref) : this.localResources.get(payload.ref);
-        return resource ? [{ kind: 'resource', score, serverId, resource }] : [];
-      }
-      case 'resource-template': {
-        const template = state?.templates.find((item) => item.uriTemplate === payload.ref);
-        return template ? [{ kind: 'resource-template', score, serverId, template }] : [];
-      }
-      case 'prompt': {
-        const local = this.localPrompts.get(payload.ref);
-        const prompt = state ? state.prompts.get(payload.ref) : local && { ...local, mcpName: local.name };
-        return prompt ? [{ kind: 'prompt', score, serverId, prompt }] : [];
-      }
-      default:
-        return [];
-    }
+    const locals = { tools: this.localTools, resources: this.localResources, prompts: this.localPrompts };
+    return hits.flatMap((hit) => resolveDiscoveryHit(hit, scoped, locals)).slice(0, limit);
   }
 
   private findTool(name: string, scope: McpScope): AnyTool | undefined {
@@ -402,33 +401,4 @@ export class McpRegistry {
       }
     }
   }
-}
-
-/** The tool call a server request most likely belongs to (the latest one in flight on that server). */
-function callOf(state: ServerState): { sessionId?: string; emit?: ToolContext['emit']; toolCallId?: string; elicit?: Runtime['elicit'] } {
-  const call = [...state.activeCalls].at(-1);
-  // A session server's requests belong to its session; a global server's, to the calling session.
-  const sessionId = state.sessionId ?? call?.sessionId;
-  const elicit = call?.runtime.elicit?.bind(call.runtime);
-  return {
-    ...(sessionId !== undefined ? { sessionId } : {}),
-    ...(call ? { emit: call.emit, toolCallId: call.toolCallId } : {}),
-    ...(elicit ? { elicit } : {}),
-  };
-}
-
-function stateKey(id: string, sessionId: string | undefined): string {
-  return `${sessionId ?? ''}\u0000${id}`;
-}
-
-function matchesTemplate(template: string, uri: string): boolean {
-  try {
-    return new UriTemplate(template).match(uri) !== null;
-  } catch {
-    return false;
-  }
-}
-
-function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

@@ -1,5 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { McpClientError, type McpClientErrorCode } from './mcp-client-error.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface ToMcpClientErrorOptions {
   serverId: string;
@@ -15,7 +16,7 @@ export interface ToMcpClientErrorOptions {
 export function toMcpClientError(cause: unknown, options: ToMcpClientErrorOptions): McpClientError {
   if (McpClientError.isInstance(cause)) return cause;
   const { serverId, action } = options;
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  const detail = errorMessage(cause);
   const make = (code: McpClientErrorCode, message: string, rpcCode?: number) =>
     new McpClientError({ code, serverId, message, cause, rpcCode });
   if (options.signal?.aborted) return make('aborted', `server "${serverId}": ${action} was cancelled`);

@@ -6,7 +6,7 @@ import { EmbeddingStore } from './embedding-store.js';
 import { LocalModelError } from './local-model-error.js';
 import { isRemoteModelSpec, resolveModelFile, type DownloadProgress } from './model-files.js';
 import { prepareEmbeddingText } from './prepare-embedding-text.js';
-import { PromiseLru } from './promise-lru.js';
+import { LRUCache } from 'lru-cache';
 import { acquireSharedModel, defaultThreads } from './shared-llama.js';
 
 export interface EmbedderOptions {
@@ -64,7 +64,8 @@ const SPECIAL_TOKEN_MARGIN = 16;
 export function createEmbedder(options: EmbedderOptions): Embedder {
   const modelId = isRemoteModelSpec(options.model) ? options.model : resolve(options.model);
   const batchSize = Math.max(1, options.batchSize ?? 64);
-  const lru = new PromiseLru<Float32Array>(Math.max(1, options.lruSize ?? 10_000));
+  // Promises, not vectors: a second caller for a text awaits the first computation.
+  const lru = new LRUCache<string, Promise<Float32Array>>({ max: Math.max(1, options.lruSize ?? 10_000) });
   const counters: EmbedderStats = { modelCalls: 0, textsEmbedded: 0, lruHits: 0, diskHits: 0 };
   let store: EmbeddingStore | undefined;
   let loading: Promise<Loaded> | undefined;
@@ -180,7 +181,8 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       for (const hash of misses.keys()) {
         const promise = batch.then((vectors) => vectors.get(hash)!);
         lru.set(hash, promise);
-        promise.catch(() => lru.deleteIf(hash, promise));
+        // Errors are never cached; a newer computation for the hash may have replaced this one.
+        promise.catch(() => void (lru.peek(hash) === promise && lru.delete(hash)));
         pending.set(hash, promise);
       }
     }

@@ -23,6 +23,7 @@ import { DEFAULT_LOCAL_MAX_OUTPUT_TOKENS, MIN_OUTPUT_ROOM, outputRoom, type Prom
 import { RefCountedCache } from './ref-counted-cache.js';
 import { acquireSharedModel, defaultThreads, getSharedLlama, loadNodeLlamaCpp } from './shared-llama.js';
 import { StreamPartWriter } from './stream-part-writer.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type LocalChatFormat = 'auto' | 'functiongemma' | 'generic';
 
@@ -381,6 +382,10 @@ function usageOf(
   };
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function emptyUsage(): LanguageModelV3Usage {
+  return {
+    inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+  };
 }
+

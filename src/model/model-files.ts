@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { LocalModelError } from './local-model-error.js';
 import { DEFAULT_CHAT_MODEL } from './resolve-model.js';
 import { loadNodeLlamaCpp } from './shared-llama.js';
+import { withDownloadWatchdog, type DownloadTimeouts } from './download-watchdog.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * Where model files come from: a local path as is, or a remote URI (`hf:ORG/REPO:QUANT`,
@@ -17,7 +19,7 @@ export interface DownloadProgress {
   totalBytes: number;
 }
 
-export interface ResolveModelFileOptions {
+export interface ResolveModelFileOptions extends DownloadTimeouts {
   /** Default `$PLAITED_MODELS_DIR` or `~/.cache/plaited-agent/models`. */
   cacheDir?: string;
   /** Download a remote model that is not cached yet (default true). */
@@ -60,23 +62,32 @@ export async function resolveModelFile(spec: string, options: ResolveModelFileOp
   if (options.download !== false) {
     // A model already in the cache needs no network: look locally first, download only when missing.
     try {
-      return await resolveWithLlama(spec, { directory: cacheDir, download: false, cli: false, signal: options.signal });
+      // Resolving an hf: URI may ask the hub even without downloading: bounded like a download.
+      return await withDownloadWatchdog(
+        ({ signal }) => resolveWithLlama(spec, { directory: cacheDir, download: false, cli: false, signal }),
+        { ...options, readTimeoutMs: undefined },
+      );
     } catch {
       // Not cached (or not resolvable offline): fall through to the download.
     }
   }
   try {
-    return await resolveWithLlama(spec, {
-      directory: cacheDir,
-      download: options.download === false ? false : 'auto',
-      cli: false,
-      signal: options.signal,
-      onProgress: options.onProgress
-        ? ({ downloadedSize, totalSize }) => options.onProgress?.({ downloadedBytes: downloadedSize, totalBytes: totalSize })
-        : undefined,
-    });
+    return await withDownloadWatchdog(
+      ({ signal, onBytes }) =>
+        resolveWithLlama(spec, {
+          directory: cacheDir,
+          download: options.download === false ? false : 'auto',
+          cli: false,
+          signal,
+          onProgress: ({ downloadedSize, totalSize }) => {
+            onBytes();
+            options.onProgress?.({ downloadedBytes: downloadedSize, totalBytes: totalSize });
+          },
+        }),
+      options,
+    );
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     throw new LocalModelError(
       options.download === false ? 'model_file_not_found' : 'model_download_failed',
       spec,

@@ -3,7 +3,9 @@ import { createDownloadProgressReporter } from './download-progress.js';
 import { defaultModelCacheDir, listCachedModels, resolveModelFile } from './model-files.js';
 
 const USAGE = `Usage:
-  plaited-agent models pull SPEC [--cache-dir DIR]   download a model once (SPEC: hf:ORG/REPO[:QUANT], a URL, or llama-cpp:SPEC)
+  plaited-agent models pull SPEC [--cache-dir DIR] [--connect-timeout MS] [--read-timeout MS]
+      download a model once (SPEC: hf:ORG/REPO[:QUANT], a URL, or llama-cpp:SPEC); gives up when the
+      host does not answer within the connect timeout (30000) or sends nothing for the read timeout (60000)
   plaited-agent models list [--cache-dir DIR] [--json]   show the cached GGUF files
 `;
 
@@ -20,6 +22,7 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo): Pro
   const args = [...argv];
   let cacheDir: string | undefined;
   let json = false;
+  const timeouts: { connectTimeoutMs?: number; readTimeoutMs?: number } = {};
   const positional: string[] = [];
   while (args.length > 0) {
     const arg = args.shift()!;
@@ -28,6 +31,11 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo): Pro
       if (!cacheDir) return usageError(io, '--cache-dir needs a folder');
     } else if (arg.startsWith('--cache-dir=')) cacheDir = arg.slice('--cache-dir='.length);
     else if (arg === '--json') json = true;
+    else if (arg === '--connect-timeout' || arg === '--read-timeout') {
+      const ms = Number(args.shift());
+      if (!Number.isInteger(ms) || ms <= 0) return usageError(io, `${arg} needs a positive number of milliseconds`);
+      timeouts[arg === '--connect-timeout' ? 'connectTimeoutMs' : 'readTimeoutMs'] = ms;
+    }
     else if (arg === '--help' || arg === '-h') {
       io.stdout.write(USAGE);
       return 0;
@@ -57,8 +65,10 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo): Pro
   if (sub === 'pull') {
     if (rest.length !== 1) return usageError(io, '"models pull" needs exactly one SPEC');
     const spec = rest[0].replace(/^llama-cpp:/, '');
+    io.stderr.write(`Fetching ${spec} into ${dir}\n`);
     try {
       const path = await resolveModelFile(spec, {
+        ...timeouts,
         cacheDir: dir,
         onProgress: createDownloadProgressReporter(io.stderr, `Downloading ${spec}`),
       });

@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { PlaitedConfig } from '../config/schema.js';
 import { ModelError } from './model-error.js';
+import { checkModelSpec } from './check-model-spec.js';
 
 /** The seed's chat model: used when no model is configured at all. */
 export const DEFAULT_CHAT_MODEL = 'hf:ggml-org/functiongemma-270m-it-GGUF';
@@ -21,6 +22,7 @@ export async function resolveModel(
   // No model configured: the seed's default, FunctionGemma run locally (downloaded once, then cached).
   const spec = agentConfig.model ?? `llama-cpp:${DEFAULT_CHAT_MODEL}`;
   if (typeof spec !== 'string') return spec;
+  checkModelSpec({ agent: { ...agentConfig, model: spec } });
 
   const colon = spec.indexOf(':');
   const provider = colon === -1 ? spec : spec.slice(0, colon);
@@ -49,8 +51,11 @@ export async function resolveModel(
     }
     case 'llama-cpp': {
       const { createLlamaCppLanguageModel } = await import('./llama-cpp-language-model.js');
+      const { createDownloadProgressReporter } = await import('./download-progress.js');
       return createLlamaCppLanguageModel({
         model: modelId,
+        // The first use of a remote model downloads it: show the progress (stderr; stdout is the protocol's).
+        onDownloadProgress: createDownloadProgressReporter(process.stderr, `Downloading ${modelId}`),
         threads: agentConfig.threads,
         contextSize: agentConfig.contextSize,
         chatFormat: agentConfig.chatFormat,

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Llama, LlamaModel } from 'node-llama-cpp';
 import { LocalModelError } from './local-model-error.js';
 import { RefCountedCache } from './ref-counted-cache.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * The process-wide llama.cpp binding and the models loaded through it. node-llama-cpp is imported
@@ -45,7 +46,7 @@ export async function acquireSharedModel(modelPath: string): Promise<{ model: Ll
       throw new LocalModelError(
         'model_load_failed',
         modelPath,
-        `Could not load the GGUF model ${modelPath}: ${cause instanceof Error ? cause.message : String(cause)}`,
+        `Could not load the GGUF model ${modelPath}: ${errorMessage(cause)}`,
         { cause },
       );
     }

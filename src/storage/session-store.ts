@@ -12,6 +12,7 @@ import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
 import { ensureFolder } from './ensure-folder.js';
 import { SessionSettings } from './session-settings.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
 export interface StoredSession extends SessionInfo {
@@ -432,5 +433,5 @@ function isSqliteCode(error: unknown, code: string): boolean {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

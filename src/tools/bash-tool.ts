@@ -3,7 +3,7 @@ import type { ToolCallContent } from '../agent/agent-output.js';
 import { defineTool } from './define-tool.js';
 import type { AnyTool, ToolResult } from './tool.js';
 import { errorResult } from './tool.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Same defaults as config `agent.bash`. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;

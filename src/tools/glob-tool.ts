@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
 import { displayPath, resolveToolPath } from './resolve-tool-path.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { isWithin } from './workspace-path.js';
 
 export const GLOB_MAX_RESULTS = 1000;

@@ -3,7 +3,7 @@ import { defineTool } from './define-tool.js';
 import type { AnyTool, ToolResult } from './tool.js';
 import { errorResult, textResult } from './tool.js';
 import { displayPath, resolveToolPath } from './resolve-tool-path.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { ProcessSpawnError } from './process-spawn-error.js';
 import { spawnProcess } from './spawn-process.js';
 import { toolEnvironment } from './secret-env.js';

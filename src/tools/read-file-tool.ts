@@ -4,7 +4,7 @@ import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
 import { resolveToolPath } from './resolve-tool-path.js';
 import { isFileNotFound } from './is-file-not-found.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export const READ_FILE_DEFAULT_LIMIT = 2000;
 /** Longer lines are cut: minified bundles would otherwise flood the context. */

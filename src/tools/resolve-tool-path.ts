@@ -3,7 +3,7 @@ import type { ToolContext, ToolResult } from './tool.js';
 import { errorResult } from './tool.js';
 import { PathOutsideWorkspaceError } from './path-outside-workspace-error.js';
 import { isWithin, resolveWorkspacePath } from './workspace-path.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type ResolvedToolPath =
   | { ok: true; absolute: string; display: string }

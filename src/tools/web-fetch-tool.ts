@@ -2,6 +2,7 @@ import { convert } from 'html-to-text';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult, type Tool } from './tool.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface WebFetchOptions {
   /** Hosts that may be fetched (`example.com`, `*.example.com`); undefined = any. The sandbox's `allowedDomains`. */
@@ -74,7 +75,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
         if (error instanceof WebFetchError) return errorResult(`web_fetch failed (${error.code}): ${error.message}`);
         if (context.signal.aborted) throw error;
         const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return errorResult(`web_fetch failed (request_failed): ${error instanceof Error ? error.message : String(error)}${cause}`);
+        return errorResult(`web_fetch failed (request_failed): ${errorMessage(error)}${cause}`);
       }
     },
   });

@@ -4,7 +4,7 @@ import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
 import { resolveToolPath } from './resolve-tool-path.js';
 import { isFileNotFound } from './is-file-not-found.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 const parameters = z.strictObject({
   path: z.string().min(1).describe('File to write, relative to the working directory (or absolute).'),

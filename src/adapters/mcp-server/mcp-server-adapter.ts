@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Agent } from '../../agent/agent.js';
-import type { PlaitedConfig } from '../../config/schema.js';
+import type { PlaitedConfig, PlaitedConfigInput } from '../../config/schema.js';
+import { parseConfig } from '../../config/parse-config.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { BoundedStdioServerTransport } from './bounded-stdio-server-transport.js';
@@ -11,8 +12,8 @@ import type { RegistryFace } from './register-registry-tools.js';
 import { loadSkillPrompts, type SkillPrompt } from './skill-prompts.js';
 
 export interface McpServerAdapterOptions {
-  /** Defaults to the agent's config. */
-  config?: PlaitedConfig;
+  /** Defaults to the agent's config; a `defineConfig` input gets its defaults filled in. */
+  config?: PlaitedConfigInput | PlaitedConfig;
   version?: string;
   /** Overrides `adapters.mcp.transport`/`host`/`port` (the CLI flags). */
   transport?: 'stdio' | 'http';
@@ -50,7 +51,7 @@ export interface McpServerHandle {
 export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHandle> = {
   name: 'mcp',
   async wrap(agent, options = {}) {
-    const config = options.config ?? agent.config;
+    const config = options.config ? parseConfig(options.config) : agent.config;
     const settings = config.adapters.mcp;
     const cwd = options.cwd ?? process.cwd();
     const log = options.log ?? (() => undefined);

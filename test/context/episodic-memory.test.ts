@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createEpisodicMemory } from '../../src/agent/episodic-memory.js';
-import { EPISODE_SYSTEM, REFLECTION_SYSTEM } from '../../src/agent/summarize-episode.js';
+import { configSchema } from '../../src/config/schema.js';
+import { createEpisodicExtension } from '../../src/context/episodic-extension.js';
+import { createEpisodicMemory } from '../../src/context/episodic-memory.js';
+import { EPISODE_SYSTEM, REFLECTION_SYSTEM } from '../../src/context/summarize-episode.js';
 import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import type { SearchIndex } from '../../src/retrieval/search-index.js';
 import { createTestEmbedder } from '../retrieval/test-embedder.js';
-import { routedModel } from './routed-mock-model.js';
-import { collect, makeAgent, tempProject } from './agent-test-kit.js';
+import { routedModel } from '../agent/routed-mock-model.js';
+import { collect, makeAgent, tempProject } from '../agent/agent-test-kit.js';
 
 function modelWithMemory() {
   return routedModel((input) => {
@@ -24,11 +26,10 @@ describe('episodic memory', () => {
     const index: HybridIndex = await openHybridIndex({ path: ':memory:', embedder });
     try {
       const model = modelWithMemory();
-      const agent = makeAgent(
-        model,
-        { agent: { episodic: { enabled: true, inject: 2 }, reflection: true } },
-        { episodeIndex: async () => index },
-      );
+      const config = { agent: { episodic: { enabled: true, inject: 2 }, reflection: true } };
+      const agent = makeAgent(model, config, {
+        extensions: [createEpisodicExtension({ config: configSchema.parse(config), model: async () => model, index: async () => index })],
+      });
       const first = await agent.sessions.create({ cwd });
       await collect(agent, first.sessionId, 'set up the deploy script for staging');
       await collect(agent, first.sessionId, 'what is for lunch?');

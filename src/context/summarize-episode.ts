@@ -1,5 +1,5 @@
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import { completeText } from './complete-text.js';
+import { completeText } from '../agent/complete-text.js';
 import type { EpisodeInput, EpisodeText } from './episodic-memory.js';
 
 export const EPISODE_SYSTEM = 'You write the episodic memory of a coding agent. Summarise the turn below in one paragraph: what the user wanted, what was done, the outcome.';

@@ -1,0 +1,74 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const fixture = join(root, 'test/fixtures/library-consumer');
+const TSC = join(root, 'node_modules/typescript/bin/tsc');
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
+  const output = `${command} ${args.join(' ')} (exit ${result.status}):\n${result.stdout}\n${result.stderr}`;
+  return { ...result, output };
+}
+
+function versionOf(name: string): string {
+  return (JSON.parse(spawnSync(process.execPath, ['-p', `JSON.stringify(require('${name}/package.json'))`], { cwd: root, encoding: 'utf8' }).stdout) as { version: string }).version;
+}
+
+describe('the packed package as a library', () => {
+  let server: ScriptedOpenAIServer | undefined;
+  afterAll(async () => server?.close());
+
+  it('installs from the tarball, type-checks a strict consumer with skipLibCheck off, and runs a turn', async () => {
+    if (!existsSync(join(root, 'dist/src/index.js'))) throw new Error('dist is missing: run `npx tsc -p tsconfig.json` first');
+    const work = mkdtempSync(join(tmpdir(), 'plaited-consumer-'));
+    // dist is built by the test run; scripts are skipped so `prepare` does not rebuild it.
+    const pack = run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], root);
+    expect(pack.status, pack.output).toBe(0);
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+    expect(tarball, pack.output).toBeDefined();
+
+    const consumer = join(work, 'consumer');
+    mkdirSync(consumer);
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    for (const file of ['consumer.ts', 'tsconfig.json']) copyFileSync(join(fixture, file), join(consumer, file));
+    // Install scripts are skipped: better-sqlite3 would fetch a prebuilt binary from GitHub
+    // (unreachable here) or compile for minutes. The same version's binary, built for this
+    // Node by the repo's own install, stands in for that download below.
+    const install = run(
+      'npm',
+      ['install', join(work, tarball!), `zod@${versionOf('zod')}`, `@types/node@${versionOf('@types/node')}`, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+      consumer,
+    );
+    expect(install.status, install.output).toBe(0);
+    expect(versionOf('better-sqlite3')).toBe(
+      (JSON.parse(spawnSync(process.execPath, ['-p', "JSON.stringify(require('better-sqlite3/package.json'))"], { cwd: consumer, encoding: 'utf8' }).stdout) as { version: string }).version,
+    );
+    const binary = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+    mkdirSync(dirname(join(consumer, binary)), { recursive: true });
+    copyFileSync(join(root, binary), join(consumer, binary));
+
+    const compile = run(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
+    expect(compile.status, compile.output).toBe(0);
+
+    server = await startScriptedOpenAIServer([
+      { toolCalls: [{ name: 'shout', arguments: { word: 'hello' } }] },
+      { text: 'Done: HELLO' },
+    ]);
+    // Asynchronously: the scripted model answers from this process's event loop.
+    const turn = await promisify(execFile)(process.execPath, ['dist/consumer.js'], {
+      cwd: consumer,
+      env: { ...process.env, MODEL_BASE_URL: server.url },
+      timeout: 120_000,
+    });
+    expect(JSON.parse(turn.stdout.trim())).toEqual({ text: 'Done: HELLO', tool: true, stopReason: 'end_turn' });
+    // The tool's result went back to the model.
+    expect(JSON.stringify(server.requests[1]?.messages)).toContain('HELLO');
+  }, 600_000);
+});
