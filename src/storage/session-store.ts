@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { ModelMessage } from 'ai';
 import type { StoredAgentOutput, ToolCallStatus } from '../agent/agent-output.js';
 import type { SessionInfo, SessionMode } from '../agent/agent.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
+import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
 import { StorageError } from './storage-error.js';
 
@@ -86,7 +87,7 @@ type ToolCallRow = {
  */
 export class SessionStore {
   readonly path: string;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly now: () => Date;
   private readonly onCorruptRow: ((row: CorruptRow) => void) | undefined;
   private readonly statements: SessionStatements;
@@ -281,7 +282,7 @@ export class SessionStore {
   private appendRows<T>(
     sessionId: string,
     rows: readonly T[],
-    nextSeq: Database.Statement,
+    nextSeq: SqliteStatement,
     insert: (seq: number, row: T) => void,
   ): void {
     if (rows.length === 0) {
@@ -353,11 +354,11 @@ export class SessionStore {
   }
 }
 
-function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
-  let db: Database.Database | undefined;
+function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
+  let db: SqliteDatabase | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path);
+    db = openSqliteDatabase(path);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
