@@ -17,6 +17,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['context layer', () => optional('context.js', 'benchContext')],
   ['adapters', () => optional('adapters.js', 'benchAdapters')],
   ['sandbox', () => optional('sandbox.js', 'benchSandbox')],
+  ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],
 ];
 
 async function optional(file: string, name: string): Promise<Record<string, number>> {
