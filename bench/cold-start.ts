@@ -7,23 +7,26 @@ import { median } from './stats.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-agent.js');
 
-/** Spawn → `initialize` answered, and the process's RSS at that moment (median of `runs`). */
-export async function benchColdStart(runs = 10): Promise<Record<string, number>> {
+/**
+ * Spawn → `initialize` answered, and the process's RSS at that moment (median of `runs`),
+ * with `runtime` running the built CLI (this Node by default; Bun in the runtimes section).
+ */
+export async function benchColdStart(runs = 10, runtime = process.execPath): Promise<Record<string, number>> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-'));
   const times: number[] = [];
   const rss: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const result = await oneStart(cwd);
+    const result = await oneStart(cwd, runtime);
     times.push(result.ms);
     rss.push(result.rssMb);
   }
   return { coldStartMedianMs: median(times), coldStartMinMs: Math.min(...times), rssAtInitializeMb: median(rss) };
 }
 
-function oneStart(cwd: string): Promise<{ ms: number; rssMb: number }> {
+function oneStart(cwd: string, runtime: string): Promise<{ ms: number; rssMb: number }> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(runtime, [CLI], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();

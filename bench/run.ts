@@ -18,6 +18,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['adapters', () => optional('adapters.js', 'benchAdapters')],
   ['sandbox', () => optional('sandbox.js', 'benchSandbox')],
   ['memory (RSS over 1,000 turns in one session)', () => optional('memory.js', 'benchMemory')],
+  ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],
 ];
 
 async function optional(file: string, name: string): Promise<Record<string, number>> {

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AgentAdapter } from '../adapters/agent-adapter.js';
 import type { Agent } from '../agent/agent.js';
 import { loadConfig } from '../config/load-config.js';
@@ -172,7 +174,21 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
 let networkAuth: ReturnType<typeof networkAuthSource> | undefined;
 
 let version: string | undefined;
+/** The version in the package's own package.json, found upwards from this file: it sits two
+ * folders up in the built `dist/src/cli/`, one fewer in `src/cli/` when Bun runs the sources. */
 function packageVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  version ??= findPackageJson().version;
   return version;
+}
+
+function findPackageJson(): { version: string } {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    try {
+      const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (json.name === 'plaited-agent' && typeof json.version === 'string') return { version: json.version };
+    } catch {
+      // no package.json here (or not ours): keep looking upwards
+    }
+    if (dirname(dir) === dir) throw new Error(`cannot find plaited-agent's package.json above ${fileURLToPath(import.meta.url)}`);
+  }
 }

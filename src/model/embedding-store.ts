@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../storage/sqlite/open-sqlite-database.js';
+import type { SqliteDatabase, SqliteStatement } from '../storage/sqlite/sqlite-database.js';
 
 /**
  * The persistent vector cache: one SQLite table keyed by (model id, sha256 of the embedded text),
@@ -6,12 +7,12 @@ import Database from 'better-sqlite3';
  * time. It may share a database file with other tables (e.g. the search index).
  */
 export class EmbeddingStore {
-  private readonly db: Database.Database;
-  private readonly select: Database.Statement<[string, string], { vector: Buffer }>;
-  private readonly insert: Database.Statement<[string, string, number, Buffer, number]>;
+  private readonly db: SqliteDatabase;
+  private readonly select: SqliteStatement<[string, string], { vector: Uint8Array }>;
+  private readonly insert: SqliteStatement<[string, string, number, Uint8Array, number]>;
 
   constructor(path: string) {
-    this.db = new Database(path);
+    this.db = openSqliteDatabase(path);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('busy_timeout = 5000');

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../storage/sqlite/open-sqlite-database.js';
+import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import type { IndexDocument, SearchHit, SearchIndex, SearchOptions, SyncReport } from './search-index.js';
 import { cleanQuery } from './clean-query.js';
@@ -50,15 +51,15 @@ interface HashedDocument {
 
 interface PreparedWrite extends HashedDocument {
   embedHash: string | null;
-  vector: Buffer | null;
+  vector: Uint8Array | null;
   /** The vector to compute, when it is not reused. */
   embedText?: string;
 }
 
 export async function openHybridIndex(options: HybridIndexOptions): Promise<HybridIndex> {
-  let db: Database.Database;
+  let db: SqliteDatabase;
   try {
-    db = new Database(options.path);
+    db = openSqliteDatabase(options.path);
   } catch (cause) {
     throw new RetrievalError('INDEX_OPEN_FAILED', `cannot open the index at ${options.path}`, {
       context: { path: options.path },
@@ -80,7 +81,7 @@ export async function openHybridIndex(options: HybridIndexOptions): Promise<Hybr
 class SqliteHybridIndex implements HybridIndex {
   readonly path: string;
   readonly tuning: RetrievalTuning;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly embedder?: EmbeddingModel;
   /** Learnt from the embedder on first use (it loads its model lazily) or from stored vectors. */
   private dimensions?: number;
@@ -93,7 +94,7 @@ class SqliteHybridIndex implements HybridIndex {
   private readonly removals = new Map<string, number>();
   private readonly statements: IndexStatements;
 
-  constructor(db: Database.Database, options: HybridIndexOptions) {
+  constructor(db: SqliteDatabase, options: HybridIndexOptions) {
     this.db = db;
     this.path = options.path;
     this.embedder = options.embedder;

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
 import { FTS_COLUMNS } from './field-weights.js';
 
 /** Bumped when the tables change shape; an older file is rebuilt from scratch. */
@@ -42,7 +42,7 @@ DROP TABLE IF EXISTS retrieval_meta;
  * indexed with another text recipe get an empty hash so the next sync rewrites them; vectors
  * of another embedder (model or size) are dropped so the next sync recomputes them.
  */
-export function migrateIndex(db: Database.Database, options: { recipe: string; embedderKey?: string }): void {
+export function migrateIndex(db: SqliteDatabase, options: { recipe: string; embedderKey?: string }): void {
   const readMeta = (key: string): string | undefined => {
     try {
       return db.prepare<[string], { value: string }>('SELECT value FROM retrieval_meta WHERE key = ?').get(key)?.value;

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from '../storage/sqlite/sqlite-database.js';
 import { bm25WeightArgs, FTS_COLUMNS, type FieldWeights } from './field-weights.js';
 import type { ScoredRow } from './vector-matrix.js';
 
@@ -10,15 +10,15 @@ export interface ExistingRow {
   has_vector: number;
 }
 
-type Statement<Params extends unknown[] | object, Row = unknown> = Database.Statement<Params, Row>;
+type Statement<Params extends unknown[] | object, Row = unknown> = SqliteStatement<Params, Row>;
 type Bm25Params = { match: string; kinds: string | null; namespaces: string | null; limit: number };
-type CatalogRow = { rowid: number; kind: string; namespace: string; vector: Buffer | null };
+type CatalogRow = { rowid: number; kind: string; namespace: string; vector: Uint8Array | null };
 
 export interface IndexStatements {
   existing: Statement<[string], ExistingRow>;
   byIds: Statement<[string], ExistingRow>;
-  vectorsByEmbedHash: Statement<[string], { embed_hash: string; vector: Buffer }>;
-  upsert: Statement<[string, string, string, string, string | null, Buffer | null, string], { rowid: number }>;
+  vectorsByEmbedHash: Statement<[string], { embed_hash: string; vector: Uint8Array }>;
+  upsert: Statement<[string, string, string, string, string | null, Uint8Array | null, string], { rowid: number }>;
   deleteFts: Statement<[number]>;
   insertFts: Statement<unknown[]>;
   deleteDoc: Statement<[number]>;
@@ -37,7 +37,7 @@ export interface IndexStatements {
  * Every SQL statement of the hybrid index, prepared once per connection. The BM25 query
  * carries the field weights as literals: bm25() takes them only as constant arguments.
  */
-export function prepareStatements(db: Database.Database, weights: FieldWeights): IndexStatements {
+export function prepareStatements(db: SqliteDatabase, weights: FieldWeights): IndexStatements {
   const filter = `(@kinds IS NULL OR d.kind IN (SELECT value FROM json_each(@kinds)))
       AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
   return {
@@ -48,11 +48,11 @@ export function prepareStatements(db: Database.Database, weights: FieldWeights):
       `SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM retrieval_docs
        WHERE id IN (SELECT value FROM json_each(?))`,
     ),
-    vectorsByEmbedHash: db.prepare<[string], { embed_hash: string; vector: Buffer }>(
+    vectorsByEmbedHash: db.prepare<[string], { embed_hash: string; vector: Uint8Array }>(
       `SELECT embed_hash, vector FROM retrieval_docs WHERE vector IS NOT NULL
        AND embed_hash IN (SELECT value FROM json_each(?))`,
     ),
-    upsert: db.prepare<[string, string, string, string, string | null, Buffer | null, string], { rowid: number }>(
+    upsert: db.prepare<[string, string, string, string, string | null, Uint8Array | null, string], { rowid: number }>(
       `INSERT INTO retrieval_docs (id, kind, namespace, hash, embed_hash, vector, json) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, namespace = excluded.namespace, hash = excluded.hash,
          embed_hash = excluded.embed_hash, vector = excluded.vector, json = excluded.json

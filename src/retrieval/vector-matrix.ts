@@ -125,11 +125,11 @@ export function isZeroVector(vector: Float32Array): boolean {
 }
 
 /** A vector as the float32 little-endian blob stored in SQLite (the layout sqlite-vec reads too). */
-export function vectorToBlob(vector: Float32Array): Buffer {
+export function vectorToBlob(vector: Float32Array): Uint8Array {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
-export function blobToVector(blob: Buffer): Float32Array {
+export function blobToVector(blob: Uint8Array): Float32Array {
   // Copy: the blob's memory belongs to better-sqlite3 and may not be 4-byte aligned.
   const copy = new Uint8Array(blob);
   return new Float32Array(copy.buffer, 0, copy.byteLength / 4);

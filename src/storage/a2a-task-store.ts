@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 import { StorageError } from './storage-error.js';
 
 /**
@@ -67,7 +68,7 @@ type ContextRow = { context_id: string; owner: string; session_id: string; creat
  */
 export class A2aTaskStore {
   readonly path: string;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly now: () => Date;
 
   constructor(path: string, options: { now?: () => Date; busyTimeoutMs?: number } = {}) {
@@ -75,7 +76,7 @@ export class A2aTaskStore {
     this.now = options.now ?? (() => new Date());
     try {
       if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
-      this.db = new Database(this.path);
+      this.db = openSqliteDatabase(this.path);
     } catch (error) {
       throw new StorageError('open_failed', `cannot open A2A task store ${this.path}: ${(error as Error).message}`, { path: this.path, cause: error });
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 
 /** Who holds a session another process asked for. */
 export interface LeaseConflict {
@@ -29,17 +29,17 @@ const PID_NAMESPACE = readPidNamespace();
  * pid namespace) or stopped renewing is taken over, so a crash never locks a session out.
  */
 export class SessionLeases {
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
   readonly #heartbeatMs: number;
   readonly #staleMs: number;
   readonly #held = new Set<string>();
-  readonly #get: Database.Statement;
-  readonly #put: Database.Statement;
-  readonly #renew: Database.Statement;
-  readonly #release: Database.Statement;
+  readonly #get: SqliteStatement;
+  readonly #put: SqliteStatement;
+  readonly #renew: SqliteStatement;
+  readonly #release: SqliteStatement;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(db: Database.Database, options: SessionLeaseOptions = {}) {
+  constructor(db: SqliteDatabase, options: SessionLeaseOptions = {}) {
     this.#db = db;
     this.#heartbeatMs = options.heartbeatMs ?? 5_000;
     this.#staleMs = options.staleMs ?? 20_000;

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite/sqlite-database.js';
 import { StorageError } from './storage-error.js';
 
 /**
@@ -74,7 +74,7 @@ const MIGRATIONS: readonly string[] = [
 export const SESSION_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Brings the file up to the current schema; each step commits with its version bump. */
-export function migrateSessionSchema(db: Database.Database, path: string): void {
+export function migrateSessionSchema(db: SqliteDatabase, path: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new StorageError(

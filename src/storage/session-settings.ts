@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 
 /**
  * Per-session settings a client chose (model, reasoning effort, extra workspace roots), as
@@ -6,10 +6,10 @@ import type Database from 'better-sqlite3';
  * the numbered schema migrations; rows go with their session (ON DELETE CASCADE).
  */
 export class SessionSettings {
-  readonly #get: Database.Statement;
-  readonly #set: Database.Statement;
+  readonly #get: SqliteStatement;
+  readonly #set: SqliteStatement;
 
-  constructor(db: Database.Database) {
+  constructor(db: SqliteDatabase) {
     db.exec(`CREATE TABLE IF NOT EXISTS session_settings (
       session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
       key TEXT NOT NULL,

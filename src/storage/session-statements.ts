@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 
 /** Every statement the session store runs, by name. */
 const SQL = {
@@ -33,9 +33,9 @@ const SQL = {
   loadToolCalls: 'SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid',
 } as const;
 
-export type SessionStatements = { readonly [Name in keyof typeof SQL]: Database.Statement };
+export type SessionStatements = { readonly [Name in keyof typeof SQL]: SqliteStatement };
 
 /** Prepares every statement once per open file. */
-export function prepareSessionStatements(db: Database.Database): SessionStatements {
+export function prepareSessionStatements(db: SqliteDatabase): SessionStatements {
   return Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as SessionStatements;
 }

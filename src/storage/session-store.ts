@@ -1,11 +1,12 @@
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { ModelMessage } from 'ai';
 import type { StoredAgentOutput, ToolCallStatus } from '../agent/agent-output.js';
 import type { SessionInfo, SessionMode } from '../agent/agent.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
+import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
 import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
 import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
@@ -95,7 +96,7 @@ type ToolCallRow = {
  */
 export class SessionStore {
   readonly path: string;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly now: () => Date;
   private readonly onCorruptRow: ((row: CorruptRow) => void) | undefined;
   private readonly statements: SessionStatements;
@@ -331,7 +332,7 @@ export class SessionStore {
   private appendRows<T>(
     sessionId: string,
     rows: readonly T[],
-    nextSeq: Database.Statement,
+    nextSeq: SqliteStatement,
     insert: (seq: number, row: T) => void,
     after?: () => void,
   ): void {
@@ -406,11 +407,11 @@ export class SessionStore {
   }
 }
 
-function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
-  let db: Database.Database | undefined;
+function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
+  let db: SqliteDatabase | undefined;
   try {
     if (path !== ':memory:') ensureFolder(dirname(path));
-    db = new Database(path);
+    db = openSqliteDatabase(path);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 
 /** What a reply had streamed when it was last persisted. */
 export interface StreamDraft {
@@ -13,11 +13,11 @@ export interface StreamDraft {
  * died mid-reply: the session's next opener folds it into the history.
  */
 export class StreamDrafts {
-  readonly #append: Database.Statement;
-  readonly #clear: Database.Statement;
-  readonly #get: Database.Statement;
+  readonly #append: SqliteStatement;
+  readonly #clear: SqliteStatement;
+  readonly #get: SqliteStatement;
 
-  constructor(db: Database.Database) {
+  constructor(db: SqliteDatabase) {
     this.#append = db.prepare(`INSERT INTO stream_drafts (session_id, text, reasoning, updated_at) VALUES (?, ?, ?, ?)
       ON CONFLICT (session_id) DO UPDATE SET text = text || excluded.text, reasoning = reasoning || excluded.reasoning, updated_at = excluded.updated_at`);
     this.#clear = db.prepare('DELETE FROM stream_drafts WHERE session_id = ?');

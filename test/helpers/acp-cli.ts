@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
+import { runtimeExecutable, type RuntimeName } from './runtimes.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(root, 'dist/bin/plaited-agent.js');
@@ -155,6 +156,8 @@ export interface StartCliOptions {
   onPermission?: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   /** Extra client handlers (fs, terminal) and capabilities to advertise. */
   configureClient?: (client: acp.ClientApp) => void;
+  /** The runtime that runs the CLI (default: this Node). */
+  runtime?: RuntimeName;
 }
 
 /**
@@ -162,7 +165,7 @@ export interface StartCliOptions {
  * both directions through the schema validator.
  */
 export function startAcpCli(options: StartCliOptions): AcpCli {
-  const child = spawn(process.execPath, [CLI, ...(options.args ?? [])], {
+  const child = spawn(runtimeExecutable(options.runtime), [CLI, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/model/embedder.js';
 import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { RetrievalError } from '../../src/retrieval/retrieval-error.js';
+import { openSqliteDatabase } from '../../src/storage/sqlite/open-sqlite-database.js';
 import type { IndexDocument } from '../../src/retrieval/search-index.js';
 import { byNamespace, fixtureCatalog } from './fixture-catalog.js';
 import { countingEmbedder, createTestEmbedder } from './test-embedder.js';
@@ -247,13 +247,13 @@ describe('persistence', () => {
 
   it('shares its file with other tables without touching them', async () => {
     const path = join(dir, 'shared-file.db');
-    const other = new Database(path);
+    const other = openSqliteDatabase(path);
     other.exec("CREATE TABLE docs (id TEXT); INSERT INTO docs VALUES ('keep me'); CREATE TABLE meta (key TEXT)");
     other.close();
     const index = await openHybridIndex({ path, embedder });
     await syncAll(index, fixtureCatalog());
     index.close();
-    const check = new Database(path);
+    const check = openSqliteDatabase(path);
     expect(check.prepare('SELECT id FROM docs').all()).toEqual([{ id: 'keep me' }]);
     check.close();
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI } from '../../helpers/acp-cli.js';
+import { runtimeExecutable, type RuntimeName } from '../../helpers/runtimes.js';
 
 export function project(): string {
   return mkdtempSync(join(tmpdir(), 'plaited-mcp-'));
@@ -20,11 +21,18 @@ export interface McpCli {
 }
 
 /** Spawns `plaited-agent --adapter mcp` and connects the official MCP client to it over stdio. */
-export async function startMcpCli(options: { cwd: string; args?: string[]; capabilities?: ClientCapabilities; configure?: (client: Client) => void }): Promise<McpCli> {
+export async function startMcpCli(options: {
+  cwd: string;
+  args?: string[];
+  capabilities?: ClientCapabilities;
+  configure?: (client: Client) => void;
+  /** The runtime that runs the CLI (default: this Node). */
+  runtime?: RuntimeName;
+}): Promise<McpCli> {
   requireBuiltCli();
   let stderr = '';
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: runtimeExecutable(options.runtime),
     args: [CLI, '--adapter', 'mcp', ...(options.args ?? [])],
     cwd: options.cwd,
     env: { ...(process.env as Record<string, string>) },

@@ -1,0 +1,127 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { project as mcpProject, resultText, startMcpCli } from '../adapters/mcp-server/mcp-test-kit.js';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { RUNTIMES, runtimeExecutable } from '../helpers/runtimes.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const bed = acpTestBed({ prefix: 'plaited-runtime-' });
+
+async function newSession(cli: AcpCli, cwd: string): Promise<string> {
+  await initialize(cli);
+  return (await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
+}
+
+// The same scenarios through the real binary under each runtime: Node runs better-sqlite3,
+// Bun runs bun:sqlite, and everything above the storage driver is shared.
+describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
+  it('streams a plain answer over ACP', async () => {
+    const cwd = bed.project();
+    const cli = bed.start(cwd, { runtime });
+    const sessionId = await newSession(cli, cwd);
+    bed.server.push({ text: `Hello from ${runtime}.` });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toBe(`Hello from ${runtime}.`);
+  });
+
+  it('asks permission for a write tool and applies it when granted', async () => {
+    const cwd = bed.project();
+    const asked: acp.RequestPermissionRequest[] = [];
+    const cli = bed.start(cwd, {
+      runtime,
+      onPermission: (request) => {
+        asked.push(request);
+        return { outcome: { outcome: 'selected', optionId: 'allow-once' } };
+      },
+    });
+    const sessionId = await newSession(cli, cwd);
+    bed.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: runtime } }] }, { text: 'Written.' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe(runtime);
+  });
+
+  it('cancels a running bash call and leaves no child process', async () => {
+    const cwd = bed.project();
+    const marker = `plaited-${runtime}-cancel-${process.pid}-${Date.now()}`;
+    const cli = bed.start(cwd, { runtime });
+    const sessionId = await newSession(cli, cwd);
+    bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
+    const prompt = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0);
+    await cli.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0);
+  });
+
+  it('restarts and continues a session with session/load', async () => {
+    const cwd = bed.project();
+    writeFileSync(join(cwd, 'a.txt'), 'content of a');
+    const first = bed.start(cwd, { runtime });
+    const sessionId = await newSession(first, cwd);
+    bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
+    await bed.closeNow(first);
+
+    const second = bed.start(cwd, { runtime });
+    await initialize(second);
+    expect((await second.agent.request('session/list', { cwd })).sessions.map((info) => info.sessionId)).toContain(sessionId);
+    await second.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    expect(agentText(second, sessionId)).toBe('It says: content of a.');
+    const before = bed.server.requests.length;
+    bed.server.push({ text: 'Still here.' });
+    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
+    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('content of a');
+  });
+
+  it('runs the whole agent under bubblewrap with --adapter sandbox', async () => {
+    const cwd = bed.project();
+    const outside = `/etc/plaited-${runtime}-sandbox-probe-${process.pid}`;
+    const cli = bed.start(cwd, { runtime, args: ['--adapter', 'sandbox', '--adapter', 'acp'] });
+    const sessionId = await newSession(cli, cwd);
+    bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: `echo inside > in.txt && echo escaped > ${outside}` } }] }, { text: 'Tried.' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write both' }] });
+    expect(response.stopReason).toBe('end_turn');
+    // The project is writable inside the sandbox; /etc is not, even though the tests run as root.
+    expect(readFileSync(join(cwd, 'in.txt'), 'utf8')).toBe('inside\n');
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it("runs a turn through the MCP face's prompt tool", async () => {
+    const cli = await startMcpCli({
+      cwd: mcpProject(),
+      runtime,
+      args: ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url],
+    });
+    try {
+      bed.server.push({ text: `MCP answer from ${runtime}.` });
+      const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'say hello' } });
+      expect(result.isError).toBeFalsy();
+      expect(resultText(result)).toBe(`MCP answer from ${runtime}.`);
+    } finally {
+      await cli.close();
+    }
+  });
+});
+
+describe('the hybrid index under Bun', () => {
+  it('passes the hybrid-index test file with bun:sqlite (FTS5, WAL, vectors)', () => {
+    // Bun's own test runner runs the vitest file as it is (it maps `vitest` to `bun:test`);
+    // under Node, vitest runs the same file with better-sqlite3.
+    const run = spawnSync(runtimeExecutable('bun'), ['test', 'test/retrieval/hybrid-index.test.ts'], {
+      cwd: join(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const output = `${run.stdout}${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    expect(output).toMatch(/\b0 fail\b/);
+    expect(Number(/(\d+) pass\b/.exec(output)?.[1])).toBeGreaterThanOrEqual(18);
+  });
+});
