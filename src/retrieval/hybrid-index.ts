@@ -189,10 +189,15 @@ class SqliteHybridIndex implements HybridIndex {
     // round by round (split-steps.ts, interleave-steps.ts).
     const steps = tuning.steps.maxSteps > 0 ? splitSteps(query, tuning.steps) : [];
     const whole = await rank(query);
+    // A step's hits must also fit the whole request (its top `gate`), so a fragment like
+    // "my email is …" cannot take a slot with a tool nothing else in the request asks for.
+    const inWhole = new Set(whole.slice(0, tuning.steps.gate).map(([rowid]) => rowid));
+    const gated = (ranking: [number, number][]) =>
+      tuning.steps.gate > 0 ? ranking.filter(([rowid]) => inWhole.has(rowid)) : ranking;
     const top =
       steps.length === 0
         ? whole.slice(0, limit)
-        : interleaveSteps([whole, ...(await Promise.all(steps.map((step) => rank(step))))], limit, tuning.steps);
+        : interleaveSteps([whole, ...(await Promise.all(steps.map((step) => rank(step)))).map(gated)], limit, tuning.steps);
     const json = new Map(
       this.statements.jsonByRowids.all(JSON.stringify(top.map(([rowid]) => rowid))).map((row) => [row.rowid, row.json]),
     );

@@ -46,7 +46,13 @@ export interface RetrievalTuning {
    * their own and merged with the whole request round by round (interleave-steps.ts), after the
    * whole request's top `lead` hits; a step needs `minWords` words. maxSteps 0: off.
    */
-  steps: { maxSteps: number; minWords: number; lead: number };
+  steps: {
+    maxSteps: number;
+    minWords: number;
+    lead: number;
+    /** A step may only place hits that are in the whole request's top `gate` (0: no gate). */
+    gate: number;
+  };
   /** Text given to the embedder for a document. */
   embedding: { maxWords: number; includeArgs: boolean };
 }
@@ -65,7 +71,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   denseScoresForBm25: true,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
-  steps: { maxSteps: 0, minWords: 2, lead: 0 },
+  steps: { maxSteps: 0, minWords: 2, lead: 0, gate: 0 },
   embedding: { maxWords: 160, includeArgs: true },
 };
 
