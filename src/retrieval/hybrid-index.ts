@@ -1,7 +1,7 @@
 import { openSqliteDatabase } from '../storage/sqlite/open-sqlite-database.js';
 import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
-import type { IndexDocument, SearchHit, SearchIndex, SearchOptions, SyncReport } from './search-index.js';
+import type { IndexDocument, SearchHit, SearchIndex, SearchMode, SearchOptions, SyncReport } from './search-index.js';
 import { cleanQuery } from './clean-query.js';
 import { contentHash, documentHash } from './content-hash.js';
 import { embeddingText, ftsColumns } from './document-text.js';
@@ -14,6 +14,8 @@ import { embedAll } from './embed-all.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
+import { splitSteps } from './split-steps.js';
+import { interleaveSteps } from './interleave-steps.js';
 import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
 import { blobToVector, isZeroVector, normalize, VectorMatrix, vectorToBlob, type ScoredRow } from './vector-matrix.js';
@@ -182,6 +184,42 @@ class SqliteHybridIndex implements HybridIndex {
     const depth = Math.max(limit, tuning.candidateDepth);
     const kinds = options.kinds ? new Set(options.kinds) : undefined;
     const namespaces = options.namespaces ? new Set(options.namespaces) : undefined;
+    const rank = async (request: string): Promise<[number, number][]> =>
+      [...(await this.fusedScores(request, mode, depth, options, kinds, namespaces))].sort((a, b) => b[1] - a[1]);
+    // Multi-step requests: each clause-level step is ranked too, and the rankings are merged
+    // round by round (split-steps.ts, interleave-steps.ts).
+    const steps = tuning.steps.maxSteps > 0 ? splitSteps(query, tuning.steps) : [];
+    const whole = await rank(query);
+    // A step's hits must also fit the whole request (its top `gate`), so a fragment like
+    // "my email is …" cannot take a slot with a tool nothing else in the request asks for.
+    const inWhole = new Set(whole.slice(0, tuning.steps.gate).map(([rowid]) => rowid));
+    const gated = (ranking: [number, number][]) =>
+      tuning.steps.gate > 0 ? ranking.filter(([rowid]) => inWhole.has(rowid)) : ranking;
+    const top =
+      steps.length === 0
+        ? whole.slice(0, limit)
+        : interleaveSteps([whole, ...(await Promise.all(steps.map((step) => rank(step)))).map(gated)], limit, tuning.steps);
+    const json = new Map(
+      this.statements.jsonByRowids.all(JSON.stringify(top.map(([rowid]) => rowid))).map((row) => [row.rowid, row.json]),
+    );
+    return top.flatMap(([rowid, score]) => {
+      const text = json.get(rowid);
+      if (text === undefined) return [];
+      const document = JSON.parse(text) as IndexDocument;
+      return [{ id: document.id, score, document }];
+    });
+  }
+
+  /** The fused (BM25 + dense + group boost) scores of one request. */
+  private async fusedScores(
+    query: string,
+    mode: SearchMode,
+    depth: number,
+    options: SearchOptions,
+    kinds: Set<string> | undefined,
+    namespaces: Set<string> | undefined,
+  ): Promise<Map<number, number>> {
+    const { tuning } = this;
     // The whole request, plus each of its parts when it has several (split-request.ts).
     const parts = tuning.parts.maxParts > 0 ? splitRequest(query, { maxParts: tuning.parts.maxParts }) : [];
     const texts = [query, ...parts];
@@ -205,16 +243,7 @@ class SqliteHybridIndex implements HybridIndex {
       const meta = this.catalog().meta;
       scores = applyGroupBoost(scores, (rowid) => meta.get(rowid)?.namespace ?? '', { boost: tuning.groupBoost });
     }
-    const top = [...scores].sort((a, b) => b[1] - a[1]).slice(0, limit);
-    const json = new Map(
-      this.statements.jsonByRowids.all(JSON.stringify(top.map(([rowid]) => rowid))).map((row) => [row.rowid, row.json]),
-    );
-    return top.flatMap(([rowid, score]) => {
-      const text = json.get(rowid);
-      if (text === undefined) return [];
-      const document = JSON.parse(text) as IndexDocument;
-      return [{ id: document.id, score, document }];
-    });
+    return scores;
   }
 
   close(): void {

@@ -41,6 +41,18 @@ export interface RetrievalTuning {
    * normalised scores, for up to `maxParts` parts (see split-request.ts). 0 parts: off.
    */
   parts: { maxParts: number; weight: number };
+  /**
+   * Multi-step requests at clause level: up to `maxSteps` steps (split-steps.ts) are ranked on
+   * their own and merged with the whole request round by round (interleave-steps.ts), after the
+   * whole request's top `lead` hits; a step needs `minWords` words. maxSteps 0: off.
+   */
+  steps: {
+    maxSteps: number;
+    minWords: number;
+    lead: number;
+    /** A step may only place hits that are in the whole request's top `gate` (0: no gate). */
+    gate: number;
+  };
   /** Text given to the embedder for a document. */
   embedding: { maxWords: number; includeArgs: boolean };
 }
@@ -59,11 +71,13 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   denseScoresForBm25: true,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
+  steps: { maxSteps: 0, minWords: 2, lead: 0, gate: 0 },
   embedding: { maxWords: 160, includeArgs: true },
 };
 
-export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts'>> & {
+export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps'>> & {
   parts?: Partial<RetrievalTuning['parts']>;
+  steps?: Partial<RetrievalTuning['steps']>;
   fieldWeights?: Partial<FieldWeights>;
   fusion?: Partial<FusionOptions>;
   embedding?: Partial<RetrievalTuning['embedding']>;
@@ -77,5 +91,6 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     fusion: { ...DEFAULT_TUNING.fusion, ...overrides.fusion },
     embedding: { ...DEFAULT_TUNING.embedding, ...overrides.embedding },
     parts: { ...DEFAULT_TUNING.parts, ...overrides.parts },
+    steps: { ...DEFAULT_TUNING.steps, ...overrides.steps },
   };
 }

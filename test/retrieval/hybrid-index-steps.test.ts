@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { openHybridIndex } from '../../src/retrieval/hybrid-index.js';
+import type { IndexDocument } from '../../src/retrieval/search-index.js';
+
+const tool = (namespace: string, name: string, description: string): IndexDocument => ({
+  id: `${namespace}__${name}`,
+  kind: 'tool',
+  namespace,
+  fields: { name, description, group: namespace },
+});
+
+// One step's words (news) outnumber the other's (weather), so the whole request's ranking fills
+// the first slots with news tools from several servers.
+const CATALOG = [
+  tool('news-a', 'search_news', 'Search the latest news headlines and trending news stories.'),
+  tool('news-b', 'news_headlines', 'Latest news headlines, trending news stories and breaking news.'),
+  tool('news-c', 'trending_news', 'Trending news stories and the latest news headlines by topic.'),
+  tool('news-d', 'news_feed', 'A feed of the latest news headlines and trending stories.'),
+  tool('news-e', 'latest_stories', 'The latest trending stories and news headlines.'),
+  tool(
+    'weather',
+    'city_conditions',
+    'Conditions in a city: temperature, wind, humidity, rain, air pressure, sunrise and sunset, with hourly detail, alerts and the weather outlook.',
+  ),
+];
+
+// Unrelated tools, so the news words are not in most documents (BM25 would weigh them ~0).
+const FILLER = Array.from({ length: 20 }, (_, i) => tool(`files-${i}`, `read_file_${i}`, `Read a file from disk, variant ${i}.`));
+
+const REQUEST = 'Find the latest news headlines and trending news stories, then check the weather';
+
+async function search(maxSteps: number): Promise<string[]> {
+  const index = await openHybridIndex({ path: ':memory:', tuning: { steps: { maxSteps } } });
+  try {
+    for (const document of [...CATALOG, ...FILLER]) await index.sync(document.namespace, [document]);
+    return (await index.search(REQUEST, { limit: 4, mode: 'bm25' })).map((hit) => hit.id);
+  } finally {
+    index.close();
+  }
+}
+
+describe('multi-step requests (tuning.steps)', () => {
+  it('gives the weather step a slot among the first hits only when steps are on', async () => {
+    expect(await search(0)).not.toContain('weather__city_conditions');
+    const withSteps = await search(6);
+    expect(withSteps).toContain('weather__city_conditions');
+    expect(withSteps).toHaveLength(4);
+  });
+});
