@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
+import { connectAcpHttp, initializeHttp, textOf } from '../adapters/acp/acp-http-client.js';
+import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { project as mcpProject, resultText, startMcpCli } from '../adapters/mcp-server/mcp-test-kit.js';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
@@ -91,6 +93,30 @@ describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
     // The project is writable inside the sandbox; /etc is not, even though the tests run as root.
     expect(readFileSync(join(cwd, 'in.txt'), 'utf8')).toBe('inside\n');
     expect(existsSync(outside)).toBe(false);
+  });
+
+  it('serves ACP over HTTP and WebSocket to a client with the bearer token, and refuses one without', async () => {
+    const cwd = bed.project();
+    const http = await startHttpCli({ cwd, runtime, args: ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url], urlPattern: /ACP over HTTP at (http:\/\/\S+\/acp)/ });
+    try {
+      expect((await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+      for (const transport of ['http', 'websocket'] as const) {
+        const client = connectAcpHttp(http.url, { transport });
+        try {
+          await initializeHttp(client);
+          const { sessionId } = await client.agent.request('session/new', { cwd, mcpServers: [] });
+          bed.server.push({ text: `${transport} under ${runtime}.` });
+          const response = await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+          expect(response.stopReason).toBe('end_turn');
+          expect(textOf(client, sessionId)).toBe(`${transport} under ${runtime}.`);
+          expect(client.validator.errors, client.validator.errors.join('\n')).toEqual([]);
+        } finally {
+          client.close();
+        }
+      }
+    } finally {
+      await http.close();
+    }
   });
 
   it("runs a turn through the MCP face's prompt tool", async () => {

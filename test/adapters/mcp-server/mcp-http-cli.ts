@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI } from '../../helpers/acp-cli.js';
+import { runtimeExecutable, type RuntimeName } from '../../helpers/runtimes.js';
 import { TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 import { requireBuiltCli } from './mcp-test-kit.js';
 
@@ -31,12 +32,14 @@ export async function startHttpCli(options: {
   urlPattern: RegExp;
   transportFlag?: boolean;
   env?: Record<string, string | undefined>;
+  /** The runtime that runs the CLI (default: this Node). */
+  runtime?: RuntimeName;
 }): Promise<HttpCli> {
   requireBuiltCli();
   const transport = options.transportFlag === false ? [] : ['--transport', 'http'];
   const env: NodeJS.ProcessEnv = { ...process.env, PLAITED_AUTH_TOKEN: TEST_AUTH_TOKEN, ...options.env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  const child = spawn(process.execPath, [CLI, ...options.args, ...transport, '--port', '0'], {
+  const child = spawn(runtimeExecutable(options.runtime), [CLI, ...options.args, ...transport, '--port', '0'], {
     cwd: options.cwd,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
