@@ -1,7 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { Agent } from '../../agent/agent.js';
-import { serveAcpV2 } from './acp-v2-agent.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpConnectionHandle {
@@ -10,22 +8,54 @@ export interface AcpConnectionHandle {
 }
 
 /**
- * One ACP connection, routed by the version the client asks for in `initialize`: v1 (stable)
- * or the v2 draft (experimental). The SDK's router answers anything sent before `initialize`.
+ * One ACP connection, served as the version the client asks for in `initialize`: v1 (stable), or
+ * the v2 draft (experimental) through the SDK's protocol router. The first message is looked at
+ * before anything is loaded, so v1 clients (every editor today) never pay for the draft's schemas;
+ * a connection that does not start with a v2 `initialize` is v1's to answer.
  */
 export function serveAcpVersions(agent: Agent, stream: acp.Stream, options: ServeAcpOptions = {}): AcpConnectionHandle {
-  let routed: { close(): void } | undefined;
-  const lifecycle = v2
-    .agentProtocolRouter()
-    .withV1({ connect: (v1Stream: acp.Stream) => (routed = serveAcp(agent, v1Stream, options)) })
-    .withV2({ connect: (v2Stream: v2.Stream) => (routed = serveAcpV2(agent, v2Stream, options)) })
-    .connect(stream);
+  const reader = stream.readable.getReader();
+  let served: AcpConnectionHandle | undefined;
+  let closing = false;
+  const closed = (async () => {
+    const first = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (first.done || closing) {
+      await reader.cancel().catch(() => undefined);
+      await stream.writable.close().catch(() => undefined);
+      return;
+    }
+    // The rest of the stream, with the first message put back in front.
+    const readable = new ReadableStream<acp.AnyMessage>({
+      start: (controller) => controller.enqueue(first.value),
+      pull: async (controller) => {
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    const replayed: acp.Stream = { readable, writable: stream.writable };
+    if (asksForV2(first.value)) {
+      const { serveAcpWithRouter } = await import('./serve-acp-router.js');
+      served = serveAcpWithRouter(agent, replayed, options);
+    } else {
+      served = serveAcp(agent, replayed, options);
+    }
+    if (closing) served.close();
+    await served.closed;
+  })();
   return {
-    closed: lifecycle.closed,
+    closed,
     close() {
-      if (routed) routed.close();
-      // Not routed yet (no initialize): end the stream, which ends the router.
-      else void stream.writable.abort(new Error('connection closed')).catch(() => undefined);
+      closing = true;
+      if (served) served.close();
+      else void reader.cancel().catch(() => undefined);
     },
   };
+}
+
+/** An `initialize` request for protocol version 2 or later (v1 clients send 1). */
+function asksForV2(message: acp.AnyMessage): boolean {
+  const { method, params } = message as { method?: unknown; params?: { protocolVersion?: unknown } };
+  return method === 'initialize' && typeof params?.protocolVersion === 'number' && params.protocolVersion >= 2;
 }
