@@ -1,8 +1,14 @@
 import { dirname, resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
-import type { StoredAgentOutput, ToolCallStatus } from '../agent/agent-output.js';
-import type { SessionInfo, SessionMode } from '../agent/agent.js';
-import type { McpServerConfig } from '../config/schema.js';
+import type {
+  LoadedEventRecord,
+  NewSession,
+  StoredEventRecord,
+  StoredMcpServerRecord,
+  StoredSession,
+  StoredToolCall,
+  StoredToolCallStatus,
+} from './session-records.js';
 import { parseJsonColumn, toJsonColumn } from './json-column.js';
 import { migrateSessionSchema } from './session-schema.js';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
@@ -14,34 +20,6 @@ import { StorageError } from './storage-error.js';
 import { ensureFolder } from './ensure-folder.js';
 import { SessionSettings } from './session-settings.js';
 import { errorMessage } from '../errors/error-message.js';
-
-/** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
-export interface StoredSession extends SessionInfo {
-  parentSessionId: string | null;
-}
-
-export interface NewSession {
-  sessionId: string;
-  cwd: string;
-  title?: string | null;
-  mode?: SessionMode;
-  parentSessionId?: string | null;
-  mcpServers?: McpServerConfig[];
-  /** The principal that created it; `null`/absent for the local user. */
-  owner?: string | null;
-}
-
-export interface StoredToolCall {
-  sessionId: string;
-  toolCallId: string;
-  toolName: string;
-  args: unknown;
-  status: ToolCallStatus;
-  /** `undefined` until the call finishes (or when the stored result was unreadable). */
-  result: unknown;
-  startedAt: string;
-  finishedAt: string | null;
-}
 
 /** A row whose JSON could not be read; it was skipped (or its column defaulted). */
 export interface CorruptRow {
@@ -62,8 +40,6 @@ export interface SessionStoreOptions {
   /** Session leases' heartbeat and staleness (one writer process per session). */
   leases?: SessionLeaseOptions;
 }
-
-const MODES: readonly SessionMode[] = ['default', 'accept-edits', 'plan'];
 
 type SessionRow = {
   id: string;
@@ -175,7 +151,7 @@ export class SessionStore {
   }
 
   /** Changes title and/or mode and marks the session active; `undefined` when it does not exist. */
-  updateSession(sessionId: string, changes: { title?: string | null; mode?: SessionMode }): StoredSession | undefined {
+  updateSession(sessionId: string, changes: { title?: string | null; mode?: string }): StoredSession | undefined {
     const result = this.statements.updateSession.run({
       id: sessionId,
       setTitle: changes.title === undefined ? 0 : 1,
@@ -222,7 +198,7 @@ export class SessionStore {
    * Appends in one transaction: a reader sees all of the batch or none of it. `draft` is the
    * streamed reply text among them, added to the session's stream draft in the same transaction.
    */
-  appendEvents(sessionId: string, events: readonly StoredAgentOutput[], draft?: { text: string; reasoning: string }): void {
+  appendEvents(sessionId: string, events: readonly StoredEventRecord[], draft?: { text: string; reasoning: string }): void {
     const createdAt = this.timestamp();
     this.appendRows(
       sessionId,
@@ -237,7 +213,7 @@ export class SessionStore {
    * A draft left by a process that died mid-reply, turned into history by `fold` and
    * appended with it in one transaction; false when there was none.
    */
-  recoverDraft(sessionId: string, fold: (draft: StreamDraft) => { messages: ModelMessage[]; events: StoredAgentOutput[] }): boolean {
+  recoverDraft(sessionId: string, fold: (draft: StreamDraft) => { messages: ModelMessage[]; events: StoredEventRecord[] }): boolean {
     return this.db
       .transaction(() => {
         const draft = this.drafts.get(sessionId);
@@ -252,9 +228,9 @@ export class SessionStore {
   }
 
   /** Every stored event in order, each carrying this session's id: what `session/load` replays. */
-  loadEvents(sessionId: string): StoredAgentOutput[] {
+  loadEvents(sessionId: string): LoadedEventRecord[] {
     const rows = this.statements.loadEvents.all(sessionId) as EventRow[];
-    return this.parseSeqRows<StoredAgentOutput>('events', sessionId, rows, 'type').map((event) => ({ ...event, sessionId }));
+    return this.parseSeqRows<StoredEventRecord>('events', sessionId, rows, 'type').map((event) => ({ ...event, sessionId }));
   }
 
   /** Records a call as it starts; recording the same id again replaces it. */
@@ -263,7 +239,7 @@ export class SessionStore {
     toolCallId: string;
     toolName: string;
     args: unknown;
-    status?: ToolCallStatus;
+    status?: StoredToolCallStatus;
   }): void {
     const result = this.statements.upsertToolCall.run({
       sessionId: call.sessionId,
@@ -308,7 +284,7 @@ export class SessionStore {
         toolCallId: row.tool_call_id,
         toolName: row.tool_name,
         args: args.value,
-        status: row.status as ToolCallStatus,
+        status: row.status as StoredToolCallStatus,
         result,
         startedAt: row.started_at,
         finishedAt: row.finished_at,
@@ -370,9 +346,9 @@ export class SessionStore {
   }
 
   private toSession(row: SessionRow): StoredSession {
-    let mcpServers: McpServerConfig[] = [];
+    let mcpServers: StoredMcpServerRecord[] = [];
     const parsed = parseJsonColumn(row.mcp_servers);
-    if (parsed.ok && Array.isArray(parsed.value)) mcpServers = parsed.value as McpServerConfig[];
+    if (parsed.ok && Array.isArray(parsed.value)) mcpServers = parsed.value as StoredMcpServerRecord[];
     else {
       const error = parsed.ok ? new Error('mcp_servers is not an array') : parsed.error;
       this.reportCorrupt({ table: 'sessions', sessionId: row.id, key: 'mcp_servers', error });
@@ -381,7 +357,7 @@ export class SessionStore {
       sessionId: row.id,
       cwd: row.cwd,
       title: row.title,
-      mode: MODES.includes(row.mode as SessionMode) ? (row.mode as SessionMode) : 'default',
+      mode: row.mode,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       mcpServers,
