@@ -15,8 +15,8 @@ import { baseSystemPrompt, PLAN_MODE_PROMPT } from './system-prompt.js';
 import { loadDefaultTools } from './default-tools.js';
 import { hookList } from './agent-hooks.js';
 import { errorInfo, noticeOf, runHooks, runHooksInOrder } from './agent-notices.js';
-import { EventRecorder } from './event-recorder.js';
-import { SteeringQueue } from './steering-queue.js';
+import { runQueuedTurn } from './run-queued-turn.js';
+import { modelSource, type ModelOption } from './model-source.js';
 import { messageTranscript } from './message-transcript.js';
 import { createExitPlanModeTool } from './exit-plan-mode-tool.js';
 import { createTaskTool } from './task-tool.js';
@@ -38,7 +38,7 @@ export interface CreateAgentOptions {
    */
   loadExtensions?: () => Promise<AgentExtension[]>;
   /** A model to use instead of resolving `config.agent.model` (tests, proxies, MCP sampling). */
-  model?: ResolvedLanguageModel | (() => Promise<ResolvedLanguageModel>);
+  model?: ModelOption;
   /** Built-in tools; defaults to read_file, write_file, edit_file, glob, grep, bash, web_fetch. */
   tools?: AnyTool[];
   /** The runtime used when `process` is not given one. */
@@ -281,7 +281,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   }
 
   /** Runs a turn after the session's previous ones, recording its events. */
-  async function* runQueued(
+  function runQueued(
     live: LiveSession,
     input: PromptInput,
     processOptions: ProcessOptions,
@@ -289,33 +289,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     overrides: TurnOverrides | undefined,
     announce: boolean,
   ): AsyncGenerator<AgentOutput> {
-    const previous = live.tail;
-    let release!: () => void;
-    live.tail = new Promise<void>((resolve) => (release = resolve));
-    try {
-      await previous;
-      const controller = new AbortController();
-      const onAbort = () => controller.abort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (signal?.aborted) controller.abort();
-      const recorder = new EventRecorder(live);
-      live.running = { controller, steering: new SteeringQueue(), recorder };
-      const running = live.running;
-      try {
-        for await (const event of runOneTurn(live, input, processOptions, controller.signal, overrides, announce)) {
-          recorder.record(event);
-          yield event;
-        }
-      } finally {
-        recorder.flush();
-        signal?.removeEventListener('abort', onAbort);
-        live.running = undefined;
-        // Steering that arrived after the last model step goes back to its senders: each runs as a turn of its own.
-        running.steering.release();
-      }
-    } finally {
-      release();
-    }
+    return runQueuedTurn(live, signal, (turnSignal) => runOneTurn(live, input, processOptions, turnSignal, overrides, announce));
   }
 
   async function* process(input: PromptInput, processOptions: ProcessOptions = {}): AsyncGenerator<AgentOutput> {
@@ -404,20 +378,6 @@ export function createAgent(options: CreateAgentOptions): Agent {
       ownStores?.closeAll();
     },
   };
-}
-
-/**
- * The model as given (an object, or a function called each time), else `config.agent.model`
- * resolved on first use. A failed resolution is not cached: the user may fix the endpoint and retry.
- */
-export function modelSource(
-  config: PlaitedConfig,
-  model?: CreateAgentOptions['model'],
-  debug?: (message: string) => void,
-): () => Promise<ResolvedLanguageModel> {
-  if (typeof model === 'function') return model;
-  if (model) return async () => model;
-  return memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel(config.agent, { log: debug })));
 }
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {

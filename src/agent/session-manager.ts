@@ -11,6 +11,7 @@ import type { EventRecorder } from './event-recorder.js';
 import { recoverInterruptedReply } from './recover-interrupted-reply.js';
 import { AgentError } from './agent-error.js';
 import { repairStoredMessages } from './repair-stored-messages.js';
+import { agentOutputsFromRecords, sessionInfoFromRecord } from './session-record-mapping.js';
 
 /** A session held in memory: its store, its model-facing history, and its turn queue. */
 export interface LiveSession {
@@ -54,14 +55,14 @@ export class LocalSessionManager implements SessionManager {
     });
     store.leases.acquire(stored.sessionId); // a new id: nobody else holds it
     for (const [key, value] of Object.entries(options.options ?? {})) if (value !== undefined) store.settings.set(stored.sessionId, key, value);
-    return this.#attach(toInfo(stored), store, []).info;
+    return this.#attach(sessionInfoFromRecord(stored), store, []).info;
   }
 
   async get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined> {
     const live = this.#live.get(sessionId);
     if (live) return live.info;
     const found = this.#find(sessionId, cwd);
-    return found ? withOptions(toInfo(found.session), found.store) : undefined;
+    return found ? withOptions(sessionInfoFromRecord(found.session), found.store) : undefined;
   }
 
   async list(options: { cwd?: string } = {}): Promise<SessionInfo[]> {
@@ -73,7 +74,7 @@ export class LocalSessionManager implements SessionManager {
       for (const session of store.listSessions(cwd ? { cwd } : {})) {
         if (seen.has(session.sessionId) || session.parentSessionId) continue;
         seen.add(session.sessionId);
-        sessions.push(withOptions(toInfo(session), store));
+        sessions.push(withOptions(sessionInfoFromRecord(session), store));
       }
     }
     return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -81,7 +82,7 @@ export class LocalSessionManager implements SessionManager {
 
   async history(sessionId: string, cwd?: string): Promise<AgentOutput[]> {
     const live = await this.open(sessionId, cwd);
-    return live.store.loadEvents(sessionId);
+    return agentOutputsFromRecords(live.store.loadEvents(sessionId));
   }
 
   async setMode(sessionId: string, mode: SessionMode): Promise<void> {
@@ -133,7 +134,7 @@ export class LocalSessionManager implements SessionManager {
       );
     }
     recoverInterruptedReply(found.store, sessionId);
-    return this.#attach(toInfo(found.session), found.store, repairStoredMessages(found.store.loadMessages(sessionId)));
+    return this.#attach(sessionInfoFromRecord(found.session), found.store, repairStoredMessages(found.store.loadMessages(sessionId)));
   }
 
   setTitle(live: LiveSession, title: string): void {
@@ -187,17 +188,4 @@ function withOptions(info: SessionInfo, store: SessionStore): SessionInfo {
   if (typeof stored.reasoningEffort === 'string') options.reasoningEffort = stored.reasoningEffort;
   if (Array.isArray(stored.additionalDirectories)) options.additionalDirectories = stored.additionalDirectories.filter((dir): dir is string => typeof dir === 'string');
   return { ...info, options };
-}
-
-function toInfo(session: SessionInfo): SessionInfo {
-  return {
-    sessionId: session.sessionId,
-    cwd: session.cwd,
-    title: session.title,
-    mode: session.mode,
-    createdAt: session.createdAt,
-    updatedAt: session.updatedAt,
-    mcpServers: session.mcpServers,
-    ...(session.owner === undefined ? {} : { owner: session.owner }),
-  };
 }

@@ -5,7 +5,7 @@ import type { AgentAdapter } from '../adapters/agent-adapter.js';
 import type { Agent } from '../agent/agent.js';
 import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
-import { modelSource } from '../agent/create-agent.js';
+import { modelSource } from '../agent/model-source.js';
 import { createDefaultAgent } from '../default-agent.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { networkAuthSource } from './network-auth-source.js';

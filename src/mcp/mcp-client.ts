@@ -1,9 +1,6 @@
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
-  ClientCapabilities,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
@@ -12,6 +9,7 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
+import { buildSdkClient } from './build-sdk-client.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { McpClientError } from './mcp-client-error.js';
 import { toMcpClientError } from './to-mcp-client-error.js';
@@ -178,7 +176,7 @@ export class McpClient {
 
   private async attempt(): Promise<void> {
     this.setStatus(this.everConnected ? 'reconnecting' : 'connecting');
-    const client = this.buildClient();
+    const client = buildSdkClient(this.id, this.options, (kind) => this.listChanged(kind));
     this.pendingClient = client;
     try {
       const transport = createMcpTransport(this.config, {
@@ -223,43 +221,6 @@ export class McpClient {
       for (const kind of ['tools', 'resources', 'prompts'] as const) this.options.onListChanged?.(kind);
       for (const uri of this.subscriptions) void client.subscribeResource({ uri }).catch(() => undefined);
     }
-  }
-
-  private buildClient(): Client {
-    const capabilities: ClientCapabilities = {};
-    if (this.options.roots) capabilities.roots = { listChanged: true };
-    if (this.options.onSampling) capabilities.sampling = {};
-    if (this.options.onElicitation) capabilities.elicitation = { form: {} };
-    const client = new Client(this.options.clientInfo ?? { name: 'plaited-agent', version: '0.1.0' }, { capabilities });
-    const roots = this.options.roots;
-    if (roots) {
-      client.setRequestHandler('roots/list', () => ({
-        roots: roots().map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir })),
-      }));
-    }
-    const onSampling = this.options.onSampling;
-    if (onSampling) {
-      client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-        onSampling(request.params, { serverId: this.id, signal: ctx.mcpReq.signal }),
-      );
-    }
-    const onElicitation = this.options.onElicitation;
-    if (onElicitation) {
-      client.setRequestHandler('elicitation/create', (request, ctx) =>
-        onElicitation(request.params, { serverId: this.id, signal: ctx.mcpReq.signal }),
-      );
-    }
-    client.setNotificationHandler('notifications/tools/list_changed', () => this.listChanged('tools'));
-    client.setNotificationHandler('notifications/resources/list_changed', () => this.listChanged('resources'));
-    client.setNotificationHandler('notifications/prompts/list_changed', () => this.listChanged('prompts'));
-    client.setNotificationHandler('notifications/resources/updated', (notification) => {
-      this.options.onResourceUpdated?.(notification.params.uri);
-    });
-    client.setNotificationHandler('notifications/message', (notification) => {
-      const { level, logger, data } = notification.params;
-      this.options.onLog?.({ serverId: this.id, level, logger, data });
-    });
-    return client;
   }
 
   /** Servers often send several list_changed in a burst (one per added tool): re-read once. */

@@ -25,6 +25,7 @@ import type {
 import { mcpToolPrefix } from './tool-name.js';
 import { asError, callOf, matchesTemplate, stateKey } from './mcp-registry-helpers.js';
 import { resolveDiscoveryHit } from './resolve-discovery-hit.js';
+import { serverInfo } from './server-info.js';
 import { errorMessage } from '../errors/error-message.js';
 
 export type * from './mcp-registry-types.js';
@@ -161,7 +162,7 @@ export class McpRegistry {
       // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
       const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
       const state = this.createState(prepared, options);
-      if (!config.enabled) return this.info(state);
+      if (!config.enabled) return serverInfo(state);
       const started = (async () => {
         await this.track(state.client.connect());
         await this.idleOf(state);
@@ -172,7 +173,7 @@ export class McpRegistry {
         started.then(forget, forget);
       }
       await started;
-      return this.info(state);
+      return serverInfo(state);
     },
     /**
      * Waits until every global server has finished its first connect and catalog load, or
@@ -194,10 +195,10 @@ export class McpRegistry {
     },
     /** With a session: the global servers and that session's; without: every server. */
     list: (scope: McpScope = {}): McpServerInfo[] =>
-      (scope.sessionId === undefined ? [...this.states.values()] : this.scopeStates(scope)).map((state) => this.info(state)),
+      (scope.sessionId === undefined ? [...this.states.values()] : this.scopeStates(scope)).map((state) => serverInfo(state)),
     get: (id: string, scope: McpScope = {}): McpServerInfo | undefined => {
       const state = this.states.get(stateKey(id, scope.sessionId)) ?? this.states.get(stateKey(id, undefined));
-      return state ? this.info(state) : undefined;
+      return state ? serverInfo(state) : undefined;
     },
   };
 
@@ -364,21 +365,6 @@ export class McpRegistry {
 
   private scopeStates(scope: McpScope): ServerState[] {
     return [...this.states.values()].filter((state) => state.sessionId === undefined || state.sessionId === scope.sessionId);
-  }
-
-  private info(state: ServerState): McpServerInfo {
-    return {
-      id: state.config.id,
-      ...(state.sessionId ? { sessionId: state.sessionId } : {}),
-      config: state.config,
-      status: state.client.status,
-      ...(state.client.lastError ? { error: state.client.lastError } : {}),
-      identity: state.client.identity(),
-      tools: state.tools.size,
-      resources: state.resources.length,
-      resourceTemplates: state.templates.length,
-      prompts: state.prompts.size,
-    };
   }
 
   private async idleOf(state: ServerState): Promise<void> {

@@ -3,13 +3,15 @@ import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import type { IndexDocument, SearchHit, SearchIndex, SearchMode, SearchOptions, SyncReport } from './search-index.js';
 import { cleanQuery } from './clean-query.js';
-import { contentHash, documentHash } from './content-hash.js';
+import { contentHash } from './content-hash.js';
+import { loadCatalogSnapshot, type CatalogSnapshot } from './catalog-snapshot.js';
+import { diffDocuments, type HashedDocument } from './diff-documents.js';
 import { embeddingText, ftsColumns } from './document-text.js';
 import { FTS_COLUMNS } from './field-weights.js';
 import { fuseRankings, type Ranking } from './fuse-rankings.js';
 import { applyGroupBoost } from './group-boost.js';
 import { migrateIndex } from './index-schema.js';
-import { prepareStatements, type ExistingRow, type IndexStatements } from './index-statements.js';
+import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { RetrievalError } from './retrieval-error.js';
@@ -18,7 +20,7 @@ import { splitSteps } from './split-steps.js';
 import { interleaveSteps } from './interleave-steps.js';
 import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
-import { blobToVector, isZeroVector, normalize, VectorMatrix, vectorToBlob, type ScoredRow } from './vector-matrix.js';
+import { isZeroVector, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
 import { validDocuments } from './valid-documents.js';
 
 export interface HybridIndexOptions {
@@ -39,16 +41,6 @@ export interface HybridIndex extends SearchIndex {
   readonly tuning: RetrievalTuning;
   /** Documents in the index, optionally in one namespace. */
   count(namespace?: string): number;
-}
-
-interface CatalogSnapshot {
-  meta: Map<number, { kind: string; namespace: string }>;
-  matrix?: VectorMatrix;
-}
-
-interface HashedDocument {
-  document: IndexDocument;
-  hash: string;
 }
 
 interface PreparedWrite extends HashedDocument {
@@ -121,7 +113,7 @@ class SqliteHybridIndex implements HybridIndex {
     return this.serialize(async () => {
       const wanted = validDocuments(documents.map((document) => ({ ...document, namespace })));
       const existing = new Map(this.statements.existing.all(namespace).map((row) => [row.id, row]));
-      const { report, changed } = this.diff(wanted, existing);
+      const { report, changed } = diffDocuments(wanted, existing, { needsVector: !!this.embedder });
       // Ids that were in the namespace and are no longer wanted; an id may also have moved here.
       const removed = [...existing.values()].map((row) => row.rowid);
       report.removed = removed.length;
@@ -139,7 +131,7 @@ class SqliteHybridIndex implements HybridIndex {
       const existing = new Map(
         this.statements.byIds.all(JSON.stringify(wanted.map((document) => document.id))).map((row) => [row.id, row]),
       );
-      const { report, changed } = this.diff(wanted, existing);
+      const { report, changed } = diffDocuments(wanted, existing, { needsVector: !!this.embedder });
       const writes = await this.prepareWrites(changed);
       if (writes.length > 0) this.applyWrites(writes, []);
       return report;
@@ -298,38 +290,9 @@ class SqliteHybridIndex implements HybridIndex {
   private catalog(): CatalogSnapshot {
     const version = this.statements.dataVersion.get()?.data_version ?? 0;
     if (this.snapshot && version === this.dataVersion) return this.snapshot;
-    const meta = new Map<number, { kind: string; namespace: string }>();
-    const rows: { rowid: number; vector: Float32Array }[] = [];
-    for (const row of this.statements.catalog.iterate()) {
-      meta.set(row.rowid, { kind: row.kind, namespace: row.namespace });
-      if (row.vector && this.embedder) rows.push({ rowid: row.rowid, vector: blobToVector(row.vector) });
-    }
-    const dimensions = this.dimensions ?? rows[0]?.vector.length;
-    const matrix = dimensions ? new VectorMatrix(dimensions, rows.filter((row) => row.vector.length === dimensions)) : undefined;
-    this.snapshot = { meta, matrix };
+    this.snapshot = loadCatalogSnapshot(this.statements.catalog.iterate(), { withVectors: !!this.embedder, dimensions: this.dimensions });
     this.dataVersion = version;
     return this.snapshot;
-  }
-
-  /**
-   * Which wanted documents are new, changed or unchanged against their stored rows. Matched rows
-   * are taken out of `existing`: what remains there is stored but no longer wanted.
-   */
-  private diff(wanted: readonly IndexDocument[], existing: Map<string, ExistingRow>): { report: SyncReport; changed: HashedDocument[] } {
-    const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0 };
-    const changed: HashedDocument[] = [];
-    for (const document of wanted) {
-      const row = existing.get(document.id);
-      existing.delete(document.id);
-      const hash = documentHash(document);
-      if (row && row.hash === hash && (!this.embedder || row.has_vector)) report.unchanged++;
-      else {
-        changed.push({ document, hash });
-        if (row) report.updated++;
-        else report.added++;
-      }
-    }
-    return { report, changed };
   }
 
   /** Hashes, reused vectors (same text embedded before) and new vectors for changed documents. */

@@ -12,7 +12,7 @@ export interface ExistingRow {
 
 type Statement<Params extends unknown[] | object, Row = unknown> = SqliteStatement<Params, Row>;
 type Bm25Params = { match: string; kinds: string | null; namespaces: string | null; limit: number };
-type CatalogRow = { rowid: number; kind: string; namespace: string; vector: Uint8Array | null };
+export type CatalogRow = { rowid: number; kind: string; namespace: string; vector: Uint8Array | null };
 
 export interface IndexStatements {
   existing: Statement<[string], ExistingRow>;

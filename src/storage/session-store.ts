@@ -1,9 +1,17 @@
 import { dirname, resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
-import type { StoredAgentOutput, ToolCallStatus } from '../agent/agent-output.js';
-import type { SessionInfo, SessionMode } from '../agent/agent.js';
-import type { McpServerConfig } from '../config/schema.js';
-import { parseJsonColumn, toJsonColumn } from './json-column.js';
+import type { LoadedEventRecord, NewSession, StoredEventRecord, StoredSession, StoredToolCall, StoredToolCallStatus } from './session-records.js';
+import { toJsonColumn } from './json-column.js';
+import {
+  parseSeqRows,
+  sessionFromRow,
+  toolCallsFromRows,
+  type CorruptRow,
+  type EventRow,
+  type SeqRow,
+  type SessionRow,
+  type ToolCallRow,
+} from './session-rows.js';
 import { migrateSessionSchema } from './session-schema.js';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
@@ -15,42 +23,7 @@ import { ensureFolder } from './ensure-folder.js';
 import { SessionSettings } from './session-settings.js';
 import { errorMessage } from '../errors/error-message.js';
 
-/** A session as stored: the agent's `SessionInfo` plus its parent (sub-agent sessions). */
-export interface StoredSession extends SessionInfo {
-  parentSessionId: string | null;
-}
-
-export interface NewSession {
-  sessionId: string;
-  cwd: string;
-  title?: string | null;
-  mode?: SessionMode;
-  parentSessionId?: string | null;
-  mcpServers?: McpServerConfig[];
-  /** The principal that created it; `null`/absent for the local user. */
-  owner?: string | null;
-}
-
-export interface StoredToolCall {
-  sessionId: string;
-  toolCallId: string;
-  toolName: string;
-  args: unknown;
-  status: ToolCallStatus;
-  /** `undefined` until the call finishes (or when the stored result was unreadable). */
-  result: unknown;
-  startedAt: string;
-  finishedAt: string | null;
-}
-
-/** A row whose JSON could not be read; it was skipped (or its column defaulted). */
-export interface CorruptRow {
-  table: 'sessions' | 'messages' | 'tool_calls' | 'events';
-  sessionId: string;
-  /** `seq` for messages and events, the tool call id for tool calls, the column for sessions. */
-  key: string | number;
-  error: Error;
-}
+export type { CorruptRow };
 
 export interface SessionStoreOptions {
   /** Clock for timestamps (tests pin it); defaults to the wall clock. */
@@ -62,32 +35,6 @@ export interface SessionStoreOptions {
   /** Session leases' heartbeat and staleness (one writer process per session). */
   leases?: SessionLeaseOptions;
 }
-
-const MODES: readonly SessionMode[] = ['default', 'accept-edits', 'plan'];
-
-type SessionRow = {
-  id: string;
-  cwd: string;
-  title: string | null;
-  mode: string;
-  parent_id: string | null;
-  mcp_servers: string;
-  created_at: string;
-  updated_at: string;
-  owner: string | null;
-};
-type SeqRow = { seq: number; text: string };
-type EventRow = SeqRow & { type: string };
-type ToolCallRow = {
-  session_id: string;
-  tool_call_id: string;
-  tool_name: string;
-  args: string;
-  status: string;
-  result: string | null;
-  started_at: string;
-  finished_at: string | null;
-};
 
 /**
  * Sessions, their model-facing messages, tool calls and replayable events, in one SQLite
@@ -155,12 +102,12 @@ export class SessionStore {
       }
       throw error;
     }
-    return this.toSession(row);
+    return sessionFromRow(row, this.report);
   }
 
   getSession(sessionId: string): StoredSession | undefined {
     const row = this.statements.getSession.get(sessionId) as SessionRow | undefined;
-    return row ? this.toSession(row) : undefined;
+    return row ? sessionFromRow(row, this.report) : undefined;
   }
 
   /** Most recently active first. */
@@ -171,11 +118,11 @@ export class SessionStore {
         ? this.statements.listSessions.all(limit)
         : this.statements.listSessionsByCwd.all(options.cwd, limit)
     ) as SessionRow[];
-    return rows.map((row) => this.toSession(row));
+    return rows.map((row) => sessionFromRow(row, this.report));
   }
 
   /** Changes title and/or mode and marks the session active; `undefined` when it does not exist. */
-  updateSession(sessionId: string, changes: { title?: string | null; mode?: SessionMode }): StoredSession | undefined {
+  updateSession(sessionId: string, changes: { title?: string | null; mode?: string }): StoredSession | undefined {
     const result = this.statements.updateSession.run({
       id: sessionId,
       setTitle: changes.title === undefined ? 0 : 1,
@@ -215,14 +162,14 @@ export class SessionStore {
   }
 
   loadMessages(sessionId: string): ModelMessage[] {
-    return this.parseSeqRows<ModelMessage>('messages', sessionId, this.statements.loadMessages.all(sessionId) as SeqRow[], 'role');
+    return parseSeqRows<ModelMessage>('messages', sessionId, this.statements.loadMessages.all(sessionId) as SeqRow[], 'role', this.report);
   }
 
   /**
    * Appends in one transaction: a reader sees all of the batch or none of it. `draft` is the
    * streamed reply text among them, added to the session's stream draft in the same transaction.
    */
-  appendEvents(sessionId: string, events: readonly StoredAgentOutput[], draft?: { text: string; reasoning: string }): void {
+  appendEvents(sessionId: string, events: readonly StoredEventRecord[], draft?: { text: string; reasoning: string }): void {
     const createdAt = this.timestamp();
     this.appendRows(
       sessionId,
@@ -237,7 +184,7 @@ export class SessionStore {
    * A draft left by a process that died mid-reply, turned into history by `fold` and
    * appended with it in one transaction; false when there was none.
    */
-  recoverDraft(sessionId: string, fold: (draft: StreamDraft) => { messages: ModelMessage[]; events: StoredAgentOutput[] }): boolean {
+  recoverDraft(sessionId: string, fold: (draft: StreamDraft) => { messages: ModelMessage[]; events: StoredEventRecord[] }): boolean {
     return this.db
       .transaction(() => {
         const draft = this.drafts.get(sessionId);
@@ -252,9 +199,9 @@ export class SessionStore {
   }
 
   /** Every stored event in order, each carrying this session's id: what `session/load` replays. */
-  loadEvents(sessionId: string): StoredAgentOutput[] {
+  loadEvents(sessionId: string): LoadedEventRecord[] {
     const rows = this.statements.loadEvents.all(sessionId) as EventRow[];
-    return this.parseSeqRows<StoredAgentOutput>('events', sessionId, rows, 'type').map((event) => ({ ...event, sessionId }));
+    return parseSeqRows<StoredEventRecord>('events', sessionId, rows, 'type', this.report).map((event) => ({ ...event, sessionId }));
   }
 
   /** Records a call as it starts; recording the same id again replaces it. */
@@ -263,7 +210,7 @@ export class SessionStore {
     toolCallId: string;
     toolName: string;
     args: unknown;
-    status?: ToolCallStatus;
+    status?: StoredToolCallStatus;
   }): void {
     const result = this.statements.upsertToolCall.run({
       sessionId: call.sessionId,
@@ -290,31 +237,7 @@ export class SessionStore {
 
   /** Tool calls in the order they started. */
   loadToolCalls(sessionId: string): StoredToolCall[] {
-    const calls: StoredToolCall[] = [];
-    for (const row of this.statements.loadToolCalls.all(sessionId) as ToolCallRow[]) {
-      const args = parseJsonColumn(row.args);
-      if (!args.ok) {
-        this.reportCorrupt({ table: 'tool_calls', sessionId, key: row.tool_call_id, error: args.error });
-        continue;
-      }
-      let result: unknown;
-      if (row.result !== null) {
-        const parsed = parseJsonColumn(row.result);
-        if (parsed.ok) result = parsed.value;
-        else this.reportCorrupt({ table: 'tool_calls', sessionId, key: row.tool_call_id, error: parsed.error });
-      }
-      calls.push({
-        sessionId: row.session_id,
-        toolCallId: row.tool_call_id,
-        toolName: row.tool_name,
-        args: args.value,
-        status: row.status as ToolCallStatus,
-        result,
-        startedAt: row.started_at,
-        finishedAt: row.finished_at,
-      });
-    }
-    return calls;
+    return toolCallsFromRows(sessionId, this.statements.loadToolCalls.all(sessionId) as ToolCallRow[], this.report);
   }
 
   /** Idempotent. The last connection to close folds the WAL back into the main file. */
@@ -352,51 +275,19 @@ export class SessionStore {
       .immediate();
   }
 
-  /** The rows' JSON in order; a row that does not parse, or lacks its string discriminant, is reported and skipped. */
-  private parseSeqRows<T>(table: 'messages' | 'events', sessionId: string, rows: SeqRow[], discriminant: 'role' | 'type'): T[] {
-    const values: T[] = [];
-    for (const row of rows) {
-      const parsed = parseJsonColumn(row.text);
-      const error = parsed.ok ? shapeError(parsed.value, discriminant) : parsed.error;
-      if (error) this.reportCorrupt({ table, sessionId, key: row.seq, error });
-      else values.push((parsed as { value: T }).value);
-    }
-    return values;
-  }
-
   /** Marks the session active; throws when it does not exist. */
   private touch(sessionId: string): void {
     if (this.statements.touchSession.run(this.timestamp(), sessionId).changes === 0) throw this.notFound(sessionId);
   }
 
-  private toSession(row: SessionRow): StoredSession {
-    let mcpServers: McpServerConfig[] = [];
-    const parsed = parseJsonColumn(row.mcp_servers);
-    if (parsed.ok && Array.isArray(parsed.value)) mcpServers = parsed.value as McpServerConfig[];
-    else {
-      const error = parsed.ok ? new Error('mcp_servers is not an array') : parsed.error;
-      this.reportCorrupt({ table: 'sessions', sessionId: row.id, key: 'mcp_servers', error });
-    }
-    return {
-      sessionId: row.id,
-      cwd: row.cwd,
-      title: row.title,
-      mode: MODES.includes(row.mode as SessionMode) ? (row.mode as SessionMode) : 'default',
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      mcpServers,
-      parentSessionId: row.parent_id,
-      ...(row.owner === null ? {} : { owner: row.owner }),
-    };
-  }
-
-  private reportCorrupt(row: CorruptRow): void {
+  /** Bound: handed to the row parsers in session-rows.ts. */
+  private readonly report = (row: CorruptRow): void => {
     try {
       this.onCorruptRow?.(row);
     } catch {
       // A failing observer must not turn a tolerated corrupt row into a failed load.
     }
-  }
+  };
 
   private notFound(sessionId: string): StorageError {
     return new StorageError('session_not_found', `no session ${sessionId} in ${this.path}`, { path: this.path, sessionId });
@@ -421,12 +312,6 @@ function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
     db?.close();
     throw new StorageError('open_failed', `cannot open session store ${path}: ${describe(error)}`, { path, cause: error });
   }
-}
-
-/** Why the value is not a stored message/event (`null` when it looks like one). */
-function shapeError(value: unknown, discriminant: 'role' | 'type'): Error | null {
-  if (typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[discriminant] === 'string') return null;
-  return new Error(`not an object with a string "${discriminant}"`);
 }
 
 function isSqliteCode(error: unknown, code: string): boolean {

@@ -311,7 +311,7 @@ describe('SessionStore shared by several processes', () => {
       for (const w of workers) w.child.stdin!.write('go\n');
       await Promise.all(workers.map((w) => w.exited));
 
-      const texts = store.loadEvents('shared').map((event) => (event.type === 'text-delta' ? event.text : event.type));
+      const texts = store.loadEvents('shared').map((event) => (event.type === 'text-delta' ? String(event.text) : event.type));
       expect(texts).toHaveLength(1200);
       expect(new Set(texts).size).toBe(1200);
       // The writers really overlapped: some batch of w1 comes after some batch of w2 and before another.
