@@ -60,6 +60,7 @@ describe('local llama.cpp model at its limits (real CLI, tiny GGUF)', () => {
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     const response = await prompt(cli, sessionId, 'Explain what this project does.');
     expect(['end_turn', 'max_tokens']).toContain(response.stopReason);
+    await waitFor(() => generations(cli).some((g) => g.sessionId === sessionId), 10_000, 'the generation log line');
     const [generation] = generations(cli).filter((g) => g.sessionId === sessionId);
     expect(generation, cli.stderr()).toBeDefined();
     expect(['stop', 'length']).toContain(generation!.finish);
@@ -74,6 +75,8 @@ describe('local llama.cpp model at its limits (real CLI, tiny GGUF)', () => {
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     expect(['end_turn', 'max_tokens']).toContain((await prompt(cli, sessionId, 'Explain what this project does.')).stopReason);
     expect(['end_turn', 'max_tokens']).toContain((await prompt(cli, sessionId, 'And how do I run its tests?')).stopReason);
+    // stderr is its own pipe: the second generation's log line may land just after the answer on stdout.
+    await waitFor(() => generations(cli).filter((g) => g.sessionId === sessionId).length >= 2, 10_000, 'the second generation log line');
     const [one, two] = generations(cli).filter((g) => g.sessionId === sessionId);
     expect(one, cli.stderr()).toBeDefined();
     expect(two, cli.stderr()).toBeDefined();
@@ -111,6 +114,7 @@ describe('local llama.cpp model at its limits (real CLI, tiny GGUF)', () => {
     expect((await prompt(cli, a.sessionId, 'First question of A.')).stopReason).toMatch(/end_turn|max_tokens/);
     expect((await prompt(cli, b.sessionId, 'First question of B.')).stopReason).toMatch(/end_turn|max_tokens/);
     expect((await prompt(cli, a.sessionId, 'Second question of A.')).stopReason).toMatch(/end_turn|max_tokens/);
+    await waitFor(() => generations(cli).filter((g) => g.sessionId === a.sessionId).length >= 2, 10_000, "A's second generation log line");
     const ofA = generations(cli).filter((g) => g.sessionId === a.sessionId);
     expect(ofA).toHaveLength(2);
     // A lost its sequence to B: its second turn evaluated the whole prompt again, and answered.
