@@ -11,6 +11,7 @@ let cwd: string;
 let cli: A2aCli;
 let client: Client;
 let restUrl: string;
+const BOB_TOKEN = 'bob-token-0123456789abcdef';
 /** Every URL the REST client called, to prove it used the HTTP+JSON binding. */
 const calledUrls: string[] = [];
 
@@ -29,7 +30,7 @@ async function restClient(token: string): Promise<Client> {
 
 beforeAll(async () => {
   model = await startScriptedOpenAIServer();
-  cwd = a2aProject();
+  cwd = a2aProject({ server: { auth: { principals: { bob: BOB_TOKEN } } } });
   cli = await startA2aCli({ cwd, args: ['--adapter', 'a2a', '--model', 'openai-compatible:scripted', '--base-url', model.url] });
   restUrl = `${cli.origin}/a2a/rest`;
   // Every REST call below goes through this client; a JSON-RPC request would fail the route checks.
@@ -127,6 +128,17 @@ describe('A2A HTTP+JSON (REST) binding (the built CLI, --adapter a2a, driven by 
       for await (const _event of client.resubscribeTask({ tenant: '', id: stored.id })) void _event;
     };
     await expect(resubscribe()).rejects.toThrow(/terminal/);
+  });
+
+  it('tasks are scoped to the principal, as over JSON-RPC: bob neither gets, lists nor cancels the default user\'s task', async () => {
+    model.push({ text: 'Private.' });
+    const task = await send('mine');
+    const bob = await restClient(BOB_TOKEN);
+    await expect(bob.getTask({ tenant: '', id: task.id })).rejects.toThrow(/not found/i);
+    await expect(bob.cancelTask({ tenant: '', id: task.id, metadata: undefined })).rejects.toThrow(/not found/i);
+    const listed = await bob.listTasks({ tenant: '', contextId: '', status: 0, pageToken: '', includeArtifacts: false });
+    expect(listed.tasks.map((entry) => entry.id)).not.toContain(task.id);
+    expect((await client.getTask({ tenant: '', id: task.id })).id).toBe(task.id);
   });
 
   it('refuses a missing or wrong token with 401, a bearer challenge and a REST error body', async () => {
