@@ -130,6 +130,23 @@ describe('A2A HTTP+JSON (REST) binding (the built CLI, --adapter a2a, driven by 
     await expect(resubscribe()).rejects.toThrow(/terminal/);
   });
 
+  it('GET /tasks/{id}:subscribe picks a running task up again after the stream was dropped (SSE to its end)', async () => {
+    model.push({ text: Array.from({ length: 40 }, (_, index) => `part${index} `).join(''), chunkDelayMs: 15 });
+    let taskId = '';
+    for await (const event of client.sendMessageStream(userMessage('long answer'))) {
+      if (event.payload?.$case === 'task') taskId = event.payload.value.id;
+      break;
+    }
+    const response = await rest(`/tasks/${encodeURIComponent(taskId)}:subscribe`, { headers: { accept: 'text/event-stream' } });
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((chunk) => chunk.startsWith('data: '))
+      .map((chunk) => JSON.parse(chunk.slice(6)) as { task?: { id: string }; statusUpdate?: { status: { state: string } } });
+    expect(events[0]?.task?.id).toBe(taskId);
+    expect(events.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
   it('tasks are scoped to the principal, as over JSON-RPC: bob neither gets, lists nor cancels the default user\'s task', async () => {
     model.push({ text: 'Private.' });
     const task = await send('mine');
@@ -159,6 +176,11 @@ describe('A2A HTTP+JSON (REST) binding (the built CLI, --adapter a2a, driven by 
     expect(((await noMessage.json()) as RestErrorBody).error.message).toMatch(/message is required/);
     const notObject = await rest('/message:stream', { method: 'POST', body: '[1,2]' });
     expect(notObject.status).toBe(400);
+    const notMessage = await rest('/message:send', { method: 'POST', body: '{"message":"not a message"}' });
+    expect(notMessage.status).toBe(400);
+    expect(((await notMessage.json()) as RestErrorBody).error.status).toBe('INVALID_ARGUMENT');
+    const badHistory = await rest('/tasks/x?historyLength=-1');
+    expect(badHistory.status).toBe(400);
     const wrongType = await rest('/message:send', { method: 'POST', body: 'hi', headers: { 'content-type': 'text/plain' } });
     expect(wrongType.status).toBe(400);
     expect(((await wrongType.json()) as RestErrorBody).error.details[0]).toMatchObject({ reason: 'CONTENT_TYPE_NOT_SUPPORTED' });
