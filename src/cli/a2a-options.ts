@@ -18,6 +18,6 @@ export function a2aOptions(config: PlaitedConfig, args: CliArgs, log: Log, versi
     port: (sharedFlags ? args.port : undefined) ?? settings.port,
     ...(networkAuth ? { networkAuth } : {}),
     log: (message) => log('info', message),
-    onListening: (server) => log('info', `A2A at ${server.url} (agent card ${server.cardUrl})`),
+    onListening: (server) => log('info', `A2A at ${server.url} (REST ${server.restUrl}, agent card ${server.cardUrl})`),
   };
 }

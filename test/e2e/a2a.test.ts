@@ -63,6 +63,7 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     expect(card.supportedInterfaces).toEqual([
       { url: cli.rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: cli.rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: `${cli.origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ]);
     const viaSdk = await client.getAgentCard();
     expect(viaSdk.name).toBe('plaited-agent');

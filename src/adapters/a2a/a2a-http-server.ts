@@ -19,10 +19,14 @@ import { buildAgentCard, type AgentCardInput } from './build-agent-card.js';
 import { A2aPrincipal } from './a2a-principal.js';
 import { legacyAgentCard } from './legacy-agent-card.js';
 import { readJsonBody } from './read-json-body.js';
+import { A2A_REST_PATH } from './rest-routes.js';
+import { serveRestRequest } from './serve-rest-request.js';
+import { RestHttpError, writeRestError } from './write-rest-result.js';
 import { writeRpcResult } from './write-rpc-result.js';
 
 export const A2A_RPC_PATH = '/a2a';
 const CARD_PATH = `/${AGENT_CARD_PATH}`;
+const UNAUTHORIZED_MESSAGE = 'Unauthorized: send "Authorization: Bearer <token>" (printed to stderr at start, or set with --auth-token / PLAITED_AUTH_TOKEN)';
 
 export interface A2aHttpOptions {
   host: string;
@@ -43,6 +47,8 @@ export interface A2aHttpOptions {
 export interface A2aHttpServer {
   /** The JSON-RPC endpoint. */
   url: string;
+  /** The base URL of the HTTP+JSON (REST) binding. */
+  restUrl: string;
   /** Where the agent card is served. */
   cardUrl: string;
   port: number;
@@ -53,8 +59,9 @@ export interface A2aHttpServer {
 /**
  * A2A over JSON-RPC on plain `node:http`, with the SDK's transport-agnostic
  * `JsonRpcTransportHandler` (protocol 1.0) and `LegacyJsonRpcTransportHandler` (0.3,
- * chosen by the `A2A-Version` header as the SDK's own Express router does). The agent card
- * is public; every RPC needs the network bearer token.
+ * chosen by the `A2A-Version` header as the SDK's own Express router does), and A2A 1.0
+ * HTTP+JSON under {@link A2A_REST_PATH} on the same request handler. The agent card is public;
+ * every call needs the network bearer token.
  */
 export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServer> {
   const checkHostOrigin = createHostOriginCheck({ host: options.host, allowedOrigins: options.allowedOrigins });
@@ -66,7 +73,8 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = checkHostOrigin({ host: req.headers.host, origin: req.headers.origin });
     if (refused) return plain(res, 403, refused);
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (path === CARD_PATH) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'the agent card is read with GET', { allow: 'GET, HEAD' });
       // Which shape depends on the version asked for, as with the RPCs: none means 0.3.
@@ -74,10 +82,15 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache', vary: A2A_VERSION_HEADER });
       return void res.end(req.method === 'HEAD' ? undefined : legacyCard ? legacyCardJson : cardJson);
     }
-    if (path !== A2A_RPC_PATH) return plain(res, 404, `Not found: the A2A JSON-RPC endpoint is ${A2A_RPC_PATH}, the agent card ${CARD_PATH}`);
+    if (path.startsWith(`${A2A_REST_PATH}/`)) {
+      const principal = requestPrincipal(options.auth, { authorization: req.headers.authorization });
+      if (principal === undefined) return writeRestError(res, new RestHttpError(401, 'UNAUTHENTICATED', UNAUTHORIZED_MESSAGE, { 'www-authenticate': BEARER_CHALLENGE }));
+      return serveRestRequest(req, res, { handler: rpc!.handler, principal, path: path.slice(A2A_REST_PATH.length), query: url.searchParams, maxBodyBytes, log: options.log });
+    }
+    if (path !== A2A_RPC_PATH) return plain(res, 404, `Not found: the A2A JSON-RPC endpoint is ${A2A_RPC_PATH}, the HTTP+JSON routes are under ${A2A_REST_PATH}/, the agent card is ${CARD_PATH}`);
     if (req.method !== 'POST') return plain(res, 405, 'A2A JSON-RPC requests are POSTed', { allow: 'POST' });
     const principal = requestPrincipal(options.auth, { authorization: req.headers.authorization });
-    if (principal === undefined) return rpcError(res, 401, UNAUTHORIZED_CODE, 'Unauthorized: send "Authorization: Bearer <token>" (printed to stderr at start, or set with --auth-token / PLAITED_AUTH_TOKEN)', { 'www-authenticate': BEARER_CHALLENGE });
+    if (principal === undefined) return rpcError(res, 401, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE, { 'www-authenticate': BEARER_CHALLENGE });
     const mediaType = (req.headers['content-type'] ?? 'application/json').split(';', 1)[0]!.trim().toLowerCase();
     if (mediaType !== 'application/json' && mediaType !== 'application/a2a+json') return rpcError(res, 415, -32600, `Unsupported Content-Type ${mediaType}: send application/json`);
 
@@ -124,7 +137,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
   });
   const port = (http.address() as AddressInfo).port;
   const origin = serverOrigin(options.host, port);
-  const card = buildAgentCard({ ...options.card, url: `${origin}${A2A_RPC_PATH}`, bearerAuth: options.auth.enabled });
+  const card = buildAgentCard({ ...options.card, url: `${origin}${A2A_RPC_PATH}`, restUrl: `${origin}${A2A_REST_PATH}`, bearerAuth: options.auth.enabled });
   cardJson = JSON.stringify(AgentCard.toJSON(card));
   legacyCardJson = JSON.stringify(legacyAgentCard(card));
   const handler = new DefaultRequestHandler(card, options.taskStore, options.executor);
@@ -132,6 +145,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
   const closed = new Promise<void>((done) => http.once('close', () => done()));
   return {
     url: `${origin}${A2A_RPC_PATH}`,
+    restUrl: `${origin}${A2A_REST_PATH}`,
     cardUrl: `${origin}${CARD_PATH}`,
     port,
     closed,

@@ -4,6 +4,8 @@ import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 export interface AgentCardInput {
   /** The JSON-RPC endpoint. */
   url: string;
+  /** The base URL of the HTTP+JSON (REST) binding, protocol 1.0 only. */
+  restUrl?: string;
   version: string;
   name?: string;
   description?: string;
@@ -36,7 +38,8 @@ const CODING_SKILL: AgentSkill = {
 /**
  * The agent card served at `/.well-known/agent-card.json`: who the agent is, what it can do
  * (a general coding skill plus one skill per SKILL.md), where and how to reach it.
- * The JSON-RPC interface is declared for protocol 1.0 and for 0.3 clients (the SDK's compat layer).
+ * The JSON-RPC interface is declared for protocol 1.0 and for 0.3 clients (the SDK's compat layer);
+ * HTTP+JSON for 1.0 only (the 0.3 REST routes are not served).
  */
 export function buildAgentCard(input: AgentCardInput): AgentCard {
   const skills: AgentSkill[] = [
@@ -61,6 +64,7 @@ export function buildAgentCard(input: AgentCardInput): AgentCard {
     supportedInterfaces: [
       { url: input.url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
       { url: input.url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_LEGACY_PROTOCOL_VERSION },
+      ...(input.restUrl ? [{ url: input.restUrl, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }] : []),
     ],
     provider: input.provider,
     documentationUrl: input.documentationUrl,

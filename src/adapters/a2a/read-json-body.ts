@@ -5,8 +5,9 @@ export type JsonBody = { ok: true; value: unknown } | { ok: false; status: numbe
 /**
  * Reads a request body as JSON, refusing more than `maxBytes` (the caller then answers and
  * closes the connection rather than draining it). Bad JSON is JSON-RPC's parse error (-32700).
+ * With `empty`, a body of no bytes reads as that value (a REST POST such as `:cancel` has none).
  */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<JsonBody> {
+export async function readJsonBody(req: IncomingMessage, maxBytes: number, empty?: unknown): Promise<JsonBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -16,6 +17,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     }
     chunks.push(chunk);
   }
+  if (empty !== undefined && size === 0) return { ok: true, value: empty };
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch (error) {

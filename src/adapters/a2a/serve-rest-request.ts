@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import { A2AError, ContentTypeNotSupportedError, RequestMalformedError } from '@a2a-js/sdk/errors';
+import { defaultServerCallContextBuilder, validateVersion, type A2ARequestHandler } from '@a2a-js/sdk/server';
+import { A2aPrincipal } from './a2a-principal.js';
+import { readJsonBody } from './read-json-body.js';
+import { runRestRoute } from './rest-routes.js';
+import { RestHttpError, writeRestError, writeRestResult } from './write-rest-result.js';
+
+export interface RestRequestOptions {
+  handler: A2ARequestHandler;
+  /** The caller the network auth recognised. */
+  principal: string;
+  /** The path below the REST base. */
+  path: string;
+  query: URLSearchParams;
+  maxBodyBytes: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * One authenticated HTTP+JSON request: checks the media type and the `A2A-Version` (as the
+ * SDK's Express REST router does), reads the JSON body of a POST, runs the route and writes
+ * the reply. Every failure is answered in the REST error shape; none ends the process.
+ */
+export async function serveRestRequest(req: IncomingMessage, res: ServerResponse, options: RestRequestOptions): Promise<void> {
+  try {
+    const method = req.method ?? 'GET';
+    const contentType = req.headers['content-type'];
+    const mediaType = contentType?.split(';', 1)[0]!.trim().toLowerCase();
+    if (mediaType && mediaType !== 'application/json' && mediaType !== 'application/a2a+json') {
+      throw new ContentTypeNotSupportedError(`Unsupported Content-Type "${contentType}"; expected application/json or application/a2a+json.`);
+    }
+    let body: Record<string, unknown> = {};
+    if (method === 'POST') {
+      const read = await readJsonBody(req, options.maxBodyBytes, {});
+      if (!read.ok) {
+        // An oversized body is not read to its end: the connection closes after the error.
+        if (read.status === 413) throw new RestHttpError(413, 'RESOURCE_EXHAUSTED', read.message, { connection: 'close' });
+        throw new RequestMalformedError(`Invalid JSON payload: ${read.message}`);
+      }
+      if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) throw new RequestMalformedError('The request body must be a JSON object');
+      body = read.value as Record<string, unknown>;
+    }
+    const context = defaultServerCallContextBuilder({
+      extensions: Extensions.parseServiceParameter(header(req, HTTP_EXTENSION_HEADER)),
+      user: new A2aPrincipal(options.principal),
+      headers: req.headers,
+      requestedVersion: header(req, A2A_VERSION_HEADER),
+    });
+    validateVersion(context.requestedVersion, await options.handler.getAgentCard(), 'HTTP+JSON');
+    const reply = await runRestRoute(options.handler, { method, path: options.path, query: options.query, body }, context);
+    await writeRestResult(res, reply, options.log);
+  } catch (error) {
+    if (!(error instanceof RestHttpError) && !(error instanceof A2AError)) options.log?.(`A2A REST request failed: ${(error as Error).message}`);
+    if (!res.headersSent) writeRestError(res, error);
+    else if (!res.writableEnded) res.end();
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value || undefined;
+}
