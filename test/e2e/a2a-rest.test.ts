@@ -75,7 +75,7 @@ describe('A2A HTTP+JSON (REST) binding (the built CLI, --adapter a2a, driven by 
     const again = await client.getTask({ tenant: '', id: task.id });
     expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(again.history[0]?.parts[0]?.content).toEqual({ $case: 'text', value: 'hi rest' });
-    const listed = await client.listTasks({ tenant: '', contextId: task.contextId, status: 0, pageToken: '', includeArtifacts: false });
+    const listed = await client.listTasks({ tenant: '', contextId: task.contextId, status: 0, pageToken: '', includeArtifacts: false, statusTimestampAfter: undefined });
     expect(listed.tasks.map((entry) => entry.id)).toEqual([task.id]);
     expect(calledUrls.filter((url) => !url.includes('/.well-known/'))).toEqual([
       `POST ${restUrl}/message:send`,
@@ -153,7 +153,7 @@ describe('A2A HTTP+JSON (REST) binding (the built CLI, --adapter a2a, driven by 
     const bob = await restClient(BOB_TOKEN);
     await expect(bob.getTask({ tenant: '', id: task.id })).rejects.toThrow(/not found/i);
     await expect(bob.cancelTask({ tenant: '', id: task.id, metadata: undefined })).rejects.toThrow(/not found/i);
-    const listed = await bob.listTasks({ tenant: '', contextId: '', status: 0, pageToken: '', includeArtifacts: false });
+    const listed = await bob.listTasks({ tenant: '', contextId: '', status: 0, pageToken: '', includeArtifacts: false, statusTimestampAfter: undefined });
     expect(listed.tasks.map((entry) => entry.id)).not.toContain(task.id);
     expect((await client.getTask({ tenant: '', id: task.id })).id).toBe(task.id);
   });
