@@ -5,6 +5,7 @@ import type { AgentErrorInfo, StopReason } from './agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { errorInfo } from './agent-notices.js';
+import { untilAborted } from './until-aborted.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
 import { describeModelCallError } from '../model/describe-model-call-error.js';
@@ -157,29 +158,6 @@ async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGen
   } finally {
     reader.releaseLock();
   }
-}
-
-/** The promise's value, or undefined as soon as the signal aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.resolve(undefined);
-  }
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) resolve(undefined);
-        else reject(error);
-      },
-    );
-  });
 }
 
 function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<string>): StepPart | undefined {

@@ -1,4 +1,5 @@
 import type { AgentExtension, TurnContext } from '../agent/agent-extension.js';
+import { untilAborted } from '../agent/until-aborted.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpRegistry } from './mcp-registry.js';
@@ -37,7 +38,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const awaitConfigServers = async (context: TurnContext): Promise<void> => {
     if (configServersReady) return;
     configServers ??= registry.servers.settled(config.mcp.startupWaitMs);
-    const slow = await raceAbort(configServers, context.signal);
+    const slow = await untilAborted(configServers, context.signal);
     if (slow === undefined) return; // cancelled: the next turn waits for what is left
     configServersReady = true;
     if (slow.length > 0) {
@@ -121,23 +122,4 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
       await registry.close();
     },
   };
-}
-
-/** `promise`'s value, or `undefined` as soon as the turn is cancelled. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
