@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Role, TaskState, type Message, type Part, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
-import { CLI } from '../../helpers/acp-cli.js';
 import { TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
+import { startHttpCli } from '../mcp-server/mcp-http-cli.js';
 
 /** The tests' shared bearer token, so the ACP helpers of the same process authenticate too. */
 export const TOKEN = TEST_AUTH_TOKEN;
@@ -33,44 +33,15 @@ export function a2aProject(config?: object): string {
 
 /** Starts the built CLI with `--adapter a2a --port 0` (plus `args`) and waits for the URL it logs. */
 export async function startA2aCli(options: { cwd: string; args: string[]; env?: Record<string, string> }): Promise<A2aCli> {
-  if (!existsSync(CLI)) throw new Error(`The built CLI is missing at ${CLI}: run \`npx tsc -p tsconfig.json\` first`);
-  const child = spawn(process.execPath, [CLI, ...options.args, '--port', '0'], {
-    cwd: options.cwd,
-    env: { ...process.env, PLAITED_AUTH_TOKEN: TOKEN, ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const origin = await new Promise<string>((found, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the CLI did not report its A2A URL within 20 s; stderr:\n${stderr}`)), 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = URL_LINE.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        found(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`the CLI exited (${code}) before listening; stderr:\n${stderr}`));
-    });
-  });
+  // The A2A face takes --port itself (no --transport flag); the HTTP faces' launcher does the rest.
+  const http = await startHttpCli({ ...options, urlPattern: URL_LINE, transportFlag: false });
   return {
-    child,
-    origin,
-    rpcUrl: `${origin}/a2a`,
-    stderr: () => stderr,
-    client: (token = TOKEN) => connectA2a(origin, token),
-    close: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          done();
-        });
-        child.kill('SIGTERM');
-      }),
+    child: http.child,
+    origin: http.url,
+    rpcUrl: `${http.url}/a2a`,
+    stderr: http.stderr,
+    client: (token = TOKEN) => connectA2a(http.url, token),
+    close: http.close,
   };
 }
 

@@ -46,7 +46,7 @@ export async function startHttpCli(options: {
   });
   let stderr = '';
   const url = await new Promise<string>((found, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the CLI did not report its URL within 15 s; stderr:\n${stderr}`)), 15_000);
+    const timer = setTimeout(() => fail(new Error(`the CLI did not report its URL within 20 s; stderr:\n${stderr}`)), 20_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = options.urlPattern.exec(stderr);
