@@ -6,6 +6,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { runtimeExecutable, type RuntimeName } from './runtimes.js';
+import { onLines } from './stdout-lines.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(root, 'dist/bin/plaited-agent.js');
@@ -179,7 +180,6 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
   const rawResponses: Json[] = [];
 
   // agent stdout → validator → client
-  let buffered = '';
   let pushToClient!: (message: acp.AnyMessage) => void;
   let closeClient!: () => void;
   const readable = new ReadableStream<acp.AnyMessage>({
@@ -194,32 +194,25 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
       };
     },
   });
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline).trim();
-      buffered = buffered.slice(newline + 1);
-      if (!line) continue;
-      let message: Json;
-      try {
-        message = JSON.parse(line) as Json;
-      } catch {
-        validator.errors.push(`agent wrote a non-JSON line to stdout: ${line.slice(0, 200)}`);
-        continue;
-      }
-      validator.check('agent', message);
-      // Answers to raw test lines carry ids the SDK client never used; keep them for the test.
-      if (message.method === undefined && typeof message.id === 'string' && message.id.startsWith('raw-')) {
-        rawResponses.push(message);
-        continue;
-      }
-      if (message.method === undefined && message.id === null) {
-        rawResponses.push(message);
-        continue;
-      }
-      pushToClient(message as acp.AnyMessage);
+  onLines(child.stdout, (line) => {
+    let message: Json;
+    try {
+      message = JSON.parse(line) as Json;
+    } catch {
+      validator.errors.push(`agent wrote a non-JSON line to stdout: ${line.slice(0, 200)}`);
+      return;
     }
+    validator.check('agent', message);
+    // Answers to raw test lines carry ids the SDK client never used; keep them for the test.
+    if (message.method === undefined && typeof message.id === 'string' && message.id.startsWith('raw-')) {
+      rawResponses.push(message);
+      return;
+    }
+    if (message.method === undefined && message.id === null) {
+      rawResponses.push(message);
+      return;
+    }
+    pushToClient(message as acp.AnyMessage);
   });
   child.stdout.on('end', () => closeClient());
 

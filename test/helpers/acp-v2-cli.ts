@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import { AcpSchemaValidator, CLI } from './acp-cli.js';
+import { onLines } from './stdout-lines.js';
 
 /** The built CLI driven by the SDK's ACP v2 (draft) client, every message checked against the v2 schema. */
 export interface AcpV2Cli {
@@ -33,7 +34,6 @@ export function startAcpV2Cli(options: StartV2Options): AcpV2Cli {
   const updates: v2.UpdateSessionNotification[] = [];
   const permissions: v2.RequestPermissionRequest[] = [];
 
-  let buffered = '';
   let push!: (message: v2.AnyMessage) => void;
   let end!: () => void;
   const readable = new ReadableStream<v2.AnyMessage>({
@@ -48,20 +48,13 @@ export function startAcpV2Cli(options: StartV2Options): AcpV2Cli {
       };
     },
   });
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline).trim();
-      buffered = buffered.slice(newline + 1);
-      if (!line) continue;
-      try {
-        const message = JSON.parse(line) as v2.AnyMessage;
-        validator.check('agent', message as never);
-        push(message);
-      } catch {
-        validator.errors.push(`agent wrote a non-JSON line to stdout: ${line.slice(0, 200)}`);
-      }
+  onLines(child.stdout, (line) => {
+    try {
+      const message = JSON.parse(line) as v2.AnyMessage;
+      validator.check('agent', message as never);
+      push(message);
+    } catch {
+      validator.errors.push(`agent wrote a non-JSON line to stdout: ${line.slice(0, 200)}`);
     }
   });
   child.stdout.on('end', () => end());

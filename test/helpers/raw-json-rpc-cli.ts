@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { CLI } from './acp-cli.js';
+import { onLines } from './stdout-lines.js';
 
 export type RawMessage = { jsonrpc?: unknown; id?: unknown; method?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
 
@@ -35,24 +36,16 @@ export function startRawCli(options: { cwd: string; args: string[]; env?: Record
   const messages: Array<RawMessage | RawMessage[]> = [];
   const violations: string[] = [];
   const waiters: Array<() => void> = [];
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline).trim();
-      buffered = buffered.slice(newline + 1);
-      if (!line) continue;
-      try {
-        const parsed = JSON.parse(line) as RawMessage | RawMessage[];
-        const all = Array.isArray(parsed) ? parsed : [parsed];
-        if (all.length === 0 || all.some((message) => message?.jsonrpc !== '2.0')) violations.push(line.slice(0, 300));
-        messages.push(parsed);
-      } catch {
-        violations.push(line.slice(0, 300));
-      }
-      for (const wake of waiters.splice(0)) wake();
+  onLines(child.stdout, (line) => {
+    try {
+      const parsed = JSON.parse(line) as RawMessage | RawMessage[];
+      const all = Array.isArray(parsed) ? parsed : [parsed];
+      if (all.length === 0 || all.some((message) => message?.jsonrpc !== '2.0')) violations.push(line.slice(0, 300));
+      messages.push(parsed);
+    } catch {
+      violations.push(line.slice(0, 300));
     }
+    for (const wake of waiters.splice(0)) wake();
   });
   const find = (id: unknown): RawMessage | undefined => {
     for (const entry of messages) {
