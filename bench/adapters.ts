@@ -9,8 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { instantOpenAIServer } from './instant-openai-server.js';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -162,28 +161,6 @@ function listeningUrl(child: ChildProcess): Promise<string> {
       }
     });
   });
-}
-
-/** An OpenAI-compatible endpoint that answers every chat request at once with "ok" (SSE). */
-async function instantOpenAIServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const chunk = (delta: object, finish: string | null) =>
-        `data: ${JSON.stringify({ id: 'i', object: 'chat.completion.chunk', created: 0, model: 'instant', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(`${chunk({ role: 'assistant', content: 'ok' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
-    });
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

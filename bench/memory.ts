@@ -6,8 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { instantOpenAIServer } from './instant-openai-server.js';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -18,7 +17,7 @@ const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-age
 const ANSWER = 'Here is a plain answer of about three hundred and fifty characters, so that a thousand turns of history weigh what the report measured. '.repeat(2).trim();
 
 export async function benchMemory(turns = 1_000): Promise<Record<string, number>> {
-  const model = await instantModel();
+  const model = await instantOpenAIServer(ANSWER);
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-memory-'));
   mkdirSync(join(cwd, '.plaited'));
   const child = spawn(process.execPath, [CLI, '--model', 'openai-compatible:instant', '--base-url', model.url], {
@@ -60,28 +59,6 @@ function walSize(cwd: string): number {
   } catch {
     return 0;
   }
-}
-
-/** An OpenAI-compatible endpoint that streams the same answer at once. */
-async function instantModel(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const chunk = (delta: object, finish: string | null) =>
-        `data: ${JSON.stringify({ id: 'i', object: 'chat.completion.chunk', created: 0, model: 'instant', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(`${chunk({ role: 'assistant', content: ANSWER }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
-    });
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
