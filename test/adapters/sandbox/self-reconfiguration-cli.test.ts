@@ -235,7 +235,9 @@ describe.each([
     const mark = `${400 + Math.floor(Math.random() * 500)}.2727`;
     nextCall = bash(`sleep ${mark}`);
     void session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'sleep' }] }).catch(() => undefined);
-    await waitFor(() => pgrep(`sleep ${mark}`) > 0, 30_000, 'the sandboxed sleep');
+    // The sleep itself, not a wrapper whose command line names it: before bubblewrap is running,
+    // a parent killed now would leave it no parent to die with.
+    await waitFor(() => pgrep(`^sleep ${mark}$`) > 0, 30_000, 'the sandboxed sleep');
 
     expect(readdirSync(project).sort()).toEqual(rootBefore);
     const grep = spawnGrep(project);
