@@ -10,6 +10,7 @@ import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
+import { dieWithAgent } from './die-with-agent.js';
 import { removeStalePlaceholders } from './protected-binds.js';
 import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
@@ -110,6 +111,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
       wrapped = true;
     }
     if (group) line = `${group.joinCommand} || exit 125\n${line}`;
+    line = dieWithAgent(line);
 
     const child = spawn('/bin/sh', ['-c', line], {
       cwd: options.cwd,

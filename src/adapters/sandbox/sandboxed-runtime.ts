@@ -6,6 +6,7 @@ import { explainSandboxFailure, networkFinding } from './explain-sandbox-failure
 import { createProcessLimitGroup, type ProcessLimitGroup } from './process-limit-group.js';
 import { effectiveTimeout, limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
+import { dieWithAgent } from './die-with-agent.js';
 import { networkDenials, releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
 import { secretsToUnset } from '../../tools/secret-env.js';
@@ -82,6 +83,8 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
         line = `exec bash -c ${shellQuote(limited)}`;
       }
       if (group) line = `${group.joinCommand} || exit 125\n${line}`;
+      // Inside the whole-agent sandbox (not wrapped) the walls already die with the agent.
+      if (wrapped) line = dieWithAgent(line);
     } catch (error) {
       await group?.dispose();
       throw error;

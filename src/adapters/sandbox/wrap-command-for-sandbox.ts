@@ -1,3 +1,4 @@
+import { dieWithAgent } from './die-with-agent.js';
 import { limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { wrapShellCommand } from './sandbox-runtime-host.js';
@@ -26,5 +27,5 @@ export async function wrapCommandForSandbox(command: string, args: readonly stri
   const script = `${limits ? `${limits} || exit 125\n` : ''}exec ${commandLine}`;
   if (insideSandbox()) return { command: 'bash', args: ['-c', script] };
   const wrapped = await wrapShellCommand(script, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
-  return { command: '/bin/sh', args: ['-c', wrapped] };
+  return { command: '/bin/sh', args: ['-c', dieWithAgent(wrapped)] };
 }
