@@ -161,11 +161,14 @@ async function cachedModel(
 
 /** Per-command sandbox mode: stdio MCP servers run under the same policy as bash commands. */
 function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
-  return async (server: McpServerConfig, scope: { cwd?: string }): Promise<McpServerConfig> => {
+  return async (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): Promise<McpServerConfig> => {
     if (server.transport !== 'stdio' || !server.command) return server;
     const { wrapCommandForSandbox } = await import('./adapters/sandbox/wrap-command-for-sandbox.js');
     const { sandboxPolicyFromConfig } = await import('./adapters/sandbox/sandbox-policy.js');
-    const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, scope.cwd ?? projectDir));
+    const cwd = scope.cwd ?? projectDir;
+    // The session's other roots (ACP additionalDirectories) are workspace for its servers too.
+    const additionalRoots = (scope.roots ?? []).filter((root) => root !== cwd);
+    const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, cwd, { additionalRoots }));
     return { ...server, command: wrapped.command, args: wrapped.args };
   };
 }

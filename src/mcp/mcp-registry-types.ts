@@ -47,7 +47,7 @@ export interface McpRegistryOptions
   /** Answers a server's sampling request, e.g. with the session's model. */
   onSampling?(request: CreateMessageRequestParams, context: McpSessionCallContext): Promise<CreateMessageResult>;
   /** Rewrites a server's config before it connects (the sandbox wraps stdio commands). */
-  prepareServer?(config: McpServerConfig, scope: { sessionId?: string; cwd?: string }): Promise<McpServerConfig> | McpServerConfig;
+  prepareServer?(config: McpServerConfig, scope: { sessionId?: string; cwd?: string; roots?: readonly string[] }): Promise<McpServerConfig> | McpServerConfig;
   /** Forwards a server's elicitation to the user (a permission-style question). */
   onElicitation?(request: ElicitRequestParams, context: McpSessionCallContext): Promise<ElicitResult>;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -69,6 +69,34 @@ describe('ACP additionalDirectories', () => {
     expect(JSON.stringify(bed.server.requests.at(-1)!.messages)).not.toContain('contents of the extra root');
 
   });
+
+  it('under the command sandbox an extra root is workspace too: writable with the cwd, its git hooks are not, nothing else is', async () => {
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.plaited/config.json'),
+      JSON.stringify({ agent: { defaultMode: 'accept-edits' }, tools: { allow: ['bash'] }, adapters: { sandbox: { commands: true } } }),
+    );
+    const extra = extraRoot();
+    mkdirSync(join(extra, '.git/hooks'), { recursive: true });
+    const elsewhere = mkdtempSync(join(tmpdir(), 'plaited-not-a-root-'));
+    const cli = bed.start(cwd, { env: { NODE_ENV: 'test' } });
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, additionalDirectories: [extra], mcpServers: [] });
+    const attempt = (path: string) => `(echo made > ${path}) 2>/dev/null && echo "wrote ${path}" || echo "refused ${path}"`;
+    const script = [join(cwd, 'in-cwd.txt'), join(extra, 'in-extra.txt'), join(extra, '.git/hooks/pre-commit'), join(elsewhere, 'escape.txt')].map(attempt).join('; ');
+    bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: script } }] }, { text: 'Done.' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const output = JSON.stringify(bed.server.requests.at(-1)!.messages.filter((m) => m.role === 'tool'));
+    expect(output).toContain(`wrote ${join(cwd, 'in-cwd.txt')}`);
+    expect(output).toContain(`wrote ${join(extra, 'in-extra.txt')}`);
+    expect(output).toContain(`refused ${join(extra, '.git/hooks/pre-commit')}`);
+    expect(output).toContain(`refused ${join(elsewhere, 'escape.txt')}`);
+    expect(existsSync(join(extra, 'in-extra.txt'))).toBe(true);
+    expect(existsSync(join(extra, '.git/hooks/pre-commit'))).toBe(false);
+    expect(existsSync(join(elsewhere, 'escape.txt'))).toBe(false);
+  }, 60_000);
 
   it('the list is stored with the session, kept by a resume that names it and dropped by one that does not', async () => {
     const cwd = bed.project();

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Agent, ProcessOptions, PromptInput, SessionMode } from '../../agent/agent.js';
+import type { Agent, ProcessOptions, PromptInput, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
@@ -234,16 +234,19 @@ export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
     const mode = insideSandbox() ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
     if (mode === 'unsandboxed') return agent;
     if (!insideSandbox()) removeStalePlaceholders(process.cwd());
-    return sandboxCommands(agent, (cwd, sessionMode) =>
-      sandboxPolicyFromConfig(options.config, cwd, sessionMode ? { allowEdits: sessionMode === 'accept-edits' } : {}),
+    return sandboxCommands(agent, (cwd, session) =>
+      sandboxPolicyFromConfig(options.config, cwd, {
+        ...(session ? { allowEdits: session.mode === 'accept-edits' } : {}),
+        additionalRoots: session?.options?.additionalDirectories ?? [],
+      }),
     );
   },
 };
 
 const SANDBOXED_AGENT = Symbol.for('plaited.sandboxedAgent');
 
-/** The agent with every turn's runtime sandboxed under the policy for the session's cwd. */
-export function sandboxCommands(agent: Agent, policyFor: (cwd: string, sessionMode?: SessionMode) => SandboxPolicy): Agent {
+/** The agent with every turn's runtime sandboxed under the policy for the session's cwd (and its other roots). */
+export function sandboxCommands(agent: Agent, policyFor: (cwd: string, session?: SessionInfo) => SandboxPolicy): Agent {
   // Wrapping twice (config plus an explicit adapter) must not nest one sandbox in another.
   if ((agent as Partial<Record<typeof SANDBOXED_AGENT, true>>)[SANDBOXED_AGENT]) return agent;
   const cleaned = new Set<string>();
@@ -256,7 +259,7 @@ export function sandboxCommands(agent: Agent, policyFor: (cwd: string, sessionMo
       removeStalePlaceholders(cwd);
     }
     const inner: Runtime = options.runtime ?? createLocalRuntime(cwd);
-    yield* agent.process(input, { ...options, runtime: createSandboxedRuntime(inner, policyFor(cwd, session?.mode)) });
+    yield* agent.process(input, { ...options, runtime: createSandboxedRuntime(inner, policyFor(cwd, session)) });
   }
   return new Proxy(agent, {
     get(target, property, receiver) {

@@ -45,6 +45,11 @@ export interface CreateSandboxPolicyOptions {
   modelBaseUrl?: string;
   /** The user allows edits (permission mode `accept-edits`): the cwd becomes writable. */
   allowEdits?: boolean;
+  /**
+   * The session's other workspace roots (ACP `additionalDirectories`): part of the
+   * workspace, so writable exactly when the cwd is, with the same protected paths.
+   */
+  additionalRoots?: readonly string[];
   /** Extra writable paths the caller needs (the agent's state database folder). */
   extraWrite?: string[];
   /** Overrides the home directory (tests use a fake HOME). */
@@ -65,9 +70,10 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   const expand = (path: string): string => expandPath(path, { cwd, home });
   const { security, limits } = options.config;
 
+  const roots = [cwd, ...(options.additionalRoots ?? []).map((root) => resolve(root))];
   const allowWrite = unique([
     ...security.allowWrite.map(expand),
-    ...(options.allowEdits ? [cwd] : []),
+    ...(options.allowEdits ? roots : []),
     ...(options.extraWrite ?? []).map(expand),
   ]);
   const denyRead = unique([...security.denyRead, ...ALWAYS_DENIED_READS].map(expand));
@@ -75,7 +81,10 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   // Only paths that exist: bubblewrap denies a missing path by creating a mount point file for it on the host.
   // And what runs or grants permissions at start (config, hooks: src/tools/protected-paths.ts) stays
   // read-only whatever was approved, or one approval would outlive the sandbox.
-  const denyWrite = unique([...denyRead.filter((path) => !hasGlob(path) && existsSync(path)), ...protectedWriteDenies(cwd, allowWrite)]);
+  const denyWrite = unique([
+    ...denyRead.filter((path) => !hasGlob(path) && existsSync(path)),
+    ...roots.flatMap((root) => protectedWriteDenies(root, allowWrite)),
+  ]);
   const allowedDomains = unique([...security.allowedDomains, ...modelHostEntries(options.modelBaseUrl)]);
 
   return {
@@ -143,7 +152,7 @@ function unique(values: string[]): string[] {
 export function sandboxPolicyFromConfig(
   config: PlaitedConfig,
   cwd: string,
-  extra: { extraWrite?: string[]; home?: string; allowEdits?: boolean } = {},
+  extra: { extraWrite?: string[]; home?: string; allowEdits?: boolean; additionalRoots?: readonly string[] } = {},
 ): SandboxPolicy {
   return createSandboxPolicy({
     config: config.adapters.sandbox,
