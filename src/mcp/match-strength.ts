@@ -23,9 +23,12 @@ export function matchStrength(query: string, toolText: string): number {
   return covered / terms.length;
 }
 
+/** A light suffix stripper: enough to match "files"/"file", "writing"/"write", "charts"/"chart". */
 function stem(word: string): string {
-  if (word.length <= 4) return word.replace(/s$/, '');
-  return word.replace(/(?:ies)$/, 'y').replace(/(?:ing|ed|es|s|ion|ions|er|ers)$/, '');
+  if (word.length <= 3) return word;
+  let base = word.replace(/ies$/, 'y').replace(/((?:s|x|z|ch|sh))es$/, '$1');
+  if (base.length > 5) base = base.replace(/(?:ing|ed|ions?|ers?)$/, '');
+  return base.replace(/([^s])s$/, '$1').replace(/(.{3,})e$/, '$1');
 }
 
 /** "translat" and "translation" share a root; short stems must match exactly. */
