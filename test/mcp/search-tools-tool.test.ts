@@ -45,7 +45,7 @@ async function search(query: string, limit?: number): Promise<string> {
   const tool = createSearchToolsTool({ registry, onFound: (_sessionId, names) => found.splice(0, found.length, ...names) });
   const result = await tool.execute(
     { query, limit },
-    { sessionId: 's', cwd: tmpdir(), toolCallId: 't', signal: new AbortController().signal, runtime: createLocalRuntime(tmpdir()), emit: () => undefined, allowedRoots: [], onUpdate: () => undefined },
+    { sessionId: 's', toolCallId: 't', signal: new AbortController().signal, runtime: createLocalRuntime(tmpdir()), emit: () => undefined, allowedRoots: [], onUpdate: () => undefined },
   );
   return (result.content[0] as { text: string }).text;
 }
