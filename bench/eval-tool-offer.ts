@@ -103,7 +103,7 @@ export async function evaluateToolOffer(options: { dataDir?: string; splits?: st
           sums.weak += weak ? 1 : 0;
           sums.weakFound += weak && rank >= 0 && rank < 5 ? 1 : 0;
           // The same query with no fitting tool left: every server of this group's tools removed.
-          const goldServers = new Set(goldGoldServers(goldGroupsOf(task)[i]));
+          const goldServers = new Set(goldServers(goldGroupsOf(task)[i]));
           const negative = await strengthWithout(index, registry, step, goldServers);
           sums.negatives++;
           sums.flagged += negative.weak ? 1 : 0;
@@ -140,7 +140,7 @@ function registryName(id: string): string {
   return mcpToolName(server ?? '', rest.join('__'));
 }
 
-function goldGoldServers(group: readonly string[]): string[] {
+function goldServers(group: readonly string[]): string[] {
   return group.map((id) => id.split('__')[0] ?? '');
 }
 
