@@ -103,8 +103,8 @@ export async function evaluateToolOffer(options: { dataDir?: string; splits?: st
           sums.weak += weak ? 1 : 0;
           sums.weakFound += weak && rank >= 0 && rank < 5 ? 1 : 0;
           // The same query with no fitting tool left: every server of this group's tools removed.
-          const goldServers = new Set(goldServers(goldGroupsOf(task)[i]));
-          const negative = await strengthWithout(index, registry, step, goldServers);
+          const removed = new Set(goldServers(goldGroupsOf(task)[i]));
+          const negative = await strengthWithout(index, registry, step, removed);
           sums.negatives++;
           sums.flagged += negative.weak ? 1 : 0;
           samples[split].push({ positive: rank >= 0 && rank < 5, strength: strengthOf(text, registry, step) }, { positive: false, strength: negative.strength, negative: true });
