@@ -14,6 +14,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['agent loop overhead', () => benchLoopOverhead()],
   ['local models', () => optional('local-models.js', 'benchLocalModels')],
   ['retrieval at scale (10,000 tools)', () => optional('retrieval-scale.js', 'benchRetrievalScale')],
+  ['retrieval at scale, real catalog replicated (10,000 tools)', () => optional('retrieval-scale-real.js', 'benchRetrievalScaleReal')],
   ['context layer', () => optional('context.js', 'benchContext')],
   ['adapters', () => optional('adapters.js', 'benchAdapters')],
   ['sandbox', () => optional('sandbox.js', 'benchSandbox')],

@@ -25,7 +25,7 @@ export interface McpExtension extends AgentExtension {
  * Plugs the MCP registry into the agent: connects a session's own servers when it starts (a
  * failure is a warning notice, never a failed session), closes them with it, and offers tools
  * per step. With more MCP tools than `mcp.discovery.threshold`, a step gets only the top
- * `mcp.discovery.limit` for the turn's intent, plus `search_tools`, plus whatever `search_tools`
+ * `mcp.discovery.limit` for the turn's intent (searched step by step of the request), plus `search_tools`, plus whatever `search_tools`
  * found earlier in the turn (the loop calls `tools()` before every step, so those are callable
  * in the same turn). At or below the threshold every MCP tool is offered.
  */
@@ -73,7 +73,10 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
       if (all.length <= threshold) return all;
       const offered = new Map<string, AnyTool>();
       if (context.intent.trim()) {
-        for (const match of await registry.tools.search(context.intent, { ...scope, limit })) offered.set(match.tool.name, match.tool);
+        // Per step of the request (search-per-step.ts): a three-step request gets each step's best tool.
+        for (const hit of await registry.discoverRelevant(context.intent, { ...scope, limit, kinds: ['tool'] })) {
+          if (hit.kind === 'tool') offered.set(hit.tool.name, hit.tool);
+        }
       }
       for (const name of activated.get(context.sessionId) ?? []) {
         const tool = registry.tools.get(name, scope);

@@ -24,7 +24,8 @@ import type {
 } from './mcp-registry-types.js';
 import { mcpToolPrefix } from './tool-name.js';
 import { asError, callOf, matchesTemplate, stateKey } from './mcp-registry-helpers.js';
-import { resolveDiscoveryHit } from './resolve-discovery-hit.js';
+import { discoveryKey, resolveDiscoveryHit } from './resolve-discovery-hit.js';
+import { searchPerStep } from './search-per-step.js';
 import { serverInfo } from './server-info.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -202,9 +203,10 @@ export class McpRegistry {
     },
   };
 
-  /** Tools, resources and prompts ranked together for an intent. */
+  /** Tools, resources and prompts ranked together for an intent, step by step (search-per-step.ts). */
   async discoverRelevant(intent: string, options: McpScope & { limit?: number; kinds?: readonly McpDocumentKind[] } = {}): Promise<DiscoveryHit[]> {
-    return this.search(intent, options.kinds ?? ['tool', 'resource', 'resource-template', 'prompt'], options);
+    const kinds = options.kinds ?? ['tool', 'resource', 'resource-template', 'prompt'];
+    return searchPerStep(intent, (query, limit) => this.search(query, kinds, { ...options, limit }), discoveryKey, { limit: options.limit ?? 8 });
   }
 
   /** Closes every server that belongs to the session and drops its catalog. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import { textResult, type Tool } from '../tools/tool.js';
+import { formatToolSearch } from './format-tool-search.js';
 import type { McpRegistry } from './mcp-registry.js';
 
 export const SEARCH_TOOLS_NAME = 'search_tools';
@@ -22,6 +23,8 @@ export interface SearchToolsToolOptions {
  * `search_tools`: when a turn offers only the most relevant MCP tools, this lets the model look
  * for more. Found tools are reported through `onFound` (the MCP extension activates them), and
  * the agent loop asks for the tool list again before the next step, so they are callable at once.
+ * Results are listed compactly (see format-tool-search.ts): one line per job with its server and
+ * a one-line summary, near-duplicates from other servers grouped, and a weak match said so.
  */
 export function createSearchToolsTool(options: SearchToolsToolOptions): Tool<z.output<typeof parameters>> {
   return defineTool({
@@ -35,19 +38,18 @@ export function createSearchToolsTool(options: SearchToolsToolOptions): Tool<z.o
     kind: 'search',
     title: (args) => `Search tools: ${args.query}`,
     async execute(args, context) {
-      const matches = await options.registry.tools.search(args.query, {
-        limit: args.limit ?? options.limit ?? 8,
-        sessionId: context.sessionId,
-      });
+      const limit = args.limit ?? options.limit ?? 8;
+      const scope = { sessionId: context.sessionId };
+      // Twice as deep as shown: grouped near-duplicates must not leave the list short of jobs.
+      const matches = await options.registry.tools.search(args.query, { ...scope, limit: Math.min(2 * limit, 40) });
       if (matches.length === 0) return textResult(`No tools match "${args.query}".`);
-      options.onFound?.(context.sessionId, matches.map((match) => match.tool.name));
-      const lines = matches.map(({ tool }) => `- ${tool.name}: ${truncate(tool.description, 240)}`);
-      return textResult(`Found ${matches.length} tools (callable now):\n${lines.join('\n')}`);
+      const view = formatToolSearch(
+        args.query,
+        matches.map((match) => match.tool),
+        { allTools: options.registry.tools.list(scope), limit },
+      );
+      options.onFound?.(context.sessionId, view.names);
+      return textResult(view.text);
     },
   });
-}
-
-function truncate(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }
