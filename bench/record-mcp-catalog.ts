@@ -1,11 +1,15 @@
 /**
- * `node dist/bench/record-mcp-catalog.js [--modules DIR] [--out DIR] [--only id,id]`: starts
+ * `node dist/bench/record-mcp-catalog.js [--modules DIR] [--out DIR] [--only id,id]
+ * [--servers base|wide] [--base DIR]`: starts
  * each server of bench/real-mcp-catalog-servers.ts over stdio with the project's own MCP
  * client, inside bubblewrap with the network cut off (the recording must never reach the
  * internet), and records `tools/list`, `resources/list` and `prompts/list` verbatim with the
  * server name and package version. Writes OUT/catalog.json (servers, plus the skipped ones
  * with their error) and OUT/tools.jsonl in the eval format (id `server__tool`).
  * The packages come from tools/catalog (`npm install` there first).
+ * `--servers wide` records the servers added for the wide catalog
+ * (bench/real-mcp-catalog-wide-servers.ts); `--base DIR` keeps DIR/catalog.json's recorded
+ * servers verbatim in front of them (so the wide catalog holds the first catalog unchanged).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { mcpServerSchema } from '../src/config/schema.js';
 import { McpClient } from '../src/mcp/mcp-client.js';
 import { CATALOG_SERVERS, DUMMY_ENV, type CatalogServer } from './real-mcp-catalog-servers.js';
+import { WIDE_CATALOG_SERVERS } from './real-mcp-catalog-wide-servers.js';
 
 interface PackageJson {
   version: string;
@@ -55,6 +60,7 @@ function binPath(modules: string, name: string, pkg: PackageJson): string {
 async function recordServer(server: CatalogServer, modules: string, scratch: string): Promise<RecordedServer> {
   const pkg = readPackage(modules, server.package);
   const args = (server.args ?? []).map((arg) => arg.replaceAll('{tmp}', scratch));
+  const env = Object.fromEntries(Object.entries(server.env ?? {}).map(([key, value]) => [key, value.replaceAll('{tmp}', scratch)]));
   // bwrap: the whole filesystem read-only except the scratch dir, and no network namespace.
   const bwrapArgs = ['--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', scratch, scratch];
   const config = mcpServerSchema.parse({
@@ -62,7 +68,7 @@ async function recordServer(server: CatalogServer, modules: string, scratch: str
     transport: 'stdio',
     command: 'bwrap',
     args: [...bwrapArgs, '--', process.execPath, binPath(modules, server.package, pkg), ...args],
-    env: { ...DUMMY_ENV, ...server.env, HOME: scratch },
+    env: { ...DUMMY_ENV, ...env, HOME: scratch },
     cwd: scratch,
     timeoutMs: 20_000,
   });
@@ -117,14 +123,18 @@ async function main(): Promise<void> {
       modules: { type: 'string', default: 'tools/catalog/node_modules' },
       out: { type: 'string', default: 'bench/data/real-mcp-catalog' },
       only: { type: 'string' },
+      servers: { type: 'string', default: 'base' },
+      base: { type: 'string' },
     },
   });
+  if (values.servers !== 'base' && values.servers !== 'wide') throw new Error(`--servers must be base or wide, not ${values.servers}`);
+  const list = values.servers === 'wide' ? WIDE_CATALOG_SERVERS : CATALOG_SERVERS;
   const modules = resolve(values.modules);
   const out = resolve(values.out);
   const only = values.only ? new Set(values.only.split(',')) : undefined;
   const servers: RecordedServer[] = [];
   const skipped: SkippedServer[] = [];
-  for (const server of CATALOG_SERVERS.filter((s) => !only || only.has(s.id))) {
+  for (const server of list.filter((s) => !only || only.has(s.id))) {
     const scratch = mkdtempSync(join(tmpdir(), `catalog-${server.id}-`));
     try {
       const recorded = await recordServer(server, modules, scratch);
@@ -143,6 +153,14 @@ async function main(): Promise<void> {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  }
+  if (values.base) {
+    // The base catalog's servers stay as recorded; a server skipped there and tried again here
+    // keeps only this round's outcome.
+    const base = JSON.parse(readFileSync(join(resolve(values.base), 'catalog.json'), 'utf8')) as { servers: RecordedServer[]; skipped: SkippedServer[] };
+    const tried = new Set([...servers, ...skipped].map((server) => server.id));
+    servers.unshift(...base.servers.filter((server) => !tried.has(server.id)));
+    skipped.unshift(...base.skipped.filter((server) => !tried.has(server.id)));
   }
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'catalog.json'), `${JSON.stringify({ recordedWith: 'bench/record-mcp-catalog.ts', servers, skipped }, null, 1)}\n`);
