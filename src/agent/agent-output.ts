@@ -76,6 +76,10 @@ export type AgentOutput =
       locations?: ToolCallLocation[];
       /** The raw result handed back to the model. */
       output?: unknown;
+      /** On `in_progress`: the call can be cancelled alone (`Agent.cancelToolCall`) until its final status. */
+      cancellable?: boolean;
+      /** On the final (`failed`) status: the user cancelled this call alone. */
+      cancelled?: boolean;
     }>
   | WithSession<{
       type: 'permission-request';

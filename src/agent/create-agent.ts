@@ -25,6 +25,7 @@ import { createSubagentRunner } from './run-subagent.js';
 import type { TurnOverrides } from './turn-overrides.js';
 import { createSessionModels } from './session-model.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
+import { RunningToolCalls } from './running-tool-calls.js';
 
 export interface CreateAgentOptions {
   /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
@@ -68,6 +69,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   /** Stores this agent opened itself (injected ones belong to the caller). */
   let ownStores: StoreRegistry | undefined;
 
+  const runningCalls = new RunningToolCalls();
   const model = modelSource(config, options.model);
   const sessionModel = createSessionModels(config, model);
 
@@ -118,8 +120,14 @@ export function createAgent(options: CreateAgentOptions): Agent {
       publish({ type: 'mode-change', sessionId: id, modeId: mode });
     },
     setOptions: async (id: string, o: SessionOptions) => (await manager()).setOptions(id, o),
-    close: async (id: string) => (await manager()).close(id),
-    delete: async (id: string) => (await manager()).delete(id),
+    close: async (id: string) => {
+      runningCalls.forget(id);
+      await (await manager()).close(id);
+    },
+    delete: async (id: string) => {
+      runningCalls.forget(id);
+      await (await manager()).delete(id);
+    },
   };
 
   const exitPlanMode = createExitPlanModeTool({ setMode: sessions.setMode });
@@ -250,6 +258,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       },
       onToolResult: (call) => runHooksInOrder(extensions, 'onToolResult', (extension) => extension.onToolResult?.(context, call), notify, sessionId),
       steering: live.running?.steering,
+      runningCalls,
       compact: async function* (step) {
         const compacted = yield* compactTurnHistory({ live, config: config.agent, model: resolved, system, signal, midTurn: step });
         return compacted ? [...live.messages] : undefined;
@@ -344,6 +353,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     sessions,
     process,
     capabilities,
+    cancelToolCall: (sessionId, toolCallId) => runningCalls.cancel(sessionId, toolCallId),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

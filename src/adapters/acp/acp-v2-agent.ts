@@ -13,6 +13,7 @@ import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';
 import { fromV2McpServers, toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
 import type { ServeAcpOptions } from './serve-acp.js';
+import { ToolCallCancelError } from '../../agent/running-tool-calls.js';
 
 const LIST_PAGE_SIZE = 50;
 
@@ -271,6 +272,18 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       session.turn = { controller, done };
       void done.catch((error: unknown) => options.log?.(`ACP v2 turn failed: ${String(error)}`));
       return { messageId };
+    })
+    .onRequest('tool_call/cancel', async ({ params }) => {
+      // Another principal's session is as unknown as a call that never ran: -32602 either way.
+      if (!(await owned.get(params.sessionId))) throw v2.RequestError.invalidParams({ sessionId: params.sessionId }, `Unknown session ${params.sessionId}`);
+      try {
+        // Accepted once aborted; the turn confirms with the call's final `tool_call_update`.
+        agent.cancelToolCall(params.sessionId, params.toolCallId);
+      } catch (error) {
+        if (ToolCallCancelError.isInstance(error)) throw v2.RequestError.invalidParams({ toolCallId: params.toolCallId }, error.message);
+        throw error;
+      }
+      return {};
     })
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.turn?.controller.abort();
