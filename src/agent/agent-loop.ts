@@ -6,6 +6,7 @@ import type { PermissionMemory, ToolPolicy } from './tool-policy.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { BackgroundProcesses } from '../tools/background-processes.js';
 import type { OnToolCallHook, OnToolResultHook } from './agent-hooks.js';
 import type { SteeringQueue } from './steering-queue.js';
 import { EventChannel } from './event-channel.js';
@@ -54,6 +55,8 @@ export interface TurnOptions {
   steering?: SteeringQueue;
   /** Where running calls are registered, so one can be cancelled alone (`Agent.cancelToolCall`). */
   runningCalls?: RunningToolCalls;
+  /** The agent's background commands, handed to tools (bash `background: true`, bash_output, bash_kill). */
+  background?: BackgroundProcesses;
 }
 
 export interface TurnResult {
@@ -207,6 +210,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
             allowedRoots: options.allowedRoots,
             signal: running.signal,
             push: (event) => channel.push(event),
+            background: options.background,
           });
           if (running.cancelled()) cancelledCalls.add(call.toolCallId);
           results.set(call.toolCallId, running.cancelled() ? cancelledByUser(result) : result);

@@ -26,6 +26,7 @@ import type { TurnOverrides } from './turn-overrides.js';
 import { createSessionModels } from './session-model.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
 import { RunningToolCalls } from './running-tool-calls.js';
+import { BackgroundProcesses } from '../tools/background-processes.js';
 
 export interface CreateAgentOptions {
   /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
@@ -70,6 +71,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
   let ownStores: StoreRegistry | undefined;
 
   const runningCalls = new RunningToolCalls();
+  // Background commands outlive their turn: their events go to subscribers, not to a turn's stream.
+  const background = new BackgroundProcesses({ publish });
   const model = modelSource(config, options.model);
   const sessionModel = createSessionModels(config, model);
 
@@ -122,10 +125,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
     setOptions: async (id: string, o: SessionOptions) => (await manager()).setOptions(id, o),
     close: async (id: string) => {
       runningCalls.forget(id);
+      await background.stopSession(id);
       await (await manager()).close(id);
     },
     delete: async (id: string) => {
       runningCalls.forget(id);
+      await background.stopSession(id);
       await (await manager()).delete(id);
     },
   };
@@ -259,6 +264,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       onToolResult: (call) => runHooksInOrder(extensions, 'onToolResult', (extension) => extension.onToolResult?.(context, call), notify, sessionId),
       steering: live.running?.steering,
       runningCalls,
+      background,
       compact: async function* (step) {
         const compacted = yield* compactTurnHistory({ live, config: config.agent, model: resolved, system, signal, midTurn: step });
         return compacted ? [...live.messages] : undefined;
@@ -376,6 +382,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     },
     async stop() {
       stopped = true;
+      await background.stopAll();
       if (managerPromise) {
         const m = await managerPromise;
         for (const live of m.liveSessions()) {

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolCallContent } from '../agent/agent-output.js';
 import { defineTool } from './define-tool.js';
 import type { AnyTool, ToolResult } from './tool.js';
 import { errorResult } from './tool.js';
 import { errorMessage } from '../errors/error-message.js';
+import { startBackgroundCommand } from './start-background-command.js';
 
 /** Same defaults as config `agent.bash`. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -23,6 +25,10 @@ const parameters = z.strictObject({
   command: z.string().min(1).describe('The bash command to run, in the working directory.'),
   timeout_ms: z.number().int().positive().optional().describe('Kill the command after this many milliseconds.'),
   description: z.string().optional().describe('What the command does, in a few words, for the user.'),
+  background: z
+    .boolean()
+    .optional()
+    .describe('Keep it running after this call returns (servers, watchers, long builds); read it with bash_output, stop it with bash_kill.'),
 });
 
 /**
@@ -39,29 +45,47 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
     description:
       'Run a bash command in the working directory and return its exit code and output (stdout and stderr ' +
       `interleaved; the last ${maxOutputBytes} bytes are kept). Default timeout ${timeoutMs} ms. ` +
-      'Use it for builds, tests, git and other programs; use read_file, edit_file, glob and grep for files.',
+      'Use it for builds, tests, git and other programs; use read_file, edit_file, glob and grep for files. ' +
+      'With background: true the command keeps running after the call returns; the result gives its id.',
     parameters,
     risk: 'external',
     kind: 'execute',
     title: (args) => `Run: ${shorten(args.command)}`,
     async execute(args, context): Promise<ToolResult> {
+      if (args.background) return startBackgroundCommand(args.command, context, options.envPassthrough);
       const limitMs = Math.min(args.timeout_ms ?? timeoutMs, maxTimeoutMs);
+      // The command's own terminal (live output, a stop button for protocols that show one).
+      const { sessionId } = context;
+      const terminalId = `term-${randomBytes(4).toString('hex')}`;
+      const stop = new AbortController();
+      context.emit({
+        type: 'terminal-start',
+        sessionId,
+        terminalId,
+        toolCallId: context.toolCallId,
+        command: args.command,
+        cwd: context.runtime.cwd,
+        cancel: () => stop.abort(),
+      });
       let result;
       try {
         result = await context.runtime.exec(args.command, {
           cwd: context.runtime.cwd,
           timeoutMs: limitMs,
-          signal: context.signal,
+          signal: AbortSignal.any([context.signal, stop.signal]),
           maxOutputBytes,
           passEnv: options.envPassthrough,
           // A client terminal shows live output while the command runs, not only at the end.
-          onTerminal: (terminalId) => context.onUpdate({ content: [{ type: 'terminal', terminalId }] }),
+          onTerminal: (clientTerminalId) => context.onUpdate({ content: [{ type: 'terminal', terminalId: clientTerminalId }] }),
+          onOutput: (chunk) => context.emit({ type: 'terminal-output', sessionId, terminalId, data: Buffer.from(chunk).toString('base64') }),
         });
       } catch (error) {
+        context.emit({ type: 'terminal-exit', sessionId, terminalId, exitCode: null, signal: null });
         return errorResult(`Could not run the command: ${errorMessage(error)}`);
       }
+      context.emit({ type: 'terminal-exit', sessionId, terminalId, exitCode: result.exitCode, signal: result.signal });
 
-      const aborted = context.signal.aborted && !result.timedOut;
+      const aborted = (context.signal.aborted || stop.signal.aborted) && !result.timedOut;
       const status = aborted
         ? 'Command aborted.'
         : result.timedOut

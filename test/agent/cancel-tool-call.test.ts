@@ -5,7 +5,8 @@ import { ToolCallCancelError } from '../../src/agent/running-tool-calls.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { textResult } from '../../src/tools/tool.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
-import { makeAgent, tempProject } from './agent-test-kit.js';
+import { makeAgent, tempProject, waitFor } from './agent-test-kit.js';
+import { processesMatching, uniqueSleep } from '../helpers/process-list.js';
 
 /** A read tool that waits until its signal aborts (or `release` is called), then says how it ended. */
 function waitingTool() {
@@ -61,25 +62,27 @@ describe('cancelling one tool call', () => {
 
   it('kills a running bash command and its children; the turn ends normally', async () => {
     const cwd = tempProject();
-    const marker = `plaited-cancel-${process.pid}-${Date.now()}`;
+    const sleep = uniqueSleep();
     const model = scriptedModel([
-      { toolCalls: [{ id: 'sleepy', name: 'bash', input: { command: `sleep 300 # ${marker}` } }] },
+      { toolCalls: [{ id: 'sleepy', name: 'bash', input: { command: `${sleep}; echo never` } }] },
       { text: 'Stopped it.' },
     ]);
     const agent = makeAgent(model);
     const { sessionId } = await agent.sessions.create({ cwd });
     const events: AgentOutput[] = [];
+    let cancelling: Promise<void> | undefined;
     for await (const event of agent.process({ sessionId, prompt: [{ type: 'text', text: 'sleep' }] })) {
       events.push(event);
       if (event.type === 'permission-request') event.respond({ outcome: 'selected', optionId: 'allow-once' });
-      if (event.type === 'tool-call-update' && event.status === 'in_progress') setTimeout(() => agent.cancelToolCall(sessionId, 'sleepy'), 200);
+      if (event.type === 'tool-call-update' && event.status === 'in_progress') {
+        cancelling = waitFor(() => processesMatching(sleep).length > 0, 10_000, 'the sleep').then(() => agent.cancelToolCall(sessionId, 'sleepy'));
+      }
     }
+    await cancelling;
     expect(events.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'end_turn' });
     expect(events.find((event) => event.type === 'tool-call-update' && event.status === 'failed')).toMatchObject({ cancelled: true });
     expect(JSON.stringify(model.calls[1]!.prompt)).toContain('Command aborted.');
-    const { execFileSync } = await import('node:child_process');
-    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(marker));
-    expect(left).toEqual([]);
+    expect(processesMatching(sleep)).toEqual([]);
   });
 
   it('a cancel of the whole turn is not a per-call cancel: the turn ends cancelled', async () => {
