@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -196,5 +196,34 @@ describe('ACP v2 (draft): background commands', () => {
     await cli.close();
     expect(cli.validator.errors).toEqual([]);
     await waitFor(() => processesMatching(sleep).length === 0, 10_000, 'the background sleep to be gone');
+  });
+});
+
+describe('ACP v2 (draft): compaction', () => {
+  it('a compaction of the history is reported as compaction_update (no client capability needed in the draft)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-v2-compact-'));
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited', 'config.json'), JSON.stringify({ agent: { contextWindow: 500, compactAt: 0.8, compactKeepTurns: 1 } }));
+    const routed = await startScriptedOpenAIServer((request) => {
+      const system = String(request.messages.find((message) => message.role === 'system')?.content ?? '');
+      if (system.startsWith('You compact a conversation')) return { text: 'SUMMARY: pears and plums.' };
+      return { text: `reply ${request.messages.length}` };
+    });
+    try {
+      const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', routed.url] });
+      clis.push(cli);
+      await initializeV2(cli);
+      const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+      const filler = (word: string) => `${word} `.repeat(150);
+      for (const [index, text] of [`pears ${filler('pears')}`, `plums ${filler('plums')}`, 'figs'].entries()) {
+        await prompt(cli, sessionId, text);
+        await untilIdle(cli, sessionId, index + 1);
+      }
+      const compactions = updatesOf(cli, sessionId).filter((u) => u.sessionUpdate === 'compaction_update');
+      expect(compactions.map((u) => u.status)).toContain('completed');
+      expect(JSON.stringify(compactions.find((u) => u.status === 'completed')!.summary)).toContain('pears and plums');
+    } finally {
+      await routed.close();
+    }
   });
 });

@@ -51,6 +51,15 @@ export function toV2Update(event: AgentOutput, cwd: string, messageId: () => str
           ...(command.hint ? { input: { type: 'text' as const, hint: command.hint } } : {}),
         })),
       };
+    case 'compaction':
+      // Part of the draft's session updates (v1 gates it behind a client capability).
+      return {
+        sessionUpdate: 'compaction_update',
+        compactionId: event.compactionId,
+        status: event.status,
+        ...(event.summary !== undefined ? { summary: [{ type: 'text', text: event.summary }] } : {}),
+        ...(event.error !== undefined ? { error: event.error } : {}),
+      };
     case 'notice':
       return { sessionUpdate: 'notice', severity: event.level, title: event.message.slice(0, 200) || 'Notice' };
     default:
