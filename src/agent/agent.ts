@@ -97,6 +97,8 @@ export interface Agent {
    * goes on. Throws `ToolCallCancelError` when the call is unknown or already final.
    */
   cancelToolCall(sessionId: string, toolCallId: string): void;
+  /** The session's background commands that still run, as they were announced (`terminal-start`). */
+  backgroundWork(sessionId: string): Array<Extract<AgentOutput, { type: 'terminal-start' }>>;
   /** Tools the session would be offered now (built-ins, MCP, skills, memory), after policy. */
   tools(sessionId: string): Promise<AnyTool[]>;
   start(): Promise<void>;

@@ -360,6 +360,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     process,
     capabilities,
     cancelToolCall: (sessionId, toolCallId) => runningCalls.cancel(sessionId, toolCallId),
+    backgroundWork: (sessionId) => background.running(sessionId),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -36,8 +36,12 @@ export interface BackgroundSnapshot {
   signal: string | null;
 }
 
+type TerminalStart = Extract<AgentOutput, { type: 'terminal-start' }>;
+
 interface Entry {
   id: string;
+  /** How it was announced: a new subscriber (a resumed ACP v2 session) is told the same. */
+  start: TerminalStart;
   sessionId: string;
   command: string;
   unread: OutputBuffer;
@@ -70,8 +74,19 @@ export class BackgroundProcesses {
     const id = `bg-${randomBytes(4).toString('hex')}`;
     const { sessionId } = options;
     const controller = new AbortController();
+    const start: TerminalStart = {
+      type: 'terminal-start',
+      sessionId,
+      terminalId: id,
+      ...(options.toolCallId ? { toolCallId: options.toolCallId } : {}),
+      command: options.command,
+      cwd: options.cwd,
+      background: true,
+      cancel: () => controller.abort(),
+    };
     const entry: Entry = {
       id,
+      start,
       sessionId,
       command: options.command,
       unread: new OutputBuffer({ maxBytes: UNREAD_MAX_BYTES, keep: 'tail' }),
@@ -81,16 +96,7 @@ export class BackgroundProcesses {
     };
     this.#entries.set(id, entry);
     this.#ensureExitHook();
-    this.#publish({
-      type: 'terminal-start',
-      sessionId,
-      terminalId: id,
-      ...(options.toolCallId ? { toolCallId: options.toolCallId } : {}),
-      command: options.command,
-      cwd: options.cwd,
-      background: true,
-      cancel: () => controller.abort(),
-    });
+    this.#publish(start);
     const finish = (result: Pick<ExecResult, 'exitCode' | 'signal'>) => {
       entry.exit = { exitCode: result.exitCode, signal: result.signal };
       this.#publish({ type: 'terminal-exit', sessionId, terminalId: id, ...entry.exit });
@@ -150,6 +156,13 @@ export class BackgroundProcesses {
     entry.controller.abort();
     await entry.done;
     return true;
+  }
+
+  /** The announcements of the session's commands that still run. */
+  running(sessionId: string): TerminalStart[] {
+    return this.#sessionEntries(sessionId)
+      .filter((entry) => !entry.exit)
+      .map((entry) => entry.start);
   }
 
   list(sessionId: string): Array<{ id: string; command: string; running: boolean }> {

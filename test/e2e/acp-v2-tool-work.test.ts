@@ -150,8 +150,8 @@ describe('ACP v2 (draft): background commands', () => {
     expect(after.filter((u) => u.sessionUpdate === 'state_update').every((u) => Array.isArray(u.background))).toBe(true);
   });
 
-  it('the model reads new output with bash_output and stops one with bash_kill; session/close kills the rest', async () => {
-    const { cli, sessionId } = await open();
+  it('the model reads new output with bash_output and stops one with bash_kill; resume re-announces the rest; session/close kills them', async () => {
+    const { cli, sessionId, cwd } = await open();
     const first = uniqueSleep();
     const second = uniqueSleep();
     server.push(
@@ -180,6 +180,15 @@ describe('ACP v2 (draft): background commands', () => {
     expect(processesMatching(first)).toEqual([]);
     expect(terminalUpdates(cli, sessionId, idA).at(-1)).toMatchObject({ exitStatus: { signal: 'SIGTERM' } });
     expect(lastState()?.background).toEqual([{ type: 'terminal', terminalId: idB }]);
+
+    // Resume: the running command is announced again before the snapshot that lists it.
+    const beforeResume = updatesOf(cli, sessionId).length;
+    await cli.agent.request('session/resume', { sessionId, cwd });
+    await waitFor(() => updatesOf(cli, sessionId).slice(beforeResume).some((u) => u.sessionUpdate === 'state_update'), 10_000, 'the resume snapshot');
+    expect(updatesOf(cli, sessionId).slice(beforeResume)).toEqual([
+      { sessionUpdate: 'terminal_update', terminalId: idB, command: `echo beta; ${second}`, cwd, capabilities: { cancel: {} } },
+      { sessionUpdate: 'state_update', state: 'idle', background: [{ type: 'terminal', terminalId: idB }] },
+    ]);
 
     await cli.agent.request('session/close', { sessionId });
     expect(processesMatching(second)).toEqual([]);

@@ -269,6 +269,12 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       const session = openSession(info);
       // `replayFrom: start`: the stored history first, as the draft's messages and upserts.
       if (params.replayFrom?.type === 'start') await replay(info);
+      // Background commands still running (maybe started over another connection) are announced
+      // before the snapshot lists them; their tool call is not re-sent without a replay.
+      for (const start of agent.backgroundWork(info.sessionId)) {
+        const { toolCallId: _toolCallId, ...announce } = start;
+        for (const update of terminals.handle(announce).updates) await send(info.sessionId, update);
+      }
       // The draft: a current-state snapshot after any replay and before the response.
       await sendState(info.sessionId, session.turn ? session.state : 'idle');
       return { configOptions: configOptions(info) };
