@@ -71,8 +71,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
   let ownStores: StoreRegistry | undefined;
 
   const runningCalls = new RunningToolCalls();
-  // Background commands outlive their turn: their events go to subscribers, not to a turn's stream.
+  // Background commands outlive their turn (their events go to subscribers) and stop with their session.
   const background = new BackgroundProcesses({ publish });
+  const release = async (id: string) => {
+    runningCalls.forget(id);
+    await background.stopSession(id);
+  };
   const model = modelSource(config, options.model);
   const sessionModel = createSessionModels(config, model);
 
@@ -123,16 +127,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       publish({ type: 'mode-change', sessionId: id, modeId: mode });
     },
     setOptions: async (id: string, o: SessionOptions) => (await manager()).setOptions(id, o),
-    close: async (id: string) => {
-      runningCalls.forget(id);
-      await background.stopSession(id);
-      await (await manager()).close(id);
-    },
-    delete: async (id: string) => {
-      runningCalls.forget(id);
-      await background.stopSession(id);
-      await (await manager()).delete(id);
-    },
+    close: (id: string) => release(id).then(async () => (await manager()).close(id)),
+    delete: (id: string) => release(id).then(async () => (await manager()).delete(id)),
   };
 
   const exitPlanMode = createExitPlanModeTool({ setMode: sessions.setMode });

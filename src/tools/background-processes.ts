@@ -23,6 +23,8 @@ export interface BackgroundStart {
   runtime: Runtime;
   cwd: string;
   passEnv?: readonly string[];
+  /** Kill it after this many milliseconds (none by default: it runs until stopped). */
+  timeoutMs?: number;
 }
 
 /** What the model reads back: output since its last read, and how the command ended (if it did). */
@@ -106,6 +108,7 @@ export class BackgroundProcesses {
         cwd: options.cwd,
         signal: controller.signal,
         passEnv: options.passEnv,
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
         maxOutputBytes: UNREAD_MAX_BYTES,
         onOutput: (chunk) => {
           const buffer = Buffer.from(chunk);

@@ -23,7 +23,7 @@ export interface BashToolOptions {
 
 const parameters = z.strictObject({
   command: z.string().min(1).describe('The bash command to run, in the working directory.'),
-  timeout_ms: z.number().int().positive().optional().describe('Kill the command after this many milliseconds.'),
+  timeout_ms: z.number().int().positive().optional().describe('Kill the command after this many milliseconds (background commands have no default timeout).'),
   description: z.string().optional().describe('What the command does, in a few words, for the user.'),
   background: z
     .boolean()
@@ -52,7 +52,8 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
     kind: 'execute',
     title: (args) => `Run: ${shorten(args.command)}`,
     async execute(args, context): Promise<ToolResult> {
-      if (args.background) return startBackgroundCommand(args.command, context, options.envPassthrough);
+      // A background command has no default timeout (servers, watchers); one the model asks for applies.
+      if (args.background) return startBackgroundCommand(args.command, context, { passEnv: options.envPassthrough, timeoutMs: args.timeout_ms });
       const limitMs = Math.min(args.timeout_ms ?? timeoutMs, maxTimeoutMs);
       // The command's own terminal (live output, a stop button for protocols that show one).
       const { sessionId } = context;

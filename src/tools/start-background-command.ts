@@ -11,12 +11,16 @@ const SETTLE_MS = 300;
  * when there is one) and keeps running after this call returns. The result names its id, with
  * what it printed so far (or how it ended, if it already did).
  */
-export async function startBackgroundCommand(command: string, context: ToolContext, passEnv: readonly string[] | undefined): Promise<ToolResult> {
+export async function startBackgroundCommand(
+  command: string,
+  context: ToolContext,
+  options: { passEnv?: readonly string[]; timeoutMs?: number },
+): Promise<ToolResult> {
   const background = context.background;
   if (!background) return errorResult('Background commands are not available here; run it without background.');
   let id: string;
   try {
-    id = background.start({ sessionId: context.sessionId, toolCallId: context.toolCallId, command, runtime: context.runtime, cwd: context.runtime.cwd, passEnv });
+    id = background.start({ sessionId: context.sessionId, toolCallId: context.toolCallId, command, runtime: context.runtime, cwd: context.runtime.cwd, ...options });
   } catch (error) {
     return errorResult(`Could not start the command: ${errorMessage(error)}`);
   }

@@ -120,9 +120,10 @@ describe('ACP v2 (draft): agent-owned terminals', () => {
 
 describe('ACP v2 (draft): background commands', () => {
   it('a background command outlives its tool call and turn, is listed in snapshots after its announce, and its exit comes before the snapshot that drops it', async () => {
-    const { cli, sessionId } = await open();
+    const { cli, sessionId, cwd } = await open();
+    // It ends when the test says so (a file appears), not after some time.
     server.push(
-      { toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: "echo started; sleep 1.5; echo finished", background: true } }] },
+      { toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: 'echo started; while [ ! -e go ]; do sleep 0.05; done; echo finished', background: true } }] },
       { text: 'It runs in the background.' },
     );
     await prompt(cli, sessionId, 'start it in the background');
@@ -139,6 +140,7 @@ describe('ACP v2 (draft): background commands', () => {
     expect(updates.filter((u) => u.sessionUpdate === 'state_update').at(-1)).toMatchObject({ state: 'idle', stopReason: 'end_turn', background: [{ type: 'terminal', terminalId }] });
 
     // It ends on its own after the turn: exitStatus first, then a snapshot without it.
+    writeFileSync(join(cwd, 'go'), '');
     await waitFor(() => terminalUpdates(cli, sessionId, terminalId).some((u) => u.exitStatus), 20_000, 'the background exit');
     await waitFor(() => updatesOf(cli, sessionId).at(-1)?.sessionUpdate === 'state_update', 10_000, 'the snapshot after the exit');
     const after = updatesOf(cli, sessionId);
