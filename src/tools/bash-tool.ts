@@ -81,19 +81,15 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
           onOutput: (chunk) => context.emit({ type: 'terminal-output', sessionId, terminalId, data: Buffer.from(chunk).toString('base64') }),
         });
       } catch (error) {
-        context.emit({ type: 'terminal-exit', sessionId, terminalId, exitCode: null, signal: null });
+        // A sandbox violation still carries how the process ended.
+        const ended = (error as { result?: { exitCode: number | null; signal: string | null } }).result;
+        context.emit({ type: 'terminal-exit', sessionId, terminalId, exitCode: ended?.exitCode ?? null, signal: ended?.signal ?? null });
         return errorResult(`Could not run the command: ${errorMessage(error)}`);
       }
       context.emit({ type: 'terminal-exit', sessionId, terminalId, exitCode: result.exitCode, signal: result.signal });
 
       const aborted = (context.signal.aborted || stop.signal.aborted) && !result.timedOut;
-      const status = aborted
-        ? 'Command aborted.'
-        : result.timedOut
-          ? `Command timed out after ${limitMs} ms and was killed.`
-          : result.exitCode === null
-            ? `Command was killed by ${result.signal ?? 'a signal'}.`
-            : `Exit code: ${result.exitCode}`;
+      const status = statusLine(result, limitMs, aborted ? (context.signal.aborted ? 'aborted' : 'stopped') : undefined);
       const parts = [status];
       if (result.output.length > 0) parts.push(result.output.replace(/\n$/, ''));
       else parts.push('(no output)');
@@ -108,6 +104,15 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
       return { content: [{ type: 'text', text }], isError: failed || undefined, display };
     },
   });
+}
+
+/** `stopped`: the user cancelled the command's terminal; `aborted`: its tool call or turn was cancelled. */
+function statusLine(result: { exitCode: number | null; signal: string | null; timedOut: boolean }, limitMs: number, ended?: 'aborted' | 'stopped'): string {
+  if (ended === 'stopped') return 'Command stopped by the user (its terminal was cancelled).';
+  if (ended === 'aborted') return 'Command aborted.';
+  if (result.timedOut) return `Command timed out after ${limitMs} ms and was killed.`;
+  if (result.exitCode === null) return `Command was killed by ${result.signal ?? 'a signal'}.`;
+  return `Exit code: ${result.exitCode}`;
 }
 
 function shorten(command: string): string {

@@ -27,7 +27,7 @@ describe('bash: its own terminal', () => {
     }
   });
 
-  it("the terminal's cancel kills the command; the result says it was aborted", async () => {
+  it("the terminal's cancel kills the command; the result says the user stopped it", async () => {
     const ws = await createWorkspace();
     try {
       const context = toolContext(ws.runtime);
@@ -39,7 +39,7 @@ describe('bash: its own terminal', () => {
       };
       const result = await runTool(createBashTool(), { command: sleep }, context);
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('Command aborted.');
+      expect(textOf(result)).toContain('Command stopped by the user');
       expect(processesMatching(sleep)).toEqual([]);
       expect(context.events.at(-1)).toMatchObject({ type: 'terminal-exit', signal: 'SIGTERM' });
     } finally {
