@@ -50,7 +50,7 @@ const toolResultSent = (toolCallId: string) =>
 
 describe('ACP v2 (draft): cancelling one tool call', () => {
   it('tool_call/cancel stops a running sleep mid-turn: the process is gone, the call ends cancelled, the turn goes on to end_turn', async () => {
-    const { cli, sessionId } = await open();
+    const { cli, sessionId, cwd } = await open();
     const sleep = uniqueSleep();
     server.push({ toolCalls: [{ id: 'long', name: 'bash', arguments: { command: `${sleep}; echo never` } }] }, { text: 'Skipped the sleep.' });
     await prompt(cli, sessionId, 'sleep a while');
@@ -70,6 +70,14 @@ describe('ACP v2 (draft): cancelling one tool call', () => {
     await expect(cli.agent.request('tool_call/cancel', { sessionId, toolCallId: 'long' })).rejects.toMatchObject({ code: -32602 });
     await expect(cli.agent.request('tool_call/cancel', { sessionId, toolCallId: 'no-such-call' })).rejects.toMatchObject({ code: -32602 });
     await expect(cli.agent.request('tool_call/cancel', { sessionId: 'no-such-session', toolCallId: 'long' })).rejects.toMatchObject({ code: -32602 });
+
+    // A replay shows the call cancelled, and never offers a cancel for it again.
+    const beforeReplay = cli.updates.length;
+    await cli.agent.request('session/resume', { sessionId, cwd, replayFrom: { type: 'start' } });
+    await waitFor(() => cli.updates.slice(beforeReplay).some((n) => n.update.sessionUpdate === 'state_update'), 10_000, 'the replay');
+    const replayed = cli.updates.slice(beforeReplay).map((n) => n.update as Update).filter((u) => u.sessionUpdate === 'tool_call_update');
+    expect(replayed.at(-1)).toMatchObject({ toolCallId: 'long', status: 'cancelled' });
+    expect(replayed.some((u) => (u.capabilities as { cancel?: unknown } | null | undefined)?.cancel)).toBe(false);
   });
 });
 

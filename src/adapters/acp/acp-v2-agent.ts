@@ -169,7 +169,9 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       if (isText && !lastWasText) messageId = randomUUID();
       lastWasText = isText;
       // Notices were live-only; a replayed terminal shows its output (v2 has no client terminals anyway).
-      const update = event.type === 'notice' ? undefined : toV2Update(event, info.cwd, () => messageId);
+      // A replayed call runs no more: it is never offered for cancel.
+      const stored = event.type === 'tool-call-update' ? { ...event, cancellable: false } : event;
+      const update = event.type === 'notice' ? undefined : toV2Update(stored, info.cwd, () => messageId);
       if (update) await send(info.sessionId, update);
     }
   };
