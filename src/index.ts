@@ -10,6 +10,7 @@ export { defineConfig } from './config/define-config.js';
 export { parseConfig } from './config/parse-config.js';
 export { loadConfig, CONFIG_FILE_NAMES, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
 export { ConfigError, type ConfigIssue } from './config/config-error.js';
+export { ToolCallCancelError } from './agent/running-tool-calls.js';
 export { defineTool } from './tools/define-tool.js';
 export { textResult } from './tools/tool.js';
 

@@ -6,6 +6,7 @@ import type { PermissionMemory, ToolPolicy } from './tool-policy.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { BackgroundProcesses } from '../tools/background-processes.js';
 import type { OnToolCallHook, OnToolResultHook } from './agent-hooks.js';
 import type { SteeringQueue } from './steering-queue.js';
 import { EventChannel } from './event-channel.js';
@@ -18,6 +19,7 @@ import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
 import { toModelOutput } from './tool-result-output.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';
+import { RunningToolCalls } from './running-tool-calls.js';
 
 export interface TurnOptions {
   sessionId: string;
@@ -51,6 +53,10 @@ export interface TurnOptions {
   compact?(step: { lastInputTokens: number; added: readonly ModelMessage[]; measure?: HistoryMeasure }): AsyncGenerator<AgentOutput, ModelMessage[] | undefined>;
   /** Messages that arrived while the turn ran: injected before the next step; they supersede unapproved calls. */
   steering?: SteeringQueue;
+  /** Where running calls are registered, so one can be cancelled alone (`Agent.cancelToolCall`). */
+  runningCalls?: RunningToolCalls;
+  /** The agent's background commands, handed to tools (bash `background: true`, bash_output, bash_kill). */
+  background?: BackgroundProcesses;
 }
 
 export interface TurnResult {
@@ -183,24 +189,34 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       onHookError: (error) => options.onHookError?.('onToolCall', error),
     });
     const argsUsed = new Map(approved.map(({ call, args }) => [call.toolCallId, args]));
+    const runningCalls = options.runningCalls ?? new RunningToolCalls();
+    const cancelledCalls = new Set<string>();
 
     // Run the approved calls in parallel; their progress events interleave through one channel.
     const channel = new EventChannel<AgentOutput>();
     const running = Promise.all(
       approved.map(async ({ call, tool, args }) => {
         if (signal.aborted) return; // reported as cancelled() below
-        channel.push({ type: 'tool-call-update', sessionId, toolCallId: call.toolCallId, status: 'in_progress' });
-        const result = await executeToolCall({
-          tool,
-          args,
-          toolCallId: call.toolCallId,
-          sessionId,
-          runtime: options.runtime,
-          allowedRoots: options.allowedRoots,
-          signal,
-          push: (event) => channel.push(event),
-        });
-        results.set(call.toolCallId, result);
+        // Its own signal, linked to the turn's: cancelling this call alone leaves the turn running.
+        const running = runningCalls.start(sessionId, call.toolCallId, signal);
+        channel.push({ type: 'tool-call-update', sessionId, toolCallId: call.toolCallId, status: 'in_progress', cancellable: true });
+        try {
+          const result = await executeToolCall({
+            tool,
+            args,
+            toolCallId: call.toolCallId,
+            sessionId,
+            runtime: options.runtime,
+            allowedRoots: options.allowedRoots,
+            signal: running.signal,
+            push: (event) => channel.push(event),
+            background: options.background,
+          });
+          if (running.cancelled()) cancelledCalls.add(call.toolCallId);
+          results.set(call.toolCallId, running.cancelled() ? cancelledByUser(result) : result);
+        } finally {
+          running.finish();
+        }
       }),
     ).finally(() => channel.close());
     for await (const event of channel) yield event;
@@ -247,6 +263,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
         sessionId,
         toolCallId: call.toolCallId,
         status: result.isError ? 'failed' : 'completed',
+        ...(cancelledCalls.has(call.toolCallId) ? { cancelled: true } : {}),
         content: display,
         ...(result.locations ? { locations: result.locations } : {}),
         output,
@@ -285,6 +302,13 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
 /** The result of a call that never ran because the turn was cancelled first (fresh: extensions may append to it). */
 function cancelled(): ToolResult {
   return { content: [{ type: 'text', text: 'Cancelled before it ran.' }], isError: true };
+}
+
+/** A call the user cancelled alone: the model is told so (with what it printed), and the turn goes on. */
+function cancelledByUser(result: ToolResult): ToolResult {
+  const before = textOf(result).trim();
+  const text = `The user cancelled this tool call while it ran; it did not finish. The turn goes on.${before ? `\nIts result when stopped:\n${before}` : ''}`;
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 function assistantMessage(

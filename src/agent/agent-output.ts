@@ -76,6 +76,10 @@ export type AgentOutput =
       locations?: ToolCallLocation[];
       /** The raw result handed back to the model. */
       output?: unknown;
+      /** On `in_progress`: the call can be cancelled alone (`Agent.cancelToolCall`) until its final status. */
+      cancellable?: boolean;
+      /** On the final (`failed`) status: the user cancelled this call alone. */
+      cancelled?: boolean;
     }>
   | WithSession<{
       type: 'permission-request';
@@ -110,14 +114,33 @@ export type AgentOutput =
       summary?: string;
       error?: string;
     }>
+  /**
+   * A command's own terminal (the agent runs it; ACP v2 `terminal_update`): started, with a way
+   * to stop it while it runs. Live only: terminal events are not stored (the tool's result is).
+   */
+  | WithSession<{
+      type: 'terminal-start';
+      terminalId: string;
+      /** The tool call that started it. */
+      toolCallId?: string;
+      command: string;
+      cwd: string;
+      /** Keeps running after its tool call returned (a background command). */
+      background?: boolean;
+      /** Stops the process (and its children); its `terminal-exit` follows. */
+      cancel: () => void;
+    }>
+  /** Bytes the command wrote (stdout and stderr interleaved), base64. */
+  | WithSession<{ type: 'terminal-output'; terminalId: string; data: string }>
+  | WithSession<{ type: 'terminal-exit'; terminalId: string; exitCode: number | null; signal: string | null }>
   | WithSession<{ type: 'turn-end'; stopReason: StopReason }>
   | WithSession<{ type: 'error'; error: AgentErrorInfo }>;
 
 export type AgentOutputType = AgentOutput['type'];
 
-/** Events that are persisted and replayed by `session/load` (everything but live questions). */
-export type StoredAgentOutput = Exclude<AgentOutput, { type: 'permission-request' }>;
+/** Events that are persisted and replayed by `session/load` (everything but live questions and terminals). */
+export type StoredAgentOutput = Exclude<AgentOutput, { type: 'permission-request' | 'terminal-start' | 'terminal-output' | 'terminal-exit' }>;
 
 export function isStorable(event: AgentOutput): event is StoredAgentOutput {
-  return event.type !== 'permission-request';
+  return event.type !== 'permission-request' && !event.type.startsWith('terminal-');
 }

@@ -92,6 +92,13 @@ export interface Agent {
   capabilities(): AgentCapabilities;
   /** Events that happen outside a turn (session start notices, slash commands, MCP server failures). */
   subscribe(listener: (event: AgentOutput) => void): () => void;
+  /**
+   * Cancels one running tool call alone: it gets a "cancelled by the user" result and the turn
+   * goes on. Throws `ToolCallCancelError` when the call is unknown or already final.
+   */
+  cancelToolCall(sessionId: string, toolCallId: string): void;
+  /** The session's background commands that still run, as they were announced (`terminal-start`). */
+  backgroundWork(sessionId: string): Array<Extract<AgentOutput, { type: 'terminal-start' }>>;
   /** Tools the session would be offered now (built-ins, MCP, skills, memory), after policy. */
   tools(sessionId: string): Promise<AnyTool[]>;
   start(): Promise<void>;

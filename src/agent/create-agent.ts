@@ -25,6 +25,8 @@ import { createSubagentRunner } from './run-subagent.js';
 import type { TurnOverrides } from './turn-overrides.js';
 import { createSessionModels } from './session-model.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
+import { RunningToolCalls } from './running-tool-calls.js';
+import { BackgroundProcesses } from '../tools/background-processes.js';
 
 export interface CreateAgentOptions {
   /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
@@ -68,6 +70,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
   /** Stores this agent opened itself (injected ones belong to the caller). */
   let ownStores: StoreRegistry | undefined;
 
+  const runningCalls = new RunningToolCalls();
+  // Background commands outlive their turn (their events go to subscribers) and stop with their session.
+  const background = new BackgroundProcesses({ publish });
+  const release = async (id: string) => {
+    runningCalls.forget(id);
+    await background.stopSession(id);
+  };
   const model = modelSource(config, options.model);
   const sessionModel = createSessionModels(config, model);
 
@@ -118,8 +127,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       publish({ type: 'mode-change', sessionId: id, modeId: mode });
     },
     setOptions: async (id: string, o: SessionOptions) => (await manager()).setOptions(id, o),
-    close: async (id: string) => (await manager()).close(id),
-    delete: async (id: string) => (await manager()).delete(id),
+    close: (id: string) => release(id).then(async () => (await manager()).close(id)),
+    delete: (id: string) => release(id).then(async () => (await manager()).delete(id)),
   };
 
   const exitPlanMode = createExitPlanModeTool({ setMode: sessions.setMode });
@@ -250,6 +259,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       },
       onToolResult: (call) => runHooksInOrder(extensions, 'onToolResult', (extension) => extension.onToolResult?.(context, call), notify, sessionId),
       steering: live.running?.steering,
+      runningCalls,
+      background,
       compact: async function* (step) {
         const compacted = yield* compactTurnHistory({ live, config: config.agent, model: resolved, system, signal, midTurn: step });
         return compacted ? [...live.messages] : undefined;
@@ -344,6 +355,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
     sessions,
     process,
     capabilities,
+    cancelToolCall: (sessionId, toolCallId) => runningCalls.cancel(sessionId, toolCallId),
+    backgroundWork: (sessionId) => background.running(sessionId),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -366,6 +379,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     },
     async stop() {
       stopped = true;
+      await background.stopAll();
       if (managerPromise) {
         const m = await managerPromise;
         for (const live of m.liveSessions()) {

@@ -1,6 +1,7 @@
 import type { AgentOutput } from './agent-output.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { BackgroundProcesses } from '../tools/background-processes.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** Runs one approved call. A tool that throws becomes an error result the model can read. */
@@ -13,6 +14,7 @@ export async function executeToolCall(options: {
   allowedRoots: readonly string[];
   signal: AbortSignal;
   push(event: AgentOutput): void;
+  background?: BackgroundProcesses;
 }): Promise<ToolResult> {
   const { tool, toolCallId, sessionId, signal, push } = options;
   try {
@@ -24,6 +26,7 @@ export async function executeToolCall(options: {
       allowedRoots: options.allowedRoots,
       onUpdate: (update) => push({ type: 'tool-call-update', sessionId, toolCallId, status: 'in_progress', ...update }),
       emit: push,
+      ...(options.background ? { background: options.background } : {}),
     });
     return result;
   } catch (error) {

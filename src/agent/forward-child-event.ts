@@ -10,7 +10,11 @@ export function forwardChildEvent(event: AgentOutput, parentSessionId: string, p
   switch (event.type) {
     case 'tool-call':
       return { ...event, sessionId: parentSessionId, toolCallId: id(event.toolCallId), parentToolCallId: event.parentToolCallId ? id(event.parentToolCallId) : parentToolCallId };
-    case 'tool-call-update':
+    case 'tool-call-update': {
+      // A nested call cannot be cancelled through the parent's session: not advertised as such.
+      const { cancellable: _cancellable, ...update } = event;
+      return { ...update, sessionId: parentSessionId, toolCallId: id(event.toolCallId) };
+    }
     case 'permission-request':
       return { ...event, sessionId: parentSessionId, toolCallId: id(event.toolCallId) };
     case 'plan':

@@ -35,7 +35,8 @@ export const USAGE = `Usage: plaited-agent [options]
        plaited-agent models pull SPEC | models list
 
 Starts an agent that speaks the Agent Client Protocol on stdio (default): ACP v1, or the
-ACP v2 draft (experimental) when the client's initialize asks for protocol version 2.
+ACP v2 draft (experimental) when the client's initialize asks for protocol version 2
+(with tool-call and terminal cancel, agent-owned terminals and background commands).
 
 Options:
   --adapter NAME|PATH   acp (default), mcp, a2a, sandbox, or a module whose default export is an

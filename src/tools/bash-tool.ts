@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolCallContent } from '../agent/agent-output.js';
 import { defineTool } from './define-tool.js';
 import type { AnyTool, ToolResult } from './tool.js';
 import { errorResult } from './tool.js';
 import { errorMessage } from '../errors/error-message.js';
+import { startBackgroundCommand } from './start-background-command.js';
 
 /** Same defaults as config `agent.bash`. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -21,8 +23,12 @@ export interface BashToolOptions {
 
 const parameters = z.strictObject({
   command: z.string().min(1).describe('The bash command to run, in the working directory.'),
-  timeout_ms: z.number().int().positive().optional().describe('Kill the command after this many milliseconds.'),
+  timeout_ms: z.number().int().positive().optional().describe('Kill the command after this many milliseconds (background commands have no default timeout).'),
   description: z.string().optional().describe('What the command does, in a few words, for the user.'),
+  background: z
+    .boolean()
+    .optional()
+    .describe('Keep it running after this call returns (servers, watchers, long builds); read it with bash_output, stop it with bash_kill.'),
 });
 
 /**
@@ -39,36 +45,51 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
     description:
       'Run a bash command in the working directory and return its exit code and output (stdout and stderr ' +
       `interleaved; the last ${maxOutputBytes} bytes are kept). Default timeout ${timeoutMs} ms. ` +
-      'Use it for builds, tests, git and other programs; use read_file, edit_file, glob and grep for files.',
+      'Use it for builds, tests, git and other programs; use read_file, edit_file, glob and grep for files. ' +
+      'With background: true the command keeps running after the call returns; the result gives its id.',
     parameters,
     risk: 'external',
     kind: 'execute',
     title: (args) => `Run: ${shorten(args.command)}`,
     async execute(args, context): Promise<ToolResult> {
+      // A background command has no default timeout (servers, watchers); one the model asks for applies.
+      if (args.background) return startBackgroundCommand(args.command, context, { passEnv: options.envPassthrough, timeoutMs: args.timeout_ms });
       const limitMs = Math.min(args.timeout_ms ?? timeoutMs, maxTimeoutMs);
+      // The command's own terminal (live output, a stop button for protocols that show one).
+      const { sessionId } = context;
+      const terminalId = `term-${randomBytes(4).toString('hex')}`;
+      const stop = new AbortController();
+      context.emit({
+        type: 'terminal-start',
+        sessionId,
+        terminalId,
+        toolCallId: context.toolCallId,
+        command: args.command,
+        cwd: context.runtime.cwd,
+        cancel: () => stop.abort(),
+      });
       let result;
       try {
         result = await context.runtime.exec(args.command, {
           cwd: context.runtime.cwd,
           timeoutMs: limitMs,
-          signal: context.signal,
+          signal: AbortSignal.any([context.signal, stop.signal]),
           maxOutputBytes,
           passEnv: options.envPassthrough,
           // A client terminal shows live output while the command runs, not only at the end.
-          onTerminal: (terminalId) => context.onUpdate({ content: [{ type: 'terminal', terminalId }] }),
+          onTerminal: (clientTerminalId) => context.onUpdate({ content: [{ type: 'terminal', terminalId: clientTerminalId }] }),
+          onOutput: (chunk) => context.emit({ type: 'terminal-output', sessionId, terminalId, data: Buffer.from(chunk).toString('base64') }),
         });
       } catch (error) {
+        // A sandbox violation still carries how the process ended.
+        const ended = (error as { result?: { exitCode: number | null; signal: string | null } }).result;
+        context.emit({ type: 'terminal-exit', sessionId, terminalId, exitCode: ended?.exitCode ?? null, signal: ended?.signal ?? null });
         return errorResult(`Could not run the command: ${errorMessage(error)}`);
       }
+      context.emit({ type: 'terminal-exit', sessionId, terminalId, exitCode: result.exitCode, signal: result.signal });
 
-      const aborted = context.signal.aborted && !result.timedOut;
-      const status = aborted
-        ? 'Command aborted.'
-        : result.timedOut
-          ? `Command timed out after ${limitMs} ms and was killed.`
-          : result.exitCode === null
-            ? `Command was killed by ${result.signal ?? 'a signal'}.`
-            : `Exit code: ${result.exitCode}`;
+      const aborted = (context.signal.aborted || stop.signal.aborted) && !result.timedOut;
+      const status = statusLine(result, limitMs, aborted ? (context.signal.aborted ? 'aborted' : 'stopped') : undefined);
       const parts = [status];
       if (result.output.length > 0) parts.push(result.output.replace(/\n$/, ''));
       else parts.push('(no output)');
@@ -83,6 +104,15 @@ export function createBashTool(options: BashToolOptions = {}): AnyTool {
       return { content: [{ type: 'text', text }], isError: failed || undefined, display };
     },
   });
+}
+
+/** `stopped`: the user cancelled the command's terminal; `aborted`: its tool call or turn was cancelled. */
+function statusLine(result: { exitCode: number | null; signal: string | null; timedOut: boolean }, limitMs: number, ended?: 'aborted' | 'stopped'): string {
+  if (ended === 'stopped') return 'Command stopped by the user (its terminal was cancelled).';
+  if (ended === 'aborted') return 'Command aborted.';
+  if (result.timedOut) return `Command timed out after ${limitMs} ms and was killed.`;
+  if (result.exitCode === null) return `Command was killed by ${result.signal ?? 'a signal'}.`;
+  return `Exit code: ${result.exitCode}`;
 }
 
 function shorten(command: string): string {

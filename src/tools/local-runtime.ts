@@ -34,6 +34,7 @@ export function createLocalRuntime(cwd: string): Runtime {
         timeoutMs: options.timeoutMs,
         maxOutputBytes: options.maxOutputBytes,
         keep: 'tail',
+        onOutput: options.onOutput,
       });
       return {
         output: result.output,

@@ -21,6 +21,11 @@ export interface ExecOptions {
   passEnv?: readonly string[];
   /** Called as soon as a client terminal exists, so the tool call can embed it while it runs. */
   onTerminal?: (terminalId: string) => void;
+  /**
+   * Output as it arrives (stdout and stderr interleaved, raw bytes), before any truncation; for
+   * runtimes that run the process themselves (local, sandbox). A client terminal shows it instead.
+   */
+  onOutput?: (chunk: Uint8Array) => void;
 }
 
 export interface ExecResult {

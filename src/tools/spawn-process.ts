@@ -20,6 +20,8 @@ export interface SpawnProcessOptions {
   separateStderr?: boolean;
   /** Time between SIGTERM and SIGKILL when the process is stopped. */
   killGraceMs?: number;
+  /** Every chunk as it arrives (both streams), before the kept output is cut. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface SpawnProcessResult {
@@ -122,6 +124,7 @@ export function spawnProcess(options: SpawnProcessOptions): Promise<SpawnProcess
 
     const onData = (buffer: OutputBuffer) => (chunk: Buffer) => {
       buffer.push(chunk);
+      options.onOutput?.(chunk);
       // A full head buffer means the caller has what it needs: stop the producer.
       if (buffer === output && output.full) stop();
     };

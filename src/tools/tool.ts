@@ -1,5 +1,6 @@
 import type { AgentOutput, ToolCallContent, ToolCallLocation, ToolKind } from '../agent/agent-output.js';
 import type { Runtime } from './runtime.js';
+import type { BackgroundProcesses } from './background-processes.js';
 
 export type ToolRisk = 'read' | 'write' | 'external';
 export type ToolSource = 'local' | 'mcp' | 'skill' | 'memory';
@@ -33,6 +34,8 @@ export interface ToolContext {
   onUpdate(update: { title?: string; content?: ToolCallContent[] }): void;
   /** Sends a session event (a plan update, a notice) into the turn's stream. */
   emit(event: AgentOutput): void;
+  /** The agent's background commands (bash `background: true`); absent where the host keeps none. */
+  background?: BackgroundProcesses;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -119,7 +119,7 @@ describe('ACP v2 (draft) beside v1', () => {
     expect(resumed.configOptions?.length).toBe(2);
     // Resume sends a state snapshot (nothing is replayed).
     await waitFor(() => cli.updates.length > updatesAtClose, 10_000, 'the resume snapshot');
-    expect(cli.updates.slice(updatesAtClose).map((n) => n.update)).toEqual([{ sessionUpdate: 'state_update', state: 'idle' }]);
+    expect(cli.updates.slice(updatesAtClose).map((n) => n.update)).toEqual([{ sessionUpdate: 'state_update', state: 'idle', background: [] }]);
 
     // With replayFrom: start, the history comes first: the user's message, then the snapshot.
     const beforeReplay = cli.updates.length;
@@ -127,7 +127,7 @@ describe('ACP v2 (draft) beside v1', () => {
     await waitFor(() => cli.updates.slice(beforeReplay).some((n) => n.update.sessionUpdate === 'state_update'), 10_000, 'the replay snapshot');
     const replayed = cli.updates.slice(beforeReplay).map((n) => n.update);
     expect(replayed[0]).toMatchObject({ sessionUpdate: 'user_message', content: [{ type: 'text', text: 'go slowly' }] });
-    expect(replayed.at(-1)).toEqual({ sessionUpdate: 'state_update', state: 'idle' });
+    expect(replayed.at(-1)).toEqual({ sessionUpdate: 'state_update', state: 'idle', background: [] });
 
     const set = await cli.agent.request('session/set_config_option', { sessionId, configId: 'mode', type: 'id', value: 'plan' });
     expect(set.configOptions?.find((option) => option.configId === 'mode')).toMatchObject({ currentValue: 'plan' });

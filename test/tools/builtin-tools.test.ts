@@ -3,9 +3,9 @@ import { createBuiltinTools } from '../../src/tools/builtin-tools.js';
 import { createWorkspace, runTool, textOf, toolContext } from './tool-test-helpers.js';
 
 describe('createBuiltinTools', () => {
-  it('returns the six local tools with JSON schemas and snake_case arguments', () => {
+  it('returns the local tools with JSON schemas and snake_case arguments', () => {
     const tools = createBuiltinTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file', 'edit_file', 'glob', 'grep', 'bash']);
+    expect(tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file', 'edit_file', 'glob', 'grep', 'bash', 'bash_output', 'bash_kill']);
     for (const tool of tools) {
       expect(tool.source).toBe('local');
       expect(tool.inputSchema.type).toBe('object');
@@ -20,6 +20,9 @@ describe('createBuiltinTools', () => {
       glob: 'read',
       grep: 'read',
       bash: 'external',
+      // They touch only background commands the session started itself.
+      bash_output: 'read',
+      bash_kill: 'read',
     });
   });
 

@@ -13,11 +13,17 @@ import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';
 import { fromV2McpServers, toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
 import type { ServeAcpOptions } from './serve-acp.js';
+import { ToolCallCancelError } from '../../agent/running-tool-calls.js';
+import { isTerminalEvent, V2Terminals } from './acp-v2-terminals.js';
 
 const LIST_PAGE_SIZE = 50;
 
+type ForegroundState = 'idle' | 'running' | 'requires_action';
+
 interface V2Session {
   cwd: string;
+  /** The last foreground state reported: repeated with each background snapshot. */
+  state: ForegroundState;
   /** The running turn: its controller and its completion. */
   turn: { controller: AbortController; done: Promise<void> } | undefined;
 }
@@ -35,9 +41,33 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
   let connection: v2.AgentConnection | undefined;
   /** `auth/logout` on this connection: sessions need `auth/login` again. */
   let loggedOut = false;
+  const terminals = new V2Terminals();
 
   const send = (sessionId: string, update: v2.SessionUpdate) =>
     connection ? connection.client.notify('session/update', { sessionId, update }) : Promise.resolve();
+  /** Every state update carries the background snapshot (a session that reports it must on each one). */
+  const sendState = (sessionId: string, state: ForegroundState, extra: Record<string, unknown> = {}) => {
+    const session = sessions.get(sessionId);
+    if (session) session.state = state;
+    return send(sessionId, { sessionUpdate: 'state_update', state, ...extra, background: terminals.background(sessionId) } as v2.SessionUpdate);
+  };
+  /** A terminal's updates, then (when the background list changed) a snapshot repeating the current state. */
+  const sendTerminal = (event: Parameters<V2Terminals['handle']>[0]): Promise<unknown> => {
+    const { updates, snapshot } = terminals.handle(event);
+    // Sent without awaiting in between: they leave in this order.
+    const sent = updates.map((update) => send(event.sessionId, update));
+    if (snapshot) sent.push(sendState(event.sessionId, sessions.get(event.sessionId)?.state ?? 'idle'));
+    return Promise.all(sent);
+  };
+  /** Agent events → v2 updates; a tool call's content keeps its terminal. */
+  const v2Update = (event: AgentOutput, cwd: string, messageId: () => string): v2.SessionUpdate | undefined => {
+    const update = toV2Update(event, cwd, messageId);
+    if (update?.sessionUpdate === 'tool_call_update' && event.type === 'tool-call-update' && event.content) {
+      const content = (update as { content?: v2.ToolCallContent[] }).content;
+      return { ...update, content: terminals.toolContent(event.sessionId, event.toolCallId, content) } as v2.SessionUpdate;
+    }
+    return update;
+  };
   const configOptions = (info: SessionInfo) => toV2ConfigOptions(sessionConfigOptions(agent, info));
   const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
     const info = await owned.get(sessionId, cwd);
@@ -48,13 +78,14 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
   };
   const openSession = (info: SessionInfo): V2Session => {
-    const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, turn: undefined };
+    const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, state: 'idle' as const, turn: undefined };
     sessions.set(info.sessionId, session);
     return session;
   };
   const stopSession = async (sessionId: string) => {
     const turn = sessions.get(sessionId)?.turn;
     sessions.delete(sessionId);
+    terminals.forget(sessionId);
     turn?.controller.abort();
     await turn?.done;
   };
@@ -66,7 +97,12 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       void owned.get(event.sessionId).then((info) => info && send(event.sessionId, { sessionUpdate: 'config_option_update', configOptions: configOptions(info) })).catch(() => undefined);
       return;
     }
-    const update = toV2Update(event, session.cwd, () => 'notice');
+    // Background commands report here (their turn may be long over).
+    if (isTerminalEvent(event)) {
+      void sendTerminal(event).catch(() => undefined);
+      return;
+    }
+    const update = v2Update(event, session.cwd, () => 'notice');
     if (update && update.sessionUpdate !== 'agent_message_chunk') void send(event.sessionId, update).catch(() => undefined);
   });
 
@@ -77,7 +113,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     const currentMessage = () => messageId;
     let stopReason: string = 'end_turn';
     let error: { code: number; message: string } | undefined;
-    await send(sessionId, { sessionUpdate: 'state_update', state: 'running' });
+    await sendState(sessionId, 'running');
     try {
       const events = agent.process({ sessionId, prompt }, { signal: controller.signal });
       for await (const event of events) {
@@ -95,6 +131,10 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
           error = { code: -32603, message: event.error.message };
           continue;
         }
+        if (isTerminalEvent(event)) {
+          await sendTerminal(event);
+          continue;
+        }
         if (event.type === 'usage') {
           await send(sessionId, usageUpdate(agent.config, event) as v2.SessionUpdate);
           continue;
@@ -103,7 +143,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
         // A new message after anything that is not text (a tool call between two answers).
         if (isText && !lastWasText) messageId = randomUUID();
         lastWasText = isText;
-        const update = toV2Update(event, session.cwd, currentMessage);
+        const update = v2Update(event, session.cwd, currentMessage);
         if (update) await send(sessionId, update);
       }
       const after = await owned.get(sessionId);
@@ -113,11 +153,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       error = { code: -32603, message: thrown instanceof Error ? thrown.message : String(thrown) };
     }
     if (controller.signal.aborted) stopReason = 'cancelled';
-    await send(sessionId, {
-      sessionUpdate: 'state_update',
-      state: 'idle',
-      ...(stopReason === 'error' ? { stopReason: 'error', error: error ?? null } : { stopReason }),
-    } as v2.SessionUpdate);
+    await sendState(sessionId, 'idle', stopReason === 'error' ? { stopReason: 'error', error: error ?? null } : { stopReason });
   };
 
   const replay = async (info: SessionInfo) => {
@@ -133,7 +169,9 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       if (isText && !lastWasText) messageId = randomUUID();
       lastWasText = isText;
       // Notices were live-only; a replayed terminal shows its output (v2 has no client terminals anyway).
-      const update = event.type === 'notice' ? undefined : toV2Update(event, info.cwd, () => messageId);
+      // A replayed call runs no more: it is never offered for cancel.
+      const stored = event.type === 'tool-call-update' ? { ...event, cancellable: false } : event;
+      const update = event.type === 'notice' ? undefined : toV2Update(stored, info.cwd, () => messageId);
       if (update) await send(info.sessionId, update);
     }
   };
@@ -141,7 +179,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
   /** Asks the client; `requires_action` while the question is open. A failed request is a rejection. */
   const askClient = async (event: Extract<AgentOutput, { type: 'permission-request' }>, signal: AbortSignal) => {
     const sessionId = event.sessionId;
-    await send(sessionId, { sessionUpdate: 'state_update', state: 'requires_action' }).catch(() => undefined);
+    await sendState(sessionId, 'requires_action').catch(() => undefined);
     try {
       const response = await connection!.client.request(
         'session/request_permission',
@@ -158,7 +196,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     } catch {
       event.respond(signal.aborted ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: 'reject-once' });
     }
-    if (!signal.aborted) await send(sessionId, { sessionUpdate: 'state_update', state: 'running' }).catch(() => undefined);
+    if (!signal.aborted) await sendState(sessionId, 'running').catch(() => undefined);
   };
 
   const app = v2
@@ -233,8 +271,14 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       const session = openSession(info);
       // `replayFrom: start`: the stored history first, as the draft's messages and upserts.
       if (params.replayFrom?.type === 'start') await replay(info);
+      // Background commands still running (maybe started over another connection) are announced
+      // before the snapshot lists them; their tool call is not re-sent without a replay.
+      for (const start of agent.backgroundWork(info.sessionId)) {
+        const { toolCallId: _toolCallId, ...announce } = start;
+        for (const update of terminals.handle(announce).updates) await send(info.sessionId, update);
+      }
       // The draft: a current-state snapshot after any replay and before the response.
-      await send(info.sessionId, { sessionUpdate: 'state_update', state: session.turn ? 'running' : 'idle' } as v2.SessionUpdate);
+      await sendState(info.sessionId, session.turn ? session.state : 'idle');
       return { configOptions: configOptions(info) };
     })
     .onRequest('session/close', async ({ params }) => {
@@ -271,6 +315,24 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       session.turn = { controller, done };
       void done.catch((error: unknown) => options.log?.(`ACP v2 turn failed: ${String(error)}`));
       return { messageId };
+    })
+    .onRequest('tool_call/cancel', async ({ params }) => {
+      // Another principal's session is as unknown as a call that never ran: -32602 either way.
+      if (!(await owned.get(params.sessionId))) throw v2.RequestError.invalidParams({ sessionId: params.sessionId }, `Unknown session ${params.sessionId}`);
+      try {
+        // Accepted once aborted; the turn confirms with the call's final `tool_call_update`.
+        agent.cancelToolCall(params.sessionId, params.toolCallId);
+      } catch (error) {
+        if (ToolCallCancelError.isInstance(error)) throw v2.RequestError.invalidParams({ toolCallId: params.toolCallId }, error.message);
+        throw error;
+      }
+      return {};
+    })
+    .onRequest('terminal/cancel', async ({ params }) => {
+      if (!(await owned.get(params.sessionId))) throw v2.RequestError.invalidParams({ sessionId: params.sessionId }, `Unknown session ${params.sessionId}`);
+      // Accepted once the stop is sent; the exit follows as a terminal_update with exitStatus.
+      terminals.cancel(params.sessionId, params.terminalId);
+      return {};
     })
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.turn?.controller.abort();

@@ -30,7 +30,9 @@ export function toV2Update(event: AgentOutput, cwd: string, messageId: () => str
       return {
         sessionUpdate: 'tool_call_update',
         toolCallId: event.toolCallId,
-        ...(event.status ? { status: event.status } : {}),
+        ...(event.status ? { status: event.cancelled ? 'cancelled' : event.status } : {}),
+        // `cancel` is advertised while the call runs, and withdrawn at its final status.
+        ...(event.cancellable ? { capabilities: { cancel: {} } } : isFinal(event.status) ? { capabilities: null } : {}),
         ...(event.title ? { title: event.title } : {}),
         ...(event.content ? { content: event.content.map((item) => toolContent(item, cwd, event.output)) } : {}),
         ...(event.locations ? { locations: event.locations.map((l) => ({ ...l, path: absolute(l.path, cwd) })) } : {}),
@@ -48,6 +50,15 @@ export function toV2Update(event: AgentOutput, cwd: string, messageId: () => str
           description: command.description,
           ...(command.hint ? { input: { type: 'text' as const, hint: command.hint } } : {}),
         })),
+      };
+    case 'compaction':
+      // Part of the draft's session updates (v1 gates it behind a client capability).
+      return {
+        sessionUpdate: 'compaction_update',
+        compactionId: event.compactionId,
+        status: event.status,
+        ...(event.summary !== undefined ? { summary: [{ type: 'text', text: event.summary }] } : {}),
+        ...(event.error !== undefined ? { error: event.error } : {}),
       };
     case 'notice':
       return { sessionUpdate: 'notice', severity: event.level, title: event.message.slice(0, 200) || 'Notice' };
@@ -91,6 +102,10 @@ export function fromV2McpServers(servers: readonly v2.McpServer[] | undefined): 
     }
   }
   return fromAcpMcpServers(v1Servers);
+}
+
+function isFinal(status: string | undefined): boolean {
+  return status === 'completed' || status === 'failed';
 }
 
 function absolute(path: string, cwd: string): string {
