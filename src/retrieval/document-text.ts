@@ -1,5 +1,6 @@
 import type { IndexDocument } from './search-index.js';
 import type { FtsColumn } from './field-weights.js';
+import { cjkBigrams } from './cjk-bigrams.js';
 import { segmentGluedName } from './segment-glued-name.js';
 import { splitIdentifier } from './split-identifier.js';
 import { tokenize } from './tokenize.js';
@@ -7,6 +8,8 @@ import { tokenize } from './tokenize.js';
 export interface DocumentTextOptions {
   /** Split names glued from words (`themeparkhipster`) with the document's own words. */
   splitGluedNames?: boolean;
+  /** Index CJK runs as character bigrams (see cjk-bigrams.ts). Only FTS5 text; the embedder sees the original. */
+  cjkBigrams?: boolean;
 }
 
 /**
@@ -34,13 +37,14 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
   const splitName = nameWords(document, options);
   const joined = fields.name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
   const name = joined && /\s/.test(splitName.trim()) ? `${splitName} ${joined}` : splitName;
+  const prepare = (text: string) => (options.cjkBigrams ? cjkBigrams(splitIdentifier(text)) : splitIdentifier(text));
   return {
-    name,
-    title: splitIdentifier(fields.title ?? ''),
-    description: splitIdentifier(fields.description ?? ''),
-    args: splitIdentifier(fields.args ?? ''),
-    grp: splitIdentifier(fields.group ?? ''),
-    body: splitIdentifier(fields.body ?? ''),
+    name: options.cjkBigrams ? cjkBigrams(name) : name,
+    title: prepare(fields.title ?? ''),
+    description: prepare(fields.description ?? ''),
+    args: prepare(fields.args ?? ''),
+    grp: prepare(fields.group ?? ''),
+    body: prepare(fields.body ?? ''),
   };
 }
 

@@ -3,6 +3,7 @@ import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import type { IndexDocument, SearchHit, SearchIndex, SearchMode, SearchOptions, SyncReport } from './search-index.js';
 import { cleanQuery } from './clean-query.js';
+import { cjkTerms } from './cjk-bigrams.js';
 import { contentHash } from './content-hash.js';
 import { loadCatalogSnapshot, type CatalogSnapshot } from './catalog-snapshot.js';
 import { diffDocuments, type HashedDocument } from './diff-documents.js';
@@ -98,7 +99,11 @@ class SqliteHybridIndex implements HybridIndex {
     db.pragma('synchronous = NORMAL');
     migrateIndex(db, {
       // Documents indexed with another text recipe are rewritten by the next sync.
-      recipe: JSON.stringify({ splitGluedNames: this.tuning.splitGluedNames, embedding: this.tuning.embedding }),
+      recipe: JSON.stringify({
+        splitGluedNames: this.tuning.splitGluedNames,
+        embedding: this.tuning.embedding,
+        ...(this.tuning.cjkBigrams ? { cjkBigrams: true } : {}),
+      }),
       embedderKey: this.embedder?.modelId,
     });
     this.statements = prepareStatements(db, this.tuning.fieldWeights);
@@ -245,7 +250,8 @@ class SqliteHybridIndex implements HybridIndex {
   }
 
   private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
-    const terms = this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
+    const words = this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
+    const terms = this.tuning.cjkBigrams ? cjkTerms(words) : words;
     const match = ftsMatchExpression(terms, { phrases: this.tuning.phrases });
     if (!match) return [];
     return this.statements.bm25.all({
@@ -359,7 +365,7 @@ class SqliteHybridIndex implements HybridIndex {
           JSON.stringify(document),
         );
         if (!row) continue;
-        const columns = ftsColumns(document, { splitGluedNames: this.tuning.splitGluedNames });
+        const columns = ftsColumns(document, { splitGluedNames: this.tuning.splitGluedNames, cjkBigrams: this.tuning.cjkBigrams });
         s.deleteFts.run(row.rowid);
         s.insertFts.run(row.rowid, ...FTS_COLUMNS.map((column) => columns[column]));
       }

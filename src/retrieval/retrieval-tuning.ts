@@ -16,6 +16,11 @@ export interface RetrievalTuning {
   dropLiterals: boolean;
   /** Cut names glued from words apart (see segment-glued-name.ts). */
   splitGluedNames: boolean;
+  /**
+   * Index and query Chinese/Japanese/Korean runs as character bigrams (cjk-bigrams.ts); a
+   * request without CJK characters is ranked exactly as without it.
+   */
+  cjkBigrams: boolean;
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
@@ -63,6 +68,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   phrases: true,
   dropLiterals: true,
   splitGluedNames: true,
+  cjkBigrams: true,
   cleanDenseQuery: true,
   fusion: { method: 'score', normalization: 'max' },
   bm25Weight: 1,
