@@ -10,6 +10,8 @@ export interface DocumentTextOptions {
   splitGluedNames?: boolean;
   /** Index CJK runs as character bigrams (see cjk-bigrams.ts). Only FTS5 text; the embedder sees the original. */
   cjkBigrams?: boolean;
+  /** A description shorter than this many words is completed with the argument text in FTS5 (0: never). */
+  argsBelowWords?: number;
 }
 
 /**
@@ -41,7 +43,11 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
   return {
     name: options.cjkBigrams ? cjkBigrams(name) : name,
     title: prepare(fields.title ?? ''),
-    description: prepare(fields.description ?? ''),
+    description: prepare(
+      options.argsBelowWords && fields.args && tokenize(fields.description ?? '').length < options.argsBelowWords
+        ? `${fields.description ?? ''} ${fields.args}`
+        : (fields.description ?? ''),
+    ),
     args: prepare(fields.args ?? ''),
     grp: prepare(fields.group ?? ''),
     body: prepare(fields.body ?? ''),
@@ -56,12 +62,17 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
  */
 export function embeddingText(
   document: IndexDocument,
-  options: DocumentTextOptions & { maxWords?: number; includeArgs?: boolean } = {},
+  options: DocumentTextOptions & { maxWords?: number; includeArgs?: boolean; groupBelowWords?: number } = {},
 ): string {
   const maxWords = options.maxWords ?? 160;
   const { fields } = document;
   const parts = [nameWords(document, options), fields.title, fields.description, fields.body];
   if (options.includeArgs) parts.push(splitIdentifier(fields.args ?? ''));
+  // A tool with no description of its own (or one the embedder cannot read) is embedded with
+  // its server's description, so it still lands in its domain.
+  if (options.groupBelowWords && fields.group && tokenize(fields.description ?? '').length < options.groupBelowWords) {
+    parts.push(splitIdentifier(fields.group));
+  }
   const text = parts
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .map((part) => part.trim())

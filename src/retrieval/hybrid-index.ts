@@ -23,6 +23,7 @@ import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './ret
 import { tokenize } from './tokenize.js';
 import { isZeroVector, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
 import { validDocuments } from './valid-documents.js';
+import { WordNeighbours } from './word-neighbours.js';
 
 export interface HybridIndexOptions {
   /** An SQLite file (created when missing) or ':memory:'. */
@@ -88,6 +89,8 @@ class SqliteHybridIndex implements HybridIndex {
   /** Counts removeNamespace calls, so a sync that was embedding meanwhile does not resurrect the namespace. */
   private readonly removals = new Map<string, number>();
   private readonly statements: IndexStatements;
+  /** Query expansion from the embedder's nearest words (tuning.expansion), made on first use. */
+  private neighbours?: WordNeighbours;
 
   constructor(db: SqliteDatabase, options: HybridIndexOptions) {
     this.db = db;
@@ -103,6 +106,7 @@ class SqliteHybridIndex implements HybridIndex {
         splitGluedNames: this.tuning.splitGluedNames,
         embedding: this.tuning.embedding,
         ...(this.tuning.cjkBigrams ? { cjkBigrams: true } : {}),
+        ...(this.tuning.argsForShortDescriptions ? { argsBelowWords: this.tuning.argsForShortDescriptions } : {}),
       }),
       embedderKey: this.embedder?.modelId,
     });
@@ -224,6 +228,10 @@ class SqliteHybridIndex implements HybridIndex {
     const rankings: Ranking[] = [];
     const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, options));
     lexical.forEach((hits, i) => rankings.push({ hits, weight: tuning.bm25Weight * weightOf(i) }));
+    if (mode === 'hybrid' && tuning.expansion.perTerm > 0) {
+      const expanded = await this.expansionHits(query, depth, options);
+      if (expanded.length > 0) rankings.push({ hits: expanded, weight: tuning.expansion.weight });
+    }
     if (mode !== 'bm25' && this.embedder) {
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
       const also = tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
@@ -249,10 +257,30 @@ class SqliteHybridIndex implements HybridIndex {
     this.db.close();
   }
 
+  private queryWords(query: string): string[] {
+    return this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
+  }
+
   private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
-    const words = this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
-    const terms = this.tuning.cjkBigrams ? cjkTerms(words) : words;
-    const match = ftsMatchExpression(terms, { phrases: this.tuning.phrases });
+    const words = this.queryWords(query);
+    return this.bm25Terms(this.tuning.cjkBigrams ? cjkTerms(words) : words, depth, options, this.tuning.phrases);
+  }
+
+  /** BM25 of the catalog words nearest to the request's words (word-neighbours.ts). */
+  private async expansionHits(query: string, depth: number, options: SearchOptions): Promise<ScoredRow[]> {
+    if (!this.embedder) return [];
+    this.neighbours ??= new WordNeighbours((texts) => embedAll(this.embedder as EmbeddingModel, texts, { batchSize: 256 }));
+    // The snapshot object is replaced after every write of this or another connection.
+    const texts = this.db.prepare<[], { json: string }>('SELECT json FROM retrieval_docs');
+    await this.neighbours.refresh(this.catalog(), function* () {
+      for (const row of texts.iterate()) yield Object.values((JSON.parse(row.json) as IndexDocument).fields).join(' ');
+    });
+    const words = await this.neighbours.expand(this.queryWords(query), this.tuning.expansion);
+    return this.bm25Terms(words, depth, options, false);
+  }
+
+  private bm25Terms(terms: readonly string[], depth: number, options: SearchOptions, phrases: boolean): ScoredRow[] {
+    const match = ftsMatchExpression(terms, { phrases });
     if (!match) return [];
     return this.statements.bm25.all({
       match,
@@ -365,7 +393,8 @@ class SqliteHybridIndex implements HybridIndex {
           JSON.stringify(document),
         );
         if (!row) continue;
-        const columns = ftsColumns(document, { splitGluedNames: this.tuning.splitGluedNames, cjkBigrams: this.tuning.cjkBigrams });
+        const { splitGluedNames, cjkBigrams, argsForShortDescriptions: argsBelowWords } = this.tuning;
+        const columns = ftsColumns(document, { splitGluedNames, cjkBigrams, argsBelowWords });
         s.deleteFts.run(row.rowid);
         s.insertFts.run(row.rowid, ...FTS_COLUMNS.map((column) => columns[column]));
       }

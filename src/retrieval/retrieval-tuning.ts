@@ -21,6 +21,18 @@ export interface RetrievalTuning {
    * request without CJK characters is ranked exactly as without it.
    */
   cjkBigrams: boolean;
+  /**
+   * A tool whose description has fewer than this many words gets its argument text in the
+   * description column too, so it weighs as a description instead of as arguments (0: off).
+   */
+  argsForShortDescriptions: number;
+  /**
+   * Query expansion from the embedder's nearest words (word-neighbours.ts): up to `perTerm`
+   * catalog words near each request word (cosine ≥ `minSimilarity`; only words no document
+   * contains when `unknownOnly`) are searched with BM25 and fused at `weight`. Hybrid mode
+   * only; perTerm 0: off.
+   */
+  expansion: { perTerm: number; minSimilarity: number; unknownOnly: boolean; weight: number };
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
@@ -58,8 +70,12 @@ export interface RetrievalTuning {
     /** A step may only place hits that are in the whole request's top `gate` (0: no gate). */
     gate: number;
   };
-  /** Text given to the embedder for a document. */
-  embedding: { maxWords: number; includeArgs: boolean };
+  /**
+   * Text given to the embedder for a document: capped at `maxWords`, with the argument text,
+   * and with the group's (server's) description when the document's own description has fewer
+   * than `groupBelowWords` words (0: never).
+   */
+  embedding: { maxWords: number; includeArgs: boolean; groupBelowWords: number };
 }
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -69,6 +85,8 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   dropLiterals: true,
   splitGluedNames: true,
   cjkBigrams: true,
+  argsForShortDescriptions: 0,
+  expansion: { perTerm: 0, minSimilarity: 0.55, unknownOnly: true, weight: 0.3 },
   cleanDenseQuery: true,
   fusion: { method: 'score', normalization: 'max' },
   bm25Weight: 1,
@@ -78,10 +96,11 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
   steps: { maxSteps: 0, minWords: 2, lead: 0, gate: 0 },
-  embedding: { maxWords: 160, includeArgs: true },
+  embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0 },
 };
 
-export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps'>> & {
+export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'expansion'>> & {
+  expansion?: Partial<RetrievalTuning['expansion']>;
   parts?: Partial<RetrievalTuning['parts']>;
   steps?: Partial<RetrievalTuning['steps']>;
   fieldWeights?: Partial<FieldWeights>;
@@ -98,5 +117,6 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     embedding: { ...DEFAULT_TUNING.embedding, ...overrides.embedding },
     parts: { ...DEFAULT_TUNING.parts, ...overrides.parts },
     steps: { ...DEFAULT_TUNING.steps, ...overrides.steps },
+    expansion: { ...DEFAULT_TUNING.expansion, ...overrides.expansion },
   };
 }
