@@ -11,7 +11,7 @@ export interface DocumentTextOptions {
   /** Index CJK runs as character bigrams (see cjk-bigrams.ts). Only FTS5 text; the embedder sees the original. */
   cjkBigrams?: boolean;
   /** A description shorter than this many words is completed with the argument text in FTS5 (0: never). */
-  argsBelowWords?: number;
+  argsForShortDescriptions?: number;
 }
 
 /**
@@ -44,7 +44,7 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
     name: options.cjkBigrams ? cjkBigrams(name) : name,
     title: prepare(fields.title ?? ''),
     description: prepare(
-      options.argsBelowWords && fields.args && tokenize(fields.description ?? '').length < options.argsBelowWords
+      options.argsForShortDescriptions && fields.args && tokenize(fields.description ?? '').length < options.argsForShortDescriptions
         ? `${fields.description ?? ''} ${fields.args}`
         : (fields.description ?? ''),
     ),

@@ -19,11 +19,11 @@ import { RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
 import { splitSteps } from './split-steps.js';
 import { interleaveSteps } from './interleave-steps.js';
-import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
+import { indexRecipe, resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
 import { isZeroVector, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
 import { validDocuments } from './valid-documents.js';
-import { WordNeighbours } from './word-neighbours.js';
+import { catalogTexts, WordNeighbours } from './word-neighbours.js';
 
 export interface HybridIndexOptions {
   /** An SQLite file (created when missing) or ':memory:'. */
@@ -102,12 +102,7 @@ class SqliteHybridIndex implements HybridIndex {
     db.pragma('synchronous = NORMAL');
     migrateIndex(db, {
       // Documents indexed with another text recipe are rewritten by the next sync.
-      recipe: JSON.stringify({
-        splitGluedNames: this.tuning.splitGluedNames,
-        embedding: this.tuning.embedding,
-        ...(this.tuning.cjkBigrams ? { cjkBigrams: true } : {}),
-        ...(this.tuning.argsForShortDescriptions ? { argsBelowWords: this.tuning.argsForShortDescriptions } : {}),
-      }),
+      recipe: indexRecipe(this.tuning),
       embedderKey: this.embedder?.modelId,
     });
     this.statements = prepareStatements(db, this.tuning.fieldWeights);
@@ -228,9 +223,13 @@ class SqliteHybridIndex implements HybridIndex {
     const rankings: Ranking[] = [];
     const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, options));
     lexical.forEach((hits, i) => rankings.push({ hits, weight: tuning.bm25Weight * weightOf(i) }));
-    if (mode === 'hybrid' && tuning.expansion.perTerm > 0) {
-      const expanded = await this.expansionHits(query, depth, options);
-      if (expanded.length > 0) rankings.push({ hits: expanded, weight: tuning.expansion.weight });
+    if (mode === 'hybrid' && tuning.expansion.perTerm > 0 && this.embedder) {
+      // Catalog words near the request's words, as a BM25 ranking of their own (word-neighbours.ts).
+      const embedder = this.embedder;
+      this.neighbours ??= new WordNeighbours((texts) => embedAll(embedder, texts, { batchSize: 256 }));
+      await this.neighbours.refresh(this.catalog(), () => catalogTexts(this.db));
+      const hits = this.bm25Terms(await this.neighbours.expand(this.queryWords(query), tuning.expansion), depth, options, false);
+      if (hits.length > 0) rankings.push({ hits, weight: tuning.expansion.weight });
     }
     if (mode !== 'bm25' && this.embedder) {
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
@@ -264,19 +263,6 @@ class SqliteHybridIndex implements HybridIndex {
   private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
     const words = this.queryWords(query);
     return this.bm25Terms(this.tuning.cjkBigrams ? cjkTerms(words) : words, depth, options, this.tuning.phrases);
-  }
-
-  /** BM25 of the catalog words nearest to the request's words (word-neighbours.ts). */
-  private async expansionHits(query: string, depth: number, options: SearchOptions): Promise<ScoredRow[]> {
-    if (!this.embedder) return [];
-    this.neighbours ??= new WordNeighbours((texts) => embedAll(this.embedder as EmbeddingModel, texts, { batchSize: 256 }));
-    // The snapshot object is replaced after every write of this or another connection.
-    const texts = this.db.prepare<[], { json: string }>('SELECT json FROM retrieval_docs');
-    await this.neighbours.refresh(this.catalog(), function* () {
-      for (const row of texts.iterate()) yield Object.values((JSON.parse(row.json) as IndexDocument).fields).join(' ');
-    });
-    const words = await this.neighbours.expand(this.queryWords(query), this.tuning.expansion);
-    return this.bm25Terms(words, depth, options, false);
   }
 
   private bm25Terms(terms: readonly string[], depth: number, options: SearchOptions, phrases: boolean): ScoredRow[] {
@@ -393,8 +379,7 @@ class SqliteHybridIndex implements HybridIndex {
           JSON.stringify(document),
         );
         if (!row) continue;
-        const { splitGluedNames, cjkBigrams, argsForShortDescriptions: argsBelowWords } = this.tuning;
-        const columns = ftsColumns(document, { splitGluedNames, cjkBigrams, argsBelowWords });
+        const columns = ftsColumns(document, this.tuning);
         s.deleteFts.run(row.rowid);
         s.insertFts.run(row.rowid, ...FTS_COLUMNS.map((column) => columns[column]));
       }

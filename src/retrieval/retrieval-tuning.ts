@@ -120,3 +120,16 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     expansion: { ...DEFAULT_TUNING.expansion, ...overrides.expansion },
   };
 }
+
+/**
+ * The tuning fields that change what is stored for a document: an index written with another
+ * recipe is rewritten by its next sync (index-schema.ts).
+ */
+export function indexRecipe(tuning: RetrievalTuning): string {
+  return JSON.stringify({
+    splitGluedNames: tuning.splitGluedNames,
+    embedding: tuning.embedding,
+    ...(tuning.cjkBigrams ? { cjkBigrams: true } : {}),
+    ...(tuning.argsForShortDescriptions ? { argsBelowWords: tuning.argsForShortDescriptions } : {}),
+  });
+}

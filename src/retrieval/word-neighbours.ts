@@ -1,4 +1,6 @@
+import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
 import { hasCjk } from './cjk-bigrams.js';
+import type { IndexDocument } from './search-index.js';
 import { STOP_WORDS } from './stop-words.js';
 import { tokenize } from './tokenize.js';
 import { isZeroVector, normalize, VectorMatrix } from './vector-matrix.js';
@@ -104,4 +106,11 @@ export class WordNeighbours {
 function sameStem(a: string, b: string): boolean {
   const n = Math.min(a.length, b.length, 5);
   return a === b || (n >= 4 && a.slice(0, n) === b.slice(0, n));
+}
+
+/** The text of every document of an index file: the vocabulary's source. */
+export function* catalogTexts(db: SqliteDatabase): Iterable<string> {
+  for (const row of db.prepare<[], { json: string }>('SELECT json FROM retrieval_docs').iterate()) {
+    yield Object.values((JSON.parse(row.json) as IndexDocument).fields).join(' ');
+  }
 }
