@@ -3,7 +3,7 @@
  * measured on every dataset, hybrid and BM25: `node dist/bench/lexical-ablation.js
  * [--data DIR]... [--variant NAME]... [--mode hybrid|bm25]...` prints a markdown table
  * (R@5 / nDCG@10 per dataset). Without --data: the real catalog's dev and held-out splits,
- * the CJK set, MetaTool and API-Bank. `DIR#blank` is DIR with the descriptions of a fixed third
+ * the CJK set, the Latin-script other-language set, MetaTool and API-Bank. `DIR#blank` is DIR with the descriptions of a fixed third
  * of its tools emptied (chosen by a hash of the tool id), the shape of catalogs whose servers
  * describe nothing.
  */
@@ -23,6 +23,7 @@ export const LEXICAL_VARIANTS: Record<string, TuningOverrides> = {
   'shipped defaults': {},
   'CJK bigrams off': { cjkBigrams: false },
   'CJK bigrams on': { cjkBigrams: true },
+  'other-language stop words on': { otherLanguageStopWords: true },
   'embed the server text when the description is < 5 words': { embedding: { groupBelowWords: 5 } },
   'argument text as description when it is < 5 words': { argsForShortDescriptions: 5 },
   'argument text as description when it is < 10 words': { argsForShortDescriptions: 10 },
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     'bench/data/real-mcp-catalog/dev',
     'bench/data/real-mcp-catalog/heldout',
     'bench/data/cjk-requests',
+    'bench/data/latin-requests',
     evalDataDir('metatool'),
     evalDataDir('apibank'),
   ];

@@ -257,7 +257,8 @@ class SqliteHybridIndex implements HybridIndex {
   }
 
   private queryWords(query: string): string[] {
-    return this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
+    const { dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
+    return this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals, otherLanguages }) : [...new Set(tokenize(query))];
   }
 
   private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
@@ -282,10 +283,10 @@ class SqliteHybridIndex implements HybridIndex {
     depth: number,
     options: { kinds?: Set<string>; namespaces?: Set<string>; also: readonly number[][]; signal?: AbortSignal },
   ): Promise<ScoredRow[][]> {
-    const { cleanDenseQuery, dropLiterals } = this.tuning;
+    const { cleanDenseQuery, dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
     const { kinds, namespaces } = options;
     const vectors = await this.embed(
-      texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals }).join(' ') : text)),
+      texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals, otherLanguages }).join(' ') : text)),
       options.signal,
     );
     const { matrix, meta } = this.catalog();

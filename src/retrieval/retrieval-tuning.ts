@@ -33,6 +33,8 @@ export interface RetrievalTuning {
    * only; perTerm 0: off.
    */
   expansion: { perTerm: number; minSimilarity: number; unknownOnly: boolean; weight: number };
+  /** Also drop Spanish/French/German/Portuguese/Italian function words from requests (other-language-stop-words.ts). */
+  otherLanguageStopWords: boolean;
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
@@ -86,6 +88,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   splitGluedNames: true,
   cjkBigrams: true,
   argsForShortDescriptions: 0,
+  otherLanguageStopWords: false,
   expansion: { perTerm: 0, minSimilarity: 0.55, unknownOnly: true, weight: 0.3 },
   cleanDenseQuery: true,
   fusion: { method: 'score', normalization: 'max' },
