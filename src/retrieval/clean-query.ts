@@ -1,3 +1,4 @@
+import { OTHER_LANGUAGE_STOP_WORDS } from './other-language-stop-words.js';
 import { STOP_WORDS } from './stop-words.js';
 import { tokenize } from './tokenize.js';
 
@@ -45,9 +46,10 @@ export function stripFillerPhrases(query: string): string {
  * everything (a request like "help me"), the plain tokens are returned instead so a
  * search never becomes empty by our own doing.
  */
-export function cleanQuery(query: string, options: { dropLiterals?: boolean } = {}): string[] {
+export function cleanQuery(query: string, options: { dropLiterals?: boolean; otherLanguages?: boolean } = {}): string[] {
   const text = options.dropLiterals === false ? query : stripLiteralValues(query);
-  const terms = unique(tokenize(stripFillerPhrases(text)).filter((word) => !STOP_WORDS.has(word)));
+  const stop = (word: string) => STOP_WORDS.has(word) || (options.otherLanguages === true && OTHER_LANGUAGE_STOP_WORDS.has(word));
+  const terms = unique(tokenize(stripFillerPhrases(text)).filter((word) => !stop(word)));
   return terms.length > 0 ? terms : unique(tokenize(query));
 }
 

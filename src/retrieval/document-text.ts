@@ -1,5 +1,6 @@
 import type { IndexDocument } from './search-index.js';
 import type { FtsColumn } from './field-weights.js';
+import { cjkBigrams } from './cjk-bigrams.js';
 import { segmentGluedName } from './segment-glued-name.js';
 import { splitIdentifier } from './split-identifier.js';
 import { tokenize } from './tokenize.js';
@@ -7,6 +8,10 @@ import { tokenize } from './tokenize.js';
 export interface DocumentTextOptions {
   /** Split names glued from words (`themeparkhipster`) with the document's own words. */
   splitGluedNames?: boolean;
+  /** Index CJK runs as character bigrams (see cjk-bigrams.ts). Only FTS5 text; the embedder sees the original. */
+  cjkBigrams?: boolean;
+  /** A description shorter than this many words is completed with the argument text in FTS5 (0: never). */
+  argsForShortDescriptions?: number;
 }
 
 /**
@@ -34,13 +39,18 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
   const splitName = nameWords(document, options);
   const joined = fields.name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
   const name = joined && /\s/.test(splitName.trim()) ? `${splitName} ${joined}` : splitName;
+  const prepare = (text: string) => (options.cjkBigrams ? cjkBigrams(splitIdentifier(text)) : splitIdentifier(text));
   return {
-    name,
-    title: splitIdentifier(fields.title ?? ''),
-    description: splitIdentifier(fields.description ?? ''),
-    args: splitIdentifier(fields.args ?? ''),
-    grp: splitIdentifier(fields.group ?? ''),
-    body: splitIdentifier(fields.body ?? ''),
+    name: options.cjkBigrams ? cjkBigrams(name) : name,
+    title: prepare(fields.title ?? ''),
+    description: prepare(
+      options.argsForShortDescriptions && fields.args && tokenize(fields.description ?? '').length < options.argsForShortDescriptions
+        ? `${fields.description ?? ''} ${fields.args}`
+        : (fields.description ?? ''),
+    ),
+    args: prepare(fields.args ?? ''),
+    grp: prepare(fields.group ?? ''),
+    body: prepare(fields.body ?? ''),
   };
 }
 
@@ -52,12 +62,17 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
  */
 export function embeddingText(
   document: IndexDocument,
-  options: DocumentTextOptions & { maxWords?: number; includeArgs?: boolean } = {},
+  options: DocumentTextOptions & { maxWords?: number; includeArgs?: boolean; groupBelowWords?: number } = {},
 ): string {
   const maxWords = options.maxWords ?? 160;
   const { fields } = document;
   const parts = [nameWords(document, options), fields.title, fields.description, fields.body];
   if (options.includeArgs) parts.push(splitIdentifier(fields.args ?? ''));
+  // A tool with no description of its own (or one the embedder cannot read) is embedded with
+  // its server's description, so it still lands in its domain.
+  if (options.groupBelowWords && fields.group && tokenize(fields.description ?? '').length < options.groupBelowWords) {
+    parts.push(splitIdentifier(fields.group));
+  }
   const text = parts
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .map((part) => part.trim())

@@ -3,6 +3,7 @@ import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import type { IndexDocument, SearchHit, SearchIndex, SearchMode, SearchOptions, SyncReport } from './search-index.js';
 import { cleanQuery } from './clean-query.js';
+import { cjkTerms } from './cjk-bigrams.js';
 import { contentHash } from './content-hash.js';
 import { loadCatalogSnapshot, type CatalogSnapshot } from './catalog-snapshot.js';
 import { diffDocuments, type HashedDocument } from './diff-documents.js';
@@ -18,10 +19,11 @@ import { RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
 import { splitSteps } from './split-steps.js';
 import { interleaveSteps } from './interleave-steps.js';
-import { resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
+import { indexRecipe, resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
 import { isZeroVector, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
 import { validDocuments } from './valid-documents.js';
+import { catalogTexts, WordNeighbours } from './word-neighbours.js';
 
 export interface HybridIndexOptions {
   /** An SQLite file (created when missing) or ':memory:'. */
@@ -87,6 +89,8 @@ class SqliteHybridIndex implements HybridIndex {
   /** Counts removeNamespace calls, so a sync that was embedding meanwhile does not resurrect the namespace. */
   private readonly removals = new Map<string, number>();
   private readonly statements: IndexStatements;
+  /** Query expansion from the embedder's nearest words (tuning.expansion), made on first use. */
+  private neighbours?: WordNeighbours;
 
   constructor(db: SqliteDatabase, options: HybridIndexOptions) {
     this.db = db;
@@ -98,7 +102,7 @@ class SqliteHybridIndex implements HybridIndex {
     db.pragma('synchronous = NORMAL');
     migrateIndex(db, {
       // Documents indexed with another text recipe are rewritten by the next sync.
-      recipe: JSON.stringify({ splitGluedNames: this.tuning.splitGluedNames, embedding: this.tuning.embedding }),
+      recipe: indexRecipe(this.tuning),
       embedderKey: this.embedder?.modelId,
     });
     this.statements = prepareStatements(db, this.tuning.fieldWeights);
@@ -219,6 +223,14 @@ class SqliteHybridIndex implements HybridIndex {
     const rankings: Ranking[] = [];
     const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, options));
     lexical.forEach((hits, i) => rankings.push({ hits, weight: tuning.bm25Weight * weightOf(i) }));
+    if (mode === 'hybrid' && tuning.expansion.perTerm > 0 && this.embedder) {
+      // Catalog words near the request's words, as a BM25 ranking of their own (word-neighbours.ts).
+      const embedder = this.embedder;
+      this.neighbours ??= new WordNeighbours((texts) => embedAll(embedder, texts, { batchSize: 256 }));
+      await this.neighbours.refresh(this.catalog(), () => catalogTexts(this.db));
+      const hits = this.bm25Terms(await this.neighbours.expand(this.queryWords(query), tuning.expansion), depth, options, false);
+      if (hits.length > 0) rankings.push({ hits, weight: tuning.expansion.weight });
+    }
     if (mode !== 'bm25' && this.embedder) {
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
       const also = tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
@@ -244,9 +256,18 @@ class SqliteHybridIndex implements HybridIndex {
     this.db.close();
   }
 
+  private queryWords(query: string): string[] {
+    const { dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
+    return this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals, otherLanguages }) : [...new Set(tokenize(query))];
+  }
+
   private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
-    const terms = this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals: this.tuning.dropLiterals }) : [...new Set(tokenize(query))];
-    const match = ftsMatchExpression(terms, { phrases: this.tuning.phrases });
+    const words = this.queryWords(query);
+    return this.bm25Terms(this.tuning.cjkBigrams ? cjkTerms(words) : words, depth, options, this.tuning.phrases);
+  }
+
+  private bm25Terms(terms: readonly string[], depth: number, options: SearchOptions, phrases: boolean): ScoredRow[] {
+    const match = ftsMatchExpression(terms, { phrases });
     if (!match) return [];
     return this.statements.bm25.all({
       match,
@@ -262,10 +283,10 @@ class SqliteHybridIndex implements HybridIndex {
     depth: number,
     options: { kinds?: Set<string>; namespaces?: Set<string>; also: readonly number[][]; signal?: AbortSignal },
   ): Promise<ScoredRow[][]> {
-    const { cleanDenseQuery, dropLiterals } = this.tuning;
+    const { cleanDenseQuery, dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
     const { kinds, namespaces } = options;
     const vectors = await this.embed(
-      texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals }).join(' ') : text)),
+      texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals, otherLanguages }).join(' ') : text)),
       options.signal,
     );
     const { matrix, meta } = this.catalog();
@@ -359,7 +380,7 @@ class SqliteHybridIndex implements HybridIndex {
           JSON.stringify(document),
         );
         if (!row) continue;
-        const columns = ftsColumns(document, { splitGluedNames: this.tuning.splitGluedNames });
+        const columns = ftsColumns(document, this.tuning);
         s.deleteFts.run(row.rowid);
         s.insertFts.run(row.rowid, ...FTS_COLUMNS.map((column) => columns[column]));
       }

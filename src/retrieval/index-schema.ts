@@ -9,7 +9,8 @@ export const SCHEMA_VERSION = '3';
  * blob); `retrieval_fts` is the FTS5 table over the prepared column texts, sharing
  * `retrieval_docs.rowid`. Tables are prefixed because `.plaited/index.db` is shared (the
  * embedder keeps its vector cache there). The porter stemmer lets "forecasts" meet
- * "forecast"; unicode61 with diacritics removed lets "café" meet "cafe".
+ * "forecast"; unicode61 with diacritics removed lets "café" meet "cafe". CJK runs arrive
+ * already cut into character bigrams (cjk-bigrams.ts), which unicode61 keeps as tokens.
  */
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS retrieval_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -16,6 +16,25 @@ export interface RetrievalTuning {
   dropLiterals: boolean;
   /** Cut names glued from words apart (see segment-glued-name.ts). */
   splitGluedNames: boolean;
+  /**
+   * Index and query Chinese/Japanese/Korean runs as character bigrams (cjk-bigrams.ts); a
+   * request without CJK characters is ranked exactly as without it.
+   */
+  cjkBigrams: boolean;
+  /**
+   * A tool whose description has fewer than this many words gets its argument text in the
+   * description column too, so it weighs as a description instead of as arguments (0: off).
+   */
+  argsForShortDescriptions: number;
+  /**
+   * Query expansion from the embedder's nearest words (word-neighbours.ts): up to `perTerm`
+   * catalog words near each request word (cosine ≥ `minSimilarity`; only words no document
+   * contains when `unknownOnly`) are searched with BM25 and fused at `weight`. Hybrid mode
+   * only; perTerm 0: off.
+   */
+  expansion: { perTerm: number; minSimilarity: number; unknownOnly: boolean; weight: number };
+  /** Also drop Spanish/French/German/Portuguese/Italian function words from requests (other-language-stop-words.ts). */
+  otherLanguageStopWords: boolean;
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
@@ -53,8 +72,12 @@ export interface RetrievalTuning {
     /** A step may only place hits that are in the whole request's top `gate` (0: no gate). */
     gate: number;
   };
-  /** Text given to the embedder for a document. */
-  embedding: { maxWords: number; includeArgs: boolean };
+  /**
+   * Text given to the embedder for a document: capped at `maxWords`, with the argument text,
+   * and with the group's (server's) description when the document's own description has fewer
+   * than `groupBelowWords` words (0: never).
+   */
+  embedding: { maxWords: number; includeArgs: boolean; groupBelowWords: number };
 }
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -63,6 +86,10 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   phrases: true,
   dropLiterals: true,
   splitGluedNames: true,
+  cjkBigrams: true,
+  argsForShortDescriptions: 0,
+  otherLanguageStopWords: false,
+  expansion: { perTerm: 0, minSimilarity: 0.55, unknownOnly: true, weight: 0.3 },
   cleanDenseQuery: true,
   fusion: { method: 'score', normalization: 'max' },
   bm25Weight: 1,
@@ -72,10 +99,11 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
   steps: { maxSteps: 0, minWords: 2, lead: 0, gate: 0 },
-  embedding: { maxWords: 160, includeArgs: true },
+  embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0 },
 };
 
-export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps'>> & {
+export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'expansion'>> & {
+  expansion?: Partial<RetrievalTuning['expansion']>;
   parts?: Partial<RetrievalTuning['parts']>;
   steps?: Partial<RetrievalTuning['steps']>;
   fieldWeights?: Partial<FieldWeights>;
@@ -92,5 +120,19 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     embedding: { ...DEFAULT_TUNING.embedding, ...overrides.embedding },
     parts: { ...DEFAULT_TUNING.parts, ...overrides.parts },
     steps: { ...DEFAULT_TUNING.steps, ...overrides.steps },
+    expansion: { ...DEFAULT_TUNING.expansion, ...overrides.expansion },
   };
+}
+
+/**
+ * The tuning fields that change what is stored for a document: an index written with another
+ * recipe is rewritten by its next sync (index-schema.ts).
+ */
+export function indexRecipe(tuning: RetrievalTuning): string {
+  return JSON.stringify({
+    splitGluedNames: tuning.splitGluedNames,
+    embedding: tuning.embedding,
+    ...(tuning.cjkBigrams ? { cjkBigrams: true } : {}),
+    ...(tuning.argsForShortDescriptions ? { argsBelowWords: tuning.argsForShortDescriptions } : {}),
+  });
 }
