@@ -209,7 +209,9 @@ class SqliteHybridIndex implements HybridIndex {
     const groups = queries.map((query) => [query, ...(tuning.parts.maxParts > 0 ? splitRequest(query, { maxParts: tuning.parts.maxParts }) : [])]);
     const texts = groups.flat();
     const weightOf = (index: number) => (index === 0 ? 1 : tuning.parts.weight);
-    const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, options));
+    // Steps may be ranked by their vectors alone (tuning.steps.lexical false): BM25 is the costly part at scale.
+    const lexicalFor = new Set(tuning.steps.lexical ? texts : groups[0]);
+    const lexical = mode === 'dense' ? [] : texts.map((text) => (lexicalFor.has(text) ? this.bm25(text, depth, options) : []));
     let dense: ScoredRow[][] = [];
     let vectors: Float32Array[] = [];
     if (mode !== 'bm25' && this.embedder) {

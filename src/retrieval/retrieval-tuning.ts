@@ -60,6 +60,8 @@ export interface RetrievalTuning {
     gate: number;
     /** `interleave`: round by round; `bonus`: steps lift their top hits softly (step-bonus.ts). */
     merge: 'interleave' | 'bonus';
+    /** Rank steps with BM25 too, not only by their vectors. */
+    lexical: boolean;
     /** Clauses that only state a value ("my username is …") are no steps (split-steps.ts). */
     skipStatements: boolean;
     /** For `bonus`: the lift of a step's best hit, as a share of the whole request's best score. */
@@ -88,7 +90,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   denseScoresForBm25: true,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
-  steps: { maxSteps: 6, minWords: 2, merge: 'bonus', bonus: 0.15, bonusDepth: 4, skipStatements: true, lead: 0, gate: 0, at: 5, minConfidence: 0, minSteps: 2 },
+  steps: { maxSteps: 6, minWords: 2, merge: 'bonus', bonus: 0.15, bonusDepth: 4, skipStatements: true, lexical: true, lead: 0, gate: 0, at: 5, minConfidence: 0, minSteps: 2 },
   serverEvidence: { weight: 0, minDocs: 2 },
   diversity: { lambda: 0, depth: 30, threshold: 0.75, multiStepOnly: false },
   embedding: { maxWords: 160, includeArgs: true },
