@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countingEmbedder, createTestEmbedder } from './test-embedder.js';
 import { openHybridIndex } from '../../src/retrieval/hybrid-index.js';
 import type { IndexDocument } from '../../src/retrieval/search-index.js';
 import type { TuningOverrides } from '../../src/retrieval/retrieval-tuning.js';
@@ -55,5 +56,24 @@ describe('multi-step requests (tuning.steps)', () => {
     expect(await search(SHORTER, {})).toContain('weather__city_conditions');
     // Far below the news tools in the whole request: a bonus of 0.15 of the best score is not enough.
     expect(await search(REQUEST, {})).not.toContain('weather__city_conditions');
+  });
+
+  it('embeds the request and all its steps in one call', { timeout: 60_000 }, async () => {
+    const inner = createTestEmbedder();
+    const embedder = countingEmbedder(inner);
+    const index = await openHybridIndex({ path: ':memory:', embedder });
+    try {
+      for (const document of [...CATALOG, ...FILLER]) await index.sync(document.namespace, [document]);
+      embedder.calls = 0;
+      embedder.texts = [];
+      const hits = await index.search('Find the latest news headlines, then check the weather and read a file from disk', { limit: 4 });
+      expect(hits).toHaveLength(4);
+      expect(embedder.calls).toBe(1);
+      // The whole request and its three steps.
+      expect(embedder.texts).toHaveLength(4);
+    } finally {
+      index.close();
+      await inner.close();
+    }
   });
 });
