@@ -8,9 +8,10 @@ type Ranked = [number, number][];
 
 /**
  * The final list of a request from the ranking of the whole request and those of its steps
- * (both descending): near-duplicates spread out (diversify-ranking.ts), then the confident
- * steps (select-steps.ts) merged in round by round (interleave-steps.ts), each step's hits
- * optionally gated to the whole request's top `gate`.
+ * (all descending). The confident steps (select-steps.ts) either lift their top hits
+ * (`merge: 'bonus'`, step-bonus.ts) or are merged in round by round (`'interleave'`,
+ * interleave-steps.ts, each step's hits optionally gated to the whole request's top `gate`);
+ * near-duplicates are spread out when diversity is on (diversify-ranking.ts).
  */
 export function mergeRankings(
   rankings: readonly Ranked[],
@@ -26,7 +27,9 @@ export function mergeRankings(
   const spread = (ranking: Ranked, size: number): Ranked =>
     diversify ? [...diversifyRanking(ranking, size, similarity, diversity), ...ranking.slice(Math.max(size, diversity.depth))] : ranking;
   if (steps.length === 0) return spread(whole, limit).slice(0, limit);
-  if (options.merge === 'bonus') return spread(applyStepBonus(whole, steps, { weight: options.bonus, depth: options.bonusDepth }), limit).slice(0, limit);
+  if (options.merge === 'bonus') {
+    return spread(applyStepBonus(whole, steps, { weight: options.bonus, depth: options.bonusDepth }), limit).slice(0, limit);
+  }
   const inWhole = new Set(whole.slice(0, options.gate).map(([rowid]) => rowid));
   const gated = (ranking: Ranked) => (options.gate > 0 ? ranking.filter(([rowid]) => inWhole.has(rowid)) : ranking);
   return interleaveSteps([spread(whole, diversity.depth), ...steps.map(gated)], limit, options);

@@ -17,8 +17,10 @@ export interface StepSelectionOptions {
 export function stepConfidence(ranking: readonly (readonly [number, number])[], at: number): number {
   const best = ranking[0]?.[1] ?? 0;
   if (!(best > 0)) return 0;
-  const other = ranking[Math.min(at, ranking.length) - 1]?.[1] ?? 0;
-  return ranking.length < at ? 1 : Math.max(0, (best - other) / best);
+  // Fewer hits than `at`: the step matches only a handful of documents, as specific as it gets.
+  const rank = Math.max(1, at);
+  if (ranking.length < rank) return 1;
+  return Math.max(0, (best - ranking[rank - 1][1]) / best);
 }
 
 export function selectSteps<T extends readonly (readonly [number, number])[]>(steps: readonly T[], options: StepSelectionOptions): T[] {
