@@ -43,6 +43,17 @@ export const ABLATIONS: Record<string, TuningOverrides> = {
   'dense weight 1 instead of 1.3': { denseWeight: 1 },
   '− argument text in the embedding': { embedding: { includeArgs: false } },
   '+ multi-part requests (4 parts, weight 0.3)': { parts: { maxParts: 4, weight: 0.3 } },
+  '− multi-step ranking (steps off)': { steps: { maxSteps: 0 } },
+  'steps: round-robin merge instead of bonus': { steps: { merge: 'interleave' } },
+  'steps: value statements kept as steps': { steps: { skipStatements: false } },
+  'steps: bonus 0.25 instead of 0.15': { steps: { bonus: 0.25 } },
+  'steps: at most 4 steps instead of 6': { steps: { maxSteps: 4 } },
+  'steps: ranked by their vectors only (no BM25 per step)': { steps: { lexical: false } },
+  'steps: only confident steps (≥ 0.2 at rank 5)': { steps: { minConfidence: 0.2 } },
+  '− group boost': { groupBoost: 0 },
+  '+ server-centroid evidence 0.3': { serverEvidence: { weight: 0.3 } },
+  '+ diversity (MMR λ 0.3, cos > 0.8)': { diversity: { lambda: 0.3, threshold: 0.8 } },
+  '+ diversity, multi-step requests only': { diversity: { lambda: 0.3, threshold: 0.8, multiStepOnly: true } },
 };
 
 export async function ablateRetrieval(options: { dataDirs: readonly string[]; embedder: Embedder }): Promise<string> {

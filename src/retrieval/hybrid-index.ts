@@ -18,10 +18,11 @@ import { ftsMatchExpression } from './fts-match-expression.js';
 import { RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
 import { splitSteps } from './split-steps.js';
-import { interleaveSteps } from './interleave-steps.js';
+import { mergeRankings } from './merge-rankings.js';
+import { applyServerEvidence, namespaceCentroids } from './server-evidence.js';
 import { indexRecipe, resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
-import { isZeroVector, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
+import { dotProduct, isZeroVector, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
 import { validDocuments } from './valid-documents.js';
 import { catalogTexts, WordNeighbours } from './word-neighbours.js';
 
@@ -180,21 +181,13 @@ class SqliteHybridIndex implements HybridIndex {
     const depth = Math.max(limit, tuning.candidateDepth);
     const kinds = options.kinds ? new Set(options.kinds) : undefined;
     const namespaces = options.namespaces ? new Set(options.namespaces) : undefined;
-    const rank = async (request: string): Promise<[number, number][]> =>
-      [...(await this.fusedScores(request, mode, depth, options, kinds, namespaces))].sort((a, b) => b[1] - a[1]);
-    // Multi-step requests: each clause-level step is ranked too, and the rankings are merged
-    // round by round (split-steps.ts, interleave-steps.ts).
+    // Multi-step requests: each clause-level step is ranked too (split-steps.ts), all texts
+    // embedded in one call, and merged by merge-rankings.ts.
     const steps = tuning.steps.maxSteps > 0 ? splitSteps(query, tuning.steps) : [];
-    const whole = await rank(query);
-    // A step's hits must also fit the whole request (its top `gate`), so a fragment like
-    // "my email is …" cannot take a slot with a tool nothing else in the request asks for.
-    const inWhole = new Set(whole.slice(0, tuning.steps.gate).map(([rowid]) => rowid));
-    const gated = (ranking: [number, number][]) =>
-      tuning.steps.gate > 0 ? ranking.filter(([rowid]) => inWhole.has(rowid)) : ranking;
-    const top =
-      steps.length === 0
-        ? whole.slice(0, limit)
-        : interleaveSteps([whole, ...(await Promise.all(steps.map((step) => rank(step)))).map(gated)], limit, tuning.steps);
+    const scored = await this.fusedScores([query, ...steps], mode, depth, options, kinds, namespaces);
+    const rankings = scored.map((scores) => [...scores].sort((a, b) => b[1] - a[1]));
+    const matrix = this.catalog().matrix;
+    const top = mergeRankings(rankings, limit, tuning, matrix ? (a, b) => matrix.similarity(a, b) : undefined);
     const json = new Map(
       this.statements.jsonByRowids.all(JSON.stringify(top.map(([rowid]) => rowid))).map((row) => [row.rowid, row.json]),
     );
@@ -206,48 +199,68 @@ class SqliteHybridIndex implements HybridIndex {
     });
   }
 
-  /** The fused (BM25 + dense + group boost) scores of one request. */
+  /** The fused (BM25 + dense + group boost + server evidence) scores of each request, embedded in one call. */
   private async fusedScores(
-    query: string,
+    queries: readonly string[],
     mode: SearchMode,
     depth: number,
     options: SearchOptions,
     kinds: Set<string> | undefined,
     namespaces: Set<string> | undefined,
-  ): Promise<Map<number, number>> {
+  ): Promise<Map<number, number>[]> {
     const { tuning } = this;
-    // The whole request, plus each of its parts when it has several (split-request.ts).
-    const parts = tuning.parts.maxParts > 0 ? splitRequest(query, { maxParts: tuning.parts.maxParts }) : [];
-    const texts = [query, ...parts];
+    // Each request, plus each of its parts when it has several (split-request.ts).
+    const groups = queries.map((query) => [query, ...(tuning.parts.maxParts > 0 ? splitRequest(query, { maxParts: tuning.parts.maxParts }) : [])]);
+    const texts = groups.flat();
     const weightOf = (index: number) => (index === 0 ? 1 : tuning.parts.weight);
-    const rankings: Ranking[] = [];
-    const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, options));
-    lexical.forEach((hits, i) => rankings.push({ hits, weight: tuning.bm25Weight * weightOf(i) }));
+    // Steps may be ranked by their vectors alone (tuning.steps.lexical false): BM25 is the costly part at scale.
+    const lexicalFor = new Set(tuning.steps.lexical ? texts : groups[0]);
+    const lexical = mode === 'dense' ? [] : texts.map((text) => (lexicalFor.has(text) ? this.bm25(text, depth, options) : []));
+    // Catalog words near each request's words, as a BM25 ranking of their own (word-neighbours.ts).
+    const expanded: ScoredRow[][] = [];
     if (mode === 'hybrid' && tuning.expansion.perTerm > 0 && this.embedder) {
-      // Catalog words near the request's words, as a BM25 ranking of their own (word-neighbours.ts).
       const embedder = this.embedder;
-      this.neighbours ??= new WordNeighbours((texts) => embedAll(embedder, texts, { batchSize: 256 }));
+      this.neighbours ??= new WordNeighbours((words) => embedAll(embedder, words, { batchSize: 256 }));
       await this.neighbours.refresh(this.catalog(), () => catalogTexts(this.db));
-      const hits = this.bm25Terms(await this.neighbours.expand(this.queryWords(query), tuning.expansion), depth, options, false);
-      if (hits.length > 0) rankings.push({ hits, weight: tuning.expansion.weight });
+      for (const query of queries) {
+        expanded.push(this.bm25Terms(await this.neighbours.expand(this.queryWords(query), tuning.expansion), depth, options, false));
+      }
     }
+    let dense: ScoredRow[][] = [];
+    let vectors: Float32Array[] = [];
     if (mode !== 'bm25' && this.embedder) {
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
       const also = tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
-      const dense = await this.dense(texts, depth, { kinds, namespaces, also, signal: options.signal });
-      dense.forEach((hits, i) =>
-        rankings.push({ hits, weight: tuning.denseWeight * weightOf(i), normalization: tuning.denseNormalization }),
-      );
+      ({ hits: dense, vectors } = await this.dense(texts, depth, { kinds, namespaces, also, signal: options.signal }));
     }
     if (options.signal?.aborted) throw abortError(options.signal);
-    let scores: Map<number, number>;
-    if (rankings.length === 1) scores = new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
-    else {
-      scores = fuseRankings(rankings, tuning.fusion);
-      const meta = this.catalog().meta;
-      scores = applyGroupBoost(scores, (rowid) => meta.get(rowid)?.namespace ?? '', { boost: tuning.groupBoost });
-    }
-    return scores;
+    const { meta, matrix } = this.catalog();
+    const namespaceOf = (rowid: number) => meta.get(rowid)?.namespace;
+    let offset = 0;
+    return groups.map((group) => {
+      const rankings: Ranking[] = [];
+      const first = offset;
+      offset += group.length;
+      group.forEach((_, i) => {
+        if (lexical[first + i]) rankings.push({ hits: lexical[first + i], weight: tuning.bm25Weight * weightOf(i) });
+      });
+      const groupIndex = groups.indexOf(group);
+      if (expanded[groupIndex]?.length) rankings.push({ hits: expanded[groupIndex], weight: tuning.expansion.weight });
+      group.forEach((_, i) => {
+        if (dense[first + i]) {
+          rankings.push({ hits: dense[first + i], weight: tuning.denseWeight * weightOf(i), normalization: tuning.denseNormalization });
+        }
+      });
+      if (rankings.length === 1) return new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
+      let scores = fuseRankings(rankings, tuning.fusion);
+      scores = applyGroupBoost(scores, (rowid) => namespaceOf(rowid) ?? '', { boost: tuning.groupBoost });
+      const vector = vectors[first];
+      if (matrix && vector && tuning.serverEvidence.weight > 0) {
+        const centroids = namespaceCentroids(matrix, namespaceOf, tuning.serverEvidence.minDocs);
+        scores = applyServerEvidence(scores, namespaceOf, (namespace) => dotProduct(centroids.get(namespace), vector), tuning.serverEvidence);
+      }
+      return scores;
+    });
   }
 
   close(): void {
@@ -282,7 +295,7 @@ class SqliteHybridIndex implements HybridIndex {
     texts: readonly string[],
     depth: number,
     options: { kinds?: Set<string>; namespaces?: Set<string>; also: readonly number[][]; signal?: AbortSignal },
-  ): Promise<ScoredRow[][]> {
+  ): Promise<{ hits: ScoredRow[][]; vectors: Float32Array[] }> {
     const { cleanDenseQuery, dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
     const { kinds, namespaces } = options;
     const vectors = await this.embed(
@@ -297,14 +310,15 @@ class SqliteHybridIndex implements HybridIndex {
             return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
           }
         : undefined;
-    return vectors.map((vector, i) => {
+    const hits = vectors.map((vector, i) => {
       // A request with no content words embeds as a zero vector: no signal, no hits.
       if (!matrix || isZeroVector(vector)) return [];
-      const hits = matrix.nearest(vector, depth, accept);
-      const seen = new Set(hits.map((hit) => hit.rowid));
+      const nearest = matrix.nearest(vector, depth, accept);
+      const seen = new Set(nearest.map((hit) => hit.rowid));
       const extra = matrix.score(vector, (options.also[i] ?? []).filter((rowid) => !seen.has(rowid)));
-      return [...hits, ...extra].filter((hit) => hit.score !== 0).sort((a, b) => b.score - a.score);
+      return [...nearest, ...extra].filter((hit) => hit.score !== 0).sort((a, b) => b.score - a.score);
     });
+    return { hits, vectors };
   }
 
   /** Kinds, namespaces and vectors of every document, reloaded after any write. */

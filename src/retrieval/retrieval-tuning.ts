@@ -1,5 +1,8 @@
 import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from './field-weights.js';
+import type { DiversityOptions } from './diversify-ranking.js';
 import type { FusionOptions, Normalization } from './fuse-rankings.js';
+import type { StepSelectionOptions } from './select-steps.js';
+import type { ServerEvidenceOptions } from './server-evidence.js';
 
 /**
  * Every ranking choice of the index in one place, so the evaluation can switch each one
@@ -61,17 +64,33 @@ export interface RetrievalTuning {
    */
   parts: { maxParts: number; weight: number };
   /**
-   * Multi-step requests at clause level: up to `maxSteps` steps (split-steps.ts) are ranked on
-   * their own and merged with the whole request round by round (interleave-steps.ts), after the
-   * whole request's top `lead` hits; a step needs `minWords` words. maxSteps 0: off.
+   * Multi-step requests at clause level: up to `maxSteps` steps (split-steps.ts; a step needs
+   * `minWords` words) are ranked on their own, all embedded in one call with the request, and
+   * merged with the whole request (merge-rankings.ts): `bonus` lifts each step's top hits
+   * (step-bonus.ts), `interleave` places them round by round after the whole request's top
+   * `lead` hits (interleave-steps.ts). Only steps whose own ranking is confident count (`at`,
+   * `minConfidence`, `minSteps`: select-steps.ts). maxSteps 0: off.
    */
-  steps: {
+  steps: StepSelectionOptions & {
     maxSteps: number;
     minWords: number;
     lead: number;
     /** A step may only place hits that are in the whole request's top `gate` (0: no gate). */
     gate: number;
+    /** `interleave`: round by round; `bonus`: steps lift their top hits softly (step-bonus.ts). */
+    merge: 'interleave' | 'bonus';
+    /** Rank steps with BM25 too, not only by their vectors. */
+    lexical: boolean;
+    /** Clauses that only state a value ("my username is …") are no steps (split-steps.ts). */
+    skipStatements: boolean;
+    /** For `bonus`: the lift of a step's best hit, as a share of the whole request's best score. */
+    bonus: number;
+    bonusDepth: number;
   };
+  /** How well the request fits each server's tools as a whole (server-evidence.ts); weight 0: off. */
+  serverEvidence: ServerEvidenceOptions;
+  /** Near-duplicates spread out of the first slots (diversify-ranking.ts); lambda 0: off. */
+  diversity: DiversityOptions;
   /**
    * Text given to the embedder for a document: capped at `maxWords`, with the argument text,
    * and with the group's (server's) description when the document's own description has fewer
@@ -98,11 +117,17 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   denseScoresForBm25: true,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
-  steps: { maxSteps: 0, minWords: 2, lead: 0, gate: 0 },
+  steps: { maxSteps: 6, minWords: 2, merge: 'bonus', bonus: 0.15, bonusDepth: 4, skipStatements: true, lexical: true, lead: 0, gate: 0, at: 5, minConfidence: 0, minSteps: 2 },
+  serverEvidence: { weight: 0, minDocs: 2 },
+  diversity: { lambda: 0, depth: 30, threshold: 0.75, multiStepOnly: false },
   embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0 },
 };
 
-export type TuningOverrides = Partial<Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'expansion'>> & {
+export type TuningOverrides = Partial<
+  Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'serverEvidence' | 'diversity' | 'expansion'>
+> & {
+  serverEvidence?: Partial<RetrievalTuning['serverEvidence']>;
+  diversity?: Partial<RetrievalTuning['diversity']>;
   expansion?: Partial<RetrievalTuning['expansion']>;
   parts?: Partial<RetrievalTuning['parts']>;
   steps?: Partial<RetrievalTuning['steps']>;
@@ -121,6 +146,8 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     parts: { ...DEFAULT_TUNING.parts, ...overrides.parts },
     steps: { ...DEFAULT_TUNING.steps, ...overrides.steps },
     expansion: { ...DEFAULT_TUNING.expansion, ...overrides.expansion },
+    serverEvidence: { ...DEFAULT_TUNING.serverEvidence, ...overrides.serverEvidence },
+    diversity: { ...DEFAULT_TUNING.diversity, ...overrides.diversity },
   };
 }
 

@@ -46,6 +46,25 @@ export class VectorMatrix {
     return scored;
   }
 
+  /** Cosine of two stored documents (0 when either has no vector). */
+  similarity(a: number, b: number): number {
+    const rowA = this.rowOf.get(a);
+    const rowB = this.rowOf.get(b);
+    if (rowA === undefined || rowB === undefined) return 0;
+    const dot = dotAt(this.data, rowA * this.dimensions, this.data.subarray(rowB * this.dimensions, (rowB + 1) * this.dimensions), this.dimensions);
+    return Number.isFinite(dot) ? dot : 0;
+  }
+
+  /** The stored vector of a document (a view, not a copy). */
+  vectorOf(rowid: number): Float32Array | undefined {
+    const row = this.rowOf.get(rowid);
+    return row === undefined ? undefined : this.data.subarray(row * this.dimensions, (row + 1) * this.dimensions);
+  }
+
+  rowidList(): Iterable<number> {
+    return this.rowids;
+  }
+
   /**
    * The `limit` rows most similar to `query` (dot product: stored and query vectors are
    * L2-normalised, so this is the cosine). Rows that `accept` rejects are skipped; zero
@@ -106,6 +125,12 @@ function insertSorted(list: ScoredRow[], item: ScoredRow): void {
     index--;
   }
   list[index] = item;
+}
+
+/** Dot product of two vectors of one length; undefined when there is no first vector. */
+export function dotProduct(a: Float32Array | undefined, b: Float32Array): number | undefined {
+  if (!a || a.length !== b.length) return undefined;
+  return dotAt(a, 0, b, a.length);
 }
 
 /** L2-normalises in place; an all-zero vector stays zero ("no signal"). */

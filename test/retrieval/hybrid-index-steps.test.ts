@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { countingEmbedder, createTestEmbedder } from './test-embedder.js';
 import { openHybridIndex } from '../../src/retrieval/hybrid-index.js';
 import type { IndexDocument } from '../../src/retrieval/search-index.js';
+import type { TuningOverrides } from '../../src/retrieval/retrieval-tuning.js';
 
 const tool = (namespace: string, name: string, description: string): IndexDocument => ({
   id: `${namespace}__${name}`,
@@ -28,22 +30,50 @@ const CATALOG = [
 const FILLER = Array.from({ length: 20 }, (_, i) => tool(`files-${i}`, `read_file_${i}`, `Read a file from disk, variant ${i}.`));
 
 const REQUEST = 'Find the latest news headlines and trending news stories, then check the weather';
+// The news step has fewer words here, so the whole request already ranks the weather tool fifth.
+const SHORTER = 'Find the latest news headlines, then check the weather in the city';
 
-async function search(maxSteps: number): Promise<string[]> {
-  const index = await openHybridIndex({ path: ':memory:', tuning: { steps: { maxSteps } } });
+async function search(request: string, steps: TuningOverrides['steps']): Promise<string[]> {
+  const index = await openHybridIndex({ path: ':memory:', tuning: { steps } });
   try {
     for (const document of [...CATALOG, ...FILLER]) await index.sync(document.namespace, [document]);
-    return (await index.search(REQUEST, { limit: 4, mode: 'bm25' })).map((hit) => hit.id);
+    return (await index.search(request, { limit: 4, mode: 'bm25' })).map((hit) => hit.id);
   } finally {
     index.close();
   }
 }
 
 describe('multi-step requests (tuning.steps)', () => {
-  it('gives the weather step a slot among the first hits only when steps are on', async () => {
-    expect(await search(0)).not.toContain('weather__city_conditions');
-    const withSteps = await search(6);
+  it('interleaving gives the weather step a slot among the first hits only when steps are on', async () => {
+    expect(await search(REQUEST, { maxSteps: 0 })).not.toContain('weather__city_conditions');
+    const withSteps = await search(REQUEST, { maxSteps: 6, merge: 'interleave' });
     expect(withSteps).toContain('weather__city_conditions');
     expect(withSteps).toHaveLength(4);
+  });
+
+  it('the step bonus (the default) lifts the weather step only as far as the whole request finds it plausible', async () => {
+    expect(await search(SHORTER, { maxSteps: 0 })).not.toContain('weather__city_conditions');
+    expect(await search(SHORTER, {})).toContain('weather__city_conditions');
+    // Far below the news tools in the whole request: a bonus of 0.15 of the best score is not enough.
+    expect(await search(REQUEST, {})).not.toContain('weather__city_conditions');
+  });
+
+  it('embeds the request and all its steps in one call', { timeout: 60_000 }, async () => {
+    const inner = createTestEmbedder();
+    const embedder = countingEmbedder(inner);
+    const index = await openHybridIndex({ path: ':memory:', embedder });
+    try {
+      for (const document of [...CATALOG, ...FILLER]) await index.sync(document.namespace, [document]);
+      embedder.calls = 0;
+      embedder.texts = [];
+      const hits = await index.search('Find the latest news headlines, then check the weather and read a file from disk', { limit: 4 });
+      expect(hits).toHaveLength(4);
+      expect(embedder.calls).toBe(1);
+      // The whole request and its three steps.
+      expect(embedder.texts).toHaveLength(4);
+    } finally {
+      index.close();
+      await inner.close();
+    }
   });
 });
