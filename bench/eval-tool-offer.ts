@@ -4,8 +4,10 @@
  * over MCP by catalog-mcp-host.ts), the real hybrid index and the GloVe embedder:
  *
  * - the first offer (the MCP extension's tools for turn 1, default `mcp.discovery` 8 tools):
- *   the share of each task's gold groups it covers and the share of tasks fully covered, per
- *   step (`discoverRelevant`, shipped) and for the whole request alone (before);
+ *   the share of each task's gold groups it covers and the share of tasks fully covered, through
+ *   the extension (`discoverRelevant`) and through `registry.tools.search` for the whole request
+ *   (the two agree since the index ranks steps itself; the per-step layer they were compared for
+ *   is gone, see RETRIEVAL.md);
  * - `search_tools` with the per-step queries of DIR/<split>/step-queries.jsonl, as the model
  *   would type them: R@1 and R@5 over the listed results (a result counts with its "same
  *   job" alternatives, which the model sees), and how often "nothing matched well" is said;
@@ -190,7 +192,7 @@ async function main(): Promise<void> {
   for (const [split, r] of Object.entries(report.splits)) {
     process.stdout.write(
       `${split}: ${r.tasks} tasks, ${r.steps} steps\n` +
-        `  first offer (${r.offerSize.toFixed(1)} tools): gold groups covered ${r.perStepCoverage.toFixed(3)} per step vs ${r.wholeRequestCoverage.toFixed(3)} whole request; ` +
+        `  first offer (${r.offerSize.toFixed(1)} tools): gold groups covered ${r.perStepCoverage.toFixed(3)} offer vs ${r.wholeRequestCoverage.toFixed(3)} tools.search; ` +
         `tasks fully covered ${r.perStepComplete.toFixed(3)} vs ${r.wholeRequestComplete.toFixed(3)}\n` +
         `  search_tools per step: R@1 ${r.searchToolsR1.toFixed(3)} R@5 ${r.searchToolsR5.toFixed(3)}; "nothing matched well" ${r.searchToolsWeak.toFixed(3)} ` +
         `(of which gold in top 5: ${r.weakButFound.toFixed(3)}); with the gold servers removed flagged ${r.negativesFlagged.toFixed(3)}\n`,

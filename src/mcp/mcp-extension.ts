@@ -73,7 +73,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
       if (all.length <= threshold) return all;
       const offered = new Map<string, AnyTool>();
       if (context.intent.trim()) {
-        // Per step of the request (search-per-step.ts): a three-step request gets each step's best tool.
+        // A multi-step request is ranked per step by the index: a three-step request gets each step's best tool.
         for (const hit of await registry.discoverRelevant(context.intent, { ...scope, limit, kinds: ['tool'] })) {
           if (hit.kind === 'tool') offered.set(hit.tool.name, hit.tool);
         }

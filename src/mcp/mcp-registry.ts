@@ -24,8 +24,7 @@ import type {
 } from './mcp-registry-types.js';
 import { mcpToolPrefix } from './tool-name.js';
 import { asError, callOf, matchesTemplate, stateKey } from './mcp-registry-helpers.js';
-import { discoveryKey, resolveDiscoveryHit } from './resolve-discovery-hit.js';
-import { searchPerStep } from './search-per-step.js';
+import { resolveDiscoveryHit } from './resolve-discovery-hit.js';
 import { serverInfo } from './server-info.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -203,10 +202,10 @@ export class McpRegistry {
     },
   };
 
-  /** Tools, resources and prompts ranked together for an intent, step by step (search-per-step.ts). */
+  /** Tools, resources and prompts ranked together for an intent; the index ranks a multi-step intent per step. */
   async discoverRelevant(intent: string, options: McpScope & { limit?: number; kinds?: readonly McpDocumentKind[] } = {}): Promise<DiscoveryHit[]> {
     const kinds = options.kinds ?? ['tool', 'resource', 'resource-template', 'prompt'];
-    return searchPerStep(intent, (query, limit) => this.search(query, kinds, { ...options, limit }), discoveryKey, { limit: options.limit ?? 8 });
+    return this.search(intent, kinds, { ...options, limit: options.limit ?? 8 });
   }
 
   /** Closes every server that belongs to the session and drops its catalog. */

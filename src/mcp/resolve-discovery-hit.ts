@@ -43,17 +43,3 @@ export function resolveDiscoveryHit(hit: SearchHit, scoped: readonly ServerState
       return [];
   }
 }
-
-/** What tells two discovery hits apart: the kind and the item's own name or URI. */
-export function discoveryKey(hit: DiscoveryHit): string {
-  switch (hit.kind) {
-    case 'tool':
-      return `tool:${hit.tool.name}`;
-    case 'resource':
-      return `resource:${hit.serverId ?? ''}:${hit.resource.uri}`;
-    case 'resource-template':
-      return `template:${hit.serverId ?? ''}:${hit.template.uriTemplate}`;
-    case 'prompt':
-      return `prompt:${hit.prompt.name}`;
-  }
-}
