@@ -14,6 +14,7 @@ import { applyGroupBoost } from './group-boost.js';
 import { migrateIndex } from './index-schema.js';
 import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
+import { filteredBm25 } from './filtered-bm25.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
@@ -282,12 +283,7 @@ class SqliteHybridIndex implements HybridIndex {
   private bm25Terms(terms: readonly string[], depth: number, options: SearchOptions, phrases: boolean): ScoredRow[] {
     const match = ftsMatchExpression(terms, { phrases });
     if (!match) return [];
-    return this.statements.bm25.all({
-      match,
-      kinds: options.kinds ? JSON.stringify(options.kinds) : null,
-      namespaces: options.namespaces ? JSON.stringify(options.namespaces) : null,
-      limit: depth,
-    });
+    return filteredBm25(this.statements, match, depth, options, this.catalog().meta);
   }
 
   /** One embedding call for all texts, then one scan of the vectors per text. */

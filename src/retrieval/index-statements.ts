@@ -29,6 +29,8 @@ export interface IndexStatements {
   count: Statement<[], { n: number }>;
   countNamespace: Statement<[string], { n: number }>;
   bm25: Statement<Bm25Params, ScoredRow>;
+  /** The same ranking with no filter: no join with the documents table. */
+  bm25Unfiltered: Statement<{ match: string; limit: number }, ScoredRow>;
   catalog: Statement<[], CatalogRow>;
   dataVersion: Statement<[], { data_version: number }>;
 }
@@ -75,6 +77,11 @@ export function prepareStatements(db: SqliteDatabase, weights: FieldWeights): In
       `SELECT f.rowid AS rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score
        FROM retrieval_fts f JOIN retrieval_docs d ON d.rowid = f.rowid
        WHERE retrieval_fts MATCH @match AND ${filter}
+       ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
+    ),
+    bm25Unfiltered: db.prepare<{ match: string; limit: number }, ScoredRow>(
+      `SELECT rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score
+       FROM retrieval_fts WHERE retrieval_fts MATCH @match
        ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
     ),
     catalog: db.prepare<[], CatalogRow>(
