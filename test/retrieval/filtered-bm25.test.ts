@@ -9,8 +9,8 @@ function tool(namespace: string, name: string, description: string): IndexDocume
 describe('BM25 with a kind or namespace filter', () => {
   it('finds the filtered rows also when better matches outside the filter fill every page', async () => {
     const index = await openHybridIndex({ path: ':memory:' });
-    // Thirty better "weather forecast" matches in one namespace, two weaker ones in another.
-    await index.sync('loud', Array.from({ length: 30 }, (_, i) => tool('loud', `forecast_${i}`, 'weather forecast weather forecast')));
+    // More better "weather forecast" matches in one namespace than the candidate depth (100) reads twice over, two weaker ones in another.
+    await index.sync('loud', Array.from({ length: 250 }, (_, i) => tool('loud', `forecast_${i}`, 'weather forecast weather forecast')));
     await index.sync('quiet', [tool('quiet', 'notes', 'a weather note among other notes and things'), tool('quiet', 'log', 'forecast log of many entries')]);
     await index.sync('other', [tool('other', 'weather', 'current weather')]);
 
