@@ -15,15 +15,16 @@ import { migrateIndex } from './index-schema.js';
 import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
 import { filteredBm25 } from './filtered-bm25.js';
+import { denseHits } from './dense-hits.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
-import { RetrievalError } from './retrieval-error.js';
+import { abortedSearch, RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
 import { splitSteps } from './split-steps.js';
 import { mergeRankings } from './merge-rankings.js';
 import { applyServerEvidence, namespaceCentroids } from './server-evidence.js';
 import { indexRecipe, resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 import { tokenize } from './tokenize.js';
-import { dotProduct, isZeroVector, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
+import { dotProduct, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
 import { validDocuments } from './valid-documents.js';
 import { catalogTexts, WordNeighbours } from './word-neighbours.js';
 
@@ -55,24 +56,19 @@ interface PreparedWrite extends HashedDocument {
 }
 
 export async function openHybridIndex(options: HybridIndexOptions): Promise<HybridIndex> {
+  const openFailed = (cause: unknown) =>
+    new RetrievalError('INDEX_OPEN_FAILED', `cannot open the index at ${options.path}`, { context: { path: options.path }, cause });
   let db: SqliteDatabase;
   try {
     db = openSqliteDatabase(options.path);
   } catch (cause) {
-    throw new RetrievalError('INDEX_OPEN_FAILED', `cannot open the index at ${options.path}`, {
-      context: { path: options.path },
-      cause,
-    });
+    throw openFailed(cause);
   }
   try {
     return new SqliteHybridIndex(db, options);
   } catch (cause) {
     db.close();
-    if (RetrievalError.isInstance(cause)) throw cause;
-    throw new RetrievalError('INDEX_OPEN_FAILED', `cannot open the index at ${options.path}`, {
-      context: { path: options.path },
-      cause,
-    });
+    throw RetrievalError.isInstance(cause) ? cause : openFailed(cause);
   }
 }
 
@@ -234,7 +230,7 @@ class SqliteHybridIndex implements HybridIndex {
       const also = tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
       ({ hits: dense, vectors } = await this.dense(texts, depth, { kinds, namespaces, also, signal: options.signal }));
     }
-    if (options.signal?.aborted) throw abortError(options.signal);
+    if (options.signal?.aborted) throw abortedSearch(options.signal);
     const { meta, matrix } = this.catalog();
     const namespaceOf = (rowid: number) => meta.get(rowid)?.namespace;
     let offset = 0;
@@ -298,22 +294,7 @@ class SqliteHybridIndex implements HybridIndex {
       texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals, otherLanguages }).join(' ') : text)),
       options.signal,
     );
-    const { matrix, meta } = this.catalog();
-    const accept =
-      kinds || namespaces
-        ? (rowid: number) => {
-            const entry = meta.get(rowid);
-            return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
-          }
-        : undefined;
-    const hits = vectors.map((vector, i) => {
-      // A request with no content words embeds as a zero vector: no signal, no hits.
-      if (!matrix || isZeroVector(vector)) return [];
-      const nearest = matrix.nearest(vector, depth, accept);
-      const seen = new Set(nearest.map((hit) => hit.rowid));
-      const extra = matrix.score(vector, (options.also[i] ?? []).filter((rowid) => !seen.has(rowid)));
-      return [...nearest, ...extra].filter((hit) => hit.score !== 0).sort((a, b) => b.score - a.score);
-    });
+    const hits = denseHits(this.catalog(), vectors, depth, { kinds, namespaces, also: options.also });
     return { hits, vectors };
   }
 
@@ -380,15 +361,7 @@ class SqliteHybridIndex implements HybridIndex {
       }
       for (const write of writes) {
         const { document } = write;
-        const row = s.upsert.get(
-          document.id,
-          document.kind,
-          document.namespace,
-          write.hash,
-          write.embedHash,
-          write.vector,
-          JSON.stringify(document),
-        );
+        const row = s.upsert.get(document.id, document.kind, document.namespace, write.hash, write.embedHash, write.vector, JSON.stringify(document));
         if (!row) continue;
         const columns = ftsColumns(document, this.tuning);
         s.deleteFts.run(row.rowid);
@@ -400,7 +373,7 @@ class SqliteHybridIndex implements HybridIndex {
 
   private async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (!this.embedder) return [];
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortedSearch(signal);
     this.dimensions ??= await this.embedder.dimensions();
     const vectors = await embedAll(this.embedder, texts, { batchSize: this.batchSize, signal });
     return vectors.map((vector) => this.unitVector(vector));
@@ -417,8 +390,4 @@ class SqliteHybridIndex implements HybridIndex {
   private assertOpen(): void {
     if (this.closed) throw new RetrievalError('INDEX_CLOSED', 'the index is closed', { context: { path: this.path } });
   }
-}
-
-function abortError(signal: AbortSignal): RetrievalError {
-  return new RetrievalError('ABORTED', 'the search was aborted', { cause: signal.reason });
 }

@@ -29,3 +29,8 @@ export class RetrievalError extends Error {
     return error instanceof Error && error.name === 'RetrievalError' && typeof (error as RetrievalError).code === 'string';
   }
 }
+
+/** A search stopped by its caller's signal. */
+export function abortedSearch(signal: AbortSignal): RetrievalError {
+  return new RetrievalError('ABORTED', 'the search was aborted', { cause: signal.reason });
+}

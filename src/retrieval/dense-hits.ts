@@ -1,0 +1,33 @@
+import type { CatalogSnapshot } from './catalog-snapshot.js';
+import { isZeroVector, type ScoredRow } from './vector-matrix.js';
+
+export interface DenseHitsOptions {
+  kinds?: ReadonlySet<string>;
+  namespaces?: ReadonlySet<string>;
+  /** Per query vector: rows that get their exact score even outside the top `depth` (BM25's candidates). */
+  also: readonly (readonly number[])[];
+}
+
+/**
+ * The nearest documents to each query vector, by one scan of the catalog's vectors each,
+ * filtered by kind and namespace, best first. A zero vector (a request with no content
+ * words) gives no hits, and a 0 score is no evidence, so it is dropped.
+ */
+export function denseHits(catalog: CatalogSnapshot, vectors: readonly Float32Array[], depth: number, options: DenseHitsOptions): ScoredRow[][] {
+  const { matrix, meta } = catalog;
+  const { kinds, namespaces } = options;
+  const accept =
+    kinds || namespaces
+      ? (rowid: number) => {
+          const entry = meta.get(rowid);
+          return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
+        }
+      : undefined;
+  return vectors.map((vector, i) => {
+    if (!matrix || isZeroVector(vector)) return [];
+    const nearest = matrix.nearest(vector, depth, accept);
+    const seen = new Set(nearest.map((hit) => hit.rowid));
+    const extra = matrix.score(vector, (options.also[i] ?? []).filter((rowid) => !seen.has(rowid)));
+    return [...nearest, ...extra].filter((hit) => hit.score !== 0).sort((a, b) => b.score - a.score);
+  });
+}
