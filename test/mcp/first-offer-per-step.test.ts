@@ -1,47 +1,26 @@
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TurnContext } from '../../src/agent/agent-extension.js';
 import { configSchema } from '../../src/config/schema.js';
-import type { Embedder } from '../../src/model/embedder.js';
 import { createMcpExtension } from '../../src/mcp/mcp-extension.js';
-import { McpRegistry } from '../../src/mcp/mcp-registry.js';
-import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import { createTestEmbedder } from '../retrieval/test-embedder.js';
 import { realCatalogConfigs } from './real-catalog-servers.js';
-import { openTestIndex, tempDir } from './registry-helpers.js';
+import { discoveryRegistry } from './registry-helpers.js';
 
 // The first offer of tools for a multi-step request, over real recorded MCP servers (fixture
 // processes over stdio), the real hybrid index and the shared GloVe embedder.
-let embedder: Embedder;
-let index: HybridIndex;
-let registry: McpRegistry;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  embedder = createTestEmbedder();
-  index = await openTestIndex(temp.dir, embedder);
-  registry = new McpRegistry({ index });
-  for (const config of realCatalogConfigs(temp.dir, ['brave-search', 'chart', 'desktop-commander', 'filesystem', 'slack', 'github', 'git'])) {
+const bed = discoveryRegistry(async (registry, dir) => {
+  for (const config of realCatalogConfigs(dir, ['brave-search', 'chart', 'desktop-commander', 'filesystem', 'slack', 'github', 'git'])) {
     await registry.servers.add(config);
   }
 }, 180_000);
-
-afterAll(async () => {
-  await registry?.close();
-  index?.close();
-  await embedder?.close();
-  cleanup?.();
-});
 
 function turn(intent: string): TurnContext {
   return { sessionId: 's', cwd: tmpdir(), intent, signal: new AbortController().signal, runtime: createLocalRuntime(tmpdir()), emit: () => undefined };
 }
 
 async function firstOffer(intent: string, limit: number): Promise<string[]> {
-  const extension = createMcpExtension({ registry, config: configSchema.parse({ mcp: { discovery: { threshold: 10, limit } } }) });
+  const extension = createMcpExtension({ registry: bed.registry, config: configSchema.parse({ mcp: { discovery: { threshold: 10, limit } } }) });
   return ((await extension.tools?.(turn(intent))) ?? []).map((tool) => tool.name);
 }
 
@@ -58,7 +37,7 @@ describe('the first offer of a multi-step request', () => {
   });
 
   it('ranks every step through discoverRelevant, each step first before any second hit', async () => {
-    const hits = await registry.discoverRelevant(request, { limit: 4, kinds: ['tool'] });
+    const hits = await bed.registry.discoverRelevant(request, { limit: 4, kinds: ['tool'] });
     const names = hits.map((hit) => (hit.kind === 'tool' ? hit.tool.name : ''));
     expect(names).toHaveLength(4);
     expect(names).toEqual(expect.arrayContaining(['mcp__brave_search__brave_web_search', 'mcp__chart__generate_line_chart', 'mcp__slack__slack_post_message']));
@@ -66,7 +45,7 @@ describe('the first offer of a multi-step request', () => {
 
   it('searches a one-step request once, as the whole request', async () => {
     const offered = await firstOffer('commit my staged changes with a message', 3);
-    const whole = (await registry.tools.search('commit my staged changes with a message', { limit: 3 })).map((match) => match.tool.name);
+    const whole = (await bed.registry.tools.search('commit my staged changes with a message', { limit: 3 })).map((match) => match.tool.name);
     expect(offered.filter((name) => name !== 'search_tools')).toEqual(whole);
   });
 });

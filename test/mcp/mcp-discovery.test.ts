@@ -1,35 +1,14 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpRegistry } from '../../src/mcp/mcp-registry.js';
-import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
-import type { Embedder } from '../../src/model/embedder.js';
+import { describe, expect, it } from 'vitest';
 import { FIXTURES, stdioConfig } from './fixture-servers.js';
-import { createTestEmbedder } from '../retrieval/test-embedder.js';
-import { openTestIndex, tempDir } from './registry-helpers.js';
+import { discoveryRegistry } from './registry-helpers.js';
 
 // Discovery among many tools on two servers, through the real hybrid index and the shared
 // word-vector embedder (PLAITED_TEST_EMBED_MODEL).
-let embedder: Embedder;
-let index: HybridIndex;
-let registry: McpRegistry;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  embedder = createTestEmbedder();
-  index = await openTestIndex(temp.dir, embedder);
-  registry = new McpRegistry({ index });
+const bed = discoveryRegistry(async (registry) => {
   await registry.servers.add(stdioConfig('assistant', { args: ['--catalog', join(FIXTURES, 'catalog-many.json')], description: 'Everyday assistant tools' }));
   await registry.servers.add(stdioConfig('devkit', { description: 'Developer utilities: echo, math, notes' }));
 }, 120_000);
-
-afterAll(async () => {
-  await registry?.close();
-  index?.close();
-  await embedder?.close();
-  cleanup?.();
-});
 
 describe('discovery among many MCP tools', () => {
   const cases: Array<[intent: string, tool: string]> = [
@@ -42,14 +21,14 @@ describe('discovery among many MCP tools', () => {
   ];
 
   it.each(cases)('"%s" → %s first', async (intent, expected) => {
-    const matches = await registry.tools.search(intent, { limit: 8 });
+    const matches = await bed.registry.tools.search(intent, { limit: 8 });
     expect(matches[0]?.tool.name).toBe(expected);
   });
 
   it('ranks tools, resources and prompts together', async () => {
-    const hits = await registry.discoverRelevant('greet a new colleague by name', { limit: 5 });
+    const hits = await bed.registry.discoverRelevant('greet a new colleague by name', { limit: 5 });
     expect(hits[0]).toMatchObject({ kind: 'prompt', prompt: { mcpName: 'greet' } });
-    const readme = await registry.discoverRelevant('how do I use the fixture server readme', { limit: 5 });
+    const readme = await bed.registry.discoverRelevant('how do I use the fixture server readme', { limit: 5 });
     expect(readme[0]).toMatchObject({ kind: 'resource', resource: { uri: 'fixture://readme' } });
   });
 });

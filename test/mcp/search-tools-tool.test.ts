@@ -1,48 +1,28 @@
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Embedder } from '../../src/model/embedder.js';
-import { McpRegistry } from '../../src/mcp/mcp-registry.js';
+import { describe, expect, it } from 'vitest';
 import { createSearchToolsTool } from '../../src/mcp/search-tools-tool.js';
-import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import { createTestEmbedder } from '../retrieval/test-embedder.js';
 import { realCatalogConfigs } from './real-catalog-servers.js';
-import { openTestIndex, tempDir } from './registry-helpers.js';
+import { discoveryRegistry } from './registry-helpers.js';
 
 // search_tools over real recorded MCP servers (served by fixture processes over stdio), the
 // real hybrid index and the shared GloVe embedder.
-let embedder: Embedder;
-let index: HybridIndex;
-let registry: McpRegistry;
-let cleanup: () => void;
 const found: string[] = [];
 
-beforeAll(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  embedder = createTestEmbedder();
-  index = await openTestIndex(temp.dir, embedder);
-  registry = new McpRegistry({ index });
+const bed = discoveryRegistry(async (registry, dir) => {
   const terse = {
     design: [
       { name: 'export_frames', description: '', inputSchema: { type: 'object', properties: { fileKey: { type: 'string' }, format: { type: 'string' } } } },
       { name: 'list_projects', description: 'List the design projects of a team.' },
     ],
   };
-  for (const config of realCatalogConfigs(temp.dir, ['filesystem', 'desktop-commander', 'chart', 'brave-search', 'slack', 'puppeteer', 'playwright'], terse)) {
+  for (const config of realCatalogConfigs(dir, ['filesystem', 'desktop-commander', 'chart', 'brave-search', 'slack', 'puppeteer', 'playwright'], terse)) {
     await registry.servers.add(config);
   }
 }, 180_000);
 
-afterAll(async () => {
-  await registry?.close();
-  index?.close();
-  await embedder?.close();
-  cleanup?.();
-});
-
 async function search(query: string, limit?: number): Promise<string> {
-  const tool = createSearchToolsTool({ registry, onFound: (_sessionId, names) => found.splice(0, found.length, ...names) });
+  const tool = createSearchToolsTool({ registry: bed.registry, onFound: (_sessionId, names) => found.splice(0, found.length, ...names) });
   const result = await tool.execute(
     { query, limit },
     { sessionId: 's', toolCallId: 't', signal: new AbortController().signal, runtime: createLocalRuntime(tmpdir()), emit: () => undefined, allowedRoots: [], onUpdate: () => undefined },
