@@ -23,3 +23,22 @@ export function loadCatalogSnapshot(rows: Iterable<CatalogRow>, options: { withV
   const matrix = dimensions ? new VectorMatrix(dimensions, vectors.filter((row) => row.vector.length === dimensions)) : undefined;
   return { meta, matrix };
 }
+
+/** Which rows a search may return; an absent set lets every kind or namespace through. */
+export interface RowScope {
+  kinds?: ReadonlySet<string>;
+  namespaces?: ReadonlySet<string>;
+}
+
+/**
+ * A test for "this row is of one of `kinds` and in one of `namespaces`" by the snapshot's
+ * metadata; undefined when neither is given (everything passes). A row the snapshot does
+ * not know (written after it was read) fails.
+ */
+export function rowFilter(meta: CatalogSnapshot['meta'], { kinds, namespaces }: RowScope): ((rowid: number) => boolean) | undefined {
+  if (!kinds && !namespaces) return undefined;
+  return (rowid) => {
+    const entry = meta.get(rowid);
+    return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
+  };
+}

@@ -1,9 +1,7 @@
-import type { CatalogSnapshot } from './catalog-snapshot.js';
+import { rowFilter, type CatalogSnapshot, type RowScope } from './catalog-snapshot.js';
 import { isZeroVector, type ScoredRow } from './vector-matrix.js';
 
-export interface DenseHitsOptions {
-  kinds?: ReadonlySet<string>;
-  namespaces?: ReadonlySet<string>;
+export interface DenseHitsOptions extends RowScope {
   /** Per query vector: rows that get their exact score even outside the top `depth` (BM25's candidates). */
   also: readonly (readonly number[])[];
 }
@@ -15,14 +13,7 @@ export interface DenseHitsOptions {
  */
 export function denseHits(catalog: CatalogSnapshot, vectors: readonly Float32Array[], depth: number, options: DenseHitsOptions): ScoredRow[][] {
   const { matrix, meta } = catalog;
-  const { kinds, namespaces } = options;
-  const accept =
-    kinds || namespaces
-      ? (rowid: number) => {
-          const entry = meta.get(rowid);
-          return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
-        }
-      : undefined;
+  const accept = rowFilter(meta, options);
   return vectors.map((vector, i) => {
     if (!matrix || isZeroVector(vector)) return [];
     const nearest = matrix.nearest(vector, depth, accept);

@@ -1,3 +1,4 @@
+import { rowFilter, type CatalogSnapshot, type RowScope } from './catalog-snapshot.js';
 import type { IndexStatements } from './index-statements.js';
 import type { ScoredRow } from './vector-matrix.js';
 
@@ -19,23 +20,19 @@ export function filteredBm25(
   statements: Pick<IndexStatements, 'bm25' | 'bm25Unfiltered'>,
   match: string,
   depth: number,
-  filter: { kinds?: readonly string[]; namespaces?: readonly string[] },
-  meta: ReadonlyMap<number, { kind: string; namespace: string }>,
+  scope: RowScope,
+  meta: CatalogSnapshot['meta'],
 ): ScoredRow[] {
-  if (!filter.kinds && !filter.namespaces) return statements.bm25Unfiltered.all({ match, limit: depth });
-  const kinds = filter.kinds ? new Set(filter.kinds) : undefined;
-  const namespaces = filter.namespaces ? new Set(filter.namespaces) : undefined;
+  const accept = rowFilter(meta, scope);
+  if (!accept) return statements.bm25Unfiltered.all({ match, limit: depth });
   const limit = depth * OVERFETCH;
   const rows = statements.bm25Unfiltered.all({ match, limit });
-  const kept = rows.filter((row) => {
-    const entry = meta.get(row.rowid);
-    return !!entry && (!kinds || kinds.has(entry.kind)) && (!namespaces || namespaces.has(entry.namespace));
-  });
+  const kept = rows.filter((row) => accept(row.rowid));
   if (kept.length >= depth || rows.length < limit) return kept.slice(0, depth);
   return statements.bm25.all({
     match,
-    kinds: filter.kinds ? JSON.stringify(filter.kinds) : null,
-    namespaces: filter.namespaces ? JSON.stringify(filter.namespaces) : null,
+    kinds: scope.kinds ? JSON.stringify([...scope.kinds]) : null,
+    namespaces: scope.namespaces ? JSON.stringify([...scope.namespaces]) : null,
     limit: depth,
   });
 }

@@ -5,7 +5,7 @@ import type { IndexDocument, SearchHit, SearchIndex, SearchMode, SearchOptions, 
 import { cleanQuery } from './clean-query.js';
 import { cjkTerms } from './cjk-bigrams.js';
 import { contentHash } from './content-hash.js';
-import { loadCatalogSnapshot, type CatalogSnapshot } from './catalog-snapshot.js';
+import { loadCatalogSnapshot, type CatalogSnapshot, type RowScope } from './catalog-snapshot.js';
 import { diffDocuments, type HashedDocument } from './diff-documents.js';
 import { embeddingText, ftsColumns } from './document-text.js';
 import { FTS_COLUMNS } from './field-weights.js';
@@ -212,7 +212,7 @@ class SqliteHybridIndex implements HybridIndex {
     const weightOf = (index: number) => (index === 0 ? 1 : tuning.parts.weight);
     // Steps may be ranked by their vectors alone (tuning.steps.lexical false): BM25 is the costly part at scale.
     const lexicalFor = new Set(tuning.steps.lexical ? texts : groups[0]);
-    const lexical = mode === 'dense' ? [] : texts.map((text) => (lexicalFor.has(text) ? this.bm25(text, depth, options) : []));
+    const lexical = mode === 'dense' ? [] : texts.map((text) => (lexicalFor.has(text) ? this.bm25(text, depth, { kinds, namespaces }) : []));
     // Catalog words near each request's words, as a BM25 ranking of their own (word-neighbours.ts).
     const expanded: ScoredRow[][] = [];
     if (mode === 'hybrid' && tuning.expansion.perTerm > 0 && this.embedder) {
@@ -220,7 +220,7 @@ class SqliteHybridIndex implements HybridIndex {
       this.neighbours ??= new WordNeighbours((words) => embedAll(embedder, words, { batchSize: 256 }));
       await this.neighbours.refresh(this.catalog(), () => catalogTexts(this.db));
       for (const query of queries) {
-        expanded.push(this.bm25Terms(await this.neighbours.expand(this.queryWords(query), tuning.expansion), depth, options, false));
+        expanded.push(this.bm25Terms(await this.neighbours.expand(this.queryWords(query), tuning.expansion), depth, { kinds, namespaces }, false));
       }
     }
     let dense: ScoredRow[][] = [];
@@ -271,15 +271,15 @@ class SqliteHybridIndex implements HybridIndex {
     return this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals, otherLanguages }) : [...new Set(tokenize(query))];
   }
 
-  private bm25(query: string, depth: number, options: SearchOptions): ScoredRow[] {
+  private bm25(query: string, depth: number, scope: RowScope): ScoredRow[] {
     const words = this.queryWords(query);
-    return this.bm25Terms(this.tuning.cjkBigrams ? cjkTerms(words) : words, depth, options, this.tuning.phrases);
+    return this.bm25Terms(this.tuning.cjkBigrams ? cjkTerms(words) : words, depth, scope, this.tuning.phrases);
   }
 
-  private bm25Terms(terms: readonly string[], depth: number, options: SearchOptions, phrases: boolean): ScoredRow[] {
+  private bm25Terms(terms: readonly string[], depth: number, scope: RowScope, phrases: boolean): ScoredRow[] {
     const match = ftsMatchExpression(terms, { phrases });
     if (!match) return [];
-    return filteredBm25(this.statements, match, depth, options, this.catalog().meta);
+    return filteredBm25(this.statements, match, depth, scope, this.catalog().meta);
   }
 
   /** One embedding call for all texts, then one scan of the vectors per text. */
