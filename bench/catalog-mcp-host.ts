@@ -82,7 +82,8 @@ export async function startCatalogHost(servers: readonly RecordedServer[]): Prom
       res.end();
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  // The scale bench connects ~1,000 servers at once: Node's default backlog (511) drops some of them.
+  await new Promise<void>((resolve) => http.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const port = (http.address() as AddressInfo).port;
   return {
     port,
