@@ -14,11 +14,12 @@ export interface DenseHitsOptions extends RowScope {
 export function denseHits(catalog: CatalogSnapshot, vectors: readonly Float32Array[], depth: number, options: DenseHitsOptions): ScoredRow[][] {
   const { matrix, meta } = catalog;
   const accept = rowFilter(meta, options);
+  const mask = matrix && accept && vectors.length > 0 ? matrix.mask(accept) : undefined;
   return vectors.map((vector, i) => {
     if (!matrix || isZeroVector(vector)) return [];
-    const nearest = matrix.nearest(vector, depth, accept);
-    const seen = new Set(nearest.map((hit) => hit.rowid));
-    const extra = matrix.score(vector, (options.also[i] ?? []).filter((rowid) => !seen.has(rowid)));
-    return [...nearest, ...extra].filter((hit) => hit.score !== 0).sort((a, b) => b.score - a.score);
+    return matrix
+      .nearest(vector, depth, mask, options.also[i])
+      .filter((hit) => hit.score !== 0)
+      .sort((a, b) => b.score - a.score);
   });
 }

@@ -2,8 +2,11 @@
  * All document vectors in one contiguous Float32Array, scanned by brute force. For tool
  * catalogs (thousands to tens of thousands of rows, 100–1024 dimensions) one linear pass
  * is a few milliseconds and exact; bench/retrieval-vector-store.ts measures it against
- * sqlite-vec's vec0 KNN and `vec_distance_cosine` over blobs.
+ * sqlite-vec's vec0 KNN and `vec_distance_cosine` over blobs. Where the runtime has
+ * WebAssembly SIMD the rows live in its memory and a scan runs there (dot-kernel.ts).
  */
+import { createDotKernel, type DotKernel } from './dot-kernel.js';
+
 export interface VectorRow {
   rowid: number;
   vector: Float32Array;
@@ -14,22 +17,33 @@ export interface ScoredRow {
   score: number;
 }
 
+/** Which rows of one matrix a scan may return, tested once for several scans (`VectorMatrix.mask`). */
+export interface RowMask {
+  readonly accepted: Uint8Array;
+}
+
 export class VectorMatrix {
   readonly dimensions: number;
   readonly size: number;
+  /** Rows start `stride` floats apart (the dimensions, padded for the SIMD kernel). */
+  private readonly stride: number;
   private readonly data: Float32Array;
   private readonly rowids: Int32Array;
   private readonly rowOf = new Map<number, number>();
+  private readonly kernel?: DotKernel;
 
-  constructor(dimensions: number, rows: readonly VectorRow[]) {
+  /** `simd: false` keeps the scan in JavaScript (tests compare the two). */
+  constructor(dimensions: number, rows: readonly VectorRow[], options: { simd?: boolean } = {}) {
     this.dimensions = dimensions;
     this.size = rows.length;
-    this.data = new Float32Array(rows.length * dimensions);
+    this.kernel = options.simd === false ? undefined : createDotKernel(rows.length, dimensions);
+    this.stride = this.kernel?.stride ?? dimensions;
+    this.data = this.kernel?.matrix ?? new Float32Array(rows.length * dimensions);
     this.rowids = new Int32Array(rows.length);
     rows.forEach((row, index) => {
       this.rowids[index] = row.rowid;
       this.rowOf.set(row.rowid, index);
-      this.data.set(row.vector.subarray(0, dimensions), index * dimensions);
+      this.data.set(row.vector.subarray(0, dimensions), index * this.stride);
     });
   }
 
@@ -40,7 +54,7 @@ export class VectorMatrix {
     for (const rowid of rowids) {
       const row = this.rowOf.get(rowid);
       if (row === undefined) continue;
-      const dot = dotAt(this.data, row * this.dimensions, query, this.dimensions);
+      const dot = dotAt(this.data, row * this.stride, query, this.dimensions);
       scored.push({ rowid, score: Number.isFinite(dot) ? dot : 0 });
     }
     return scored;
@@ -51,35 +65,48 @@ export class VectorMatrix {
     const rowA = this.rowOf.get(a);
     const rowB = this.rowOf.get(b);
     if (rowA === undefined || rowB === undefined) return 0;
-    const dot = dotAt(this.data, rowA * this.dimensions, this.data.subarray(rowB * this.dimensions, (rowB + 1) * this.dimensions), this.dimensions);
+    const dot = dotAt(this.data, rowA * this.stride, this.data.subarray(rowB * this.stride, rowB * this.stride + this.dimensions), this.dimensions);
     return Number.isFinite(dot) ? dot : 0;
   }
 
   /** The stored vector of a document (a view, not a copy). */
   vectorOf(rowid: number): Float32Array | undefined {
     const row = this.rowOf.get(rowid);
-    return row === undefined ? undefined : this.data.subarray(row * this.dimensions, (row + 1) * this.dimensions);
+    return row === undefined ? undefined : this.data.subarray(row * this.stride, row * this.stride + this.dimensions);
   }
 
   rowidList(): Iterable<number> {
     return this.rowids;
   }
 
+  /** The rows that pass `accept`, for `nearest`: one test per row however many queries follow. */
+  mask(accept: (rowid: number) => boolean): RowMask {
+    const accepted = new Uint8Array(this.size);
+    for (let row = 0; row < this.size; row++) accepted[row] = accept(this.rowids[row]) ? 1 : 0;
+    return { accepted };
+  }
+
   /**
    * The `limit` rows most similar to `query` (dot product: stored and query vectors are
-   * L2-normalised, so this is the cosine). Rows that `accept` rejects are skipped; zero
-   * vectors score 0, never NaN.
+   * L2-normalised, so this is the cosine). Rows that `accept` rejects (or its mask leaves out) are skipped; zero
+   * vectors score 0, never NaN. The rows of `also` outside that list are added after it
+   * with their scores from the same scan (unsorted), so every score is computed one way.
    */
-  nearest(query: Float32Array, limit: number, accept?: (rowid: number) => boolean): ScoredRow[] {
-    const { data, dimensions, rowids } = this;
+  nearest(query: Float32Array, limit: number, accept?: ((rowid: number) => boolean) | RowMask, also: Iterable<number> = []): ScoredRow[] {
+    const { data, dimensions, rowids, stride } = this;
     if (limit <= 0 || query.length < dimensions) return [];
+    const accepted = typeof accept === 'function' ? this.mask(accept).accepted : accept?.accepted;
+    const all = this.kernel?.scores(query);
+    const scoreOf = (row: number): number => {
+      const dot = all ? all[row] : dotAt(data, row * stride, query, dimensions);
+      return Number.isFinite(dot) ? dot : 0;
+    };
     const top: ScoredRow[] = [];
     let floor = -Infinity;
     for (let row = 0; row < this.size; row++) {
+      if (accepted && accepted[row] === 0) continue;
       const rowid = rowids[row];
-      if (accept && !accept(rowid)) continue;
-      let dot = dotAt(data, row * dimensions, query, dimensions);
-      if (!Number.isFinite(dot)) dot = 0;
+      const dot = scoreOf(row);
       if (top.length < limit) {
         top.push({ rowid, score: dot });
         if (top.length === limit) {
@@ -91,7 +118,15 @@ export class VectorMatrix {
         floor = top[top.length - 1].score;
       }
     }
-    return top.length < limit ? top.sort(byScore) : top;
+    if (top.length < limit) top.sort(byScore);
+    const seen = new Set(top.map((hit) => hit.rowid));
+    for (const rowid of also) {
+      const row = this.rowOf.get(rowid);
+      if (row === undefined || seen.has(rowid)) continue;
+      seen.add(rowid);
+      top.push({ rowid, score: scoreOf(row) });
+    }
+    return top;
   }
 }
 

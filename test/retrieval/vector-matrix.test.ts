@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { createDotKernel } from '../../src/retrieval/dot-kernel.js';
 import { isZeroVector, normalize, VectorMatrix } from '../../src/retrieval/vector-matrix.js';
 
 const unit = (...values: number[]) => normalize(Float32Array.from(values));
@@ -40,5 +42,46 @@ describe('VectorMatrix', () => {
     expect(Array.from(unit(3, 4))).toEqual([expect.closeTo(0.6, 6), expect.closeTo(0.8, 6)]);
     expect(isZeroVector(normalize(new Float32Array(4)))).toBe(true);
     expect(isZeroVector(normalize(Float32Array.from([Number.NaN, 1])))).toBe(true);
+  });
+
+  it('adds the rows of `also` outside the top list with scores from the same scan', () => {
+    const hits = matrix.nearest(unit(1, 0, 0, 0, 0), 1, undefined, [12, 10, 99, 14]);
+    expect(hits.map((hit) => hit.rowid)).toEqual([10, 12, 14]);
+    expect(hits[2].score).toBeCloseTo(-Math.SQRT1_2, 5);
+  });
+
+  it('takes a mask computed once in place of the filter', () => {
+    const mask = matrix.mask((rowid) => rowid !== 10);
+    expect(matrix.nearest(unit(1, 0, 0, 0, 0), 2, mask).map((hit) => hit.rowid)).toEqual([11, 12]);
+  });
+});
+
+describe('the WebAssembly SIMD scan', () => {
+  // Deterministic pseudo-random vectors (no seedable Math.random).
+  let seed = 7;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
+  const vectors = (count: number, dimensions: number) =>
+    Array.from({ length: count }, (_, i) => ({ rowid: i + 1, vector: normalize(Float32Array.from({ length: dimensions }, random)) }));
+
+  it('runs on this runtime (Node 20 has WebAssembly SIMD)', () => {
+    expect(createDotKernel(3, 5)?.stride).toBe(8);
+  });
+
+  it.each([5, 13, 100, 384])('ranks exactly as the JavaScript scan at %i dimensions', (dimensions) => {
+    const rows = vectors(500, dimensions);
+    const simd = new VectorMatrix(dimensions, rows);
+    const plain = new VectorMatrix(dimensions, rows, { simd: false });
+    for (const { vector: query } of vectors(5, dimensions)) {
+      const a = simd.nearest(query, 50, (rowid) => rowid % 7 !== 0, [1, 2, 3]);
+      const b = plain.nearest(query, 50, (rowid) => rowid % 7 !== 0, [1, 2, 3]);
+      expect(a.map((hit) => hit.rowid)).toEqual(b.map((hit) => hit.rowid));
+      a.forEach((hit, i) => expect(hit.score).toBeCloseTo(b[i].score, 5));
+    }
+    expect(simd.vectorOf(3)).toEqual(rows[2].vector);
+    expect(simd.similarity(1, 1)).toBeCloseTo(1, 5);
+  });
+
+  it('is built from its committed source (tools/wasm/dot-kernel.wat)', () => {
+    expect(() => execFileSync(process.execPath, ['tools/wasm/build-dot-kernel.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
   });
 });
