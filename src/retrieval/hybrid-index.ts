@@ -210,6 +210,10 @@ class SqliteHybridIndex implements HybridIndex {
     const groups = queries.map((query) => [query, ...(tuning.parts.maxParts > 0 ? splitRequest(query, { maxParts: tuning.parts.maxParts }) : [])]);
     const texts = groups.flat();
     const weightOf = (index: number) => (index === 0 ? 1 : tuning.parts.weight);
+    // The embedder runs off the main thread (node-llama-cpp's native workers, or a remote
+    // service): start it first, so the synchronous BM25 queries below run meanwhile.
+    const embedding = mode !== 'bm25' && this.embedder ? this.embedQueries(texts, options.signal) : undefined;
+    embedding?.catch(() => undefined); // awaited below; a throwing BM25 query must not leave it unhandled
     // Steps may be ranked by their vectors alone (tuning.steps.lexical false): BM25 is the costly part at scale.
     const lexicalFor = new Set(tuning.steps.lexical ? texts : groups[0]);
     const lexical = mode === 'dense' ? [] : texts.map((text) => (lexicalFor.has(text) ? this.bm25(text, depth, { kinds, namespaces }) : []));
@@ -225,10 +229,11 @@ class SqliteHybridIndex implements HybridIndex {
     }
     let dense: ScoredRow[][] = [];
     let vectors: Float32Array[] = [];
-    if (mode !== 'bm25' && this.embedder) {
+    if (embedding) {
+      vectors = await embedding;
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
       const also = tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
-      ({ hits: dense, vectors } = await this.dense(texts, depth, { kinds, namespaces, also, signal: options.signal }));
+      dense = denseHits(this.catalog(), vectors, depth, { kinds, namespaces, also });
     }
     if (options.signal?.aborted) throw abortedSearch(options.signal);
     const { meta, matrix } = this.catalog();
@@ -282,20 +287,13 @@ class SqliteHybridIndex implements HybridIndex {
     return filteredBm25(this.statements, match, depth, scope, this.catalog().meta);
   }
 
-  /** One embedding call for all texts, then one scan of the vectors per text. */
-  private async dense(
-    texts: readonly string[],
-    depth: number,
-    options: { kinds?: Set<string>; namespaces?: Set<string>; also: readonly number[][]; signal?: AbortSignal },
-  ): Promise<{ hits: ScoredRow[][]; vectors: Float32Array[] }> {
+  /** The requests' vectors, in one embedding call, after the same cleaning as BM25's. */
+  private embedQueries(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const { cleanDenseQuery, dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
-    const { kinds, namespaces } = options;
-    const vectors = await this.embed(
+    return this.embed(
       texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals, otherLanguages }).join(' ') : text)),
-      options.signal,
+      signal,
     );
-    const hits = denseHits(this.catalog(), vectors, depth, { kinds, namespaces, also: options.also });
-    return { hits, vectors };
   }
 
   /** Kinds, namespaces and vectors of every document, reloaded after any write. */
