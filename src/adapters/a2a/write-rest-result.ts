@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { A2A_CONTENT_TYPE, SSE_HEADERS, StreamResponse, formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
+import { A2A_CONTENT_TYPE, StreamResponse } from '@a2a-js/sdk';
 import { restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
+import { writeSseStream } from './write-sse-stream.js';
 
 /** What a REST route answers: one JSON body, or a stream of events sent as SSE. */
 export type RestReply = { kind: 'json'; status: number; body: unknown } | { kind: 'stream'; events: AsyncGenerator<StreamResponse, void, undefined> };
@@ -45,33 +46,10 @@ export async function writeRestResult(res: ServerResponse, reply: RestReply, log
     res.end(JSON.stringify(reply.body));
     return;
   }
-  const iterator = reply.events;
-  let first: IteratorResult<StreamResponse, void>;
-  try {
-    first = await iterator.next();
-  } catch (error) {
-    return writeRestError(res, error);
-  }
-  res.writeHead(200, SSE_HEADERS);
-  res.flushHeaders();
-  let gone = false;
-  const onClose = () => {
-    gone = true;
-    void iterator.return(undefined).catch(() => undefined);
-  };
-  res.once('close', onClose);
-  try {
-    if (!first.done) res.write(formatSSEEvent(StreamResponse.toJSON(first.value)));
-    while (!gone) {
-      const next = await iterator.next();
-      if (next.done) break;
-      res.write(formatSSEEvent(StreamResponse.toJSON(next.value)));
-    }
-  } catch (error) {
-    log?.(`A2A REST stream failed: ${(error as Error).message}`);
-    if (!res.writableEnded) res.write(formatSSEErrorEvent(toRestErrorBody(error, restStatusFor(error))));
-  } finally {
-    res.off('close', onClose);
-    if (!res.writableEnded) res.end();
-  }
+  await writeSseStream(res, reply.events, {
+    toEvent: (value) => StreamResponse.toJSON(value),
+    onEarlyError: (error) => writeRestError(res, error),
+    errorEvent: (error) => toRestErrorBody(error, restStatusFor(error)),
+    log: (error) => log?.(`A2A REST stream failed: ${(error as Error).message}`),
+  });
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { SSE_HEADERS, formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
+import { writeSseStream } from './write-sse-stream.js';
 
 type RpcResponse = { jsonrpc: string; id: string | number | null; result?: unknown; error?: unknown };
 type RpcError = { code: number; message: string; data?: unknown };
@@ -19,37 +19,16 @@ export async function writeRpcResult(
     res.end(JSON.stringify(result));
     return;
   }
-  const iterator = result[Symbol.asyncIterator]();
-  let first: IteratorResult<RpcResponse, void>;
-  try {
-    first = await iterator.next();
-  } catch (error) {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: options.id, error: options.mapError(error) }));
-    return;
-  }
-  res.writeHead(200, SSE_HEADERS);
-  res.flushHeaders();
-  let gone = false;
-  const onClose = () => {
-    gone = true;
-    void iterator.return(undefined).catch(() => undefined);
-  };
-  res.once('close', onClose);
-  try {
-    if (!first.done) res.write(formatSSEEvent(first.value));
-    while (!gone) {
-      const next = await iterator.next();
-      if (next.done) break;
-      res.write(formatSSEEvent(next.value));
-    }
-  } catch (error) {
-    options.log?.(`A2A stream ${String(options.id)} failed: ${(error as Error).message}`);
-    if (!res.writableEnded) res.write(formatSSEErrorEvent({ jsonrpc: '2.0', id: options.id, error: options.mapError(error) }));
-  } finally {
-    res.off('close', onClose);
-    if (!res.writableEnded) res.end();
-  }
+  const rpcError = (error: unknown) => ({ jsonrpc: '2.0', id: options.id, error: options.mapError(error) });
+  await writeSseStream(res, result[Symbol.asyncIterator](), {
+    toEvent: (value) => value,
+    onEarlyError: (error) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(rpcError(error)));
+    },
+    errorEvent: rpcError,
+    log: (error) => options.log?.(`A2A stream ${String(options.id)} failed: ${(error as Error).message}`),
+  });
 }
 
 function isAsyncIterable(value: unknown): value is AsyncGenerator<RpcResponse, void, undefined> {
