@@ -15,6 +15,7 @@ import { fromV2McpServers, toV2ConfigOptions, toV2Update } from './acp-v2-update
 import type { ServeAcpOptions } from './serve-acp.js';
 import { ToolCallCancelError } from '../../agent/running-tool-calls.js';
 import { isTerminalEvent, V2Terminals } from './acp-v2-terminals.js';
+import { acpSessionEnd } from './acp-session-end.js';
 
 const LIST_PAGE_SIZE = 50;
 
@@ -199,6 +200,8 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     if (!signal.aborted) await sendState(sessionId, 'running').catch(() => undefined);
   };
 
+  const sessionEnd = acpSessionEnd({ owned, requireSession, stopSession });
+
   const app = v2
     .agent({ name: options.name ?? 'plaited-agent' })
     .onRequest('initialize', () => {
@@ -281,19 +284,8 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       await sendState(info.sessionId, session.turn ? session.state : 'idle');
       return { configOptions: configOptions(info) };
     })
-    .onRequest('session/close', async ({ params }) => {
-      await requireSession(params.sessionId);
-      await stopSession(params.sessionId);
-      await owned.close(params.sessionId);
-      return {};
-    })
-    .onRequest('session/delete', async ({ params }) => {
-      // An unknown session (or another principal's) is no error: delete succeeds silently.
-      if (!(await owned.get(params.sessionId))) return {};
-      await stopSession(params.sessionId);
-      await owned.delete(params.sessionId);
-      return {};
-    })
+    .onRequest('session/close', sessionEnd.close)
+    .onRequest('session/delete', sessionEnd.delete)
     .onRequest('session/set_config_option', async ({ params }) => {
       const info = await requireSession(params.sessionId);
       const updated = await setSessionConfigOption(agent, info, params.configId, params.value as string | boolean);

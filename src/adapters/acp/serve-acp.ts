@@ -14,6 +14,7 @@ import { MODES, sessionConfigOptions, setSessionConfigOption } from './acp-sessi
 import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
 import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';
+import { acpSessionEnd } from './acp-session-end.js';
 
 const LIST_PAGE_SIZE = 50;
 
@@ -99,6 +100,8 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
     return info;
   };
 
+  const sessionEnd = acpSessionEnd({ owned, requireSession, stopSession });
+
   const app = acp
     .agent({ name: options.name ?? 'plaited-agent' })
     .onRequest('initialize', ({ params }) => {
@@ -155,19 +158,8 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       openSession(info);
       return { modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
     })
-    .onRequest('session/close', async ({ params }) => {
-      await requireSession(params.sessionId);
-      await stopSession(params.sessionId);
-      await owned.close(params.sessionId);
-      return {};
-    })
-    .onRequest('session/delete', async ({ params }) => {
-      // An unknown session (or another principal's) is no error: the spec has delete succeed silently.
-      if (!(await owned.get(params.sessionId))) return {};
-      await stopSession(params.sessionId);
-      await owned.delete(params.sessionId);
-      return {};
-    })
+    .onRequest('session/close', sessionEnd.close)
+    .onRequest('session/delete', sessionEnd.delete)
     .onRequest('session/set_config_option', async ({ params }) => {
       const info = await requireSession(params.sessionId);
       const updated = await setSessionConfigOption(agent, info, params.configId, params.value);
