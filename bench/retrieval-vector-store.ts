@@ -1,6 +1,6 @@
 /**
  * Which vector store the hybrid index uses, measured: brute-force cosine over one
- * in-memory Float32Array (VectorMatrix), sqlite-vec's vec0 KNN, and sqlite-vec's
+ * in-memory Float32Array (VectorMatrix, its WebAssembly SIMD scan and its JavaScript loop), sqlite-vec's vec0 KNN, and sqlite-vec's
  * `vec_distance_cosine` scanning float32 blobs. Random unit vectors, top 100.
  */
 import Database from 'better-sqlite3';
@@ -33,8 +33,11 @@ export function benchVectorStores(options: { rows?: number; dimensions?: readonl
   for (const dimensions of options.dimensions ?? [100, 384]) {
     const vectors = Array.from({ length: rows }, () => randomUnit(dimensions));
     const query = randomUnit(dimensions);
-    const matrix = new VectorMatrix(dimensions, vectors.map((vector, i) => ({ rowid: i + 1, vector })));
-    result[`jsBruteForce${dimensions}dP50Ms`] = timeP50(runs, () => matrix.nearest(query, 100));
+    const rowsOf = vectors.map((vector, i) => ({ rowid: i + 1, vector }));
+    const matrix = new VectorMatrix(dimensions, rowsOf);
+    const plain = new VectorMatrix(dimensions, rowsOf, { simd: false });
+    result[`wasmSimd${dimensions}dP50Ms`] = timeP50(runs, () => matrix.nearest(query, 100));
+    result[`jsBruteForce${dimensions}dP50Ms`] = timeP50(runs, () => plain.nearest(query, 100));
 
     const db = new Database(':memory:');
     sqliteVec.load(db);
