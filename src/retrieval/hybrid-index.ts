@@ -16,6 +16,7 @@ import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
 import { filteredBm25 } from './filtered-bm25.js';
 import { denseHits } from './dense-hits.js';
+import { denseConfidence } from './dense-confidence.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { abortedSearch, RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
@@ -245,7 +246,8 @@ class SqliteHybridIndex implements HybridIndex {
       if (expanded[groupIndex]?.length) rankings.push({ hits: expanded[groupIndex], weight: tuning.expansion.weight });
       group.forEach((_, i) => {
         if (dense[first + i]) {
-          rankings.push({ hits: dense[first + i], weight: tuning.denseWeight * weightOf(i), normalization: tuning.denseNormalization });
+          const trust = denseConfidence(lexical[first + i] ?? [], dense[first + i], tuning.denseConfidence);
+          rankings.push({ hits: dense[first + i], weight: tuning.denseWeight * weightOf(i) * trust, normalization: tuning.denseNormalization });
         }
       });
       if (rankings.length === 1) return new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));

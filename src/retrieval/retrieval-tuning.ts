@@ -3,6 +3,7 @@ import type { DiversityOptions } from './diversify-ranking.js';
 import type { FusionOptions, Normalization } from './fuse-rankings.js';
 import type { StepSelectionOptions } from './select-steps.js';
 import type { ServerEvidenceOptions } from './server-evidence.js';
+import type { DenseConfidenceOptions } from './dense-confidence.js';
 
 /**
  * Every ranking choice of the index in one place, so the evaluation can switch each one
@@ -43,6 +44,8 @@ export interface RetrievalTuning {
   fusion: FusionOptions;
   bm25Weight: number;
   denseWeight: number;
+  /** The dense weight per request by how trustworthy dense looks for it (dense-confidence.ts); method 'off': fixed. */
+  denseConfidence: DenseConfidenceOptions;
   /** Normalisation of the dense ranker's scores, when it should differ from `fusion.normalization`. */
   denseNormalization?: Normalization;
   /** How many hits each ranker contributes to fusion. */
@@ -113,6 +116,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   fusion: { method: 'score', normalization: 'max' },
   bm25Weight: 1,
   denseWeight: 1.3,
+  denseConfidence: { method: 'off', k: 10, low: 1, high: 1, zMax: 4 },
   candidateDepth: 100,
   denseScoresForBm25: true,
   groupBoost: 0.1,
@@ -124,11 +128,12 @@ export const DEFAULT_TUNING: RetrievalTuning = {
 };
 
 export type TuningOverrides = Partial<
-  Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'serverEvidence' | 'diversity' | 'expansion'>
+  Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'serverEvidence' | 'diversity' | 'expansion' | 'denseConfidence'>
 > & {
   serverEvidence?: Partial<RetrievalTuning['serverEvidence']>;
   diversity?: Partial<RetrievalTuning['diversity']>;
   expansion?: Partial<RetrievalTuning['expansion']>;
+  denseConfidence?: Partial<RetrievalTuning['denseConfidence']>;
   parts?: Partial<RetrievalTuning['parts']>;
   steps?: Partial<RetrievalTuning['steps']>;
   fieldWeights?: Partial<FieldWeights>;
@@ -146,6 +151,7 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     parts: { ...DEFAULT_TUNING.parts, ...overrides.parts },
     steps: { ...DEFAULT_TUNING.steps, ...overrides.steps },
     expansion: { ...DEFAULT_TUNING.expansion, ...overrides.expansion },
+    denseConfidence: { ...DEFAULT_TUNING.denseConfidence, ...overrides.denseConfidence },
     serverEvidence: { ...DEFAULT_TUNING.serverEvidence, ...overrides.serverEvidence },
     diversity: { ...DEFAULT_TUNING.diversity, ...overrides.diversity },
   };

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { denseConfidence, type DenseConfidenceOptions } from '../../src/retrieval/dense-confidence.js';
+
+const hits = (...rows: [number, number][]) => rows.map(([rowid, score]) => ({ rowid, score }));
+const options = (overrides: Partial<DenseConfidenceOptions>): DenseConfidenceOptions => ({ method: 'off', k: 3, low: 0.2, high: 1, zMax: 2, ...overrides });
+
+describe('denseConfidence', () => {
+  const bm25 = hits([1, 9], [2, 3], [3, 2]);
+
+  it('is 1 when off, whatever the lists say', () => {
+    expect(denseConfidence(bm25, hits([7, 0.9], [8, 0.1]), options({}))).toBe(1);
+  });
+
+  it('agreement: rises with the share of BM25 top hits that dense also ranks on top', () => {
+    const agreeing = denseConfidence(bm25, hits([2, 0.9], [1, 0.8], [3, 0.7]), options({ method: 'agreement' }));
+    const partly = denseConfidence(bm25, hits([1, 0.9], [8, 0.8], [9, 0.7]), options({ method: 'agreement' }));
+    const disjoint = denseConfidence(bm25, hits([7, 0.9], [8, 0.8], [9, 0.7]), options({ method: 'agreement' }));
+    expect(agreeing).toBeCloseTo(1);
+    expect(partly).toBeCloseTo(0.2 + 0.8 / 3);
+    expect(disjoint).toBeCloseTo(0.2);
+    // No lexical hits: nothing speaks against dense.
+    expect(denseConfidence([], hits([7, 0.9]), options({ method: 'agreement' }))).toBeCloseTo(1);
+  });
+
+  it('separation: a dense winner far above its crowd is trusted more than a flat list', () => {
+    const clear = denseConfidence(bm25, hits([1, 0.9], [2, 0.3], [3, 0.3]), options({ method: 'separation' }));
+    const flat = denseConfidence(bm25, hits([1, 0.5], [2, 0.5], [3, 0.5]), options({ method: 'separation' }));
+    expect(clear).toBeGreaterThan(flat);
+    expect(flat).toBeCloseTo(0.2);
+    expect(clear).toBeLessThanOrEqual(1);
+  });
+
+  it('lexical: a clear BM25 winner moves the factor towards `high`', () => {
+    const lexical = options({ method: 'lexical', low: 1, high: 0.4 });
+    expect(denseConfidence(hits([1, 10], [2, 10]), [], lexical)).toBeCloseTo(1);
+    expect(denseConfidence(hits([1, 10], [2, 5]), [], lexical)).toBeCloseTo(0.7);
+    expect(denseConfidence(hits([1, 10]), [], lexical)).toBeCloseTo(0.4);
+    expect(denseConfidence([], [], lexical)).toBeCloseTo(1);
+  });
+});
