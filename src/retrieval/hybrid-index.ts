@@ -17,6 +17,7 @@ import { embedAll } from './embed-all.js';
 import { filteredBm25 } from './filtered-bm25.js';
 import { denseHits } from './dense-hits.js';
 import { denseConfidence } from './dense-confidence.js';
+import { learnedFusion } from './learned-fusion.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { abortedSearch, RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
@@ -251,7 +252,9 @@ class SqliteHybridIndex implements HybridIndex {
         }
       });
       if (rankings.length === 1) return new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
-      let scores = fuseRankings(rankings, tuning.fusion);
+      let scores = tuning.fusion.method === 'learned'
+        ? learnedFusion(lexical[first] ?? [], dense[first] ?? [], tuning.learnedFusion.model, tuning.learnedFusion.observe)
+        : fuseRankings(rankings, tuning.fusion);
       scores = applyGroupBoost(scores, (rowid) => namespaceOf(rowid) ?? '', { boost: tuning.groupBoost });
       const vector = vectors[first];
       if (matrix && vector && tuning.serverEvidence.weight > 0) {
@@ -281,7 +284,8 @@ class SqliteHybridIndex implements HybridIndex {
   private bm25Terms(terms: readonly string[], depth: number, scope: RowScope, phrases: boolean): ScoredRow[] {
     const match = ftsMatchExpression(terms, { phrases });
     if (!match) return [];
-    return filteredBm25(this.statements, match, depth, scope, this.catalog().meta);
+    const statements = this.tuning.fusion.method === 'learned' ? this.statements.fieldBm25 : this.statements;
+    return filteredBm25(statements, match, depth, scope, this.catalog().meta);
   }
 
   /** One embedding call for all texts, then one scan of the vectors per text. */

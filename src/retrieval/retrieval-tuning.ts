@@ -4,6 +4,7 @@ import type { FusionOptions, Normalization } from './fuse-rankings.js';
 import type { StepSelectionOptions } from './select-steps.js';
 import type { ServerEvidenceOptions } from './server-evidence.js';
 import type { DenseConfidenceOptions } from './dense-confidence.js';
+import { TRAINED_FUSION_MODEL, type CandidateObserver, type FusionModel } from './learned-fusion.js';
 
 /**
  * Every ranking choice of the index in one place, so the evaluation can switch each one
@@ -42,6 +43,12 @@ export interface RetrievalTuning {
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
+  /**
+   * For `fusion.method: 'learned'`: the logistic model over per-candidate features
+   * (learned-fusion.ts, trained on the public sets by bench/train-fusion.ts), and an observer
+   * of each request's candidates (how the training script records them).
+   */
+  learnedFusion: { model: FusionModel; observe?: CandidateObserver };
   bm25Weight: number;
   denseWeight: number;
   /** The dense weight per request by how trustworthy dense looks for it (dense-confidence.ts); method 'off': fixed. */
@@ -114,6 +121,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   expansion: { perTerm: 0, minSimilarity: 0.55, unknownOnly: true, weight: 0.3 },
   cleanDenseQuery: true,
   fusion: { method: 'score', normalization: 'max' },
+  learnedFusion: { model: TRAINED_FUSION_MODEL },
   bm25Weight: 1,
   denseWeight: 1.3,
   denseConfidence: { method: 'off', k: 10, low: 1, high: 1, zMax: 4 },
@@ -128,12 +136,13 @@ export const DEFAULT_TUNING: RetrievalTuning = {
 };
 
 export type TuningOverrides = Partial<
-  Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'serverEvidence' | 'diversity' | 'expansion' | 'denseConfidence'>
+  Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'serverEvidence' | 'diversity' | 'expansion' | 'denseConfidence' | 'learnedFusion'>
 > & {
   serverEvidence?: Partial<RetrievalTuning['serverEvidence']>;
   diversity?: Partial<RetrievalTuning['diversity']>;
   expansion?: Partial<RetrievalTuning['expansion']>;
   denseConfidence?: Partial<RetrievalTuning['denseConfidence']>;
+  learnedFusion?: Partial<RetrievalTuning['learnedFusion']>;
   parts?: Partial<RetrievalTuning['parts']>;
   steps?: Partial<RetrievalTuning['steps']>;
   fieldWeights?: Partial<FieldWeights>;
@@ -152,6 +161,7 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     steps: { ...DEFAULT_TUNING.steps, ...overrides.steps },
     expansion: { ...DEFAULT_TUNING.expansion, ...overrides.expansion },
     denseConfidence: { ...DEFAULT_TUNING.denseConfidence, ...overrides.denseConfidence },
+    learnedFusion: { ...DEFAULT_TUNING.learnedFusion, ...overrides.learnedFusion },
     serverEvidence: { ...DEFAULT_TUNING.serverEvidence, ...overrides.serverEvidence },
     diversity: { ...DEFAULT_TUNING.diversity, ...overrides.diversity },
   };
