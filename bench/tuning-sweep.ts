@@ -5,11 +5,12 @@
  * (public sets as the guard); held-out folders only for a finished candidate.
  *
  * `node dist/bench/tuning-sweep.js [--data DIR]... --variant 'name={"denseWeight":1}'...
- * [--cache FILE]`. Without --data: real dev, wide old-dev, MetaTool, API-Bank.
+ * [--mode hybrid|dense|bm25] [--cache FILE]`. Without --data: real dev, wide old-dev, MetaTool, API-Bank.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
+import type { SearchMode } from '../src/retrieval/search-index.js';
 import { evaluateRetrieval } from './eval-retrieval.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
 import { evalDataDir } from './test-models/test-model-files.js';
@@ -35,9 +36,12 @@ async function main(): Promise<void> {
       variant: { type: 'string', multiple: true },
       cache: { type: 'string' },
       embedder: { type: 'string' },
+      mode: { type: 'string', default: 'hybrid' },
     },
   });
   const dataDirs = values.data ?? TUNING_SETS;
+  const mode = values.mode as SearchMode;
+  if (!['bm25', 'dense', 'hybrid'].includes(mode)) throw new Error(`--mode must be bm25, dense or hybrid, not ${mode}`);
   const variants = (values.variant ?? ['shipped']).map(parseVariant);
   const names = dataDirs.map((dir) => dir.split('/').filter(Boolean).slice(-2).join('/'));
   const embedder = resolveEvalEmbedder({ spec: values.embedder, cacheDb: values.cache });
@@ -46,8 +50,9 @@ async function main(): Promise<void> {
     for (const [name, tuning] of variants) {
       const cells: string[] = [];
       for (const dataDir of dataDirs) {
-        const { hybrid } = await evaluateRetrieval({ dataDir, modes: ['hybrid'], embedder, tuning });
-        cells.push(hybrid ? `${hybrid.recall5.toFixed(3)} / ${hybrid.ndcg10.toFixed(3)}` : '–');
+        const report = await evaluateRetrieval({ dataDir, modes: [mode], embedder, tuning });
+        const metrics = report[mode];
+        cells.push(metrics ? `${metrics.recall5.toFixed(3)} / ${metrics.ndcg10.toFixed(3)}` : '–');
       }
       process.stdout.write(`| ${name} | ${cells.join(' | ')} |\n`);
     }

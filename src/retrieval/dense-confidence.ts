@@ -1,3 +1,4 @@
+import type { Normalization, Ranking } from './fuse-rankings.js';
 import type { ScoredRow } from './vector-matrix.js';
 
 /**
@@ -21,6 +22,33 @@ export interface DenseConfidenceOptions {
   high: number;
   /** For `separation`: the z-score that counts as fully confident. */
   zMax: number;
+  /**
+   * The share of its score a dense hit keeps when BM25 did not find it at all (1: all). A
+   * weak embedder's dense-only hits are mostly noise; a strong one's are vocabulary gaps
+   * bridged. Needs max normalisation.
+   */
+  outsideLexical: number;
+}
+
+/** The dense ranking to fuse for one request: its weight times the request's confidence, hits outside BM25's list scaled by `outsideLexical`. */
+export function denseRanking(
+  bm25: readonly ScoredRow[],
+  dense: readonly ScoredRow[],
+  weight: number,
+  options: DenseConfidenceOptions,
+  normalization: Normalization | undefined,
+): Ranking {
+  const trusted = weight * denseConfidence(bm25, dense, options);
+  const top = dense[0]?.score ?? 0;
+  if (options.outsideLexical === 1 || bm25.length === 0 || !(top > 0) || (normalization ?? 'max') !== 'max') {
+    return { hits: dense, weight: trusted, normalization };
+  }
+  // Normalised against the unscaled best here, so scaling the best hit down does not lift the rest.
+  const lexical = new Set(bm25.map((hit) => hit.rowid));
+  const hits = dense
+    .map((hit) => ({ rowid: hit.rowid, score: (Math.max(0, hit.score) / top) * (lexical.has(hit.rowid) ? 1 : options.outsideLexical) }))
+    .sort((a, b) => b.score - a.score);
+  return { hits, weight: trusted, normalization: 'none' };
 }
 
 export function denseConfidence(bm25: readonly ScoredRow[], dense: readonly ScoredRow[], options: DenseConfidenceOptions): number {

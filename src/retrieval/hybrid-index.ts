@@ -16,7 +16,7 @@ import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
 import { filteredBm25 } from './filtered-bm25.js';
 import { denseHits } from './dense-hits.js';
-import { denseConfidence } from './dense-confidence.js';
+import { denseRanking } from './dense-confidence.js';
 import { learnedFusion } from './learned-fusion.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { abortedSearch, RetrievalError } from './retrieval-error.js';
@@ -247,8 +247,8 @@ class SqliteHybridIndex implements HybridIndex {
       if (expanded[groupIndex]?.length) rankings.push({ hits: expanded[groupIndex], weight: tuning.expansion.weight });
       group.forEach((_, i) => {
         if (dense[first + i]) {
-          const trust = denseConfidence(lexical[first + i] ?? [], dense[first + i], tuning.denseConfidence);
-          rankings.push({ hits: dense[first + i], weight: tuning.denseWeight * weightOf(i) * trust, normalization: tuning.denseNormalization });
+          const weight = tuning.denseWeight * weightOf(i) * (groupIndex > 0 ? tuning.steps.denseWeight : 1);
+          rankings.push(denseRanking(lexical[first + i] ?? [], dense[first + i], weight, tuning.denseConfidence, tuning.denseNormalization));
         }
       });
       if (rankings.length === 1) return new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));

@@ -93,6 +93,8 @@ export interface RetrievalTuning {
     lexical: boolean;
     /** Clauses that only state a value ("my username is …") are no steps (split-steps.ts). */
     skipStatements: boolean;
+    /** A step's dense weight as a share of the whole request's (short fragments embed noisily). */
+    denseWeight: number;
     /** For `bonus`: the lift of a step's best hit, as a share of the whole request's best score. */
     bonus: number;
     bonusDepth: number;
@@ -106,7 +108,7 @@ export interface RetrievalTuning {
    * and with the group's (server's) description when the document's own description has fewer
    * than `groupBelowWords` words (0: never).
    */
-  embedding: { maxWords: number; includeArgs: boolean; groupBelowWords: number };
+  embedding: { maxWords: number; includeArgs: boolean; groupBelowWords: number; dropStopWords: boolean; firstSentence: boolean };
 }
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -124,15 +126,15 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   learnedFusion: { model: TRAINED_FUSION_MODEL },
   bm25Weight: 1,
   denseWeight: 1.3,
-  denseConfidence: { method: 'off', k: 10, low: 1, high: 1, zMax: 4 },
+  denseConfidence: { method: 'off', k: 10, low: 1, high: 1, zMax: 4, outsideLexical: 1 },
   candidateDepth: 100,
   denseScoresForBm25: true,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
-  steps: { maxSteps: 6, minWords: 2, merge: 'bonus', bonus: 0.15, bonusDepth: 4, skipStatements: true, lexical: true, lead: 0, gate: 0, at: 5, minConfidence: 0, minSteps: 2 },
+  steps: { maxSteps: 6, minWords: 2, merge: 'bonus', denseWeight: 1, bonus: 0.15, bonusDepth: 4, skipStatements: true, lexical: true, lead: 0, gate: 0, at: 5, minConfidence: 0, minSteps: 2 },
   serverEvidence: { weight: 0, minDocs: 2 },
   diversity: { lambda: 0, depth: 30, threshold: 0.75, multiStepOnly: false },
-  embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0 },
+  embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0, dropStopWords: false, firstSentence: false },
 };
 
 export type TuningOverrides = Partial<
@@ -174,8 +176,13 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
 export function indexRecipe(tuning: RetrievalTuning): string {
   return JSON.stringify({
     splitGluedNames: tuning.splitGluedNames,
-    embedding: tuning.embedding,
+    // The newer text options only when on, so an index written before they existed keeps its recipe.
+    embedding: recipeOf(tuning.embedding),
     ...(tuning.cjkBigrams ? { cjkBigrams: true } : {}),
     ...(tuning.argsForShortDescriptions ? { argsBelowWords: tuning.argsForShortDescriptions } : {}),
   });
+}
+
+function recipeOf({ dropStopWords, firstSentence, ...embedding }: RetrievalTuning['embedding']): object {
+  return { ...embedding, ...(dropStopWords ? { dropStopWords } : {}), ...(firstSentence ? { firstSentence } : {}) };
 }
