@@ -46,7 +46,8 @@ export interface RetrievalTuning {
   /**
    * For `fusion.method: 'learned'`: the logistic model over per-candidate features
    * (learned-fusion.ts, trained on the public sets by bench/train-fusion.ts), and an observer
-   * of each request's candidates (how the training script records them).
+   * of each request's candidates (how the training script records them). It fuses the
+   * request's own BM25 and dense lists: parts, expansion and denseConfidence do not apply.
    */
   learnedFusion: { model: FusionModel; observe?: CandidateObserver };
   bm25Weight: number;
