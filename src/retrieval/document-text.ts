@@ -4,6 +4,7 @@ import { cjkBigrams } from './cjk-bigrams.js';
 import { segmentGluedName } from './segment-glued-name.js';
 import { splitIdentifier } from './split-identifier.js';
 import { tokenize } from './tokenize.js';
+import { STOP_WORDS } from './stop-words.js';
 
 export interface DocumentTextOptions {
   /** Split names glued from words (`themeparkhipster`) with the document's own words. */
@@ -62,11 +63,12 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
  */
 export function embeddingText(
   document: IndexDocument,
-  options: DocumentTextOptions & { maxWords?: number; includeArgs?: boolean; groupBelowWords?: number } = {},
+  options: DocumentTextOptions & EmbeddingTextOptions = {},
 ): string {
   const maxWords = options.maxWords ?? 160;
   const { fields } = document;
-  const parts = [nameWords(document, options), fields.title, fields.description, fields.body];
+  const description = options.firstSentence ? firstSentence(fields.description ?? '') : fields.description;
+  const parts = [nameWords(document, options), fields.title, description, options.firstSentence ? undefined : fields.body];
   if (options.includeArgs) parts.push(splitIdentifier(fields.args ?? ''));
   // A tool with no description of its own (or one the embedder cannot read) is embedded with
   // its server's description, so it still lands in its domain.
@@ -77,7 +79,29 @@ export function embeddingText(
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .map((part) => part.trim())
     .join('. ');
-  return capWords(splitIdentifier(text), maxWords);
+  const words = splitIdentifier(text);
+  return capWords(options.dropStopWords ? dropStopWords(words) : words, maxWords);
+}
+
+export interface EmbeddingTextOptions {
+  maxWords?: number;
+  includeArgs?: boolean;
+  groupBelowWords?: number;
+  /** Leave English function words out, as the cleaned request embedded against it does (a word-vector average is pulled towards them). */
+  dropStopWords?: boolean;
+  /** Only the description's first sentence and no body: the sentence that says what the tool does. */
+  firstSentence?: boolean;
+}
+
+/** Up to the first sentence end (". ", "! ", "? " or a line break), or the whole text. */
+export function firstSentence(text: string): string {
+  const end = text.search(/[.!?](\s|$)|\n/);
+  return end < 0 ? text : text.slice(0, end + 1);
+}
+
+function dropStopWords(text: string): string {
+  const kept = text.split(/\s+/).filter((word) => word && !STOP_WORDS.has(word.toLowerCase()));
+  return kept.length > 0 ? kept.join(' ') : text;
 }
 
 /** The first `maxWords` whitespace-separated words. */

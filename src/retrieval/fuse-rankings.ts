@@ -16,7 +16,8 @@ export interface Ranking {
 
 export type Normalization = 'minmax' | 'zscore' | 'max' | 'none';
 
-export type FusionMethod = 'rrf' | 'score';
+/** `learned`: the hybrid index scores candidates with learned-fusion.ts instead of this function. */
+export type FusionMethod = 'rrf' | 'score' | 'learned';
 
 export interface FusionOptions {
   method: FusionMethod;

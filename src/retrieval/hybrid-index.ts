@@ -16,6 +16,8 @@ import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
 import { filteredBm25 } from './filtered-bm25.js';
 import { denseHits } from './dense-hits.js';
+import { denseRanking } from './dense-confidence.js';
+import { learnedFusion } from './learned-fusion.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { abortedSearch, RetrievalError } from './retrieval-error.js';
 import { splitRequest } from './split-request.js';
@@ -250,11 +252,14 @@ class SqliteHybridIndex implements HybridIndex {
       if (expanded[groupIndex]?.length) rankings.push({ hits: expanded[groupIndex], weight: tuning.expansion.weight });
       group.forEach((_, i) => {
         if (dense[first + i]) {
-          rankings.push({ hits: dense[first + i], weight: tuning.denseWeight * weightOf(i), normalization: tuning.denseNormalization });
+          const weight = tuning.denseWeight * weightOf(i) * (groupIndex > 0 ? tuning.steps.denseWeight : 1);
+          rankings.push(denseRanking(lexical[first + i] ?? [], dense[first + i], weight, tuning.denseConfidence, tuning.denseNormalization));
         }
       });
       if (rankings.length === 1) return new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
-      let scores = fuseRankings(rankings, tuning.fusion);
+      let scores = tuning.fusion.method === 'learned'
+        ? learnedFusion(lexical[first] ?? [], dense[first] ?? [], tuning.learnedFusion.model, tuning.learnedFusion.observe)
+        : fuseRankings(rankings, tuning.fusion);
       scores = applyGroupBoost(scores, (rowid) => namespaceOf(rowid) ?? '', { boost: tuning.groupBoost });
       const vector = vectors[first];
       if (matrix && vector && tuning.serverEvidence.weight > 0) {
@@ -284,7 +289,8 @@ class SqliteHybridIndex implements HybridIndex {
   private bm25Terms(terms: readonly string[], depth: number, scope: RowScope, phrases: boolean): ScoredRow[] {
     const match = ftsMatchExpression(terms, { phrases });
     if (!match) return [];
-    return filteredBm25(this.statements, match, depth, scope, this.catalog().meta);
+    const statements = this.tuning.fusion.method === 'learned' ? this.statements.fieldBm25 : this.statements;
+    return filteredBm25(statements, match, depth, scope, this.catalog().meta);
   }
 
   /** The requests' vectors, in one embedding call, after the same cleaning as BM25's. */

@@ -1,6 +1,7 @@
 import type { SqliteDatabase, SqliteStatement } from '../storage/sqlite/sqlite-database.js';
 import { bm25WeightArgs, FTS_COLUMNS, type FieldWeights } from './field-weights.js';
 import type { ScoredRow } from './vector-matrix.js';
+import type { FieldScoredRow } from './fusion-features.js';
 
 export interface ExistingRow {
   rowid: number;
@@ -31,6 +32,8 @@ export interface IndexStatements {
   bm25: Statement<Bm25Params, ScoredRow>;
   /** The same ranking with no filter: no join with the documents table. */
   bm25Unfiltered: Statement<{ match: string; limit: number }, ScoredRow>;
+  /** The same two BM25 statements, each row also with its per-field BM25 (fusion-features.ts; learned fusion only). */
+  fieldBm25: { bm25: Statement<Bm25Params, FieldScoredRow>; bm25Unfiltered: Statement<{ match: string; limit: number }, FieldScoredRow> };
   catalog: Statement<[], CatalogRow>;
   dataVersion: Statement<[], { data_version: number }>;
 }
@@ -84,9 +87,28 @@ export function prepareStatements(db: SqliteDatabase, weights: FieldWeights): In
        FROM retrieval_fts WHERE retrieval_fts MATCH @match
        ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
     ),
+    fieldBm25: {
+      bm25: db.prepare<Bm25Params, FieldScoredRow>(
+        `SELECT f.rowid AS rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score, ${fieldScores()}
+         FROM retrieval_fts f JOIN retrieval_docs d ON d.rowid = f.rowid
+         WHERE retrieval_fts MATCH @match AND ${filter}
+         ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
+      ),
+      bm25Unfiltered: db.prepare<{ match: string; limit: number }, FieldScoredRow>(
+        `SELECT rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score, ${fieldScores()}
+         FROM retrieval_fts WHERE retrieval_fts MATCH @match
+         ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
+      ),
+    },
     catalog: db.prepare<[], CatalogRow>(
       'SELECT rowid, kind, namespace, vector FROM retrieval_docs',
     ),
     dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
   };
+}
+
+/** BM25 of the name, description and args fields alone: bm25() with only that field weighted. */
+function fieldScores(): string {
+  const only = (field: string) => FTS_COLUMNS.map((column) => (column === field ? '1' : '0')).join(', ');
+  return (['name', 'description', 'args'] as const).map((field) => `-bm25(retrieval_fts, ${only(field)}) AS ${field}`).join(', ');
 }

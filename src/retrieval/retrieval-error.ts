@@ -6,6 +6,7 @@ export type RetrievalErrorCode =
   | 'EMBEDDING_DIMENSION_MISMATCH'
   | 'INVALID_DOCUMENT'
   | 'NO_EMBEDDER'
+  | 'INVALID_FUSION_MODEL'
   | 'ABORTED';
 
 export class RetrievalError extends Error {

@@ -3,6 +3,8 @@ import type { DiversityOptions } from './diversify-ranking.js';
 import type { FusionOptions, Normalization } from './fuse-rankings.js';
 import type { StepSelectionOptions } from './select-steps.js';
 import type { ServerEvidenceOptions } from './server-evidence.js';
+import type { DenseConfidenceOptions } from './dense-confidence.js';
+import { TRAINED_FUSION_MODEL, type CandidateObserver, type FusionModel } from './learned-fusion.js';
 
 /**
  * Every ranking choice of the index in one place, so the evaluation can switch each one
@@ -41,8 +43,17 @@ export interface RetrievalTuning {
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
+  /**
+   * For `fusion.method: 'learned'`: the logistic model over per-candidate features
+   * (learned-fusion.ts, trained on the public sets by bench/train-fusion.ts), and an observer
+   * of each request's candidates (how the training script records them). It fuses the
+   * request's own BM25 and dense lists: parts, expansion and denseConfidence do not apply.
+   */
+  learnedFusion: { model: FusionModel; observe?: CandidateObserver };
   bm25Weight: number;
   denseWeight: number;
+  /** The dense weight per request by how trustworthy dense looks for it (dense-confidence.ts); method 'off': fixed. */
+  denseConfidence: DenseConfidenceOptions;
   /** Normalisation of the dense ranker's scores, when it should differ from `fusion.normalization`. */
   denseNormalization?: Normalization;
   /** How many hits each ranker contributes to fusion. */
@@ -83,6 +94,8 @@ export interface RetrievalTuning {
     lexical: boolean;
     /** Clauses that only state a value ("my username is …") are no steps (split-steps.ts). */
     skipStatements: boolean;
+    /** A step's dense weight as a share of the whole request's (short fragments embed noisily). */
+    denseWeight: number;
     /** For `bonus`: the lift of a step's best hit, as a share of the whole request's best score. */
     bonus: number;
     bonusDepth: number;
@@ -96,7 +109,7 @@ export interface RetrievalTuning {
    * and with the group's (server's) description when the document's own description has fewer
    * than `groupBelowWords` words (0: never).
    */
-  embedding: { maxWords: number; includeArgs: boolean; groupBelowWords: number };
+  embedding: { maxWords: number; includeArgs: boolean; groupBelowWords: number; dropStopWords: boolean; firstSentence: boolean };
 }
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -111,24 +124,28 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   expansion: { perTerm: 0, minSimilarity: 0.55, unknownOnly: true, weight: 0.3 },
   cleanDenseQuery: true,
   fusion: { method: 'score', normalization: 'max' },
+  learnedFusion: { model: TRAINED_FUSION_MODEL },
   bm25Weight: 1,
   denseWeight: 1.3,
+  denseConfidence: { method: 'off', k: 10, low: 1, high: 1, zMax: 4, outsideLexical: 1 },
   candidateDepth: 100,
   denseScoresForBm25: true,
   groupBoost: 0.1,
   parts: { maxParts: 0, weight: 0 },
-  steps: { maxSteps: 6, minWords: 2, merge: 'bonus', bonus: 0.15, bonusDepth: 4, skipStatements: true, lexical: true, lead: 0, gate: 0, at: 5, minConfidence: 0, minSteps: 2 },
+  steps: { maxSteps: 6, minWords: 2, merge: 'bonus', denseWeight: 1, bonus: 0.15, bonusDepth: 4, skipStatements: true, lexical: true, lead: 0, gate: 0, at: 5, minConfidence: 0, minSteps: 2 },
   serverEvidence: { weight: 0, minDocs: 2 },
   diversity: { lambda: 0, depth: 30, threshold: 0.75, multiStepOnly: false },
-  embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0 },
+  embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0, dropStopWords: false, firstSentence: false },
 };
 
 export type TuningOverrides = Partial<
-  Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'serverEvidence' | 'diversity' | 'expansion'>
+  Omit<RetrievalTuning, 'fieldWeights' | 'fusion' | 'embedding' | 'parts' | 'steps' | 'serverEvidence' | 'diversity' | 'expansion' | 'denseConfidence' | 'learnedFusion'>
 > & {
   serverEvidence?: Partial<RetrievalTuning['serverEvidence']>;
   diversity?: Partial<RetrievalTuning['diversity']>;
   expansion?: Partial<RetrievalTuning['expansion']>;
+  denseConfidence?: Partial<RetrievalTuning['denseConfidence']>;
+  learnedFusion?: Partial<RetrievalTuning['learnedFusion']>;
   parts?: Partial<RetrievalTuning['parts']>;
   steps?: Partial<RetrievalTuning['steps']>;
   fieldWeights?: Partial<FieldWeights>;
@@ -146,6 +163,8 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
     parts: { ...DEFAULT_TUNING.parts, ...overrides.parts },
     steps: { ...DEFAULT_TUNING.steps, ...overrides.steps },
     expansion: { ...DEFAULT_TUNING.expansion, ...overrides.expansion },
+    denseConfidence: { ...DEFAULT_TUNING.denseConfidence, ...overrides.denseConfidence },
+    learnedFusion: { ...DEFAULT_TUNING.learnedFusion, ...overrides.learnedFusion },
     serverEvidence: { ...DEFAULT_TUNING.serverEvidence, ...overrides.serverEvidence },
     diversity: { ...DEFAULT_TUNING.diversity, ...overrides.diversity },
   };
@@ -158,8 +177,13 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
 export function indexRecipe(tuning: RetrievalTuning): string {
   return JSON.stringify({
     splitGluedNames: tuning.splitGluedNames,
-    embedding: tuning.embedding,
+    // The newer text options only when on, so an index written before they existed keeps its recipe.
+    embedding: recipeOf(tuning.embedding),
     ...(tuning.cjkBigrams ? { cjkBigrams: true } : {}),
     ...(tuning.argsForShortDescriptions ? { argsBelowWords: tuning.argsForShortDescriptions } : {}),
   });
+}
+
+function recipeOf({ dropStopWords, firstSentence, ...embedding }: RetrievalTuning['embedding']): object {
+  return { ...embedding, ...(dropStopWords ? { dropStopWords } : {}), ...(firstSentence ? { firstSentence } : {}) };
 }
