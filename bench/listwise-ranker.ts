@@ -5,7 +5,8 @@
  * that actually compete for the first slots. Newton's method with an L2 penalty,
  * deterministic. Used by bench/train-fusion.ts (`--loss listwise`).
  */
-import { MAX_STEP, solve, type PairwiseOptions, type RankingExample } from './pairwise-ranker.js';
+import { newtonMinimise } from './newton-minimise.js';
+import type { PairwiseOptions, RankingExample } from './pairwise-ranker.js';
 
 export function trainListwiseRanker(examples: readonly RankingExample[], dimensions: number, options: PairwiseOptions): number[] {
   const lists = examples
@@ -15,11 +16,8 @@ export function trainListwiseRanker(examples: readonly RankingExample[], dimensi
       base: [...positives.map((_, i) => positiveBase?.[i] ?? 0), ...negatives.map((_, i) => negativeBase?.[i] ?? 0)],
       relevant: positives.length,
     }));
-  const w = new Float64Array(dimensions);
-  if (lists.length === 0) return [...w];
-  for (let iteration = 0; iteration < options.iterations; iteration++) {
-    const gradient = new Float64Array(dimensions);
-    const hessian = Array.from({ length: dimensions }, () => new Float64Array(dimensions));
+  if (lists.length === 0) return new Array<number>(dimensions).fill(0);
+  return newtonMinimise(dimensions, options, (w, gradient, hessian) => {
     for (const { features, base, relevant } of lists) {
       const scores = features.map((x, c) => base[c] + x.reduce((sum, value, i) => sum + w[i] * value, 0));
       const top = Math.max(...scores);
@@ -43,16 +41,5 @@ export function trainListwiseRanker(examples: readonly RankingExample[], dimensi
         }
       });
     }
-    for (let i = 0; i < dimensions; i++) {
-      gradient[i] += options.l2 * w[i];
-      hessian[i][i] += options.l2;
-    }
-    const step = solve(hessian, gradient);
-    const size = step.reduce((most, value) => Math.max(most, Math.abs(value)), 0);
-    // Damped: a flat direction of the loss (a feature constant within every request) must not throw w far off.
-    const damping = size > MAX_STEP ? MAX_STEP / size : 1;
-    for (let i = 0; i < dimensions; i++) w[i] -= damping * step[i];
-    if (size < 1e-9) break;
-  }
-  return [...w];
+  });
 }

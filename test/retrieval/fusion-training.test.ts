@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { solve, trainPairwiseRanker, type RankingExample } from '../../bench/pairwise-ranker.js';
+import { solve } from '../../bench/newton-minimise.js';
+import { trainPairwiseRanker, type RankingExample } from '../../bench/pairwise-ranker.js';
 import { trainListwiseRanker } from '../../bench/listwise-ranker.js';
 
 // Feature 0 separates relevant from irrelevant candidates; feature 1 is noise that favours the wrong ones half the time.
