@@ -47,14 +47,7 @@ export function toSessionUpdate(event: AgentOutput, context: UpdateContext): acp
     case 'plan':
       return { sessionUpdate: 'plan', entries: event.entries };
     case 'compaction':
-      if (!context.compaction) return undefined;
-      return {
-        sessionUpdate: 'compaction_update',
-        compactionId: event.compactionId,
-        status: event.status,
-        ...(event.summary !== undefined ? { summary: [{ type: 'text', text: event.summary }] } : {}),
-        ...(event.error !== undefined ? { error: event.error } : {}),
-      };
+      return context.compaction ? compactionUpdate(event) : undefined;
     case 'mode-change':
       return { sessionUpdate: 'current_mode_update', currentModeId: event.modeId };
     case 'commands':
@@ -125,4 +118,15 @@ function absoluteLocations(locations: readonly ToolCallLocation[], cwd: string):
 
 function absolute(path: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** A compaction of the history as `compaction_update`: the same shape in v1 (behind a client capability) and in the v2 draft. */
+export function compactionUpdate(event: Extract<AgentOutput, { type: 'compaction' }>) {
+  return {
+    sessionUpdate: 'compaction_update' as const,
+    compactionId: event.compactionId,
+    status: event.status,
+    ...(event.summary !== undefined ? { summary: [{ type: 'text' as const, text: event.summary }] } : {}),
+    ...(event.error !== undefined ? { error: event.error } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import type * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { AgentOutput, ToolCallContent } from '../../agent/agent-output.js';
 import type { McpServerConfig } from '../../config/schema.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
+import { compactionUpdate } from './acp-session-update.js';
 
 /**
  * Agent events → ACP v2 (draft) `session/update`s. The same events as v1, in the draft's shape:
@@ -53,13 +54,7 @@ export function toV2Update(event: AgentOutput, cwd: string, messageId: () => str
       };
     case 'compaction':
       // Part of the draft's session updates (v1 gates it behind a client capability).
-      return {
-        sessionUpdate: 'compaction_update',
-        compactionId: event.compactionId,
-        status: event.status,
-        ...(event.summary !== undefined ? { summary: [{ type: 'text', text: event.summary }] } : {}),
-        ...(event.error !== undefined ? { error: event.error } : {}),
-      };
+      return compactionUpdate(event);
     case 'notice':
       return { sessionUpdate: 'notice', severity: event.level, title: event.message.slice(0, 200) || 'Notice' };
     default:
