@@ -43,8 +43,6 @@ export interface IndexStatements {
  * carries the field weights as literals: bm25() takes them only as constant arguments.
  */
 export function prepareStatements(db: SqliteDatabase, weights: FieldWeights): IndexStatements {
-  const filter = `(@kinds IS NULL OR d.kind IN (SELECT value FROM json_each(@kinds)))
-      AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
   return {
     existing: db.prepare<[string], ExistingRow>(
       'SELECT rowid, id, hash, embed_hash, vector IS NOT NULL AS has_vector FROM retrieval_docs WHERE namespace = ?',
@@ -76,34 +74,32 @@ export function prepareStatements(db: SqliteDatabase, weights: FieldWeights): In
     ),
     count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM retrieval_docs'),
     countNamespace: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM retrieval_docs WHERE namespace = ?'),
-    bm25: db.prepare<Bm25Params, ScoredRow>(
-      `SELECT f.rowid AS rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score
-       FROM retrieval_fts f JOIN retrieval_docs d ON d.rowid = f.rowid
-       WHERE retrieval_fts MATCH @match AND ${filter}
-       ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
-    ),
-    bm25Unfiltered: db.prepare<{ match: string; limit: number }, ScoredRow>(
-      `SELECT rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score
-       FROM retrieval_fts WHERE retrieval_fts MATCH @match
-       ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
-    ),
-    fieldBm25: {
-      bm25: db.prepare<Bm25Params, FieldScoredRow>(
-        `SELECT f.rowid AS rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score, ${fieldScores()}
-         FROM retrieval_fts f JOIN retrieval_docs d ON d.rowid = f.rowid
-         WHERE retrieval_fts MATCH @match AND ${filter}
-         ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
-      ),
-      bm25Unfiltered: db.prepare<{ match: string; limit: number }, FieldScoredRow>(
-        `SELECT rowid, -bm25(retrieval_fts, ${bm25WeightArgs(weights)}) AS score, ${fieldScores()}
-         FROM retrieval_fts WHERE retrieval_fts MATCH @match
-         ORDER BY bm25(retrieval_fts, ${bm25WeightArgs(weights)}) LIMIT @limit`,
-      ),
-    },
+    ...bm25Statements<ScoredRow>(db, weights, ''),
+    fieldBm25: bm25Statements<FieldScoredRow>(db, weights, `, ${fieldScores()}`),
     catalog: db.prepare<[], CatalogRow>(
       'SELECT rowid, kind, namespace, vector FROM retrieval_docs',
     ),
     dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+  };
+}
+
+/** The BM25 ranking, joined with the documents for the kind/namespace filter and without it; `columns` adds to each row. */
+function bm25Statements<Row extends ScoredRow>(db: SqliteDatabase, weights: FieldWeights, columns: string) {
+  const bm25 = `bm25(retrieval_fts, ${bm25WeightArgs(weights)})`;
+  const filter = `(@kinds IS NULL OR d.kind IN (SELECT value FROM json_each(@kinds)))
+      AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
+  return {
+    bm25: db.prepare<Bm25Params, Row>(
+      `SELECT f.rowid AS rowid, -${bm25} AS score${columns}
+       FROM retrieval_fts f JOIN retrieval_docs d ON d.rowid = f.rowid
+       WHERE retrieval_fts MATCH @match AND ${filter}
+       ORDER BY ${bm25} LIMIT @limit`,
+    ),
+    bm25Unfiltered: db.prepare<{ match: string; limit: number }, Row>(
+      `SELECT rowid, -${bm25} AS score${columns}
+       FROM retrieval_fts WHERE retrieval_fts MATCH @match
+       ORDER BY ${bm25} LIMIT @limit`,
+    ),
   };
 }
 
