@@ -47,19 +47,6 @@ export class VectorMatrix {
     });
   }
 
-  /** Exact scores of the given documents (those without a vector are left out). */
-  score(query: Float32Array, rowids: Iterable<number>): ScoredRow[] {
-    if (query.length < this.dimensions) return [];
-    const scored: ScoredRow[] = [];
-    for (const rowid of rowids) {
-      const row = this.rowOf.get(rowid);
-      if (row === undefined) continue;
-      const dot = dotAt(this.data, row * this.stride, query, this.dimensions);
-      scored.push({ rowid, score: Number.isFinite(dot) ? dot : 0 });
-    }
-    return scored;
-  }
-
   /** Cosine of two stored documents (0 when either has no vector). */
   similarity(a: number, b: number): number {
     const rowA = this.rowOf.get(a);

@@ -29,7 +29,7 @@ describe('VectorMatrix', () => {
   });
 
   it('scores named rows exactly and never yields NaN for zero vectors', () => {
-    const scored = matrix.score(unit(0, 0, 1, 0, 0), [12, 13, 99]);
+    const scored = matrix.nearest(unit(0, 0, 1, 0, 0), 1, undefined, [12, 13, 99]);
     expect(scored).toEqual([
       { rowid: 12, score: expect.closeTo(1, 5) },
       { rowid: 13, score: 0 },
