@@ -1,4 +1,5 @@
 import type { Normalization, Ranking } from './fuse-rankings.js';
+import { scoreSpread } from './score-spread.js';
 import type { ScoredRow } from './vector-matrix.js';
 
 /**
@@ -69,8 +70,7 @@ function confidenceSignal(bm25: readonly ScoredRow[], dense: readonly ScoredRow[
   if (options.method === 'separation') {
     const top = dense.slice(0, k);
     if (top.length < 2) return 0;
-    const mean = top.reduce((sum, hit) => sum + hit.score, 0) / top.length;
-    const deviation = Math.sqrt(top.reduce((sum, hit) => sum + (hit.score - mean) ** 2, 0) / top.length);
+    const { mean, deviation } = scoreSpread(top.map((hit) => hit.score));
     return deviation > 0 ? (top[0].score - mean) / deviation / options.zMax : 0;
   }
   // lexical: a lone BM25 hit is a clear winner; an empty list none.

@@ -1,3 +1,5 @@
+import { scoreSpread } from './score-spread.js';
+
 /**
  * Fusion of several rankings of the same documents into one. Plain reciprocal rank fusion
  * throws away how sure each ranker is: a weak dense ranker that puts a wrong document
@@ -62,12 +64,7 @@ function normaliser(hits: Ranking['hits'], options: FusionOptions): (score: numb
   if (options.normalization === 'none') return (score) => Math.max(0, score);
   if (options.normalization === 'max') return (score) => (top > 0 ? Math.max(0, score / top) : 0);
   if (options.normalization === 'zscore') {
-    let sum = 0;
-    for (let i = 0; i < depth; i++) sum += hits[i].score;
-    const mean = sum / depth;
-    let squares = 0;
-    for (let i = 0; i < depth; i++) squares += (hits[i].score - mean) ** 2;
-    const deviation = Math.sqrt(squares / depth);
+    const { mean, deviation } = scoreSpread(hits.slice(0, depth).map((hit) => hit.score));
     return (score) => (deviation > 0 ? Math.max(0, (score - mean) / deviation) : score === top ? 1 : 0);
   }
   const bottom = depth > 1 ? hits[depth - 1].score : 0;

@@ -1,3 +1,4 @@
+import { scoreSpread } from './score-spread.js';
 import type { ScoredRow } from './vector-matrix.js';
 
 /** A BM25 hit with its per-field BM25 scores (name, description, args; FTS5 `bm25()` with one field weighted each). */
@@ -52,7 +53,7 @@ export function fusionCandidates(lexical: readonly FieldScoredRow[], dense: read
   const lexicalTop = lexical.slice(0, TOP);
   const agreement = lexicalTop.length > 0 ? lexicalTop.filter((hit) => denseTop.has(hit.rowid)).length / lexicalTop.length : 0;
   const gap = lexical.length === 0 || !(lexical[0].score > 0) ? 0 : lexical.length === 1 ? 1 : 1 - Math.max(0, lexical[1].score) / lexical[0].score;
-  const { mean, deviation } = spread(dense.slice(0, Z_DEPTH).map((hit) => hit.score));
+  const { mean, deviation } = scoreSpread(dense.slice(0, Z_DEPTH).map((hit) => hit.score));
 
   const lexicalAt = new Map(lexical.map((hit, rank) => [hit.rowid, { hit, rank }]));
   const denseAt = new Map(dense.map((hit, rank) => [hit.rowid, { score: hit.score, rank }]));
@@ -79,10 +80,4 @@ export function fusionCandidates(lexical: readonly FieldScoredRow[], dense: read
     };
     return { rowid, features: Float64Array.from(FUSION_FEATURES, (name) => values[name]) };
   });
-}
-
-function spread(scores: readonly number[]): { mean: number; deviation: number } {
-  if (scores.length === 0) return { mean: 0, deviation: 0 };
-  const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
-  return { mean, deviation: Math.sqrt(scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length) };
 }
