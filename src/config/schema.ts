@@ -250,6 +250,10 @@ export const a2aSchema = z.strictObject({
   port: z.number().int().nonnegative().default(4100),
   /** How long a task waits in `input-required` for the peer's answer before the tool call is rejected. */
   inputTimeoutMs: z.number().int().positive().default(300_000),
+  /** Largest request body accepted (bytes); larger ones are refused (413). */
+  maxMessageBytes: z.number().int().min(1024).default(16 * 1024 * 1024),
+  /** Deepest nesting of arrays/objects accepted in one body, as `adapters.acp.maxJsonDepth`. */
+  maxJsonDepth: z.number().int().min(8).max(10_000).default(128),
   allowedOrigins: z.array(z.string()).default([]),
   /** Agent card fields (defaults: the package's name and description). */
   card: z

@@ -57,6 +57,8 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
         executor: new A2aAgentExecutor(agent, records, taskStore, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
         taskStore,
         allowedOrigins: settings.allowedOrigins,
+        maxMessageBytes: settings.maxMessageBytes,
+        maxJsonDepth: settings.maxJsonDepth,
         card: {
           version: options.version ?? '0.0.0',
           ...settings.card,

@@ -10,6 +10,7 @@ import { toPrompt } from './a2a-prompt.js';
 import { TaskPublisher } from './a2a-task-publisher.js';
 import { runA2aTurn, type OpenQuestion } from './run-a2a-turn.js';
 import { TaskRecorder } from './task-recorder.js';
+import { clipForLog } from './clip-for-log.js';
 
 export interface A2aExecutorOptions {
   /** The project the A2A sessions work in. */
@@ -141,7 +142,7 @@ export class A2aAgentExecutor implements AgentExecutor {
       if (bound && (await sessions.get(bound.sessionId, this.options.cwd))) return bound.sessionId;
       const session = await sessions.create({ cwd: this.options.cwd });
       this.records.bindContext(contextId, owner, session.sessionId);
-      this.options.log?.(`A2A context ${contextId} → session ${session.sessionId}`);
+      this.options.log?.(`A2A context ${clipForLog(contextId)} → session ${session.sessionId}`);
       return session.sessionId;
     })().finally(() => this.binding.delete(key));
     this.binding.set(key, binding);

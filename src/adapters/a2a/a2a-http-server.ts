@@ -15,6 +15,10 @@ import { createHostOriginCheck, serverOrigin } from '../http/host-origin-check.j
 import type { NetworkAuth } from '../http/network-auth.js';
 import { requestPrincipal } from '../http/request-principal.js';
 import { BEARER_CHALLENGE, UNAUTHORIZED_CODE } from '../http/unauthorized-response.js';
+import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { A2A_RPC_PARAMS } from './a2a-request-schemas.js';
+import { checkA2aParams } from './check-a2a-params.js';
+import { clipForLog } from './clip-for-log.js';
 import { buildAgentCard, type AgentCardInput } from './build-agent-card.js';
 import { A2aPrincipal } from './a2a-principal.js';
 import { legacyAgentCard } from './legacy-agent-card.js';
@@ -25,6 +29,7 @@ import { RestHttpError, writeRestError } from './write-rest-result.js';
 import { writeRpcResult } from './write-rpc-result.js';
 
 export const A2A_RPC_PATH = '/a2a';
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const CARD_PATH = `/${AGENT_CARD_PATH}`;
 const UNAUTHORIZED_MESSAGE = 'Unauthorized: send "Authorization: Bearer <token>" (printed to stderr at start, or set with --auth-token / PLAITED_AUTH_TOKEN)';
 
@@ -39,8 +44,10 @@ export interface A2aHttpOptions {
   taskStore: TaskStore;
   card: Omit<AgentCardInput, 'url' | 'bearerAuth'>;
   allowedOrigins?: readonly string[];
-  /** Largest request body accepted (bytes). */
-  maxBodyBytes?: number;
+  /** Largest request body accepted (bytes); default 16 MiB. */
+  maxMessageBytes?: number;
+  /** Deepest nesting of arrays/objects in a body; default 128, as on the ACP face. */
+  maxJsonDepth?: number;
   log?: (message: string) => void;
 }
 
@@ -65,7 +72,7 @@ export interface A2aHttpServer {
  */
 export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServer> {
   const checkHostOrigin = createHostOriginCheck({ host: options.host, allowedOrigins: options.allowedOrigins });
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES, maxDepth: options.maxJsonDepth });
   let rpc: { v1: JsonRpcTransportHandler; legacy: LegacyJsonRpcTransportHandler; handler: DefaultRequestHandler } | undefined;
   let cardJson = '';
   let legacyCardJson = '';
@@ -85,7 +92,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
     if (path.startsWith(`${A2A_REST_PATH}/`)) {
       const principal = requestPrincipal(options.auth, { authorization: req.headers.authorization });
       if (principal === undefined) return writeRestError(res, new RestHttpError(401, 'UNAUTHENTICATED', UNAUTHORIZED_MESSAGE, { 'www-authenticate': BEARER_CHALLENGE }));
-      return serveRestRequest(req, res, { handler: rpc!.handler, principal, path: path.slice(A2A_REST_PATH.length), query: url.searchParams, maxBodyBytes, log: options.log });
+      return serveRestRequest(req, res, { handler: rpc!.handler, principal, path: path.slice(A2A_REST_PATH.length), query: url.searchParams, limits, log: options.log });
     }
     if (path !== A2A_RPC_PATH) return plain(res, 404, `Not found: the A2A JSON-RPC endpoint is ${A2A_RPC_PATH}, the HTTP+JSON routes are under ${A2A_REST_PATH}/, the agent card is ${CARD_PATH}`);
     if (req.method !== 'POST') return plain(res, 405, 'A2A JSON-RPC requests are POSTed', { allow: 'POST' });
@@ -94,10 +101,11 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
     const mediaType = (req.headers['content-type'] ?? 'application/json').split(';', 1)[0]!.trim().toLowerCase();
     if (mediaType !== 'application/json' && mediaType !== 'application/a2a+json') return rpcError(res, 415, -32600, `Unsupported Content-Type ${mediaType}: send application/json`);
 
-    const body = await readJsonBody(req, maxBodyBytes);
+    const body = await readJsonBody(req, limits);
     if (!body.ok) {
+      options.log?.(`A2A: refused a request: ${body.message}`);
       // An oversized body is not read to its end (leaving the loop destroyed the request): the connection closes after the error.
-      return rpcError(res, body.status, body.code, body.message, body.status === 413 ? { connection: 'close' } : {});
+      return rpcError(res, body.status, body.code, body.message, body.status === 413 ? { connection: 'close' } : {}, body.id);
     }
 
     const requestedVersion = header(req, A2A_VERSION_HEADER);
@@ -112,6 +120,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
         requestedVersion,
       });
       validateVersion(context.requestedVersion, await rpc!.handler.getAgentCard(), 'JSONRPC');
+      checkRpcParams(body.value, legacy);
       const result = await (legacy ? rpc!.legacy : rpc!.v1).handle(body.value as Record<string, unknown>, context);
       await writeRpcResult(res, result, { id, mapError, log: options.log });
     } catch (error) {
@@ -123,7 +132,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
 
   const http: HttpServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      options.log?.(`A2A request failed: ${(error as Error).message}`);
+      options.log?.(`A2A request failed: ${clipForLog((error as Error).message)}`);
       if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error');
       else if (!res.writableEnded) res.end();
     });
@@ -154,6 +163,15 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
       await new Promise<void>((done) => http.close(() => done()));
     },
   };
+}
+
+/** Checks the params of a method we serve (0.3 names for a 0.3 request, 1.0 names for 1.0); the SDK answers the rest. */
+function checkRpcParams(body: unknown, legacy: boolean): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const { method, params } = body as { method?: unknown; params?: unknown };
+  if (typeof method !== 'string' || method.includes('/') !== legacy || !Object.hasOwn(A2A_RPC_PARAMS, method)) return;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return; // the SDK's own "Invalid method parameters."
+  checkA2aParams(A2A_RPC_PARAMS[method]!, params, method);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -1,6 +1,9 @@
 import { AgentCard, ListTasksResponse, SendMessageRequest, SendMessageResponse, Task, taskStateFromJSON, type ListTasksRequest, type Message } from '@a2a-js/sdk';
 import { PushNotificationNotSupportedError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { A2A_REST_SEND_BODY, MAX_A2A_ID_CHARS } from './a2a-request-schemas.js';
+import { checkA2aParams } from './check-a2a-params.js';
+import { clipForLog } from './clip-for-log.js';
 import { RestHttpError, type RestReply } from './write-rest-result.js';
 
 /** Base URL of the HTTP+JSON binding (protocol 1.0); the routes below are relative to it. */
@@ -71,6 +74,7 @@ function allow(method: string, methods: string[]): void {
 }
 
 function sendMessageRequest(body: Record<string, unknown>): SendMessageRequest {
+  checkA2aParams(A2A_REST_SEND_BODY, body, 'POST /message:send', 'body');
   let params: SendMessageRequest;
   try {
     params = SendMessageRequest.fromJSON(body);
@@ -102,10 +106,10 @@ function listTasksRequest(query: URLSearchParams): ListTasksRequest {
   }
   return {
     tenant: '',
-    contextId: query.get('contextId') ?? '',
+    contextId: boundedId('contextId', query.get('contextId') ?? ''),
     status: state,
     pageSize: size,
-    pageToken: query.get('pageToken') ?? '',
+    pageToken: boundedId('pageToken', query.get('pageToken') ?? ''),
     historyLength: historyLength !== null && historyLength !== '' ? nonNegative('historyLength', historyLength) : undefined,
     statusTimestampAfter: query.get('statusTimestampAfter') || undefined,
     includeArtifacts: query.get('includeArtifacts') === 'true',
@@ -119,11 +123,18 @@ function nonNegative(name: string, value: string): number {
 }
 
 function decodeSegment(segment: string): string {
+  let id: string;
   try {
-    return decodeURIComponent(segment);
+    id = decodeURIComponent(segment);
   } catch {
-    throw new RequestMalformedError(`Malformed task id in the path: ${segment}`);
+    throw new RequestMalformedError(`Malformed task id in the path: ${clipForLog(segment)}`);
   }
+  return boundedId('the task id in the path', id);
+}
+
+function boundedId(name: string, value: string): string {
+  if (value.length > MAX_A2A_ID_CHARS) throw new RequestMalformedError(`${name} is ${value.length} characters long; ids are at most ${MAX_A2A_ID_CHARS}`);
+  return value;
 }
 
 function isMessage(result: Message | Task): result is Message {

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { A2AError, ContentTypeNotSupportedError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import { defaultServerCallContextBuilder, validateVersion, type A2ARequestHandler } from '@a2a-js/sdk/server';
+import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { A2aPrincipal } from './a2a-principal.js';
+import { clipForLog } from './clip-for-log.js';
 import { readJsonBody } from './read-json-body.js';
 import { runRestRoute } from './rest-routes.js';
 import { RestHttpError, writeRestError, writeRestResult } from './write-rest-result.js';
@@ -14,7 +16,8 @@ export interface RestRequestOptions {
   /** The path below the REST base. */
   path: string;
   query: URLSearchParams;
-  maxBodyBytes: number;
+  /** Size and depth bounds of a body. */
+  limits: JsonRpcLimits;
   log?: (message: string) => void;
 }
 
@@ -33,11 +36,11 @@ export async function serveRestRequest(req: IncomingMessage, res: ServerResponse
     }
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
-      const read = await readJsonBody(req, options.maxBodyBytes, {});
+      const read = await readJsonBody(req, options.limits, {});
       if (!read.ok) {
         // An oversized body is not read to its end: the connection closes after the error.
         if (read.status === 413) throw new RestHttpError(413, 'RESOURCE_EXHAUSTED', read.message, { connection: 'close' });
-        throw new RequestMalformedError(`Invalid JSON payload: ${read.message}`);
+        throw new RequestMalformedError(read.code === -32700 ? `Invalid JSON payload: ${read.message}` : read.message);
       }
       if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) throw new RequestMalformedError('The request body must be a JSON object');
       body = read.value as Record<string, unknown>;
@@ -52,7 +55,7 @@ export async function serveRestRequest(req: IncomingMessage, res: ServerResponse
     const reply = await runRestRoute(options.handler, { method, path: options.path, query: options.query, body }, context);
     await writeRestResult(res, reply, options.log);
   } catch (error) {
-    if (!(error instanceof RestHttpError) && !(error instanceof A2AError)) options.log?.(`A2A REST request failed: ${(error as Error).message}`);
+    if (!(error instanceof RestHttpError) && !(error instanceof A2AError)) options.log?.(`A2A REST request failed: ${clipForLog((error as Error).message)}`);
     if (!res.headersSent) writeRestError(res, error);
     else if (!res.writableEnded) res.end();
   }
