@@ -70,6 +70,47 @@ describe('network faces under hostile input (the built CLI over HTTP)', () => {
     socket.socket.close();
   });
 
+  it('ACP over HTTP POST: a batch gets one -32600 per request id and none for its notifications, before and after initialize', async () => {
+    const cli = await start(['--transport', 'http', '--port', '0'], /ACP over HTTP at (http:\/\/\S+\/acp)/);
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(cli.url, { method: 'POST', headers: { ...TEST_AUTH_HEADERS, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    const notification = { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 'x' } };
+    const early = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }, notification, { jsonrpc: '2.0', id: 'two', method: 'session/list', params: {} }]));
+    const earlyReplies = (await early.json()) as Array<{ id: unknown; error: { code: number; message: string } }>;
+    expect(earlyReplies.map((reply) => [reply.id, reply.error.code])).toEqual([[1, -32600], ['two', -32600]]);
+    expect(earlyReplies[0]!.error.message).toMatch(/batches are not supported; send each message on its own/);
+    const init = await post(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+    expect(init.status).toBe(200);
+    const connection = { 'acp-connection-id': init.headers.get('acp-connection-id')! };
+    const later = await post(JSON.stringify([{ jsonrpc: '2.0', id: 'a', method: 'session/list', params: {} }, { jsonrpc: '2.0', id: 'b', method: 'session/list', params: {} }]), connection);
+    expect(((await later.json()) as Array<{ id: unknown }>).map((reply) => reply.id)).toEqual(['a', 'b']);
+    const onlyNotifications = await post(JSON.stringify([notification]), connection);
+    expect(onlyNotifications.status).toBe(202);
+    expect(await onlyNotifications.text()).toBe('');
+    const empty = await post('[]', connection);
+    expect(await empty.json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it('ACP over WebSocket: a request before initialize gets an error with its id and the socket stays open; a batch gets one error per id', async () => {
+    const cli = await start(['--transport', 'http', '--port', '0'], /ACP over HTTP at (http:\/\/\S+\/acp)/);
+    const socket = await openSocket(cli.url);
+    socket.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'early', method: 'session/list', params: {} }));
+    const early = await answer(socket.messages, 'early');
+    expect(early.error?.code).toBe(-32600);
+    socket.socket.send(JSON.stringify([{ jsonrpc: '2.0', id: 'b1', method: 'session/list', params: {} }, { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 'x' } }, { jsonrpc: '2.0', id: 7, method: 'session/list', params: {} }]));
+    socket.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+    expect((await answer(socket.messages, 'init')).result).toBeDefined();
+    // The batch's answer is one frame, an array with an error per request.
+    const batchReply = socket.messages.find((message) => Array.isArray(message)) as unknown as Array<{ id: unknown; error: { code: number } }>;
+    expect(batchReply.map((reply) => [reply.id, reply.error.code])).toEqual([['b1', -32600], [7, -32600]]);
+    socket.socket.send(JSON.stringify([{ jsonrpc: '2.0', id: 'after', method: 'session/list', params: {} }]));
+    socket.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'session/list', params: {} }));
+    expect((await answer(socket.messages, 'list')).result).toBeDefined();
+    expect(socket.messages.some((message) => Array.isArray(message) && (message as Array<{ id: unknown }>)[0]?.id === 'after')).toBe(true);
+    socket.socket.close();
+    expect(await socket.closed).toBe(1005);
+  });
+
   it('MCP over HTTP: oversized, deep and malformed bodies get JSON-RPC errors with the request id', async () => {
     const cli = await start(['--adapter', 'mcp', '--transport', 'http', '--port', '0'], /MCP over streamable HTTP at (http:\/\/\S+\/mcp)/);
     const post = (body: string) =>

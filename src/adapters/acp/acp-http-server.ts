@@ -11,6 +11,8 @@ import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
 import { requestPrincipal, selectSubprotocol } from '../http/request-principal.js';
 import { BEARER_CHALLENGE, UNAUTHORIZED_BODY, unauthorizedUpgradeReply } from '../http/unauthorized-response.js';
 import { watchIdle } from './acp-http-idle-stream.js';
+import { answerHttpBatch } from './answer-http-batch.js';
+import { gateAcpWebSockets } from './gate-acp-web-sockets.js';
 import { guardAcpStream } from './guard-acp-stream.js';
 import { refuseOversizedBody } from './refuse-oversized-body.js';
 import type { ServeAcpOptions } from './serve-acp.js';
@@ -59,7 +61,9 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxJsonDepth });
 
   const { WebSocketServer } = await import('ws');
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols: (protocols) => selectSubprotocol(protocols) });
+  const warn = options.warn ?? options.log;
+  const webSockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols: (protocols) => selectSubprotocol(protocols) });
+  const sockets = gateAcpWebSockets(webSockets, limits, warn);
   const servers = new Map<string, { acp: AcpServer; http: ReturnType<typeof createNodeHttpHandler>; upgrade: ReturnType<typeof createNodeWebSocketUpgradeHandler> }>();
   const serverFor = (principal: string) => {
     let entry = servers.get(principal);
@@ -68,7 +72,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
         createAgent: () => ({
           connect(stream: acp.Stream) {
             let connection: AcpConnectionHandle | undefined;
-            const idle = watchIdle(guardAcpStream(stream, limits, options.warn ?? options.log), idleMs, () => {
+            const idle = watchIdle(guardAcpStream(stream, limits, warn), idleMs, () => {
               options.log?.('closing an idle ACP connection');
               connection?.close();
             });
@@ -108,8 +112,17 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': BEARER_CHALLENGE });
       return void res.end(UNAUTHORIZED_BODY);
     }
-    if (refuseOversizedBody(req, res, limits, options.warn ?? options.log)) return;
-    serverFor(verdict.principal).http(req, res);
+    if (refuseOversizedBody(req, res, limits, warn)) return;
+    const handler = serverFor(verdict.principal).http;
+    if (req.method !== 'POST') return handler(req, res);
+    answerHttpBatch(req, res, limits, warn).then(
+      (answered) => void (answered || handler(req, res)),
+      (error: unknown) => {
+        warn?.(`acp: a request failed: ${(error as Error).message}`);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end();
+      },
+    );
   });
 
   // Idle keep-alive sockets outlive the clients' own pool timeouts, so a client never
@@ -140,7 +153,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     async close() {
       for (const server of servers.values()) await server.acp.close().catch(() => undefined);
       for (const connection of open) connection.close();
-      sockets.close();
+      webSockets.close();
       http.closeAllConnections();
       await new Promise<void>((done) => http.close(() => done()));
     },
