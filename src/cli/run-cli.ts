@@ -7,6 +7,7 @@ import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
 import { createDefaultAgent } from '../default-agent.js';
+import { useProcessLedger } from '../tools/process-ledger.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { networkAuthSource } from './network-auth-source.js';
 import { checkModelSpec } from '../model/check-model-spec.js';
@@ -71,6 +72,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     chain.includes('mcp') && config.agent.model === undefined
       ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(modelSource(config))
       : undefined;
+  if (config.agent.stateDb !== ':memory:') {
+    // What a previous agent here left running when it was killed (SIGKILL runs no exit hook).
+    const reaped = useProcessLedger(join(process.cwd(), '.plaited', 'processes'));
+    if (reaped > 0) log('warn', `stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
+  }
   const agent = createDefaultAgent({ config, log, model });
   let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { OutputBuffer, type OutputKeep } from './output-buffer.js';
 import { ProcessSpawnError } from './process-spawn-error.js';
+import { processLedger } from './process-ledger.js';
 import { PROCESS_TAG_ENV, killTaggedProcesses, newProcessTag } from './process-tree.js';
 
 export interface SpawnProcessOptions {
@@ -74,6 +75,9 @@ export function spawnProcess(options: SpawnProcessOptions): Promise<SpawnProcess
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Recorded until it ends, so a start after a SIGKILL of this process can reap it.
+    const ledger = processLedger();
+    if (child.pid !== undefined) ledger?.record(child.pid, tag);
 
     const killGroup = (signal: NodeJS.Signals): void => {
       if (child.pid === undefined) return;
@@ -110,6 +114,7 @@ export function spawnProcess(options: SpawnProcessOptions): Promise<SpawnProcess
       settled = true;
       // Children that ignored SIGTERM must not outlive a stopped command.
       if (stopping) killGroup('SIGKILL');
+      if (child.pid !== undefined) ledger?.forget(child.pid);
       cleanup();
       resolve({
         output: output.text(),
