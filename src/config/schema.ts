@@ -88,6 +88,8 @@ export const agentSchema = z.strictObject({
   /** Native tool calling, or `<tool_call>` blocks parsed from text. */
   toolCallFormat: z.enum(['native', 'xml']).default('native'),
   maxParallelSubagents: z.number().int().positive().default(5),
+  /** Model calls (HTTP providers) this process makes at once; more wait in line (first come, first served). */
+  maxConcurrentModelCalls: z.number().int().positive().default(8),
   /** The model's context window in tokens; `contextSize` (local models) or 128k when absent. */
   contextWindow: z.number().int().positive().optional(),
   /** Compact the history sent to the model past this many tokens (a value <= 1 is a fraction of the window). Default 0.8. */

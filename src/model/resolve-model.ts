@@ -40,7 +40,11 @@ export async function resolveModel(
         );
       }
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      const { createModelFetch } = await import('./model-fetch.js');
+      const { processModelCallLimiter } = await import('./model-call-limiter.js');
       const provider = createOpenAICompatible({
+        // At most agent.maxConcurrentModelCalls connections at once, and a stale keep-alive socket retried once.
+        fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls)),
         name: 'openai-compatible',
         baseURL: agentConfig.baseURL,
         apiKey: agentConfig.apiKey ?? process.env.PLAITED_API_KEY,

@@ -31,6 +31,13 @@ export interface ScriptStep {
   /** Answer with this HTTP status and `errorBody` instead of a completion. */
   status?: number;
   errorBody?: unknown;
+  /** Hold the reply until this settles (the test decides when a request may finish). */
+  until?: Promise<unknown>;
+  /**
+   * Close the connection without a byte of reply, as a server does with a keep-alive socket it
+   * dropped while the client was not looking: the client sees "other side closed".
+   */
+  dropConnection?: boolean;
 }
 
 /** A parsed `POST /v1/chat/completions` body. */
@@ -55,6 +62,10 @@ export interface ScriptedOpenAIServer {
   requestHeaders: IncomingHttpHeaders[];
   /** Queues more steps; they are served before the script function (if any) is asked. */
   push(...steps: ScriptStep[]): void;
+  /** Chat requests being answered right now. */
+  open(): number;
+  /** The most chat requests that were ever being answered at once. */
+  peakOpen(): number;
   /** Aborts open responses and stops listening. */
   close(): Promise<void>;
 }
@@ -69,6 +80,8 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
   // Pending waits, so close() can cut them short and every response handler finishes.
   const waits = new Map<NodeJS.Timeout, () => void>();
   let closing = false;
+  let open = 0;
+  let peakOpen = 0;
 
   const sleep = (ms: number | undefined) =>
     new Promise<void>((done) => {
@@ -104,7 +117,13 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
       requests.push(body);
       requestHeaders.push(req.headers);
       const step = queue.shift() ?? respond?.(body, index) ?? { text: EXHAUSTED_TEXT };
-      void answer(res, body, step, index).catch(() => res.destroy());
+      if (step.dropConnection) return void req.socket.destroy();
+      open++;
+      peakOpen = Math.max(peakOpen, open);
+      res.once('close', () => open--);
+      void (step.until ?? Promise.resolve())
+        .then(() => answer(res, body, step, index))
+        .catch(() => res.destroy());
     });
   });
 
@@ -144,6 +163,8 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
     requests,
     requestHeaders,
     push: (...steps) => void queue.push(...steps),
+    open: () => open,
+    peakOpen: () => peakOpen,
     close: () =>
       new Promise<void>((done) => {
         closing = true;
