@@ -1,7 +1,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { BoundedLineReader, type LineEvent } from '../json-rpc/bounded-line-reader.js';
 import { inspectJsonRpcText, oversizedIntake, type Intake } from '../json-rpc/inspect-json-rpc.js';
+import { JsonRpcBatches, parseBatch } from '../json-rpc/json-rpc-batches.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { asksForAcpV2 } from './asks-for-acp-v2.js';
 
 export interface BoundedStreamOptions {
   limits: JsonRpcLimits;
@@ -13,7 +15,8 @@ export interface BoundedStreamOptions {
  * ACP over newline-delimited JSON (stdio), like the SDK's `ndJsonStream` but no single line
  * can end the connection: a line over `maxMessageBytes` is skipped as it streams in, one
  * nested deeper than `maxDepth` is never parsed, and every malformed message with an id gets
- * a JSON-RPC error, then reading goes on.
+ * a JSON-RPC error, then reading goes on. A connection that opens with a v2 `initialize` gets
+ * JSON-RPC batches answered (one array of answers); v1 refuses each request of one.
  */
 export function boundedNdJsonStream(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>, options: BoundedStreamOptions): acp.Stream {
   const encoder = new TextEncoder();
@@ -26,6 +29,9 @@ export function boundedNdJsonStream(output: WritableStream<Uint8Array>, input: R
     return next;
   };
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** Set when the first message is a v2 `initialize`: the draft answers batches. */
+  let batches: JsonRpcBatches | undefined;
+  let first = true;
 
   const readable = new ReadableStream<acp.AnyMessage>({
     async start(controller) {
@@ -37,9 +43,21 @@ export function boundedNdJsonStream(output: WritableStream<Uint8Array>, input: R
         else {
           const text = event.line.trim();
           if (!text) return;
+          const entries = batches && parseBatch(text, options.limits);
+          if (entries) {
+            const opened = batches!.open(entries);
+            for (const warning of opened.warnings) options.warn?.(`acp: ${warning}`);
+            if (opened.complete) await write(opened.complete).catch(() => undefined);
+            for (const message of opened.dispatch) controller.enqueue(message as acp.AnyMessage);
+            return;
+          }
           intake = inspectJsonRpcText(text, options.limits);
         }
-        if ('accept' in intake) return controller.enqueue(intake.accept as acp.AnyMessage);
+        if ('accept' in intake) {
+          if (first && asksForAcpV2(intake.accept)) batches = new JsonRpcBatches(options.limits);
+          first = false;
+          return controller.enqueue(intake.accept as acp.AnyMessage);
+        }
         options.warn?.(`acp: ${intake.warning}`);
         if (intake.reply) await write(intake.reply).catch(() => undefined);
       };
@@ -63,7 +81,11 @@ export function boundedNdJsonStream(output: WritableStream<Uint8Array>, input: R
     },
   });
   const writable = new WritableStream<acp.AnyMessage>({
-    write: (message) => write(message),
+    write: (message) => {
+      const taken = batches?.take(message);
+      if (!taken?.held) return write(message);
+      return taken.complete ? write(taken.complete) : Promise.resolve();
+    },
     close: () => writes.then(() => writer.close()).catch(() => undefined),
   });
   return { readable, writable };

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Agent } from '../../agent/agent.js';
+import { asksForAcpV2 } from './asks-for-acp-v2.js';
 import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
 
 export interface AcpConnectionHandle {
@@ -35,7 +36,7 @@ export function serveAcpVersions(agent: Agent, stream: acp.Stream, options: Serv
       cancel: (reason) => reader.cancel(reason),
     });
     const replayed: acp.Stream = { readable, writable: stream.writable };
-    if (asksForV2(first.value)) {
+    if (asksForAcpV2(first.value)) {
       const { serveAcpWithRouter } = await import('./serve-acp-router.js');
       served = serveAcpWithRouter(agent, replayed, options);
     } else {
@@ -52,10 +53,4 @@ export function serveAcpVersions(agent: Agent, stream: acp.Stream, options: Serv
       else void reader.cancel().catch(() => undefined);
     },
   };
-}
-
-/** An `initialize` request for protocol version 2 or later (v1 clients send 1). */
-function asksForV2(message: acp.AnyMessage): boolean {
-  const { method, params } = message as { method?: unknown; params?: { protocolVersion?: unknown } };
-  return method === 'initialize' && typeof params?.protocolVersion === 'number' && params.protocolVersion >= 2;
 }

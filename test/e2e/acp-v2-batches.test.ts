@@ -1,0 +1,89 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRawCli, type RawJsonRpcCli, type RawMessage } from '../helpers/raw-json-rpc-cli.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+let model: ScriptedOpenAIServer;
+const clis: RawJsonRpcCli[] = [];
+beforeEach(async () => {
+  model = await startScriptedOpenAIServer();
+});
+afterEach(async () => {
+  for (const cli of clis.splice(0)) {
+    await cli.close();
+    expect(cli.violations).toEqual([]);
+  }
+  await model.close();
+});
+
+function start(): { cli: RawJsonRpcCli; cwd: string } {
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-v2-batch-'));
+  const cli = startRawCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', model.url] });
+  clis.push(cli);
+  return { cli, cwd };
+}
+
+const list = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'session/list', params: {} });
+const cancel = { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 'no-such-session' } };
+/** The array answers the CLI wrote, in order. */
+const arrays = (cli: RawJsonRpcCli) => cli.messages.filter((message): message is RawMessage[] => Array.isArray(message));
+
+describe('ACP v2 draft over stdio: JSON-RPC batches are answered as JSON-RPC 2.0 says', () => {
+  it('one array with an answer per request, none for notifications; bad entries answered in place; an empty batch is one -32600', async () => {
+    const { cli, cwd } = start();
+    const init = await cli.request('initialize', { protocolVersion: v2.PROTOCOL_VERSION, info: { name: 'batch-test', version: '1' }, capabilities: {} });
+    expect(init.error).toBeUndefined();
+    const created = await cli.request('session/new', { cwd, mcpServers: [] });
+    const sessionId = (created.result as { sessionId: string }).sessionId;
+
+    await cli.write(`${JSON.stringify([list('a'), cancel, list('b')])}\n`);
+    await waitFor(() => arrays(cli).length === 1, 20_000, 'the batch answer');
+    const [answer] = arrays(cli);
+    expect(answer!.map((message) => message.id)).toEqual(['a', 'b']);
+    for (const message of answer!) expect((message.result as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId)).toEqual([sessionId]);
+
+    await cli.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 'bad', method: 5 }, 7, list('c'), list('c')])}\n`);
+    await waitFor(() => arrays(cli).length === 2, 20_000, 'the second batch answer');
+    const mixed = arrays(cli)[1]!;
+    expect(mixed.map((message) => [message.id, message.error?.code ?? 'result'])).toEqual([
+      ['bad', -32600],
+      [null, -32600],
+      ['c', 'result'],
+      ['c', -32600],
+    ]);
+
+    // Only notifications: no answer at all (the next request's answer is the next thing written).
+    const before = cli.messages.length;
+    await cli.write(`${JSON.stringify([cancel, cancel])}\n`);
+    const next = await cli.request('session/list', {}, 'after');
+    expect(next.result).toBeDefined();
+    expect(cli.messages.slice(before)).toEqual([next]);
+
+    expect(await answerTo(cli, '[]')).toMatchObject({ id: null, error: { code: -32600 } });
+    const deep = `[{"jsonrpc":"2.0","id":"deep","method":"session/list","params":{"x":${'['.repeat(200)}${']'.repeat(200)}}}]`;
+    expect(await answerTo(cli, deep)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/deeper than 128/) } });
+  });
+
+  it('v1 keeps refusing a batch, with one -32600 per request id', async () => {
+    const { cli } = start();
+    expect((await cli.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).result).toBeDefined();
+    await cli.write(`${JSON.stringify([list('x'), cancel, list('y')])}\n`);
+    await waitFor(() => arrays(cli).length === 1, 20_000, 'the refusal');
+    expect(arrays(cli)[0]!.map((message) => [message.id, message.error?.code])).toEqual([
+      ['x', -32600],
+      ['y', -32600],
+    ]);
+  });
+});
+
+/** Writes `line` and resolves with the next message the CLI writes. */
+async function answerTo(cli: RawJsonRpcCli, line: string): Promise<RawMessage | RawMessage[]> {
+  const count = cli.messages.length;
+  await cli.write(`${line}\n`);
+  await waitFor(() => cli.messages.length > count, 20_000, `an answer to ${line.slice(0, 40)}`);
+  return cli.messages[count]!;
+}
