@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
+import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { startRawCli, type RawJsonRpcCli, type RawMessage } from '../helpers/raw-json-rpc-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let model: ScriptedOpenAIServer;
 const clis: RawJsonRpcCli[] = [];
+const servers: HttpCli[] = [];
 beforeEach(async () => {
   model = await startScriptedOpenAIServer();
 });
@@ -17,6 +21,7 @@ afterEach(async () => {
     await cli.close();
     expect(cli.violations).toEqual([]);
   }
+  for (const server of servers.splice(0)) await server.close();
   await model.close();
 });
 
@@ -79,6 +84,55 @@ describe('ACP v2 draft over stdio: JSON-RPC batches are answered as JSON-RPC 2.0
     ]);
   });
 });
+
+describe('ACP v2 draft over WebSocket: JSON-RPC batches are answered as JSON-RPC 2.0 says', () => {
+  it('one array frame with an answer per request, none for notifications; v1 on another socket keeps refusing per id', async () => {
+    const server = await startHttpCli({
+      cwd: mkdtempSync(join(tmpdir(), 'plaited-v2-batch-ws-')),
+      args: ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--transport', 'http'],
+      urlPattern: /ACP over HTTP at (http:\/\/\S+\/acp)/,
+    });
+    servers.push(server);
+    const draft = await openSocket(server.url);
+    draft.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: v2.PROTOCOL_VERSION, info: { name: 'batch-test', version: '1' }, capabilities: {} } });
+    await waitFor(() => draft.frames.some((frame) => (frame as RawMessage).id === 'init'), 20_000, 'the v2 initialize answer');
+    draft.send([list('a'), cancel, list('b')]);
+    draft.send([cancel]);
+    draft.send(list('single'));
+    await waitFor(() => draft.frames.some((frame) => (frame as RawMessage).id === 'single'), 20_000, 'the single answer');
+    await waitFor(() => draft.frames.some(Array.isArray), 20_000, 'the batch answer');
+    const batches = draft.frames.filter((frame): frame is RawMessage[] => Array.isArray(frame));
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.map((message) => [message.id, message.result !== undefined])).toEqual([
+      ['a', true],
+      ['b', true],
+    ]);
+
+    const stable = await openSocket(server.url);
+    stable.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+    await waitFor(() => stable.frames.some((frame) => (frame as RawMessage).id === 'init'), 20_000, 'the v1 initialize answer');
+    stable.send([list('x'), list('y')]);
+    await waitFor(() => stable.frames.some(Array.isArray), 20_000, 'the v1 refusal');
+    const refusal = stable.frames.find((frame): frame is RawMessage[] => Array.isArray(frame))!;
+    expect(refusal.map((message) => [message.id, message.error?.code])).toEqual([
+      ['x', -32600],
+      ['y', -32600],
+    ]);
+    draft.socket.close();
+    stable.socket.close();
+  });
+});
+
+async function openSocket(url: string): Promise<{ socket: WebSocket; frames: Array<RawMessage | RawMessage[]>; send(message: unknown): void }> {
+  const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers: TEST_AUTH_HEADERS });
+  const frames: Array<RawMessage | RawMessage[]> = [];
+  socket.on('message', (data) => frames.push(JSON.parse(String(data)) as RawMessage | RawMessage[]));
+  await new Promise((ready, fail) => {
+    socket.once('open', ready);
+    socket.once('error', fail);
+  });
+  return { socket, frames, send: (message) => socket.send(JSON.stringify(message)) };
+}
 
 /** Writes `line` and resolves with the next message the CLI writes. */
 async function answerTo(cli: RawJsonRpcCli, line: string): Promise<RawMessage | RawMessage[]> {

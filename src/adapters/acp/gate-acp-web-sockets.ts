@@ -3,7 +3,9 @@ import type { Duplex } from 'node:stream';
 import type { NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { INVALID_REQUEST, errorResponse, inspectJsonRpcText, type Intake } from '../json-rpc/inspect-json-rpc.js';
+import { JsonRpcBatches, parseBatch } from '../json-rpc/json-rpc-batches.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { asksForAcpV2 } from './asks-for-acp-v2.js';
 
 type Listener = (...args: unknown[]) => void;
 type Warn = ((message: string) => void) | undefined;
@@ -13,7 +15,9 @@ type Warn = ((message: string) => void) | undefined;
  * socket's incoming frames. The SDK answers a batch with one `id: null` error and closes the
  * socket (1002) on any first message that is not `initialize`; the gate answers these itself,
  * as JSON-RPC says: each request of a batch gets its own -32600 (notifications nothing), and a
- * request before `initialize` gets an error with its id while the socket stays open.
+ * request before `initialize` gets an error with its id while the socket stays open. On a v2
+ * (draft) connection a batch is answered instead: its entries go to the SDK one by one and
+ * their answers come back as one array frame.
  */
 export function gateAcpWebSockets(server: WebSocketServer, limits: JsonRpcLimits, warn: Warn): NodeWebSocketUpgradeServer {
   return {
@@ -29,15 +33,25 @@ type SdkSocket = Parameters<Parameters<NodeWebSocketUpgradeServer['handleUpgrade
 
 function gatedSocket(webSocket: WebSocket, limits: JsonRpcLimits, warn: Warn): SdkSocket {
   let initializeSeen = false;
-  /** True when the frame was answered here and must not reach the SDK. */
-  const answered = (text: string): boolean => {
+  /** Set by a v2 `initialize`: the draft answers batches. */
+  let batches: JsonRpcBatches | undefined;
+  /** `true`: answered here; `false`: the SDK's as it is; a list: the SDK's, one message at a time. */
+  const route = (text: string): boolean | string[] => {
     const batch = text.trimStart().startsWith('[');
+    const entries = batch && batches ? parseBatch(text, limits) : undefined;
+    if (entries) {
+      const opened = batches!.open(entries);
+      for (const warning of opened.warnings) warn?.(`acp: ${warning}`);
+      if (opened.complete) webSocket.send(JSON.stringify(opened.complete));
+      return opened.dispatch.map((message) => JSON.stringify(message));
+    }
     if (!batch && initializeSeen) return false;
     const intake = inspectJsonRpcText(text, limits);
     if ('accept' in intake) {
       const { method, id } = intake.accept;
-      if (method === 'initialize' && id !== undefined && id !== null) {
+      if (!initializeSeen && method === 'initialize' && id !== undefined && id !== null) {
         initializeSeen = true;
+        if (asksForAcpV2(intake.accept)) batches = new JsonRpcBatches(limits);
         return false;
       }
       return refuseBeforeInitialize(intake.accept, webSocket, warn);
@@ -45,16 +59,22 @@ function gatedSocket(webSocket: WebSocket, limits: JsonRpcLimits, warn: Warn): S
     reply(webSocket, intake, warn);
     return true;
   };
+  const send = (data: string): void => {
+    const taken = batches && batches.pending > 0 ? batches.take(JSON.parse(data)) : undefined;
+    if (!taken?.held) return webSocket.send(data);
+    if (taken.complete) webSocket.send(JSON.stringify(taken.complete));
+  };
   const wrapped = new Map<Listener, Listener>();
   const gated: Record<string, unknown> = {
-    send: (data: string) => webSocket.send(data),
+    send,
     close: (code?: number, reason?: string) => webSocket.close(code, reason),
     on(type: string, listener: Listener) {
       const forward: Listener =
         type === 'message'
           ? (data, isBinary) => {
-              if (isBinary === false && answered(textOf(data))) return;
-              listener(data, isBinary);
+              const verdict = isBinary === false ? route(textOf(data)) : false;
+              if (verdict === false) return listener(data, isBinary);
+              if (verdict !== true) for (const text of verdict) listener(text, false);
             }
           : listener;
       wrapped.set(listener, forward);
