@@ -22,7 +22,9 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonRpcLimits, 
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limits.maxMessageBytes) {
-      const id = recoverJsonRpcId(Buffer.concat([...chunks, chunk]).subarray(0, ID_HEAD_CHARS).toString('utf8'));
+      const head: Buffer[] = [];
+      for (let kept = 0, i = 0; i < chunks.length && kept < ID_HEAD_CHARS; kept += chunks[i]!.length, i++) head.push(chunks[i]!);
+      const id = recoverJsonRpcId(Buffer.concat([...head, chunk.subarray(0, ID_HEAD_CHARS)]).subarray(0, ID_HEAD_CHARS).toString('utf8'));
       return { ok: false, status: 413, code: -32600, message: `Request body over ${limits.maxMessageBytes} bytes (adapters.a2a.maxMessageBytes)`, id };
     }
     chunks.push(chunk);
