@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureFolder } from '../storage/ensure-folder.js';
-import { killTaggedProcesses } from './process-tree.js';
+import { carriesProcessTag, killTaggedProcesses } from './process-tree.js';
 import { processStartTime } from './process-start-time.js';
 
 interface Recorded {
@@ -94,7 +94,9 @@ export function reapRecordedProcesses(dir: string): number {
     if (!ledger || ledger.agent.pid === process.pid) continue;
     if (processStartTime(ledger.agent.pid) === ledger.agent.start) continue; // That agent still runs.
     for (const recorded of ledger.processes) {
-      const alive = processStartTime(recorded.pid) === recorded.start;
+      // The start time rules out a reused pid; the tag in its environment, a ledger written by
+      // anything but us (a file in the project is no proof: a process must carry our tag).
+      const alive = processStartTime(recorded.pid) === recorded.start && carriesProcessTag(recorded.pid, recorded.tag);
       // spawnProcess makes each command a group leader: the group goes with it.
       if (alive) signalGroup(recorded.pid);
       if (killTaggedProcesses(recorded.tag) > 0 || alive) reaped++;

@@ -41,6 +41,21 @@ export function killTaggedProcesses(tag: string): number {
   return found.size;
 }
 
+/** Whether process `pid` carries `tag` in its environment (false when it is gone or not ours to read). */
+export function carriesProcessTag(pid: number, tag: string): boolean {
+  const needle = Buffer.from(`\0${PROCESS_TAG_ENV}=${tag}\0`);
+  try {
+    return hasNeedle(readFileSync(`/proc/${pid}/environ`), needle);
+  } catch {
+    return false;
+  }
+}
+
+function hasNeedle(environ: Buffer, needle: Buffer): boolean {
+  // The first variable has no NUL before it.
+  return environ.includes(needle) || environ.subarray(0, needle.length - 1).equals(needle.subarray(1));
+}
+
 function taggedPids(needle: Buffer): number[] {
   let entries: string[];
   try {
@@ -59,8 +74,7 @@ function taggedPids(needle: Buffer): number[] {
     } catch {
       continue; // Gone, or another user's: not ours.
     }
-    // The first variable has no NUL before it.
-    if (environ.includes(needle) || environ.subarray(0, needle.length - 1).equals(needle.subarray(1))) pids.push(pid);
+    if (hasNeedle(environ, needle)) pids.push(pid);
   }
   return pids;
 }

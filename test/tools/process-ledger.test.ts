@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProcessLedger, reapRecordedProcesses } from '../../src/tools/process-ledger.js';
 import { processStartTime } from '../../src/tools/process-start-time.js';
+import { PROCESS_TAG_ENV } from '../../src/tools/process-tree.js';
 
-/** A real `sleep` in its own group, as spawnProcess starts commands. */
-function startSleep(): { pid: number; exited: Promise<string | null> } {
-  const child = spawn('sleep', ['600'], { detached: true, stdio: 'ignore' });
+/** A real `sleep` in its own group, as spawnProcess starts commands (with its tag, when given). */
+function startSleep(tag?: string): { pid: number; exited: Promise<string | null> } {
+  const child = spawn('sleep', ['600'], { detached: true, stdio: 'ignore', env: { ...process.env, ...(tag ? { [PROCESS_TAG_ENV]: tag } : {}) } });
   const exited = new Promise<string | null>((done) => child.once('exit', (_code, signal) => done(signal)));
   return { pid: child.pid!, exited };
 }
@@ -29,20 +30,26 @@ describe('ProcessLedger and reapRecordedProcesses', () => {
     expect(readdirSync(dir)).toEqual(['.gitignore']);
   });
 
-  it('kills a recorded process of a dead agent whose start time matches, and never one whose pid was reused', async () => {
+  it('kills a recorded process of a dead agent whose start time and tag match; never a reused pid, never an untagged process', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'plaited-ledger-')), 'processes');
-    const reused = startSleep();
-    const orphan = startSleep();
+    const reused = startSleep('tag-reused');
+    const untagged = startSleep();
+    const orphan = startSleep('tag-orphan');
     deadAgentLedger(dir, [
-      { pid: reused.pid, start: String(Number(processStartTime(reused.pid)) - 1), tag: 'tag-reused' },
+      { pid: reused.pid, start: String(Number(processStartTime(reused.pid)) - 1), tag: 'tag-other' },
+      // A ledger planted in the project naming someone else's process: no tag, left alone.
+      { pid: untagged.pid, start: processStartTime(untagged.pid)!, tag: 'tag-planted' },
       { pid: orphan.pid, start: processStartTime(orphan.pid)!, tag: 'tag-orphan' },
     ]);
     expect(reapRecordedProcesses(dir)).toBe(1);
     expect(await orphan.exited).toBe('SIGKILL');
     expect(processStartTime(reused.pid)).toBeDefined();
+    expect(processStartTime(untagged.pid)).toBeDefined();
     expect(readdirSync(dir)).toEqual([]);
-    process.kill(reused.pid, 'SIGKILL');
-    await reused.exited;
+    for (const survivor of [reused, untagged]) {
+      process.kill(survivor.pid, 'SIGKILL');
+      await survivor.exited;
+    }
   });
 
   it('leaves the ledger of an agent that still runs alone', async () => {
