@@ -20,6 +20,8 @@ import type { HistoryMeasure } from './compact-turn-history.js';
 import { toModelOutput } from './tool-result-output.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';
 import { RunningToolCalls } from './running-tool-calls.js';
+import { boundToolCall } from './tool-argument-limits.js';
+import { unansweredCallResults } from './unanswered-call-results.js';
 
 export interface TurnOptions {
   sessionId: string;
@@ -141,13 +143,17 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     usage.contextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
 
-    const calls = xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls;
+    // Arguments over the size or depth bound are dropped here, before any event or message holds them.
+    const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
     const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls);
     if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {
       if (assistant) {
-        messages.push(assistant);
-        options.onStepMessages?.([assistant]);
+        // Never a call without a result: the next request would be refused ("tool result is missing").
+        const failed = unansweredCallResults(assistant, `Not run: the model's reply failed (${outcome.error.message}).`);
+        const stepMessages = failed ? [assistant, failed] : [assistant];
+        messages.push(...stepMessages);
+        options.onStepMessages?.(stepMessages);
       }
       yield { type: 'error', sessionId, error: outcome.error };
       return { stopReason: 'error', usage };

@@ -5,6 +5,7 @@ import type { AgentErrorInfo, StopReason } from './agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { errorInfo } from './agent-notices.js';
+import { toolArgumentTextProblem } from './tool-argument-limits.js';
 import { untilAborted } from './until-aborted.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
@@ -169,6 +170,9 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
     case 'tool-call': {
       if (part.providerExecuted) return undefined;
       const call: StepToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: {} };
+      // Bounded before parsing: the text may be huge or nested deeper than any walker downstream survives.
+      const tooBig = toolArgumentTextProblem(part.input);
+      if (tooBig) return { type: 'tool-call', call: { ...call, invalidReason: tooBig } };
       try {
         call.input = part.input.trim() === '' ? {} : JSON.parse(part.input);
       } catch (error) {

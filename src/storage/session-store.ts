@@ -19,6 +19,7 @@ import { prepareSessionStatements, type SessionStatements } from './session-stat
 import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
 import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
+import { storageWriteError } from './storage-write-error.js';
 import { ensureFolder } from './ensure-folder.js';
 import { SessionSettings } from './session-settings.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -265,14 +266,18 @@ export class SessionStore {
     }
     // IMMEDIATE: take the write lock before reading MAX(seq), so two processes
     // appending to one file never compute the same seq (and never hit BUSY_SNAPSHOT).
-    this.db
-      .transaction(() => {
-        this.touch(sessionId);
-        let seq = (nextSeq.get(sessionId) as { next: number }).next;
-        for (const row of rows) insert(seq++, row);
-        after?.();
-      })
-      .immediate();
+    try {
+      this.db
+        .transaction(() => {
+          this.touch(sessionId);
+          let seq = (nextSeq.get(sessionId) as { next: number }).next;
+          for (const row of rows) insert(seq++, row);
+          after?.();
+        })
+        .immediate();
+    } catch (error) {
+      throw storageWriteError(error, this.path, sessionId);
+    }
   }
 
   /** Marks the session active; throws when it does not exist. */
