@@ -14,7 +14,8 @@ import { authorizeToolCalls } from './authorize-tool-calls.js';
 import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { errorInfo } from './agent-notices.js';
-import { streamModelStep, type StepOptions, type StepToolCall } from './stream-model-step.js';
+import type { StepOptions, StepToolCall } from './stream-model-step.js';
+import { streamStepDroppingRefusedAttachments } from './drop-refused-attachments.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
 import { toModelOutput } from './tool-result-output.js';
@@ -119,7 +120,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       return { stopReason: 'max_tokens', usage };
     }
     if (fitted.messages) messages = stepOptions.messages = fitted.messages;
-    const stepStream = streamModelStep(stepOptions);
+    const stepStream = streamStepDroppingRefusedAttachments(stepOptions);
 
     const filter = xml ? new ToolCallTextFilter() : undefined;
     let outcome;
@@ -136,6 +137,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       }
       yield { ...next.value, sessionId } as AgentOutput;
     }
+    // The provider refused an attachment: the rest of the turn sends the history without them.
+    if (outcome.sent) messages = outcome.sent;
     const rest = filter?.flush();
     if (rest) yield { type: 'text-delta', sessionId, text: rest };
     usage.inputTokens += outcome.usage.inputTokens;
