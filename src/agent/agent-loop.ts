@@ -43,6 +43,8 @@ export interface TurnOptions {
   maxSteps: number;
   temperature?: number;
   maxOutputTokens?: number;
+  /** Past this many bytes of streamed text and reasoning a step is cut, and the turn ends `max_tokens`. */
+  maxReplyBytes?: number;
   /** `xml`: tools are described in the system prompt and calls parsed from `<tool_call>` blocks. */
   toolCallFormat?: 'native' | 'xml';
   /** User hooks from config: `onToolCall` decides, `onToolResult` observes. */
@@ -110,6 +112,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       signal,
       temperature: options.temperature,
       maxOutputTokens: options.maxOutputTokens,
+      maxReplyBytes: options.maxReplyBytes,
       sessionId,
     };
     // A local model's context is fixed: the step must fit it, or the history is compacted, or the turn ends.

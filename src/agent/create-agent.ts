@@ -249,6 +249,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       maxSteps: config.agent.maxSteps,
       temperature: config.agent.temperature,
       maxOutputTokens: config.agent.maxOutputTokens,
+      maxReplyBytes: config.agent.maxReplyBytes,
       toolCallFormat: config.agent.toolCallFormat,
       hooks,
       onHookError: (hook, error) => pending.push(noticeOf(sessionId, 'config hooks', hook, error)),
