@@ -73,3 +73,27 @@ describe('repairStoredMessages', () => {
     expect(repaired[3]).toBe(messages[3]);
   });
 });
+
+describe('repairStoredMessages: calls without results', () => {
+  it('gives every stored call that no tool message answers an error result, right after its tool messages', () => {
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'a', toolName: 'read_file', input: {} },
+          { type: 'tool-call', toolCallId: 'b', toolName: 'glob', input: {} },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'read_file', output: { type: 'text', value: 'ok' } }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'grep', input: {} }] },
+      { role: 'user', content: 'next' },
+    ];
+    const repaired = repairStoredMessages(messages);
+    expect(repaired.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'tool', 'user']);
+    expect(repaired[3]).toMatchObject({ role: 'tool', content: [{ toolCallId: 'b', output: { type: 'error-text' } }] });
+    expect(repaired[5]).toMatchObject({ role: 'tool', content: [{ toolCallId: 'c', output: { type: 'error-text' } }] });
+    const whole: ModelMessage[] = messages.slice(0, 3).concat([{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'b', toolName: 'glob', output: { type: 'text', value: 'ok' } }] }]);
+    expect(repairStoredMessages(whole)).toEqual(whole);
+  });
+});
