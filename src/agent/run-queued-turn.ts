@@ -4,6 +4,7 @@ import { EventRecorder } from './event-recorder.js';
 import { SteeringQueue } from './steering-queue.js';
 import { errorInfo } from './agent-notices.js';
 import { runCleanupSteps } from './run-cleanup-steps.js';
+import { recoverInterruptedReply } from './recover-interrupted-reply.js';
 
 /**
  * Runs a turn after the session's previous ones (turns of one session never overlap),
@@ -24,9 +25,12 @@ export async function* runQueuedTurn(
   let release!: () => void;
   live.tail = new Promise<void>((resolve) => (release = resolve));
   let failure: { error: unknown } | undefined;
+  let completed = false;
   let cleanup: () => { error: unknown } | undefined = () => runCleanupSteps([release]);
   try {
     await previous;
+    // Left by a turn that ended while the disk was full: folded before this turn adds to the history.
+    if (live.draftLeft) foldLeftoverDraft(live);
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -43,6 +47,11 @@ export async function* runQueuedTurn(
         () => {
           if (live.running === running) live.running = undefined;
         },
+        // A turn cut short (it threw, or its consumer left mid-step) may leave its streamed text as a
+        // draft: folded into the history now, as after a crash, not mixed into the next reply's.
+        () => {
+          if (!completed) foldLeftoverDraft(live);
+        },
         // Steering that arrived after the last model step goes back to its senders: each runs as a turn of its own.
         () => running.steering.release(),
         release,
@@ -51,6 +60,7 @@ export async function* runQueuedTurn(
       recorder.record(event);
       yield event;
     }
+    completed = true;
   } catch (error) {
     failure = { error };
   } finally {
@@ -59,4 +69,12 @@ export async function* runQueuedTurn(
   }
   // Reached only when the consumer did not stop the turn itself: report what went wrong, once.
   if (failure) yield { type: 'error', sessionId: live.info.sessionId, error: errorInfo(failure.error, 'internal_error') };
+}
+
+/** Marked first: when the fold fails, the next turn retries it. */
+function foldLeftoverDraft(live: LiveSession): void {
+  live.draftLeft = true;
+  const folded = recoverInterruptedReply(live.store, live.info.sessionId);
+  live.draftLeft = false;
+  if (folded) live.messages.push(folded);
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
 
 const bed = acpTestBed({ prefix: 'plaited-full-disk-' });
 
@@ -90,5 +91,11 @@ describe('a full disk during a turn', () => {
     const next = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
     expect(next.stopReason).toBe('end_turn');
     expect(agentText(cli, sessionId, from)).toBe('recovered');
+    // What streamed before the disk filled reaches the model once, marked as cut short, before the new prompt.
+    const history = bed.server.requests.at(-1)!.messages;
+    const cut = history.filter((message) => message.role === 'assistant' && JSON.stringify(message.content).includes(INTERRUPTED_MARK));
+    expect(cut).toHaveLength(1);
+    expect(JSON.stringify(cut[0]!.content)).toContain(`0${'z'.repeat(4_000)}`);
+    expect(history.at(-1)).toMatchObject({ role: 'user', content: 'again' });
   });
 });
