@@ -3,6 +3,8 @@ import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
 import type { RecordedRequest } from '../helpers/scripted-openai-server.js';
 
+/** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
+const RESTART_TIMEOUT_MS = 90_000;
 const bed = acpTestBed({ prefix: 'plaited-attachments-' });
 
 /** A real 1×1 PNG. */
@@ -49,7 +51,7 @@ describe('attachments are checked before anything is stored', () => {
     bed.server.push({ text: 'all good' });
     expect((await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
     expect(bed.server.requests).toHaveLength(1);
-  });
+  }, RESTART_TIMEOUT_MS);
 
   it('an image the provider still refuses is left out of what is sent, with a notice; the stored record keeps it', async () => {
     const cwd = bed.project();
@@ -78,5 +80,5 @@ describe('attachments are checked before anything is stored', () => {
     // The stored record still has the image: it is offered again, and left out again when refused.
     expect(sendsAnImage(bed.server.requests[2]!)).toBe(true);
     expect(agentText(second, sessionId)).toContain('answer 1');
-  });
+  }, RESTART_TIMEOUT_MS);
 });

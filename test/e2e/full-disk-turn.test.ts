@@ -8,6 +8,8 @@ import { agentText, initialize } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
 
+/** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
+const RESTART_TIMEOUT_MS = 90_000;
 const bed = acpTestBed({ prefix: 'plaited-full-disk-' });
 
 /** A real 8 MiB tmpfs (the tests run as root), mounted for this file only. */
@@ -66,7 +68,7 @@ describe('a full disk during a turn', () => {
     const next = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'there is room now' }] });
     expect(next.stopReason).toBe('end_turn');
     expect(agentText(cli, sessionId, from)).toBe('back again');
-  });
+  }, RESTART_TIMEOUT_MS);
 
   it('fills up while the model streams: the turn ends with storage_full, and the next prompt after freeing space is answered', async () => {
     const cwd = join(mountPoint, 'streaming');
@@ -97,5 +99,5 @@ describe('a full disk during a turn', () => {
     expect(cut).toHaveLength(1);
     expect(JSON.stringify(cut[0]!.content)).toContain(`0${'z'.repeat(4_000)}`);
     expect(history.at(-1)).toMatchObject({ role: 'user', content: 'again' });
-  });
+  }, RESTART_TIMEOUT_MS);
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
 
+/** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
+const RESTART_TIMEOUT_MS = 90_000;
 const bed = acpTestBed({ prefix: 'plaited-hostile-args-' });
 
 async function newSession(cli: AcpCli, cwd: string): Promise<string> {
@@ -36,7 +38,7 @@ describe('tool arguments a model sends are bounded', () => {
     const second = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'are you there?' }] });
     expect(second.stopReason).toBe('end_turn');
     expect(agentText(cli, sessionId, from)).toBe('still here');
-  });
+  }, RESTART_TIMEOUT_MS);
 
   it('tool arguments larger than the cap get an error result naming the cap; the turn goes on', async () => {
     const cwd = bed.project();
@@ -50,5 +52,5 @@ describe('tool arguments a model sends are bounded', () => {
     bed.server.push({ text: 'answered' });
     const second = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'next' }] });
     expect(second.stopReason).toBe('end_turn');
-  });
+  }, RESTART_TIMEOUT_MS);
 });

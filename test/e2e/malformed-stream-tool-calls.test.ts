@@ -5,6 +5,8 @@ import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { initialize, type AcpCli } from '../helpers/acp-cli.js';
 import type { RecordedRequest } from '../helpers/scripted-openai-server.js';
 
+/** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
+const RESTART_TIMEOUT_MS = 90_000;
 const bed = acpTestBed({ prefix: 'plaited-malformed-stream-' });
 
 async function newSession(cli: AcpCli, cwd: string): Promise<string> {
@@ -57,7 +59,7 @@ describe('a malformed stream chunk next to a tool call', () => {
       const third = await second2.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
       expect(third.stopReason).toBe('end_turn');
       expect(danglingCalls(bed.server.requests.at(-1)!)).toEqual([]);
-    });
+    }, RESTART_TIMEOUT_MS);
   }
 
   it('a history an older release stored with a dangling call gets an error result on load, and the next turn is sendable', async () => {
@@ -92,5 +94,5 @@ describe('a malformed stream chunk next to a tool call', () => {
     const sent = bed.server.requests.at(-1)!;
     expect(danglingCalls(sent)).toEqual([]);
     expect(toolResultText(sent, 'old_call')).toContain('No result was recorded');
-  });
+  }, RESTART_TIMEOUT_MS);
 });

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize } from '../helpers/acp-cli.js';
 
+/** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
+const RESTART_TIMEOUT_MS = 90_000;
 const bed = acpTestBed({ prefix: 'plaited-reply-cap-' });
 
 describe('a reply past agent.maxReplyBytes', () => {
@@ -31,5 +33,5 @@ describe('a reply past agent.maxReplyBytes', () => {
     expect(agentText(cli, sessionId, from)).toBe('short now');
     const history = JSON.stringify(bed.server.requests.at(-1)!.messages);
     expect(history).not.toContain('never_run');
-  });
+  }, RESTART_TIMEOUT_MS);
 });
