@@ -101,7 +101,7 @@ export class SessionStore {
           cause: error,
         });
       }
-      throw error;
+      throw storageWriteError(error, this.path, session.sessionId);
     }
     return sessionFromRow(row, this.report);
   }
@@ -124,13 +124,18 @@ export class SessionStore {
 
   /** Changes title and/or mode and marks the session active; `undefined` when it does not exist. */
   updateSession(sessionId: string, changes: { title?: string | null; mode?: string }): StoredSession | undefined {
-    const result = this.statements.updateSession.run({
-      id: sessionId,
-      setTitle: changes.title === undefined ? 0 : 1,
-      title: changes.title ?? null,
-      mode: changes.mode ?? null,
-      updatedAt: this.timestamp(),
-    });
+    let result: { changes: number };
+    try {
+      result = this.statements.updateSession.run({
+        id: sessionId,
+        setTitle: changes.title === undefined ? 0 : 1,
+        title: changes.title ?? null,
+        mode: changes.mode ?? null,
+        updatedAt: this.timestamp(),
+      });
+    } catch (error) {
+      throw storageWriteError(error, this.path, sessionId);
+    }
     return result.changes === 0 ? undefined : this.getSession(sessionId);
   }
 
