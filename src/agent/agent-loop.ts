@@ -10,16 +10,19 @@ import type { BackgroundProcesses } from '../tools/background-processes.js';
 import type { OnToolCallHook, OnToolResultHook } from './agent-hooks.js';
 import type { SteeringQueue } from './steering-queue.js';
 import { EventChannel } from './event-channel.js';
-import { authorizeToolCalls } from './authorize-tool-calls.js';
+import { authorizeToolCalls, type ApprovedCall } from './authorize-tool-calls.js';
 import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { errorInfo } from './agent-notices.js';
-import { streamModelStep, type StepOptions, type StepToolCall } from './stream-model-step.js';
+import type { StepOptions, StepToolCall } from './stream-model-step.js';
+import { streamStepDroppingRefusedAttachments } from './drop-refused-attachments.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
 import { toModelOutput } from './tool-result-output.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';
 import { RunningToolCalls } from './running-tool-calls.js';
+import { boundToolCall } from './tool-argument-limits.js';
+import { unansweredCallResults } from './unanswered-call-results.js';
 
 export interface TurnOptions {
   sessionId: string;
@@ -40,6 +43,8 @@ export interface TurnOptions {
   maxSteps: number;
   temperature?: number;
   maxOutputTokens?: number;
+  /** Past this many bytes of streamed text and reasoning a step is cut, and the turn ends `max_tokens`. */
+  maxReplyBytes?: number;
   /** `xml`: tools are described in the system prompt and calls parsed from `<tool_call>` blocks. */
   toolCallFormat?: 'native' | 'xml';
   /** User hooks from config: `onToolCall` decides, `onToolResult` observes. */
@@ -107,6 +112,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       signal,
       temperature: options.temperature,
       maxOutputTokens: options.maxOutputTokens,
+      maxReplyBytes: options.maxReplyBytes,
       sessionId,
     };
     // A local model's context is fixed: the step must fit it, or the history is compacted, or the turn ends.
@@ -117,7 +123,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       return { stopReason: 'max_tokens', usage };
     }
     if (fitted.messages) messages = stepOptions.messages = fitted.messages;
-    const stepStream = streamModelStep(stepOptions);
+    const stepStream = streamStepDroppingRefusedAttachments(stepOptions);
 
     const filter = xml ? new ToolCallTextFilter() : undefined;
     let outcome;
@@ -134,6 +140,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       }
       yield { ...next.value, sessionId } as AgentOutput;
     }
+    // The provider refused an attachment: the rest of the turn sends the history without them.
+    if (outcome.sent) messages = outcome.sent;
     const rest = filter?.flush();
     if (rest) yield { type: 'text-delta', sessionId, text: rest };
     usage.inputTokens += outcome.usage.inputTokens;
@@ -141,13 +149,17 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     usage.contextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
 
-    const calls = xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls;
+    // Arguments over the size or depth bound are dropped here, before any event or message holds them.
+    const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
     const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls);
     if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {
       if (assistant) {
-        messages.push(assistant);
-        options.onStepMessages?.([assistant]);
+        // Never a call without a result: the next request would be refused ("tool result is missing").
+        const failed = unansweredCallResults(assistant, `Not run: the model's reply failed (${outcome.error.message}).`);
+        const stepMessages = failed ? [assistant, failed] : [assistant];
+        messages.push(...stepMessages);
+        options.onStepMessages?.(stepMessages);
       }
       yield { type: 'error', sessionId, error: outcome.error };
       return { stopReason: 'error', usage };
@@ -188,98 +200,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       steering: options.steering,
       onHookError: (error) => options.onHookError?.('onToolCall', error),
     });
-    const argsUsed = new Map(approved.map(({ call, args }) => [call.toolCallId, args]));
-    const runningCalls = options.runningCalls ?? new RunningToolCalls();
     const cancelledCalls = new Set<string>();
-
-    // Run the approved calls in parallel; their progress events interleave through one channel.
-    const channel = new EventChannel<AgentOutput>();
-    const running = Promise.all(
-      approved.map(async ({ call, tool, args }) => {
-        if (signal.aborted) return; // reported as cancelled() below
-        // Its own signal, linked to the turn's: cancelling this call alone leaves the turn running.
-        const running = runningCalls.start(sessionId, call.toolCallId, signal);
-        channel.push({ type: 'tool-call-update', sessionId, toolCallId: call.toolCallId, status: 'in_progress', cancellable: true });
-        try {
-          const result = await executeToolCall({
-            tool,
-            args,
-            toolCallId: call.toolCallId,
-            sessionId,
-            runtime: options.runtime,
-            allowedRoots: options.allowedRoots,
-            signal: running.signal,
-            push: (event) => channel.push(event),
-            background: options.background,
-          });
-          if (running.cancelled()) cancelledCalls.add(call.toolCallId);
-          results.set(call.toolCallId, running.cancelled() ? cancelledByUser(result) : result);
-        } finally {
-          running.finish();
-        }
-      }),
-    ).finally(() => channel.close());
-    for await (const event of channel) yield event;
-    await running;
-
-    const toolMessage: ToolModelMessage = { role: 'tool', content: [] };
-    const textResults: Array<{ call: StepToolCall; text: string; isError: boolean }> = [];
-    for (const call of calls) {
-      const result = results.get(call.toolCallId) ?? cancelled();
-      const tool = byName.get(call.toolName);
-      // What the client shows is fixed before extensions see the result: they may append
-      // context for the model only (the rules extension adds nested AGENTS.md files).
-      const display = result.display ?? result.content.flatMap((part) => (part.type === 'text' ? [{ type: 'text' as const, text: part.text }] : []));
-      const output = result.structured ?? textOf(result);
-      if (tool) {
-        const args = argsUsed.get(call.toolCallId) ?? call.input;
-        if (options.onToolResult) {
-          await options.onToolResult({
-            toolName: call.toolName,
-            args,
-            result,
-            locations: result.locations ?? locationsOf(tool, call, options.runtime.cwd) ?? [],
-          });
-        }
-        for (const hook of options.hooks?.onToolResult ?? []) {
-          try {
-            await hook({
-              sessionId,
-              cwd: options.runtime.cwd,
-              toolCallId: call.toolCallId,
-              toolName: tool.name,
-              risk: tool.risk,
-              source: tool.source,
-              args,
-              result,
-            });
-          } catch (error) {
-            options.onHookError?.('onToolResult', error);
-          }
-        }
-      }
-      yield {
-        type: 'tool-call-update',
-        sessionId,
-        toolCallId: call.toolCallId,
-        status: result.isError ? 'failed' : 'completed',
-        ...(cancelledCalls.has(call.toolCallId) ? { cancelled: true } : {}),
-        content: display,
-        ...(result.locations ? { locations: result.locations } : {}),
-        output,
-      };
-      if (xml) {
-        textResults.push({ call, text: textOf(result), isError: Boolean(result.isError) });
-      } else {
-        toolMessage.content.push({
-          type: 'tool-result',
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          output: toModelOutput(result),
-        });
-      }
-    }
-    const resultMessage: ModelMessage = xml ? { role: 'user', content: [{ type: 'text', text: textToolResults(textResults) }] } : toolMessage;
+    yield* runApprovedCalls(options, approved, results, cancelledCalls);
+    const resultMessage = yield* reportResults(options, { calls, byName, results, cancelledCalls, approved });
     const stepMessages: ModelMessage[] = assistant ? [assistant, resultMessage] : [resultMessage];
     messages.push(...stepMessages);
     options.onStepMessages?.(stepMessages);
@@ -295,6 +218,126 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     if (options.compact) {
       const compacted = yield* options.compact({ lastInputTokens: outcome.usage.inputTokens, added: stepMessages });
       if (compacted) messages = compacted;
+    }
+  }
+}
+
+/** Runs the approved calls in parallel; their progress events interleave through one channel. Results land in `results`. */
+async function* runApprovedCalls(
+  options: TurnOptions,
+  approved: readonly ApprovedCall[],
+  results: Map<string, ToolResult>,
+  cancelledCalls: Set<string>,
+): AsyncGenerator<AgentOutput, void> {
+  const { sessionId, signal } = options;
+  const runningCalls = options.runningCalls ?? new RunningToolCalls();
+  const channel = new EventChannel<AgentOutput>();
+  const running = Promise.all(
+    approved.map(async ({ call, tool, args }) => {
+      if (signal.aborted) return; // reported as cancelled() below
+      // Its own signal, linked to the turn's: cancelling this call alone leaves the turn running.
+      const running = runningCalls.start(sessionId, call.toolCallId, signal);
+      channel.push({ type: 'tool-call-update', sessionId, toolCallId: call.toolCallId, status: 'in_progress', cancellable: true });
+      try {
+        const result = await executeToolCall({
+          tool,
+          args,
+          toolCallId: call.toolCallId,
+          sessionId,
+          runtime: options.runtime,
+          allowedRoots: options.allowedRoots,
+          signal: running.signal,
+          push: (event) => channel.push(event),
+          background: options.background,
+        });
+        if (running.cancelled()) cancelledCalls.add(call.toolCallId);
+        results.set(call.toolCallId, running.cancelled() ? cancelledByUser(result) : result);
+      } finally {
+        running.finish();
+      }
+    }),
+  ).finally(() => channel.close());
+  for await (const event of channel) yield event;
+  await running;
+}
+
+/**
+ * Every call's result, in call order: extensions and hooks see it, the client gets its final
+ * update, and the model one tool message (or, for text tool calls, one user message).
+ */
+async function* reportResults(
+  options: TurnOptions,
+  step: {
+    calls: readonly StepToolCall[];
+    byName: ReadonlyMap<string, AnyTool>;
+    results: ReadonlyMap<string, ToolResult>;
+    cancelledCalls: ReadonlySet<string>;
+    approved: readonly ApprovedCall[];
+  },
+): AsyncGenerator<AgentOutput, ModelMessage> {
+  const { sessionId } = options;
+  const { calls, byName, results, cancelledCalls } = step;
+  const xml = options.toolCallFormat === 'xml';
+  const argsUsed = new Map(step.approved.map(({ call, args }) => [call.toolCallId, args]));
+  const toolMessage: ToolModelMessage = { role: 'tool', content: [] };
+  const textResults: Array<{ call: StepToolCall; text: string; isError: boolean }> = [];
+  for (const call of calls) {
+    const result = results.get(call.toolCallId) ?? cancelled();
+    const tool = byName.get(call.toolName);
+    // What the client shows is fixed before extensions see the result: they may append
+    // context for the model only (the rules extension adds nested AGENTS.md files).
+    const display = result.display ?? result.content.flatMap((part) => (part.type === 'text' ? [{ type: 'text' as const, text: part.text }] : []));
+    const output = result.structured ?? textOf(result);
+    if (tool) await observeResult(options, call, tool, argsUsed.get(call.toolCallId) ?? call.input, result);
+    yield {
+      type: 'tool-call-update',
+      sessionId,
+      toolCallId: call.toolCallId,
+      status: result.isError ? 'failed' : 'completed',
+      ...(cancelledCalls.has(call.toolCallId) ? { cancelled: true } : {}),
+      content: display,
+      ...(result.locations ? { locations: result.locations } : {}),
+      output,
+    };
+    if (xml) {
+      textResults.push({ call, text: textOf(result), isError: Boolean(result.isError) });
+    } else {
+      toolMessage.content.push({
+        type: 'tool-result',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: toModelOutput(result),
+      });
+    }
+  }
+  return xml ? { role: 'user', content: [{ type: 'text', text: textToolResults(textResults) }] } : toolMessage;
+}
+
+/** Extensions (`onToolResult`) and the config's `onToolResult` hooks see a result; a failing hook is reported, never fatal. */
+async function observeResult(options: TurnOptions, call: StepToolCall, tool: AnyTool, args: unknown, result: ToolResult): Promise<void> {
+  const { sessionId } = options;
+  if (options.onToolResult) {
+    await options.onToolResult({
+      toolName: call.toolName,
+      args,
+      result,
+      locations: result.locations ?? locationsOf(tool, call, options.runtime.cwd) ?? [],
+    });
+  }
+  for (const hook of options.hooks?.onToolResult ?? []) {
+    try {
+      await hook({
+        sessionId,
+        cwd: options.runtime.cwd,
+        toolCallId: call.toolCallId,
+        toolName: tool.name,
+        risk: tool.risk,
+        source: tool.source,
+        args,
+        result,
+      });
+    } catch (error) {
+      options.onHookError?.('onToolResult', error);
     }
   }
 }

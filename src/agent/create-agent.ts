@@ -195,8 +195,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
 
     if (announce) yield { type: 'user-message', sessionId, content: input.prompt } satisfies AgentOutput;
     const userMessage = toUserMessage(input.prompt);
-    live.messages.push(userMessage);
+    // Stored first: when the write fails (a full disk), memory does not hold what the store lacks.
     live.store.appendMessages(sessionId, [userMessage]);
+    live.messages.push(userMessage);
     if (!live.info.title && intent) {
       // A title is cosmetic: a store error here must not become an unhandled rejection.
       void manager()
@@ -248,14 +249,15 @@ export function createAgent(options: CreateAgentOptions): Agent {
       maxSteps: config.agent.maxSteps,
       temperature: config.agent.temperature,
       maxOutputTokens: config.agent.maxOutputTokens,
+      maxReplyBytes: config.agent.maxReplyBytes,
       toolCallFormat: config.agent.toolCallFormat,
       hooks,
       onHookError: (hook, error) => pending.push(noticeOf(sessionId, 'config hooks', hook, error)),
       onStepMessages: (messages) => {
         // Streamed text first: the messages that end the step then drop its draft in their transaction.
         live.running?.recorder?.flush();
-        live.messages.push(...messages);
         live.store.appendMessages(sessionId, messages);
+        live.messages.push(...messages);
       },
       onToolResult: (call) => runHooksInOrder(extensions, 'onToolResult', (extension) => extension.onToolResult?.(context, call), notify, sessionId),
       steering: live.running?.steering,

@@ -7,14 +7,17 @@ export const INTERRUPTED_MARK = '[interrupted: the agent stopped before finishin
 /**
  * A process that died mid-reply left the streamed text as a draft: it becomes the reply's
  * assistant message (so the model's next history has it), and both it and the replayed text
- * end with INTERRUPTED_MARK. One transaction; nothing when there is no draft.
+ * end with INTERRUPTED_MARK. One transaction; returns the folded message, `undefined` when there was no draft.
  */
-export function recoverInterruptedReply(store: SessionStore, sessionId: string): boolean {
-  return store.recoverDraft(sessionId, (draft) => {
+export function recoverInterruptedReply(store: SessionStore, sessionId: string): AssistantModelMessage | undefined {
+  let folded: AssistantModelMessage | undefined;
+  store.recoverDraft(sessionId, (draft) => {
     const mark = draft.text ? `\n\n${INTERRUPTED_MARK}` : INTERRUPTED_MARK;
     const content: Exclude<AssistantModelMessage['content'], string> = [];
     if (draft.reasoning) content.push({ type: 'reasoning', text: draft.reasoning });
     content.push({ type: 'text', text: `${draft.text}${mark}` });
-    return { messages: [{ role: 'assistant', content }], events: [{ type: 'text-delta', sessionId, text: mark }] };
+    folded = { role: 'assistant', content };
+    return { messages: [folded], events: [{ type: 'text-delta', sessionId, text: mark }] };
   });
+  return folded;
 }

@@ -23,6 +23,8 @@ export interface LiveSession {
   tail: Promise<void>;
   /** The running turn, if any. */
   running: { controller: AbortController; steering: SteeringQueue; recorder?: EventRecorder } | undefined;
+  /** A turn was cut short and its streamed draft could not be folded into the history yet (a full disk). */
+  draftLeft?: boolean;
   /** Resolves once extensions finished `onSessionStart` (its MCP servers are connected). */
   ready: Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { AgentErrorInfo, StopReason } from './agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { errorInfo } from './agent-notices.js';
+import { toolArgumentTextProblem } from './tool-argument-limits.js';
 import { untilAborted } from './until-aborted.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
@@ -39,6 +40,8 @@ export interface StepOptions {
   signal: AbortSignal;
   temperature?: number;
   maxOutputTokens?: number;
+  /** Past this many bytes of streamed text and reasoning the step is cut (`max_tokens`, with a notice). */
+  maxReplyBytes?: number;
   /** The session the step belongs to: a local model keeps the session's evaluated prompt between steps and turns. */
   sessionId?: string;
 }
@@ -62,7 +65,14 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
   };
   try {
     const parts = options.model.specificationVersion === 'v3' ? streamV3(options.model, options) : streamLegacy(options);
+    const maxBytes = options.maxReplyBytes ?? Number.POSITIVE_INFINITY;
+    let bytes = 0;
     for await (const part of parts) {
+      if ((part.type === 'text-delta' || part.type === 'thought-delta') && part.text) {
+        bytes += Buffer.byteLength(part.text, 'utf8');
+        // Leaving the loop cancels the provider's stream: the rest is never read.
+        if (bytes > maxBytes) return cutAtReplyCap(outcome, maxBytes);
+      }
       switch (part.type) {
         case 'text-delta':
           if (part.text) {
@@ -101,6 +111,16 @@ type StepPart =
   | { type: 'tool-call'; call: StepToolCall }
   | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number }
   | { type: 'error'; error: unknown };
+
+/** The reply passed agent.maxReplyBytes: it ends there, without its (unfinished) tool calls, and the turn with it. */
+function cutAtReplyCap(outcome: StepOutcome, maxBytes: number): StepOutcome {
+  return {
+    ...outcome,
+    toolCalls: [],
+    stopReason: 'max_tokens',
+    notice: `The reply passed ${maxBytes} bytes (agent.maxReplyBytes) and was cut there; raise agent.maxReplyBytes for longer replies.`,
+  };
+}
 
 /** A prompt that no longer fits a local model's context ends the step like the output cap does, with the reason: not an error. */
 function fail(outcome: StepOutcome, error: unknown): void {
@@ -142,6 +162,7 @@ async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGen
   const toolNames = new Set(options.tools.map((tool) => tool.name));
   const { stream } = await model.doStream(await stepCallOptions(model, options));
   const reader = stream.getReader();
+  let finished = false;
   try {
     while (true) {
       // Raced with the signal: a provider that ignores abort (or a stalled stream) must not keep a cancelled turn going.
@@ -151,11 +172,16 @@ async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGen
         return;
       }
       const { value: part, done } = read;
-      if (done) return;
+      if (done) {
+        finished = true;
+        return;
+      }
       const mapped = mapV3Part(part, toolNames);
       if (mapped) yield mapped;
     }
   } finally {
+    // Left early (the reply cap, a failed consumer): stop the provider's stream, or its socket keeps reading.
+    if (!finished) void reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
@@ -169,6 +195,9 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
     case 'tool-call': {
       if (part.providerExecuted) return undefined;
       const call: StepToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: {} };
+      // Bounded before parsing: the text may be huge or nested deeper than any walker downstream survives.
+      const tooBig = toolArgumentTextProblem(part.input);
+      if (tooBig) return { type: 'tool-call', call: { ...call, invalidReason: tooBig } };
       try {
         call.input = part.input.trim() === '' ? {} : JSON.parse(part.input);
       } catch (error) {

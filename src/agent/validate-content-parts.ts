@@ -1,4 +1,5 @@
 import type { ContentPart } from './agent-output.js';
+import { essenceOf, MODEL_IMAGE_TYPES, sniffImageType } from './image-format.js';
 
 /** Why one content part is refused: `path` names the field (`prompt[2].data`). */
 export interface ContentProblem {
@@ -31,7 +32,8 @@ export function validateContentParts(parts: readonly ContentPart[], field = 'pro
         if (typeof part.text !== 'string') return { path: at('text'), reason: 'must be a string' };
         break;
       case 'image': {
-        const problem = checkData(part.data, at('data')) ?? checkMime(part.mimeType, at('mimeType'), 'image/');
+        const problem =
+          checkData(part.data, at('data')) ?? checkMime(part.mimeType, at('mimeType'), 'image/') ?? checkImage(part.data, part.mimeType, at);
         if (problem) return problem;
         if (part.uri !== undefined) {
           const uriProblem = checkUri(part.uri, at('uri'));
@@ -71,6 +73,22 @@ export function validateContentParts(parts: readonly ContentPart[], field = 'pro
 function checkData(data: unknown, path: string): ContentProblem | undefined {
   if (typeof data !== 'string' || data.length === 0) return { path, reason: 'must be non-empty base64' };
   if (!isBase64(data)) return { path, reason: 'is not valid base64' };
+  return undefined;
+}
+
+/**
+ * An image must be in a format models take and really be what it says: a provider that
+ * refuses it (OpenAI refuses `base64("hello")` as image/png) would fail every later turn of
+ * the session, since the image is part of its history.
+ */
+function checkImage(data: string, mimeType: string, at: (name: string) => string): ContentProblem | undefined {
+  const declared = essenceOf(mimeType);
+  if (!(MODEL_IMAGE_TYPES as readonly string[]).includes(declared)) {
+    return { path: at('mimeType'), reason: `is ${declared}, which models do not take as an image; send ${MODEL_IMAGE_TYPES.join(', ')}` };
+  }
+  const actual = sniffImageType(data);
+  if (!actual) return { path: at('data'), reason: `is not a ${declared} image (its first bytes match none of ${MODEL_IMAGE_TYPES.join(', ')})` };
+  if (actual !== declared) return { path: at('data'), reason: `is a ${actual} image, but mimeType says ${declared}; send mimeType ${actual}` };
   return undefined;
 }
 

@@ -55,6 +55,13 @@ export const agentSchema = z.strictObject({
   maxSteps: z.number().int().positive().default(25),
   temperature: z.number().min(0).max(2).optional(),
   maxOutputTokens: z.number().int().positive().optional(),
+  /**
+   * Largest reply one model step may stream (text and reasoning, UTF-8 bytes): past it the
+   * reply is cut and the turn ends with \`max_tokens\` and a notice. 1 MiB is twice what the
+   * largest output caps (~128k tokens ≈ 512 KB) produce, and bounds what one reply makes the
+   * process hold and store.
+   */
+  maxReplyBytes: z.number().int().positive().default(1024 * 1024),
   /** Threads for local llama.cpp models; default: half the logical cores (at least 1), see docs/DESIGN-NOTES.md. */
   threads: z.number().int().positive().optional(),
   /** Upper bound of a local model's context (tokens per sequence); default: the model's training context, shrunk to fit memory. */

@@ -69,12 +69,28 @@ const MIGRATIONS: readonly string[] = [
     heartbeat_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  `
+  -- The streaming reply as appended pieces (one row a flush), assembled on recovery: rewriting
+  -- one growing row each flush made persisting a reply quadratic in its length. A rowid table:
+  -- its rows are large. A draft left by an older release becomes its first piece.
+  CREATE TABLE stream_draft_chunks (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    reasoning TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  );
+  INSERT INTO stream_draft_chunks (session_id, seq, text, reasoning, updated_at)
+    SELECT session_id, 0, text, reasoning, updated_at FROM stream_drafts;
+  DROP TABLE stream_drafts;
+  `,
 ];
 
 export const SESSION_SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the file up to the current schema; each step commits with its version bump. */
-export function migrateSessionSchema(db: SqliteDatabase, path: string): void {
+/** Brings the file up to the current schema (or `target`, for tests of an upgrade); each step commits with its version bump. */
+export function migrateSessionSchema(db: SqliteDatabase, path: string, target = MIGRATIONS.length): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new StorageError(
@@ -83,7 +99,7 @@ export function migrateSessionSchema(db: SqliteDatabase, path: string): void {
       { path },
     );
   }
-  for (let version = current; version < MIGRATIONS.length; version++) {
+  for (let version = current; version < Math.min(target, MIGRATIONS.length); version++) {
     const step = db.transaction(() => {
       // Re-check inside the write lock: another process may have migrated meanwhile.
       const now = db.pragma('user_version', { simple: true }) as number;

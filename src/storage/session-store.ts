@@ -19,6 +19,7 @@ import { prepareSessionStatements, type SessionStatements } from './session-stat
 import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
 import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
+import { storageWriteError } from './storage-write-error.js';
 import { ensureFolder } from './ensure-folder.js';
 import { SessionSettings } from './session-settings.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -100,7 +101,7 @@ export class SessionStore {
           cause: error,
         });
       }
-      throw error;
+      throw storageWriteError(error, this.path, session.sessionId);
     }
     return sessionFromRow(row, this.report);
   }
@@ -123,13 +124,18 @@ export class SessionStore {
 
   /** Changes title and/or mode and marks the session active; `undefined` when it does not exist. */
   updateSession(sessionId: string, changes: { title?: string | null; mode?: string }): StoredSession | undefined {
-    const result = this.statements.updateSession.run({
-      id: sessionId,
-      setTitle: changes.title === undefined ? 0 : 1,
-      title: changes.title ?? null,
-      mode: changes.mode ?? null,
-      updatedAt: this.timestamp(),
-    });
+    let result: { changes: number };
+    try {
+      result = this.statements.updateSession.run({
+        id: sessionId,
+        setTitle: changes.title === undefined ? 0 : 1,
+        title: changes.title ?? null,
+        mode: changes.mode ?? null,
+        updatedAt: this.timestamp(),
+      });
+    } catch (error) {
+      throw storageWriteError(error, this.path, sessionId);
+    }
     return result.changes === 0 ? undefined : this.getSession(sessionId);
   }
 
@@ -265,14 +271,18 @@ export class SessionStore {
     }
     // IMMEDIATE: take the write lock before reading MAX(seq), so two processes
     // appending to one file never compute the same seq (and never hit BUSY_SNAPSHOT).
-    this.db
-      .transaction(() => {
-        this.touch(sessionId);
-        let seq = (nextSeq.get(sessionId) as { next: number }).next;
-        for (const row of rows) insert(seq++, row);
-        after?.();
-      })
-      .immediate();
+    try {
+      this.db
+        .transaction(() => {
+          this.touch(sessionId);
+          let seq = (nextSeq.get(sessionId) as { next: number }).next;
+          for (const row of rows) insert(seq++, row);
+          after?.();
+        })
+        .immediate();
+    } catch (error) {
+      throw storageWriteError(error, this.path, sessionId);
+    }
   }
 
   /** Marks the session active; throws when it does not exist. */

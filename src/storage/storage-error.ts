@@ -6,7 +6,11 @@ export type StorageErrorCode =
   /** The file was written by a newer plaited-agent (its schema version is unknown to us). */
   | 'schema_too_new'
   /** SQLite could not open or prepare the file (not a database, unwritable folder, …). */
-  | 'open_failed';
+  | 'open_failed'
+  /** A write failed because the disk (or the file system's quota) is full: nothing of it was stored. */
+  | 'storage_full'
+  /** A write failed for another I/O reason (read-only file, I/O error): nothing of it was stored. */
+  | 'write_failed';
 
 /** A session-store failure, with the file and the session it concerns. */
 export class StorageError extends Error {

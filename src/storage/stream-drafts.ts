@@ -9,8 +9,10 @@ export interface StreamDraft {
 
 /**
  * The reply a model step is streaming, kept beside the history while it streams (the step's
- * messages are written only when it ends). A row that outlives its step means the process
- * died mid-reply: the session's next opener folds it into the history.
+ * messages are written only when it ends). Each flush appends one piece, so persisting a
+ * reply costs time linear in its length (the pieces are joined only on recovery). Pieces
+ * that outlive their step mean the process died mid-reply: the session's next opener folds
+ * them into the history.
  */
 export class StreamDrafts {
   readonly #append: SqliteStatement;
@@ -18,14 +20,14 @@ export class StreamDrafts {
   readonly #get: SqliteStatement;
 
   constructor(db: SqliteDatabase) {
-    this.#append = db.prepare(`INSERT INTO stream_drafts (session_id, text, reasoning, updated_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT (session_id) DO UPDATE SET text = text || excluded.text, reasoning = reasoning || excluded.reasoning, updated_at = excluded.updated_at`);
-    this.#clear = db.prepare('DELETE FROM stream_drafts WHERE session_id = ?');
-    this.#get = db.prepare('SELECT text, reasoning, updated_at AS updatedAt FROM stream_drafts WHERE session_id = ?');
+    this.#append = db.prepare(`INSERT INTO stream_draft_chunks (session_id, seq, text, reasoning, updated_at)
+      SELECT @sessionId, COALESCE(MAX(seq) + 1, 0), @text, @reasoning, @at FROM stream_draft_chunks WHERE session_id = @sessionId`);
+    this.#clear = db.prepare('DELETE FROM stream_draft_chunks WHERE session_id = ?');
+    this.#get = db.prepare('SELECT text, reasoning, updated_at AS updatedAt FROM stream_draft_chunks WHERE session_id = ? ORDER BY seq');
   }
 
   append(sessionId: string, text: string, reasoning: string, at: string): void {
-    this.#append.run(sessionId, text, reasoning, at);
+    this.#append.run({ sessionId, text, reasoning, at });
   }
 
   clear(sessionId: string): void {
@@ -33,6 +35,12 @@ export class StreamDrafts {
   }
 
   get(sessionId: string): StreamDraft | undefined {
-    return this.#get.get(sessionId) as StreamDraft | undefined;
+    const pieces = this.#get.all(sessionId) as StreamDraft[];
+    if (pieces.length === 0) return undefined;
+    return {
+      text: pieces.map((piece) => piece.text).join(''),
+      reasoning: pieces.map((piece) => piece.reasoning).join(''),
+      updatedAt: pieces[pieces.length - 1]!.updatedAt,
+    };
   }
 }

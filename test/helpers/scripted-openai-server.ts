@@ -28,6 +28,10 @@ export interface ScriptStep {
   delayMs?: number;
   /** Wait between chunks. */
   chunkDelayMs?: number;
+  /** SSE `data:` payloads sent verbatim just before the finish chunk (malformed chunks: `{not json}`). */
+  rawChunks?: string[];
+  /** SSE `data:` payloads sent verbatim instead of the generated chunks (then `[DONE]`). */
+  stream?: string[];
   /** Answer with this HTTP status and `errorBody` instead of a completion. */
   status?: number;
   errorBody?: unknown;
@@ -143,10 +147,13 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
     await sleep(step.delayMs);
-    for (const [position, chunk] of streamChunks(reply, request.stream_options?.include_usage === true).entries()) {
+    const generated = streamChunks(reply, request.stream_options?.include_usage === true).map((chunk) => JSON.stringify(chunk));
+    const finish = generated.length - (request.stream_options?.include_usage === true ? 2 : 1);
+    const payloads = step.stream ?? [...generated.slice(0, finish), ...(step.rawChunks ?? []), ...generated.slice(finish)];
+    for (const [position, payload] of payloads.entries()) {
       if (position > 0) await sleep(step.chunkDelayMs);
       if (gone()) return;
-      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      res.write(`data: ${payload}\n\n`);
     }
     if (gone()) return;
     res.end('data: [DONE]\n\n');

@@ -90,7 +90,7 @@ describe('SessionStore', () => {
     expect(raw.pragma('user_version', { simple: true })).toBe(SESSION_SCHEMA_VERSION);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['events', 'messages', 'session_leases', 'session_settings', 'sessions', 'stream_drafts', 'tool_calls']);
+    expect(tables).toEqual(['events', 'messages', 'session_leases', 'session_settings', 'sessions', 'stream_draft_chunks', 'tool_calls']);
     raw.close();
   });
 

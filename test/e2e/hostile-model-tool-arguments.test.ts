@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
+
+/** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
+const RESTART_TIMEOUT_MS = 90_000;
+const bed = acpTestBed({ prefix: 'plaited-hostile-args-' });
+
+async function newSession(cli: AcpCli, cwd: string): Promise<string> {
+  await initialize(cli);
+  return (await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
+}
+
+/** The text of the tool result the model was sent back for `toolCallId`. */
+function toolResultSent(toolCallId: string): string {
+  for (const request of bed.server.requests) {
+    const found = request.messages.find((message) => message.role === 'tool' && message.tool_call_id === toolCallId);
+    if (found) return JSON.stringify(found.content);
+  }
+  throw new Error(`no tool result for ${toolCallId} was sent to the model`);
+}
+
+describe('tool arguments a model sends are bounded', () => {
+  it('a write_file argument nested 5,000 levels gets an error result naming the limit, and the next prompt is answered', async () => {
+    const cwd = bed.project();
+    const cli = bed.start(cwd);
+    const sessionId = await newSession(cli, cwd);
+    const deep = `{"path":"a.txt","content":"x","extra":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    bed.server.push({ toolCalls: [{ id: 'deep_1', name: 'write_file', arguments: deep }] }, { text: 'I will not do that again.' });
+    const first = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    expect(first.stopReason).toBe('end_turn');
+    const result = toolResultSent('deep_1');
+    expect(result).toContain('nested deeper than');
+    expect(result).toContain('128');
+
+    const from = cli.updates.length;
+    bed.server.push({ text: 'still here' });
+    const second = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'are you there?' }] });
+    expect(second.stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId, from)).toBe('still here');
+  }, RESTART_TIMEOUT_MS);
+
+  it('tool arguments larger than the cap get an error result naming the cap; the turn goes on', async () => {
+    const cwd = bed.project();
+    const cli = bed.start(cwd);
+    const sessionId = await newSession(cli, cwd);
+    const huge = JSON.stringify({ path: 'b.txt', content: 'y'.repeat(5 * 1024 * 1024) });
+    bed.server.push({ toolCalls: [{ id: 'huge_1', name: 'write_file', arguments: huge }] }, { text: 'ok, smaller then' });
+    const first = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a lot' }] });
+    expect(first.stopReason).toBe('end_turn');
+    expect(toolResultSent('huge_1')).toContain('larger than');
+    bed.server.push({ text: 'answered' });
+    const second = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'next' }] });
+    expect(second.stopReason).toBe('end_turn');
+  }, RESTART_TIMEOUT_MS);
+});
