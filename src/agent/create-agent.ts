@@ -8,7 +8,10 @@ import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
 import { LocalSessionManager, type LiveSession } from './session-manager.js';
-import { matchesPattern, ToolPolicy } from './tool-policy.js';
+import { matchesPattern, ToolPolicy, type PermissionContext } from './tool-policy.js';
+import type { PermissionRuleStore } from '../storage/permission-rule-file.js';
+import { createMemoryRuleStore } from './memory-rule-store.js';
+import { permissionsCommand, PERMISSIONS_COMMAND } from './permissions-command.js';
 import { promptText, toUserMessage } from './convert-prompt.js';
 import { validateContentParts } from './validate-content-parts.js';
 import { baseSystemPrompt, PLAN_MODE_PROMPT } from './system-prompt.js';
@@ -46,6 +49,11 @@ export interface CreateAgentOptions {
   /** The runtime used when `process` is not given one. */
   runtime?: (cwd: string) => Runtime;
   stores?: StoreRegistry;
+  /**
+   * Where "always" answers are kept per project (the preset uses a file in the user's own
+   * folder, see `src/storage/permission-rule-file.ts`); default: in memory, for this process.
+   */
+  permissionRules?: PermissionRuleStore;
 }
 
 /**
@@ -55,6 +63,8 @@ export interface CreateAgentOptions {
 export function createAgent(options: CreateAgentOptions): Agent {
   const config = parseConfig(options.config);
   const policy = new ToolPolicy(config.tools);
+  const projectRules = options.permissionRules ?? createMemoryRuleStore();
+  const permissionsOf = (live: LiveSession): PermissionContext => ({ session: live.permissions, project: projectRules });
   const hooks = {
     onToolCall: hookList(config.hooks.onToolCall),
     onToolResult: hookList(config.hooks.onToolResult),
@@ -62,7 +72,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
   };
   const listeners = new Set<(event: AgentOutput) => void>();
   const publish = (event: AgentOutput) => {
-    for (const listener of listeners) listener(event);
+    const out = event.type === 'commands' ? { ...event, commands: withBuiltinCommands(event.commands) } : event;
+    for (const listener of listeners) listener(out);
   };
   let builtins: Promise<AnyTool[]> | undefined;
   let managerPromise: Promise<LocalSessionManager> | undefined;
@@ -101,6 +112,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       const stores = options.stores ?? (ownStores = await openStores(config));
       return new LocalSessionManager(stores, config.agent.defaultMode, {
         onStart: async (session) => {
+          publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
           await ensureExtensions(session.sessionId, publish);
           await runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId);
         },
@@ -241,7 +253,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       tools: () => toolsFor(live, context, overrides),
       policy,
       mode: () => live.info.mode,
-      permissions: live.permissions,
+      permissions: permissionsOf(live),
       runtime,
       allowedRoots: [...config.agent.allowedRoots, ...(live.info.options?.additionalDirectories ?? [])],
       signal,
@@ -323,6 +335,15 @@ export function createAgent(options: CreateAgentOptions): Agent {
     }
     await live.ready;
 
+    const reply = permissionsCommand(promptText(input.prompt), { cwd: live.info.cwd, permissions: permissionsOf(live), config: config.tools });
+    if (reply !== undefined) {
+      // Answered by the agent itself: not part of the model's history.
+      yield { type: 'user-message', sessionId: input.sessionId, content: input.prompt };
+      yield { type: 'text-delta', sessionId: input.sessionId, text: reply };
+      yield { type: 'turn-end', sessionId: input.sessionId, stopReason: 'end_turn' };
+      return;
+    }
+
     // Steer: a message sent while a turn runs joins that turn before its next model step, and
     // supersedes the calls still waiting for approval. This stream ends once the turn took it.
     const sendMode = processOptions.sendMode ?? config.agent.sendMode;
@@ -392,6 +413,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
       ownStores?.closeAll();
     },
   };
+}
+
+/** The agent's own slash commands beside the extensions' (skills). */
+function withBuiltinCommands(commands: Array<{ name: string; description: string; hint?: string }>) {
+  return commands.some((command) => command.name === PERMISSIONS_COMMAND.name) ? commands : [...commands, PERMISSIONS_COMMAND];
 }
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {

@@ -159,6 +159,11 @@ export const mcpServerSchema = z
     /** Per-request timeout. */
     timeoutMs: z.number().int().positive().default(30_000),
     enabled: z.boolean().default(true),
+    /**
+     * Believe this server's `readOnlyHint` (its tools then run unasked, in plan mode too). Off by
+     * default: annotations come from the server and are untrusted (MCP spec).
+     */
+    trustAnnotations: z.boolean().default(false),
   })
   .superRefine((server, ctx) => {
     if (server.transport === 'stdio' && !server.command) {

@@ -6,7 +6,9 @@ export type StorageErrorCode =
   /** The file was written by a newer plaited-agent (its schema version is unknown to us). */
   | 'schema_too_new'
   /** SQLite could not open or prepare the file (not a database, unwritable folder, …). */
-  | 'open_failed';
+  | 'open_failed'
+  /** A permission rules file that is not the JSON it should be (`{ project, rules: [...] }`). */
+  | 'rules_unreadable';
 
 /** A session-store failure, with the file and the session it concerns. */
 export class StorageError extends Error {
