@@ -82,9 +82,11 @@ describe('ACP over stdio, end to end', () => {
     const cwd = project();
     let asked = 0;
     const cli = start(cwd, {
+      // "Always" covers what its label names (issue 21): the folder option covers both files; rules go to a config folder of the test's own.
+      env: { XDG_CONFIG_HOME: project() },
       onPermission: () => {
         asked++;
-        return { outcome: { outcome: 'selected', optionId: 'allow-always' } };
+        return { outcome: { outcome: 'selected', optionId: 'allow-always-folder' } };
       },
     });
     const { sessionId } = await newSession(cli, cwd);
