@@ -82,6 +82,10 @@ describe('scoped permission rules (issue 21, item 6)', () => {
     expect(run(policy(), bash, command('rm -rf notes'), [allow('bash'), { rule: 'bash(rm -rf notes)', effect: 'deny' }])).toBe('refuse');
   });
 
+  it('a config rule that is neither a tool name nor tool(scope) is a config error naming the fix', () => {
+    expect(() => parseConfig({ tools: { allow: ['bash(npm test'] } })).toThrow(/tools\.allow.*bash\(npm test:\*\)/s);
+  });
+
   it('plan mode stays read-only whatever the rules say', () => {
     const p = policy({ allow: ['*'] });
     expect(run(p, bash, command('echo hi'), [allow('bash')], 'plan')).toBe('refuse');
