@@ -71,7 +71,10 @@ export function createAgent(options: CreateAgentOptions): Agent {
     onTurnEnd: hookList(config.hooks.onTurnEnd),
   };
   const listeners = new Set<(event: AgentOutput) => void>();
+  /** Sessions whose slash commands were announced (the agent's own ride along with the extensions'). */
+  const announced = new Set<string>();
   const publish = (event: AgentOutput) => {
+    if (event.type === 'commands') announced.add(event.sessionId);
     const out = event.type === 'commands' ? { ...event, commands: withBuiltinCommands(event.commands) } : event;
     for (const listener of listeners) listener(out);
   };
@@ -112,11 +115,14 @@ export function createAgent(options: CreateAgentOptions): Agent {
       const stores = options.stores ?? (ownStores = await openStores(config));
       return new LocalSessionManager(stores, config.agent.defaultMode, {
         onStart: async (session) => {
-          publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
           await ensureExtensions(session.sessionId, publish);
           await runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId);
+          if (!announced.has(session.sessionId)) publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
         },
-        onClose: (sessionId) => runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId),
+        onClose: (sessionId) => {
+          announced.delete(sessionId);
+          return runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId);
+        },
       });
     })());
 
