@@ -56,6 +56,7 @@ describe('scoped permission rules (issue 21, item 6)', () => {
     expect(run(policy(), bash, command('echo scoped-ok now'), [allow('bash(echo scoped-ok)')])).toBe('ask');
     expect(run(policy(), bash, command('rm -rf notes'), [allow('bash(echo scoped-ok)')])).toBe('ask');
     expect(run(policy({ allow: ['bash'] }), bash, command('rm -rf notes'))).toBe('run');
+    expect(run(policy(), bash, command('rm -rf notes'), [allow('bash(echo scoped-ok)')], 'accept-edits')).toBe('ask');
   });
 
   it('write_file(src/**) covers that folder, and never a protected file', () => {
@@ -80,6 +81,8 @@ describe('scoped permission rules (issue 21, item 6)', () => {
     expect(run(p, bash, command('echo ok'))).toBe('run');
     expect(run(p, bash, command('echo $(rm -rf notes)'))).toBe('ask');
     expect(run(policy(), bash, command('rm -rf notes'), [allow('bash'), { rule: 'bash(rm -rf notes)', effect: 'deny' }])).toBe('refuse');
+    expect(run(policy({ deny: ['write_file(secrets/**)'] }), writeFile, { path: 'secrets/a', content: '' }, [], 'accept-edits')).toBe('refuse');
+    expect(run(policy({ deny: ['write_file(secrets/**)'] }), writeFile, { path: 'src/a', content: '' }, [], 'accept-edits')).toBe('run');
   });
 
   it('a config rule that is neither a tool name nor tool(scope) is a config error naming the fix', () => {
