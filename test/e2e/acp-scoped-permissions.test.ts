@@ -119,7 +119,7 @@ describe('"Always allow" covers exactly what its label says (issue 21, item 6)',
 });
 
 describe('MCP annotations are untrusted (issue 21, item 10)', () => {
-  it('a readOnlyHint tool whose arguments name .git/hooks/pre-commit does not run in plan mode', async () => {
+  it('a readOnlyHint tool whose arguments name .git/hooks/pre-commit does not run unasked, in plan mode or accept-edits', async () => {
     const { cwd, env } = setup();
     const asked: acp.RequestPermissionRequest[] = [];
     const cli = bed.start(cwd, { env, onPermission: answering(asked, 'none') });
@@ -136,5 +136,14 @@ describe('MCP annotations are untrusted (issue 21, item 10)', () => {
     expect(offered).not.toContain('mcp__fixture__echo');
     const results = bed.server.requests[before + 1]!.messages.filter((message) => message.role === 'tool');
     expect(JSON.stringify(results)).not.toContain('echo: .git/hooks/pre-commit');
+
+    // Nor in any other mode: accept-edits asks too (rejected here, so it does not run).
+    await cli.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
+    const next = bed.server.requests.length;
+    bed.server.push({ toolCalls: [{ name: 'mcp__fixture__echo', arguments: { text: '.git/hooks/pre-commit' } }] }, { text: 'Asked.' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    expect(asked.map((request) => request.toolCall.rawInput)).toEqual([{ text: '.git/hooks/pre-commit' }]);
+    const after = bed.server.requests[next + 1]!.messages.filter((message) => message.role === 'tool');
+    expect(JSON.stringify(after)).not.toContain('echo: .git/hooks/pre-commit');
   });
 });

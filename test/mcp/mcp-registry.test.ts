@@ -53,7 +53,9 @@ describe('McpRegistry', () => {
   it('does not believe readOnlyHint from a server the config does not trust (issue 21 item 10)', async () => {
     newRegistry();
     await registry.servers.add(stdioConfig('untrusted'));
-    expect(registry.tools.get('mcp__untrusted__echo')?.risk).not.toBe('read');
+    expect(registry.tools.get('mcp__untrusted__echo')).toMatchObject({ risk: 'external', kind: 'read' });
+    // Nor openWorldHint: false (it would let accept-edits run the tool unasked).
+    expect(registry.tools.get('mcp__untrusted__delete_note')?.risk).toBe('external');
   });
 
   it('executes tools and maps text, structured content, images, links and tool errors', async () => {
