@@ -19,6 +19,13 @@ describe('splitShellCommand', () => {
     expect(splitShellCommand('cat < in.txt')![0]!.writesFile).toBe(false);
   });
 
+  it('a part written back as a rule reads back as the same part', () => {
+    for (const command of ["grep -n 'a$b' src/x.ts", 'git commit -m "fix: a;b (c)"', "echo 'it''s' > out.txt", 'npm test -- --grep "x y"']) {
+      const [part] = splitShellCommand(command)!;
+      expect(splitShellCommand(formatShellPart(part!)), command).toEqual([part]);
+    }
+  });
+
   it('does not judge what it cannot follow exactly', () => {
     for (const command of [
       'echo $(rm -rf notes)',
