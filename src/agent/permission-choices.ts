@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { quote } from 'shell-quote';
 import type { PermissionOption } from './agent-output.js';
 import type { AnyTool } from '../tools/tool.js';
-import { commandOf, escapeGlob, pathsOf } from './permission-rule.js';
+import { commandOf, escapeGlob, hostOf, pathsOf } from './permission-rule.js';
 import { formatShellPart, splitShellCommand, type ShellPart } from './split-shell-command.js';
 
 /** What choosing an option remembers: rules, for this project (persisted) or this session. */
@@ -84,6 +84,8 @@ function scopesOf(tool: AnyTool, args: unknown, cwd: string): { exact: Scope; wi
         : { rules: [`${tool.name}(${escapeGlob(folder)}/**)`], label: `\`${tool.name}\` in \`${folder}/\` and its subfolders` };
     return { exact, wider: { optionId: 'allow-always-folder', ...wider } };
   }
+  const host = hostOf(tool, args);
+  if (host) return { exact: { rules: [`${tool.name}(domain:${host})`], label: `\`${tool.name}\` of \`${host}\` URLs` } };
   return { exact: { rules: [tool.name], label: `\`${tool.name}\` (any arguments)` } };
 }
 

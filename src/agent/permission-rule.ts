@@ -7,7 +7,8 @@ import { sameShellPart, splitShellCommand, type ShellPart } from './split-shell-
  * A permission rule as the user writes it, in config `tools.allow`/`tools.deny` and in the
  * rules file: a tool-name glob, alone (the whole tool, today's meaning) or with a scope in
  * parentheses — `bash(npm test)` one exact command, `bash(npm test:*)` commands starting with
- * those words, `write_file(src/**)` paths (globs, relative to the project), for file tools.
+ * those words, `write_file(src/**)` paths (globs, relative to the project), for file tools,
+ * `web_fetch(domain:example.com)` URLs of that host.
  */
 export interface PermissionRule {
   text: string;
@@ -35,6 +36,18 @@ export function commandOf(tool: AnyTool, args: unknown): string | undefined {
   if (tool.name !== 'bash') return undefined;
   const command = (args as { command?: unknown } | null)?.command;
   return typeof command === 'string' ? command : undefined;
+}
+
+/** The host a `web_fetch` call reaches (`example.com`), as `domain:` rules name it. */
+export function hostOf(tool: AnyTool, args: unknown): string | undefined {
+  if (tool.name !== 'web_fetch') return undefined;
+  const url = (args as { url?: unknown } | null)?.url;
+  if (typeof url !== 'string') return undefined;
+  try {
+    return new URL(url).hostname.toLowerCase() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The paths a file tool names, relative to the project (absolute outside it). */
@@ -67,6 +80,8 @@ export function ruleCoverage(rules: readonly PermissionRule[], tool: AnyTool, ar
     if (!parts) return 'unknown';
     return tally(parts.map((part) => applicable.some((rule) => commandScopeCovers(rule.scope!, part))));
   }
+  const host = hostOf(tool, args);
+  if (host) return applicable.some((rule) => rule.scope === `domain:${host}`) ? 'all' : 'none';
   const paths = pathsOf(tool, args, cwd);
   if (paths && paths.length > 0) return tally(paths.map((path) => applicable.some((rule) => picomatch.isMatch(path, rule.scope!, { dot: true }))));
   return 'none';

@@ -6,6 +6,7 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import { ToolPolicy } from '../../src/agent/tool-policy.js';
 import { permissionChoices } from '../../src/agent/permission-choices.js';
 import { createBuiltinTools } from '../../src/tools/builtin-tools.js';
+import { createWebFetchTool } from '../../src/tools/web-fetch-tool.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { textResult, type AnyTool } from '../../src/tools/tool.js';
 import type { PermissionRuleEntry } from '../../src/storage/permission-rule-file.js';
@@ -73,6 +74,16 @@ describe('scoped permission rules (issue 21, item 6)', () => {
     expect(run(policy(), mcpCreate, { title: 'x' }, remembered)).toBe('run');
     expect(run(policy(), mcpClose, { title: 'x' }, remembered)).toBe('ask');
     expect(run(policy({ allow: ['mcp__github__*'] }), mcpClose, { title: 'x' })).toBe('run');
+  });
+
+  it('web_fetch(domain:…) covers URLs of that host only', () => {
+    const webFetch = createWebFetchTool() as AnyTool;
+    const remembered = [allow('web_fetch(domain:example.com)')];
+    expect(run(policy(), webFetch, { url: 'https://example.com/a' }, remembered)).toBe('run');
+    expect(run(policy(), webFetch, { url: 'https://example.com.evil.test/a' }, remembered)).toBe('ask');
+    expect(permissionChoices(webFetch, { url: 'https://Example.com/x' }, cwd, { protectedWrite: false })[1]!.option.name).toBe(
+      'Always allow `web_fetch` of `example.com` URLs in this project',
+    );
   });
 
   it('deny rules win, and a deny rule that cannot be checked never lets the call run unasked', () => {
