@@ -33,4 +33,24 @@ describe('the project rules file', () => {
     const session = await agent.sessions.create({ cwd });
     expect(asked(await collect(agent, session.sessionId, 'go', () => 'reject-once'))).toBe(1);
   });
+
+  it('a rule that cannot be saved holds for the session, and a warning says so', async () => {
+    // A folder the agent may read but not write (a sandbox that keeps it read-only).
+    const file = createPermissionRuleFile(mkdtempSync(join(tmpdir(), 'plaited-rules-')));
+    const store = {
+      ...file,
+      add: () => {
+        throw Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' });
+      },
+    };
+    const cwd = tempProject();
+    const step = { toolCalls: [{ name: 'bash', input: { command: 'echo saved' } }] };
+    const agent = makeAgent(scriptedModel([step, { text: 'ok' }, step, { text: 'ok' }]), {}, { permissionRules: store });
+    const session = await agent.sessions.create({ cwd });
+    const first = await collect(agent, session.sessionId, 'go', () => 'allow-always');
+    expect(asked(first)).toBe(1);
+    const notice = first.find((event) => event.type === 'notice');
+    expect(notice?.type === 'notice' && notice.message).toMatch(/Could not save the permission rule.*holds for this session only/);
+    expect(asked(await collect(agent, session.sessionId, 'again', () => 'reject-once'))).toBe(0);
+  });
 });
