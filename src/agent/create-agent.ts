@@ -73,6 +73,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const listeners = new Set<(event: AgentOutput) => void>();
   /** Sessions whose slash commands were announced (the agent's own ride along with the extensions'). */
   const announced = new Set<string>();
+  /**
+   * Sessions created by this process: they are told of `/permissions` even without extension
+   * commands. A loaded or resumed one hears of it with the extensions' commands only, so a resume
+   * stays a state snapshot (its client kept the list).
+   */
+  const fresh = new Set<string>();
   const publish = (event: AgentOutput) => {
     if (event.type === 'commands') announced.add(event.sessionId);
     const out = event.type === 'commands' ? { ...event, commands: withBuiltinCommands(event.commands) } : event;
@@ -117,10 +123,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
         onStart: async (session) => {
           await ensureExtensions(session.sessionId, publish);
           await runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId);
-          if (!announced.has(session.sessionId)) publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
+          if (fresh.delete(session.sessionId) && !announced.has(session.sessionId)) publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
         },
         onClose: (sessionId) => {
           announced.delete(sessionId);
+          fresh.delete(sessionId);
           return runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId);
         },
       });
@@ -135,7 +142,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
   };
 
   const sessions = {
-    create: async (o: Parameters<Agent['sessions']['create']>[0]) => (await manager()).create(o),
+    create: async (o: Parameters<Agent['sessions']['create']>[0]) => {
+      const info = await (await manager()).create(o);
+      fresh.add(info.sessionId);
+      return info;
+    },
     get: async (id: string, cwd?: string) => (await manager()).get(id, cwd),
     list: async (o?: { cwd?: string }) => (await manager()).list(o),
     activate: async (id: string, cwd?: string) => (await (await manager()).open(id, cwd)).info,
