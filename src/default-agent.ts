@@ -15,6 +15,8 @@ import type { EmbeddingModel } from './model/embedding-model.js';
 import type { ResolvedLanguageModel } from './model/resolve-model.js';
 import type { SearchIndex } from './retrieval/search-index.js';
 import { errorMessage } from './errors/error-message.js';
+import { userConfigDir } from './config/user-config-dir.js';
+import { createPermissionRuleFile } from './storage/permission-rule-file.js';
 
 /** The shared services behind the default extensions, opened on first use. */
 export interface AgentServices {
@@ -101,6 +103,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   const agent = createAgent({
     config,
     model,
+    // "Always" answers persist per project in the user's own folder, outside every project.
+    permissionRules: createPermissionRuleFile(userConfigDir()),
     loadExtensions: extensions,
     extensions: [
       ...(options.extensions ?? []),

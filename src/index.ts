@@ -11,6 +11,7 @@ export { parseConfig } from './config/parse-config.js';
 export { loadConfig, CONFIG_FILE_NAMES, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
 export { ConfigError, type ConfigIssue } from './config/config-error.js';
 export { ToolCallCancelError } from './agent/running-tool-calls.js';
+export { createPermissionRuleFile, type PermissionRuleEntry, type PermissionRuleStore } from './storage/permission-rule-file.js';
 export { defineTool } from './tools/define-tool.js';
 export { textResult } from './tools/tool.js';
 

@@ -2,7 +2,7 @@ import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
 import type { AgentOutput, StopReason } from './agent-output.js';
 import type { SessionMode } from './agent.js';
 import type { ToolCallSummary } from './agent-extension.js';
-import type { PermissionMemory, ToolPolicy } from './tool-policy.js';
+import type { PermissionContext, ToolPolicy } from './tool-policy.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
@@ -36,7 +36,7 @@ export interface TurnOptions {
   tools(): Promise<AnyTool[]>;
   policy: ToolPolicy;
   mode(): SessionMode;
-  permissions: PermissionMemory;
+  permissions: PermissionContext;
   runtime: Runtime;
   allowedRoots: readonly string[];
   signal: AbortSignal;

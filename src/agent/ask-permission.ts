@@ -1,11 +1,12 @@
 import type { AgentOutput, PermissionDecision, PermissionOption } from './agent-output.js';
-import type { PermissionMemory } from './tool-policy.js';
 import type { StepToolCall } from './stream-model-step.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';
+import { permissionChoices, type PermissionChoice } from './permission-choices.js';
 
+/** The kinds of answer a question offers, in their usual order (a call's own options name its scope). */
 export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
-  { optionId: 'allow-once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
   { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
   { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
   { optionId: 'reject-always', name: 'Always reject', kind: 'reject_always' },
@@ -13,18 +14,25 @@ export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
 
 export type PermissionAnswer = 'allow' | 'reject' | 'cancelled';
 
+/** Keeps the rules an "always" or "for this session" answer names. */
+export type RememberChoice = (remember: NonNullable<PermissionChoice['remember']>) => void;
+
 /**
- * Builds the permission question for one call and a promise of its answer. "Always"
- * answers are remembered in the session's memory; cancelling the turn answers `cancelled`.
+ * Builds the permission question for one call and a promise of its answer. Its options say
+ * what they cover (`permission-choices.ts`); the rules of the one picked are handed to
+ * `remember`. Cancelling the turn answers `cancelled`.
  */
 export function askPermission(options: {
   sessionId: string;
   call: StepToolCall;
   tool: AnyTool;
+  cwd: string;
+  protectedWrite: boolean;
   signal: AbortSignal;
-  permissions: PermissionMemory;
+  remember: RememberChoice;
 }): { event: AgentOutput; answer: Promise<PermissionAnswer>; withdraw(): void } {
-  const { call, tool, signal, permissions } = options;
+  const { call, tool, signal } = options;
+  const choices = permissionChoices(tool, call.input, options.cwd, { protectedWrite: options.protectedWrite });
   // Lets an adapter take the question back from its client once it no longer matters.
   const relevance = new AbortController();
   const withdraw = () => relevance.abort();
@@ -38,19 +46,10 @@ export function askPermission(options: {
     respond = (decision) => {
       signal.removeEventListener('abort', onAbort);
       if (decision.outcome === 'cancelled') return resolve('cancelled');
-      const option = PERMISSION_OPTIONS.find((candidate) => candidate.optionId === decision.optionId);
-      switch (option?.kind) {
-        case 'allow_always':
-          permissions.allowAlways.add(tool.name);
-          return resolve('allow');
-        case 'allow_once':
-          return resolve('allow');
-        case 'reject_always':
-          permissions.rejectAlways.add(tool.name);
-          return resolve('reject');
-        default:
-          return resolve('reject');
-      }
+      const choice = choices.find((candidate) => candidate.option.optionId === decision.optionId);
+      if (!choice) return resolve('reject');
+      if (choice.remember) options.remember(choice.remember);
+      return resolve(choice.option.kind.startsWith('allow') ? 'allow' : 'reject');
     };
   });
   const event: AgentOutput = {
@@ -60,7 +59,7 @@ export function askPermission(options: {
     title: toolCallTitle(tool, call),
     kind: toolCallKind(tool),
     input: call.input,
-    options: [...PERMISSION_OPTIONS],
+    options: choices.map((choice) => choice.option),
     respond: (decision) => {
       signal.removeEventListener('abort', withdraw);
       respond(decision);

@@ -1,12 +1,13 @@
 import type { AgentOutput } from './agent-output.js';
 import type { SessionMode } from './agent.js';
 import type { OnToolCallHook } from './agent-hooks.js';
-import type { PermissionMemory, ToolPolicy } from './tool-policy.js';
+import type { PermissionContext, ToolPolicy } from './tool-policy.js';
+import type { PermissionRuleEntry } from '../storage/permission-rule-file.js';
 import type { StepToolCall } from './stream-model-step.js';
 import type { SteeringQueue } from './steering-queue.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 import { decideToolCall } from './agent-hooks.js';
-import { askPermission, type PermissionAnswer } from './ask-permission.js';
+import { askPermission, type PermissionAnswer, type RememberChoice } from './ask-permission.js';
 import { touchesProtectedPath } from './protected-write.js';
 
 export const SUPERSEDED = 'Not run: superseded by new instruction.';
@@ -29,7 +30,7 @@ export async function* authorizeToolCalls(options: {
   byName: ReadonlyMap<string, AnyTool>;
   policy: ToolPolicy;
   mode: SessionMode;
-  permissions: PermissionMemory;
+  permissions: PermissionContext;
   signal: AbortSignal;
   hooks: readonly OnToolCallHook[];
   steering?: SteeringQueue;
@@ -68,7 +69,10 @@ export async function* authorizeToolCalls(options: {
       }
     }
     const protectedWrite = touchesProtectedPath(tool, args, options.cwd);
-    const decision = options.policy.decideCall(tool, options.mode, options.permissions, protectedWrite);
+    const remembered = rememberedRules(options.permissions, options.cwd);
+    let decision = options.policy.decideCall({ tool, args, cwd: options.cwd }, options.mode, remembered.rules, protectedWrite);
+    // An unreadable rules file may hold a rejection: nothing that would change something runs unasked.
+    if (remembered.unreadable && decision.action === 'run' && tool.risk !== 'read') decision = { action: 'ask' };
     if (decision.action === 'refuse') {
       fail(call, `Refused: ${decision.reason}.`);
       continue;
@@ -78,9 +82,22 @@ export async function* authorizeToolCalls(options: {
         fail(call, SUPERSEDED);
         continue;
       }
-      const asked = askPermission({ sessionId, call: { ...call, input: args }, tool, signal, permissions: options.permissions });
+      const notices: AgentOutput[] = [];
+      const asked = askPermission({
+        sessionId,
+        call: { ...call, input: args },
+        tool,
+        cwd: options.cwd,
+        protectedWrite,
+        signal,
+        remember: (choice) => {
+          const problem = remember(options.permissions, options.cwd, choice);
+          if (problem) notices.push({ type: 'notice', sessionId, level: 'warning', message: problem });
+        },
+      });
       yield asked.event;
       const answer = await raceSteering(asked.answer, steering);
+      yield* notices;
       if (answer === 'superseded') asked.withdraw();
       if (answer !== 'allow') {
         fail(
@@ -97,6 +114,31 @@ export async function* authorizeToolCalls(options: {
     approved.push({ call, tool, args });
   }
   return { approved, results };
+}
+
+/** The session's rules and the project's; an unreadable project file counts as none, and says so. */
+function rememberedRules(permissions: PermissionContext, cwd: string): { rules: PermissionRuleEntry[]; unreadable: boolean } {
+  try {
+    return { rules: [...permissions.project.list(cwd), ...permissions.session.rules], unreadable: false };
+  } catch {
+    return { rules: [...permissions.session.rules], unreadable: true };
+  }
+}
+
+/** Keeps the rules of a chosen option; the problem, in words, when the project file cannot be written. */
+function remember(permissions: PermissionContext, cwd: string, choice: Parameters<RememberChoice>[0]): string | undefined {
+  const entries = choice.rules.map((rule) => ({ rule, effect: choice.effect }));
+  if (choice.where === 'session') {
+    permissions.session.rules.push(...entries);
+    return undefined;
+  }
+  try {
+    for (const entry of entries) permissions.project.add(cwd, entry);
+    return undefined;
+  } catch (error) {
+    permissions.session.rules.push(...entries);
+    return `Could not save the permission rule for this project (${error instanceof Error ? error.message : String(error)}); it holds for this session only.`;
+  }
 }
 
 /** The user's answer, or `superseded` when a steering message arrives first. */

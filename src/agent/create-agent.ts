@@ -8,7 +8,10 @@ import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
 import { LocalSessionManager, type LiveSession } from './session-manager.js';
-import { matchesPattern, ToolPolicy } from './tool-policy.js';
+import { matchesPattern, ToolPolicy, type PermissionContext } from './tool-policy.js';
+import type { PermissionRuleStore } from '../storage/permission-rule-file.js';
+import { createMemoryRuleStore } from './memory-rule-store.js';
+import { permissionsCommand, PERMISSIONS_COMMAND } from './permissions-command.js';
 import { promptText, toUserMessage } from './convert-prompt.js';
 import { validateContentParts } from './validate-content-parts.js';
 import { baseSystemPrompt, PLAN_MODE_PROMPT } from './system-prompt.js';
@@ -46,6 +49,11 @@ export interface CreateAgentOptions {
   /** The runtime used when `process` is not given one. */
   runtime?: (cwd: string) => Runtime;
   stores?: StoreRegistry;
+  /**
+   * Where "always" answers are kept per project (the preset uses a file in the user's own
+   * folder, see `src/storage/permission-rule-file.ts`); default: in memory, for this process.
+   */
+  permissionRules?: PermissionRuleStore;
 }
 
 /**
@@ -55,14 +63,26 @@ export interface CreateAgentOptions {
 export function createAgent(options: CreateAgentOptions): Agent {
   const config = parseConfig(options.config);
   const policy = new ToolPolicy(config.tools);
+  const projectRules = options.permissionRules ?? createMemoryRuleStore();
+  const permissionsOf = (live: LiveSession): PermissionContext => ({ session: live.permissions, project: projectRules });
   const hooks = {
     onToolCall: hookList(config.hooks.onToolCall),
     onToolResult: hookList(config.hooks.onToolResult),
     onTurnEnd: hookList(config.hooks.onTurnEnd),
   };
   const listeners = new Set<(event: AgentOutput) => void>();
+  /** Sessions whose slash commands were announced (the agent's own ride along with the extensions'). */
+  const announced = new Set<string>();
+  /**
+   * Sessions created by this process: they are told of `/permissions` even without extension
+   * commands. A loaded or resumed one hears of it with the extensions' commands only, so a resume
+   * stays a state snapshot (its client kept the list).
+   */
+  const fresh = new Set<string>();
   const publish = (event: AgentOutput) => {
-    for (const listener of listeners) listener(event);
+    if (event.type === 'commands') announced.add(event.sessionId);
+    const out = event.type === 'commands' ? { ...event, commands: withBuiltinCommands(event.commands) } : event;
+    for (const listener of listeners) listener(out);
   };
   let builtins: Promise<AnyTool[]> | undefined;
   let managerPromise: Promise<LocalSessionManager> | undefined;
@@ -103,8 +123,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
         onStart: async (session) => {
           await ensureExtensions(session.sessionId, publish);
           await runHooks(extensions, 'onSessionStart', (ext) => ext.onSessionStart?.(session, publish), publish, session.sessionId);
+          if (fresh.delete(session.sessionId) && !announced.has(session.sessionId)) publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
         },
-        onClose: (sessionId) => runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId),
+        onClose: (sessionId) => {
+          announced.delete(sessionId);
+          fresh.delete(sessionId);
+          return runHooks(extensions, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), publish, sessionId);
+        },
       });
     })());
 
@@ -117,7 +142,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
   };
 
   const sessions = {
-    create: async (o: Parameters<Agent['sessions']['create']>[0]) => (await manager()).create(o),
+    create: async (o: Parameters<Agent['sessions']['create']>[0]) => {
+      const info = await (await manager()).create(o);
+      fresh.add(info.sessionId);
+      return info;
+    },
     get: async (id: string, cwd?: string) => (await manager()).get(id, cwd),
     list: async (o?: { cwd?: string }) => (await manager()).list(o),
     activate: async (id: string, cwd?: string) => (await (await manager()).open(id, cwd)).info,
@@ -242,7 +271,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       tools: () => toolsFor(live, context, overrides),
       policy,
       mode: () => live.info.mode,
-      permissions: live.permissions,
+      permissions: permissionsOf(live),
       runtime,
       allowedRoots: [...config.agent.allowedRoots, ...(live.info.options?.additionalDirectories ?? [])],
       signal,
@@ -325,6 +354,15 @@ export function createAgent(options: CreateAgentOptions): Agent {
     }
     await live.ready;
 
+    const reply = permissionsCommand(promptText(input.prompt), { cwd: live.info.cwd, permissions: permissionsOf(live), config: config.tools });
+    if (reply !== undefined) {
+      // Answered by the agent itself: not part of the model's history.
+      yield { type: 'user-message', sessionId: input.sessionId, content: input.prompt };
+      yield { type: 'text-delta', sessionId: input.sessionId, text: reply };
+      yield { type: 'turn-end', sessionId: input.sessionId, stopReason: 'end_turn' };
+      return;
+    }
+
     // Steer: a message sent while a turn runs joins that turn before its next model step, and
     // supersedes the calls still waiting for approval. This stream ends once the turn took it.
     const sendMode = processOptions.sendMode ?? config.agent.sendMode;
@@ -394,6 +432,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
       ownStores?.closeAll();
     },
   };
+}
+
+/** The agent's own slash commands beside the extensions' (skills). */
+function withBuiltinCommands(commands: Array<{ name: string; description: string; hint?: string }>) {
+  return commands.some((command) => command.name === PERMISSIONS_COMMAND.name) ? commands : [...commands, PERMISSIONS_COMMAND];
 }
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {

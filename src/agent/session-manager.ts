@@ -154,7 +154,7 @@ export class LocalSessionManager implements SessionManager {
       info,
       store,
       messages,
-      permissions: { allowAlways: new Set(), rejectAlways: new Set() },
+      permissions: { rules: [] },
       tail: Promise.resolve(),
       running: undefined,
       // Deferred one tick so a protocol adapter answers session/new before any session event is sent.

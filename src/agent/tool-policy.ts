@@ -1,7 +1,10 @@
-import picomatch from 'picomatch';
 import type { ToolPolicyConfig } from '../config/schema.js';
+import type { PermissionRuleEntry, PermissionRuleStore } from '../storage/permission-rule-file.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { SessionMode } from './agent.js';
+import { matchesPattern, parsePermissionRule, ruleCoverage, type PermissionRule } from './permission-rule.js';
+
+export { matchesPattern };
 
 /** What the loop does with a tool call before running it. */
 export type PolicyDecision =
@@ -9,31 +12,44 @@ export type PolicyDecision =
   | { action: 'ask' }
   | { action: 'refuse'; reason: string };
 
-/** Remembered "always" answers, per session. */
+/** Rules remembered for this session only ("Allow … for this session"). */
 export interface PermissionMemory {
-  allowAlways: Set<string>;
-  rejectAlways: Set<string>;
+  rules: PermissionRuleEntry[];
 }
 
-/** A tool-name glob (`mcp__github__*`, `mcp__{fs,git}__read_*`); tool names hold no `/`, so `*` spans any run. */
-export function matchesPattern(name: string, pattern: string): boolean {
-  if (!/[*?[{]/.test(pattern)) return name === pattern;
-  return picomatch.isMatch(name, pattern, { dot: true });
+/** The remembered rules a turn sees: the session's, and the project's store (keyed by the session's folder). */
+export interface PermissionContext {
+  session: PermissionMemory;
+  project: PermissionRuleStore;
+}
+
+/** One call as the policy judges it. */
+export interface PolicyCall {
+  tool: AnyTool;
+  args: unknown;
+  cwd: string;
 }
 
 /**
- * Source gates, then deny, then allow lists (deny wins), then risk and mode:
- * `read` runs; `write` asks unless the mode is accept-edits; `external` asks; plan mode refuses both.
+ * Source gates, then deny rules (config, then remembered), then plan mode (read-only whatever
+ * the rules say), then allow rules (config and remembered, together: every part of a command
+ * must be covered), then risk and mode: `read` runs; `write` asks unless the mode is
+ * accept-edits; `external` asks. See `permission-rule.ts` for what a rule covers.
  */
 export class ToolPolicy {
-  constructor(private readonly config: ToolPolicyConfig) {}
+  private readonly allow: PermissionRule[];
+  private readonly deny: PermissionRule[];
+
+  constructor(private readonly config: ToolPolicyConfig) {
+    this.allow = config.allow.map(parsePermissionRule);
+    this.deny = config.deny.map(parsePermissionRule);
+  }
 
   /** Whether the tool may be offered to the model at all in this mode. */
   offers(tool: AnyTool, mode: SessionMode): boolean {
     if (!this.config.sources[tool.source]) return false;
-    if (this.config.deny.some((pattern) => matchesPattern(tool.name, pattern))) return false;
-    if (mode === 'plan' && tool.risk !== 'read' && !this.isAllowed(tool.name)) return false;
-    return true;
+    if (this.deny.some((rule) => rule.scope === undefined && matchesPattern(tool.name, rule.tool))) return false;
+    return mode !== 'plan' || tool.risk === 'read';
   }
 
   /**
@@ -41,32 +57,35 @@ export class ToolPolicy {
    * see `src/tools/protected-paths.ts`) is a command, so it asks in every mode, over
    * allow lists and remembered "always allow" answers alike.
    */
-  decideCall(tool: AnyTool, mode: SessionMode, memory: PermissionMemory, protectedWrite: boolean): PolicyDecision {
-    const decision = this.decide(tool, mode, memory);
-    if (!protectedWrite || decision.action !== 'run' || tool.risk === 'read') return decision;
+  decideCall(call: PolicyCall, mode: SessionMode, remembered: readonly PermissionRuleEntry[], protectedWrite: boolean): PolicyDecision {
+    const decision = this.decide(call, mode, remembered);
+    if (!protectedWrite || decision.action !== 'run' || call.tool.risk === 'read') return decision;
     return { action: 'ask' };
   }
 
-  decide(tool: AnyTool, mode: SessionMode, memory: PermissionMemory): PolicyDecision {
+  decide(call: PolicyCall, mode: SessionMode, remembered: readonly PermissionRuleEntry[]): PolicyDecision {
+    const { tool, args, cwd } = call;
     if (!this.config.sources[tool.source]) {
       return { action: 'refuse', reason: `tools from source "${tool.source}" are disabled by policy` };
     }
-    if (this.config.deny.some((pattern) => matchesPattern(tool.name, pattern))) {
-      return { action: 'refuse', reason: `tool "${tool.name}" is denied by policy` };
-    }
-    if (tool.risk === 'read' || this.isAllowed(tool.name)) return { action: 'run' };
+    const configDeny = ruleCoverage(this.deny, tool, args, cwd);
+    if (configDeny === 'all' || configDeny === 'some') return { action: 'refuse', reason: `tool "${tool.name}" is denied by policy` };
+    if (tool.risk === 'read') return { action: 'run' };
     if (mode === 'plan') {
       return { action: 'refuse', reason: `plan mode allows only read-only tools; "${tool.name}" would change something` };
     }
-    if (memory.rejectAlways.has(tool.name)) {
-      return { action: 'refuse', reason: `the user rejected "${tool.name}" for this session` };
+    const userDeny = ruleCoverage(rulesOf(remembered, 'deny'), tool, args, cwd);
+    if (userDeny === 'all' || userDeny === 'some') {
+      return { action: 'refuse', reason: `the user rejected this "${tool.name}" call with an "always reject" rule (see /permissions)` };
     }
-    if (memory.allowAlways.has(tool.name)) return { action: 'run' };
-    if (tool.risk === 'write' && mode === 'accept-edits') return { action: 'run' };
+    // A deny rule that cannot be checked against this call (a command line it cannot split) never lets it run unasked.
+    const unsure = configDeny === 'unknown' || userDeny === 'unknown';
+    if (!unsure && ruleCoverage([...this.allow, ...rulesOf(remembered, 'allow')], tool, args, cwd) === 'all') return { action: 'run' };
+    if (!unsure && tool.risk === 'write' && mode === 'accept-edits') return { action: 'run' };
     return { action: 'ask' };
   }
+}
 
-  private isAllowed(name: string): boolean {
-    return this.config.allow.some((pattern) => matchesPattern(name, pattern));
-  }
+function rulesOf(entries: readonly PermissionRuleEntry[], effect: 'allow' | 'deny'): PermissionRule[] {
+  return entries.filter((entry) => entry.effect === effect).map((entry) => parsePermissionRule(entry.rule));
 }

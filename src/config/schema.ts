@@ -16,6 +16,11 @@ const languageModel = z.custom<Exclude<LanguageModel, string>>(
 
 const modelSpec = z.union([z.string().min(1), languageModel]);
 
+/** `name` or `name(scope)`: what `src/agent/permission-rule.ts` reads. */
+const permissionRule = z
+  .string()
+  .regex(/^[^()\s]+(\(.+\))?$/s, 'a tool name (`*` wildcard) or a tool and a scope in parentheses, e.g. "bash(npm test:*)" or "write_file(src/**)"');
+
 export const toolPolicySchema = z.strictObject({
   /** Which tool sources may be offered at all. */
   sources: z
@@ -26,10 +31,13 @@ export const toolPolicySchema = z.strictObject({
       memory: z.boolean().default(true),
     })
     .prefault({}),
-  /** Tool names (glob patterns, `*` wildcard) always allowed without asking. Applied after source gates. */
-  allow: z.array(z.string()).default([]),
-  /** Tool names (glob patterns) never offered nor run. Deny wins over allow. */
-  deny: z.array(z.string()).default([]),
+  /**
+   * Rules that never ask: a tool name (glob, `*` wildcard) for the whole tool, or a tool and a scope
+   * (`bash(npm test:*)`, `bash(make lint)`, `write_file(src/**)`). Applied after source gates.
+   */
+  allow: z.array(permissionRule).default([]),
+  /** Rules refused (deny wins over allow); a plain tool name is not offered either. */
+  deny: z.array(permissionRule).default([]),
   /** The environment of tool processes (bash, grep): credential-like variables are scrubbed unless named here. */
   env: z
     .strictObject({
@@ -168,6 +176,11 @@ export const mcpServerSchema = z
     /** Per-request timeout. */
     timeoutMs: z.number().int().positive().default(30_000),
     enabled: z.boolean().default(true),
+    /**
+     * Believe this server's `readOnlyHint` (its tools then run unasked, in plan mode too). Off by
+     * default: annotations come from the server and are untrusted (MCP spec).
+     */
+    trustAnnotations: z.boolean().default(false),
   })
   .superRefine((server, ctx) => {
     if (server.transport === 'stdio' && !server.command) {

@@ -25,6 +25,8 @@ export interface CreateMcpToolOptions {
   serverId: string;
   definition: McpToolDefinition;
   validator: JsonSchemaValidator;
+  /** The user's config trusts this server's annotations (`trustAnnotations`): `readOnlyHint` makes the tool `read`. */
+  trustAnnotations?: boolean;
   /** `context` is the running tool call's: server requests during the call (elicitation) use its `emit`. */
   call(args: McpToolArgs, options: { signal: AbortSignal; context: ToolContext }): Promise<CallToolResult>;
 }
@@ -42,7 +44,7 @@ export function createMcpTool(options: CreateMcpToolOptions): McpTool {
     name: options.name,
     description: definition.description ?? label,
     inputSchema,
-    risk: mcpToolRisk(definition.annotations),
+    risk: mcpToolRisk(definition.annotations, options.trustAnnotations === true),
     kind: mcpToolKind(definition.annotations),
     source: 'mcp',
     serverId,

@@ -92,6 +92,7 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
         serverId: state.config.id,
         definition,
         validator: options.validator,
+        trustAnnotations: state.config.trustAnnotations,
         call: async (args, { signal, context }) => {
           state.activeCalls.add(context);
           try {

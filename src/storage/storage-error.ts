@@ -10,7 +10,9 @@ export type StorageErrorCode =
   /** A write failed because the disk (or the file system's quota) is full: nothing of it was stored. */
   | 'storage_full'
   /** A write failed for another I/O reason (read-only file, I/O error): nothing of it was stored. */
-  | 'write_failed';
+  | 'write_failed'
+  /** A permission rules file that is not the JSON it should be (`{ project, rules: [...] }`). */
+  | 'rules_unreadable';
 
 /** A session-store failure, with the file and the session it concerns. */
 export class StorageError extends Error {

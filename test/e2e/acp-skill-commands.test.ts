@@ -17,11 +17,14 @@ function writeSkill(cwd: string, name: string): void {
   );
 }
 
-/** The command names of the session's latest available_commands_update. */
+/** The skill command names of the session's latest available_commands_update (the agent's own `/permissions` rides along in each). */
 const latestCommands = (cli: AcpCli, sessionId: string): string[] | undefined => {
   const updates = cli.updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update');
   const last = updates.at(-1)?.update as acp.AvailableCommandsUpdate | undefined;
-  return last?.availableCommands.map((command) => command.name).sort();
+  return last?.availableCommands
+    .map((command) => command.name)
+    .filter((name) => name !== 'permissions')
+    .sort();
 };
 
 describe('available_commands_update follows the skills on disk', () => {

@@ -82,9 +82,11 @@ describe('ACP over stdio, end to end', () => {
     const cwd = project();
     let asked = 0;
     const cli = start(cwd, {
+      // "Always" covers what its label names (issue 21): the folder option covers both files; rules go to a config folder of the test's own.
+      env: { XDG_CONFIG_HOME: project() },
       onPermission: () => {
         asked++;
-        return { outcome: { outcome: 'selected', optionId: 'allow-always' } };
+        return { outcome: { outcome: 'selected', optionId: 'allow-always-folder' } };
       },
     });
     const { sessionId } = await newSession(cli, cwd);
@@ -145,11 +147,12 @@ describe('ACP over stdio, end to end', () => {
     const { sessionId } = await newSession(first, cwd);
     bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
-    // Usage and session info describe the live turn; they are not history and are not replayed.
+    // Usage, session info and the slash commands (`/permissions` is always offered) describe the live session; they are not history and are not replayed.
+    const history = (kind: string) => kind !== 'usage_update' && kind !== 'session_info_update' && kind !== 'available_commands_update';
     const live = first.updates
       .filter((n) => n.sessionId === sessionId)
       .map((n) => n.update.sessionUpdate)
-      .filter((kind) => kind !== 'usage_update' && kind !== 'session_info_update');
+      .filter(history);
     await bed.closeNow(first);
 
     const second = start(cwd);
@@ -161,7 +164,7 @@ describe('ACP over stdio, end to end', () => {
     expect(replayed[0]!.update).toMatchObject({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'what is in a.txt?' } });
     // The same kinds of updates in the same order (text chunks are merged when stored).
     const dedupe = (kinds: string[]) => kinds.filter((kind, i) => kind !== kinds[i - 1]);
-    expect(dedupe(replayed.slice(1).map((n) => n.update.sessionUpdate))).toEqual(dedupe(live));
+    expect(dedupe(replayed.slice(1).map((n) => n.update.sessionUpdate).filter(history))).toEqual(dedupe(live));
     expect(agentText(second, sessionId)).toBe('It says: content of a.');
 
     const before = bed.server.requests.length;

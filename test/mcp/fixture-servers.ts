@@ -13,7 +13,7 @@ for (const file of [STDIO_SERVER, HTTP_LAUNCHER]) {
 }
 
 /** A validated stdio server config running the fixture server with `node`. */
-export function stdioConfig(id: string, extra: { args?: string[]; timeoutMs?: number; description?: string } = {}): McpServerConfig {
+export function stdioConfig(id: string, extra: { args?: string[]; timeoutMs?: number; description?: string; trustAnnotations?: boolean } = {}): McpServerConfig {
   return mcpServerSchema.parse({
     id,
     transport: 'stdio',
@@ -21,6 +21,7 @@ export function stdioConfig(id: string, extra: { args?: string[]; timeoutMs?: nu
     args: [STDIO_SERVER, '--name', id, ...(extra.args ?? [])],
     timeoutMs: extra.timeoutMs ?? 5_000,
     description: extra.description,
+    trustAnnotations: extra.trustAnnotations,
   });
 }
 

@@ -37,7 +37,8 @@ function newRegistry(options: Partial<ConstructorParameters<typeof McpRegistry>[
 describe('McpRegistry', () => {
   it('wraps every tool of a server as mcp__<server>__<tool> with risk from annotations', async () => {
     newRegistry();
-    const info = await registry.servers.add(stdioConfig('fix-1', { description: 'Fixture tools' }));
+    // The config trusts this server's annotations: its readOnlyHint makes a tool `read`.
+    const info = await registry.servers.add(stdioConfig('fix-1', { description: 'Fixture tools', trustAnnotations: true }));
     expect(info.status).toBe('connected');
     expect(info.tools).toBeGreaterThan(10);
     const names = registry.tools.list().map((tool) => tool.name);
@@ -47,6 +48,14 @@ describe('McpRegistry', () => {
     expect(registry.tools.get('mcp__fix_1__delete_note')).toMatchObject({ risk: 'write', kind: 'delete' });
     expect(registry.tools.get('mcp__fix_1__add_tool')).toMatchObject({ risk: 'external' });
     expect(registry.tools.resolve('mcp__fix_1__echo')).toEqual({ serverId: 'fix-1', toolName: 'echo' });
+  });
+
+  it('does not believe readOnlyHint from a server the config does not trust (issue 21 item 10)', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('untrusted'));
+    expect(registry.tools.get('mcp__untrusted__echo')).toMatchObject({ risk: 'external', kind: 'read' });
+    // Nor openWorldHint: false (it would let accept-edits run the tool unasked).
+    expect(registry.tools.get('mcp__untrusted__delete_note')?.risk).toBe('external');
   });
 
   it('executes tools and maps text, structured content, images, links and tool errors', async () => {

@@ -46,7 +46,7 @@ export function fromAcpMcpServers(servers: readonly acp.McpServer[]): McpServerC
     let id = server.name.replace(/[^A-Za-z0-9_.-]/g, '_') || 'server';
     for (let n = 2; used.has(id); n++) id = `${id}_${n}`;
     used.add(id);
-    const base = { id, name: server.name, timeoutMs: 30_000, enabled: true, auth: { type: 'none' as const }, args: [], env: {}, headers: {} };
+    const base = { id, name: server.name, timeoutMs: 30_000, enabled: true, trustAnnotations: false, auth: { type: 'none' as const }, args: [], env: {}, headers: {} };
     if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
       return {
         ...base,

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ensureFolder } from './ensure-folder.js';
+import { StorageError } from './storage-error.js';
+
+/** One remembered answer: a rule (`bash(npm test:*)`, `write_file(src/**)`) and what it does. */
+export interface PermissionRuleEntry {
+  rule: string;
+  effect: 'allow' | 'deny';
+  /** When it was added (ISO time), for the person reading the file. */
+  added?: string;
+}
+
+/** Where a project's remembered rules live. `project` is an absolute folder. */
+export interface PermissionRuleStore {
+  list(project: string): PermissionRuleEntry[];
+  add(project: string, entry: PermissionRuleEntry): void;
+  /** Removes the first entry with this rule and effect; false when there was none. */
+  remove(project: string, entry: PermissionRuleEntry): boolean;
+  /** Where the rules are kept, said to the user (`/permissions`). */
+  location(project: string): string;
+}
+
+/**
+ * Project rules in the user's own folder, one file per project:
+ * `<dir>/projects/<sha256 of the project path>/permissions.json`, holding the project path for
+ * the person reading it. Read on every use, so a hand edit takes effect at once; written whole
+ * and renamed into place. Outside the project, so no tool of the agent is pointed at it.
+ */
+export function createPermissionRuleFile(dir: string): PermissionRuleStore {
+  const fileOf = (project: string) => join(dir, 'projects', createHash('sha256').update(resolve(project)).digest('hex'), 'permissions.json');
+
+  const list = (project: string): PermissionRuleEntry[] => {
+    const file = fileOf(project);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new StorageError('rules_unreadable', `Cannot read the permission rules in ${file}: ${(error as Error).message}`, { path: file, cause: error });
+    }
+    return parseRules(text, file);
+  };
+
+  const save = (project: string, rules: PermissionRuleEntry[]) => {
+    const file = fileOf(project);
+    ensureFolder(join(file, '..'));
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify({ project: resolve(project), rules }, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, file);
+  };
+
+  return {
+    list,
+    location: fileOf,
+    add(project, entry) {
+      const rules = list(project);
+      if (rules.some((rule) => rule.rule === entry.rule && rule.effect === entry.effect)) return;
+      save(project, [...rules, { ...entry, added: entry.added ?? new Date().toISOString() }]);
+    },
+    remove(project, entry) {
+      const rules = list(project);
+      const index = rules.findIndex((rule) => rule.rule === entry.rule && rule.effect === entry.effect);
+      if (index < 0) return false;
+      rules.splice(index, 1);
+      save(project, rules);
+      return true;
+    },
+  };
+}
+
+function parseRules(text: string, file: string): PermissionRuleEntry[] {
+  const fail = (why: string) =>
+    new StorageError('rules_unreadable', `The permission rules in ${file} are not valid: ${why}. Fix or delete the file.`, { path: file });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw fail((error as Error).message);
+  }
+  const rules = (value as { rules?: unknown } | null)?.rules;
+  if (!Array.isArray(rules)) throw fail('expected { "project": "...", "rules": [...] }');
+  return rules.map((entry, index) => {
+    const { rule, effect, added } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof rule !== 'string' || rule.length === 0 || (effect !== 'allow' && effect !== 'deny')) {
+      throw fail(`rules[${index}] needs a "rule" string and an "effect" of "allow" or "deny"`);
+    }
+    return typeof added === 'string' ? { rule, effect, added } : { rule, effect };
+  });
+}
