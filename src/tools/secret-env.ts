@@ -42,12 +42,33 @@ const ALLOWED_NAMES = new Set([
 ]);
 /** Name prefixes every command may see (locale categories, the XDG base directories). */
 const ALLOWED_PREFIXES = ['LC_', 'XDG_'];
-/** Proxies commands need to reach the network; passed only when the URL carries no credentials. */
-const PROXY_NAMES = new Set(['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY', 'FTP_PROXY', 'http_proxy', 'https_proxy', 'all_proxy', 'no_proxy', 'ftp_proxy']);
+/**
+ * Proxies commands need to reach the network (the whole-agent sandbox's own among them);
+ * passed when the URL carries no credentials, or when it leads to a proxy on this machine
+ * (the sandbox's proxy takes a per-run token that opens nothing beyond its allow list).
+ */
+const PROXY_NAMES = new Set([
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'ALL_PROXY',
+  'NO_PROXY',
+  'FTP_PROXY',
+  'GRPC_PROXY',
+  'RSYNC_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'all_proxy',
+  'no_proxy',
+  'ftp_proxy',
+  'grpc_proxy',
+  'SANDBOX_RUNTIME',
+]);
+const LOOPBACK_URL = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/\s@]+@)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?(?:\/|$)/i;
 
 /** Whether a command may inherit this variable without being configured to. */
 export function isAllowedToolEnv(name: string, value: string): boolean {
-  const allowed = ALLOWED_NAMES.has(name) || PROXY_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
+  if (PROXY_NAMES.has(name)) return LOOPBACK_URL.test(value) || !isSecretEnv(name, value);
+  const allowed = ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
   return allowed && !isSecretEnv(name, value);
 }
 
