@@ -10,6 +10,7 @@ import type { PlaitedConfig } from '../../config/schema.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
 import { SECRETS_FD_ENV, sendSecrets, splitSecrets } from '../../tools/secret-hand-over.js';
+import { agentStateDir } from '../../tools/agent-state-path.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
 import { dieWithAgent } from './die-with-agent.js';
@@ -241,12 +242,13 @@ export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
     const mode = insideSandbox() ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
     if (mode === 'unsandboxed') return agent;
     if (!insideSandbox()) removeStalePlaceholders(process.cwd());
-    return sandboxCommands(agent, (cwd, session) =>
-      sandboxPolicyFromConfig(options.config, cwd, {
-        ...(session ? { allowEdits: session.mode === 'accept-edits' } : {}),
-        additionalRoots: session?.options?.additionalDirectories ?? [],
-      }),
-    );
+    return sandboxCommands(agent, (cwd, session) => {
+      const additionalRoots = session?.options?.additionalDirectories ?? [];
+      const policy = sandboxPolicyFromConfig(options.config, cwd, { ...(session ? { allowEdits: session.mode === 'accept-edits' } : {}), additionalRoots });
+      // The agent's own state (every principal's transcripts) is no command's to read: tools/agent-state-path.ts.
+      policy.denyRead.push(...[cwd, ...additionalRoots].map(agentStateDir));
+      return policy;
+    });
   },
 };
 
