@@ -159,6 +159,10 @@ export const mcpServerSchema = z
     /** Per-request timeout. */
     timeoutMs: z.number().int().positive().default(30_000),
     enabled: z.boolean().default(true),
+    /** The server's `sampling/createMessage` (it uses your model): ask each time (default), allow, or deny. */
+    sampling: z.enum(['ask', 'allow', 'deny']).optional(),
+    /** Sampling requests this server may make per minute, asked or allowed (default 5). */
+    samplingPerMinute: z.number().int().min(0).optional(),
   })
   .superRefine((server, ctx) => {
     if (server.transport === 'stdio' && !server.command) {
