@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { secretEnvNames } from '../src/tools/secret-env.js';
 import { median } from './stats.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-agent.js');
@@ -10,23 +11,26 @@ const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-age
 /**
  * Spawn → `initialize` answered, and the process's RSS at that moment (median of `runs`),
  * with `runtime` running the built CLI (this Node by default; Bun in the runtimes section).
+ * The environment is `env` (default: this process's without secret-looking variables, so
+ * the CLI starts directly; with one, it re-executes itself without it first and the RSS is
+ * the launcher's).
  */
-export async function benchColdStart(runs = 10, runtime = process.execPath): Promise<Record<string, number>> {
+export async function benchColdStart(runs = 10, runtime = process.execPath, env: NodeJS.ProcessEnv = withoutSecrets()): Promise<Record<string, number>> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-'));
   const times: number[] = [];
   const rss: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const result = await oneStart(cwd, runtime);
+    const result = await oneStart(cwd, runtime, env);
     times.push(result.ms);
     rss.push(result.rssMb);
   }
   return { coldStartMedianMs: median(times), coldStartMinMs: Math.min(...times), rssAtInitializeMb: median(rss) };
 }
 
-function oneStart(cwd: string, runtime: string): Promise<{ ms: number; rssMb: number }> {
+function oneStart(cwd: string, runtime: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; rssMb: number }> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn(runtime, [CLI], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(runtime, [CLI], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -45,4 +49,11 @@ function oneStart(cwd: string, runtime: string): Promise<{ ms: number; rssMb: nu
     child.on('error', reject);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
   });
+}
+
+/** This process's environment without its secret-looking variables. */
+export function withoutSecrets(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const clean = { ...env };
+  for (const name of secretEnvNames(env)) delete clean[name];
+  return clean;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchColdStart } from './cold-start.js';
+import { benchColdStart, withoutSecrets } from './cold-start.js';
 import { benchLoopOverhead } from './loop-overhead.js';
 
 /**
@@ -11,6 +11,8 @@ import { benchLoopOverhead } from './loop-overhead.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['cold start (spawn → initialize answered)', () => benchColdStart()],
+  // A secret in the environment makes the CLI re-execute itself without it (src/cli/reexec-without-secrets.ts).
+  ['cold start with a secret in the environment (re-exec)', () => benchColdStart(10, process.execPath, { ...withoutSecrets(), PLAITED_API_KEY: 'sk-bench' })],
   ['agent loop overhead', () => benchLoopOverhead()],
   ['local models', () => optional('local-models.js', 'benchLocalModels')],
   ['retrieval at scale (10,000 tools)', () => optional('retrieval-scale.js', 'benchRetrievalScale')],

@@ -1,10 +1,24 @@
 #!/usr/bin/env node
-import { runCli } from '../src/cli/run-cli.js';
+import { holdLifeline, reexecWithoutSecrets } from '../src/cli/reexec-without-secrets.js';
+import { receiveSecrets } from '../src/tools/secret-hand-over.js';
 
-runCli(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`plaited-agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+const fail = (error: unknown): never => {
+  process.stderr.write(`plaited-agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+};
+
+// Secrets never sit in an environment block a tool can read (/proc/<pid>/environ): a process
+// handed them on a descriptor restores them in memory; one started with them re-runs itself without.
+const argv = process.argv.slice(2);
+if (receiveSecrets() === null) {
+  const outcome = await reexecWithoutSecrets(argv, (message) => process.stderr.write(`[plaited-agent] ${message}\n`)).catch(fail);
+  if (outcome.ran) {
+    // The child died of a signal: die of the same one, so our parent sees what happened.
+    if (outcome.signal) process.kill(process.pid, outcome.signal);
+    process.exit(outcome.code);
+  }
+} else {
+  holdLifeline();
+}
+const { runCli } = await import('../src/cli/run-cli.js');
+runCli(argv).then((code) => process.exit(code), fail);

@@ -1,6 +1,7 @@
+import { ensureStateFolder } from './storage/state-folder.js';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension } from './agent/agent-extension.js';
 import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
@@ -60,7 +61,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
     (servicesPromise ??= (async () => {
       const opened = await openEmbedder(config, projectDir);
       const embedder = opened.embedder;
-      const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : resolve(projectDir, '.plaited/index.db');
+      const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : join(ensureStateFolder(projectDir), 'index.db');
       mkdirSync(dirname(indexPath), { recursive: true });
       const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
       const hybrid = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
@@ -192,7 +193,7 @@ async function openEmbedder(config: PlaitedConfig, projectDir: string): Promise<
       onDownloadProgress: createDownloadProgressReporter(process.stderr, `Downloading embedder ${config.embedder.model}`),
       threads: config.embedder.threads,
       batchSize: config.embedder.batchSize,
-      cacheDb: resolve(projectDir, '.plaited/index.db'),
+      cacheDb: join(ensureStateFolder(projectDir), 'index.db'),
     });
     await embedder.dimensions();
     return { embedder };

@@ -181,6 +181,10 @@ export const mcpServerSchema = z
      * default: annotations come from the server and are untrusted (MCP spec).
      */
     trustAnnotations: z.boolean().default(false),
+    /** The server's `sampling/createMessage` (it uses your model): ask each time (default), allow, or deny. */
+    sampling: z.enum(['ask', 'allow', 'deny']).optional(),
+    /** Sampling requests this server may make per minute, asked or allowed (default 5). */
+    samplingPerMinute: z.number().int().min(0).optional(),
   })
   .superRefine((server, ctx) => {
     if (server.transport === 'stdio' && !server.command) {

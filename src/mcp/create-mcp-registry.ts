@@ -5,6 +5,7 @@ import type { EmbeddingModel } from '../model/embedding-model.js';
 import { openHybridIndex } from '../retrieval/hybrid-index.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
 import { askElicitation } from './ask-elicitation.js';
+import { guardSampling } from './guard-sampling.js';
 import { McpRegistry } from './mcp-registry.js';
 import type { McpRegistryEvent, McpRegistryOptions } from './mcp-registry-types.js';
 
@@ -30,6 +31,8 @@ export async function createMcpRegistry(options: CreateMcpRegistryOptions): Prom
   const index = shared ?? (await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize }));
   const registry = new McpRegistry({
     ...registryOptions,
+    // A server's sampling spends the user's model: asked (or per its config rule) and rate-limited.
+    ...(registryOptions.onSampling ? { onSampling: guardSampling(registryOptions.onSampling) } : {}),
     // By default a server's question goes to the user as a permission-style question, through the
     // tool call it arrived during; outside a tool call there is nobody to ask, so it is declined.
     onElicitation:

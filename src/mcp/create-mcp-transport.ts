@@ -1,7 +1,8 @@
 import { ClientCredentialsProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { AuthProvider, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../config/schema.js';
+import { toolEnvironment } from '../tools/secret-env.js';
 import { McpClientError } from './mcp-client-error.js';
 
 /** How a client finds credentials; every hook may be async. */
@@ -28,8 +29,9 @@ export function createMcpTransport(server: McpServerConfig, options: CreateMcpTr
     const transport = new StdioClientTransport({
       command: server.command ?? '',
       args: server.args,
-      // The SDK's default environment is a safe subset (PATH, HOME, …); config `env` adds to it.
-      env: { ...getDefaultEnvironment(), ...server.env },
+      // The same allow-listed environment as every tool process (PATH, HOME, locale, proxies, …;
+      // see tools/secret-env.ts); the server's own config `env` adds to it, credentials included.
+      env: { ...toolEnvironment(), ...server.env },
       cwd: server.cwd,
       stderr: 'pipe',
     });

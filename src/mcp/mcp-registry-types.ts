@@ -31,6 +31,8 @@ export interface McpSessionCallContext extends McpCallContext {
   emit?(event: AgentOutput): void;
   /** The tool call's runtime, when it can put a structured question to the user itself. */
   elicit?: Runtime['elicit'];
+  /** The config of the server that sent the request (its sampling rule and limit). */
+  server?: McpServerConfig;
 }
 
 export interface McpRegistryOptions

@@ -266,7 +266,7 @@ export class McpRegistry {
     state.client = new McpClient(config, {
       ...clientOptions,
       roots: () => state.roots,
-      onSampling: onSampling && ((request, context) => onSampling(request, { ...context, ...callOf(state) })),
+      onSampling: onSampling && ((request, context) => onSampling(request, { ...context, ...callOf(state), server: state.config })),
       onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, ...callOf(state) })),
       onListChanged: (kind) => void this.refresh(state, [kind]),
       onResourceUpdated: (uri) => state.listeners.get(uri)?.forEach((listener) => listener(uri)),

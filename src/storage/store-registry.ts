@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ensureFolder } from './ensure-folder.js';
+import { STATE_FOLDER_NAME, ensureStateFolder, stateFolder } from './state-folder.js';
 import { SessionStore, type SessionStoreOptions } from './session-store.js';
 
 export interface StoreRegistryOptions extends SessionStoreOptions {
@@ -11,7 +12,7 @@ export interface StoreRegistryOptions extends SessionStoreOptions {
 }
 
 /** Keeps users from committing agent state: written once beside a new state file. */
-const GITIGNORE = '# plaited-agent state: local to this machine\nstate.db*\nindex.db*\n';
+const GITIGNORE = '# plaited-agent state: local to this machine\nstate/\nstate.db*\nindex.db*\n';
 
 /**
  * Opens session stores on demand: `<project>/.plaited/state.db` per project, or one
@@ -21,6 +22,7 @@ export class StoreRegistry {
   private readonly fixedPath: string | undefined;
   private readonly storeOptions: SessionStoreOptions;
   private readonly stores = new Map<string, SessionStore>();
+  private readonly prepared = new Set<string>();
 
   constructor(options: StoreRegistryOptions = {}) {
     const { path, baseDir, ...storeOptions } = options;
@@ -30,12 +32,17 @@ export class StoreRegistry {
 
   /** The store that holds sessions whose cwd is `cwd`. */
   forProject(cwd: string): SessionStore {
+    // The default place is the project's state folder; made (and older files moved in) once per project.
+    if (this.fixedPath === undefined && !this.prepared.has(cwd)) {
+      ensureStateFolder(cwd);
+      this.prepared.add(cwd);
+    }
     return this.open(this.pathFor(cwd));
   }
 
   /** Where `forProject(cwd)` keeps its sessions. */
   pathFor(cwd: string): string {
-    return this.fixedPath ?? join(resolve(cwd), '.plaited', 'state.db');
+    return this.fixedPath ?? join(stateFolder(cwd), 'state.db');
   }
 
   /** Every store opened so far. */
@@ -59,8 +66,9 @@ export class StoreRegistry {
   }
 }
 
-/** Only inside a `.plaited` folder: a configured state file elsewhere is the user's business. */
-function writeGitignore(folder: string): void {
+/** Only inside a `.plaited` folder (or its state folder): a configured state file elsewhere is the user's business. */
+function writeGitignore(dir: string): void {
+  const folder = basename(dir) === STATE_FOLDER_NAME ? dirname(dir) : dir;
   if (basename(folder) !== '.plaited') return;
   const file = join(folder, '.gitignore');
   if (existsSync(file)) return;

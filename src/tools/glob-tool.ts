@@ -6,9 +6,10 @@ import { errorResult, textResult } from './tool.js';
 import { displayPath, resolveToolPath } from './resolve-tool-path.js';
 import { errorMessage } from '../errors/error-message.js';
 import { isWithin } from './workspace-path.js';
+import { AGENT_STATE_IGNORES } from './agent-state-path.js';
 
 export const GLOB_MAX_RESULTS = 1000;
-const IGNORED = ['**/node_modules/**', '**/.git/**'];
+const IGNORED = ['**/node_modules/**', '**/.git/**', ...AGENT_STATE_IGNORES];
 
 const parameters = z.strictObject({
   pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/*.test.ts".'),

@@ -7,6 +7,7 @@ import { errorMessage } from '../errors/error-message.js';
 import { ProcessSpawnError } from './process-spawn-error.js';
 import { spawnProcess } from './spawn-process.js';
 import { toolEnvironment } from './secret-env.js';
+import { AGENT_STATE_RG_GLOBS } from './agent-state-path.js';
 import { parseRipgrepJson, type RipgrepLine } from './parse-ripgrep-json.js';
 
 export const GREP_DEFAULT_MAX_RESULTS = 100;
@@ -64,6 +65,8 @@ export function createGrepTool(options: GrepToolOptions = {}): AnyTool {
       if (args.case_insensitive) rgArgs.push('--ignore-case');
       if (args.context) rgArgs.push(`--context=${args.context}`);
       if (args.glob) rgArgs.push(`--glob=${args.glob}`);
+      // After the caller's glob: ripgrep lets the last matching glob win.
+      rgArgs.push(...AGENT_STATE_RG_GLOBS);
       rgArgs.push('--regexp', args.pattern, '--', resolved.absolute);
 
       let run;

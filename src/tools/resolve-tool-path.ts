@@ -4,13 +4,15 @@ import { errorResult } from './tool.js';
 import { PathOutsideWorkspaceError } from './path-outside-workspace-error.js';
 import { isWithin, resolveWorkspacePath } from './workspace-path.js';
 import { errorMessage } from '../errors/error-message.js';
+import { agentStateRefusal, isAgentStatePath } from './agent-state-path.js';
 
 export type ResolvedToolPath =
   | { ok: true; absolute: string; display: string }
   | { ok: false; result: ToolResult };
 
 /**
- * A tool's path argument, checked against the workspace. A refusal comes back as
+ * A tool's path argument, checked against the workspace and kept out of the
+ * agent's own state (agent-state-path.ts). A refusal comes back as
  * an error ToolResult for the model, never as a throw.
  */
 export async function resolveToolPath(
@@ -19,6 +21,7 @@ export async function resolveToolPath(
 ): Promise<ResolvedToolPath> {
   try {
     const absolute = await resolveWorkspacePath(input, context.runtime.cwd, context.allowedRoots);
+    if (await isAgentStatePath(absolute)) return { ok: false, result: errorResult(agentStateRefusal(input)) };
     return { ok: true, absolute, display: displayPath(absolute, context.runtime.cwd) };
   } catch (error) {
     if (PathOutsideWorkspaceError.isInstance(error)) return { ok: false, result: errorResult(error.message) };

@@ -208,7 +208,7 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
     await cli.close();
     clis.splice(clis.indexOf(cli), 1);
     // What an older version stored before prompts were validated.
-    const store = new SessionStore(join(cwd, '.plaited', 'state.db'));
+    const store = new SessionStore(join(cwd, '.plaited', 'state', 'state.db'));
     store.appendMessages(sessionId, [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', image: '!!!not base64', mediaType: 'image/png' }] }]);
     store.appendEvents(sessionId, [{ type: 'user-message', sessionId, content: [{ type: 'text', text: 'see' }, { type: 'image', data: '!!!not base64', mimeType: 'image/png' }] }]);
     store.close();

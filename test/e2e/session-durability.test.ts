@@ -15,7 +15,7 @@ async function newSession(cli: AcpCli, cwd: string): Promise<string> {
 
 /** The reply text stored for the session so far (what `session/load` would replay), read as another process would. */
 function storedText(cwd: string, sessionId: string): string {
-  const db = new Database(join(cwd, '.plaited/state.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(join(cwd, '.plaited/state/state.db'), { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare("SELECT data FROM events WHERE session_id = ? AND type = 'text-delta' ORDER BY seq").all(sessionId) as Array<{ data: string }>;
     return rows.map((row) => (JSON.parse(row.data) as { text: string }).text).join('');

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { SessionStore } from '../../src/storage/session-store.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ describe('StoreRegistry', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('opens <cwd>/.plaited/state.db lazily, once per project', () => {
+  it('opens <cwd>/.plaited/state/state.db lazily, once per project', () => {
     registry = new StoreRegistry();
     const projectA = join(dir, 'a');
     const projectB = join(dir, 'b');
@@ -24,7 +25,9 @@ describe('StoreRegistry', () => {
     expect(existsSync(join(projectA, '.plaited'))).toBe(false);
 
     const a = registry.forProject(projectA);
-    expect(a.path).toBe(join(projectA, '.plaited', 'state.db'));
+    // In the state folder no tool reaches (issue 21 item 11), readable by its owner only.
+    expect(a.path).toBe(join(projectA, '.plaited', 'state', 'state.db'));
+    expect(statSync(join(projectA, '.plaited', 'state')).mode & 0o777).toBe(0o700);
     expect(existsSync(a.path)).toBe(true);
     // Same project spelled differently: the same open store.
     expect(registry.forProject(join(projectA, 'sub', '..'))).toBe(a);
@@ -34,6 +37,21 @@ describe('StoreRegistry', () => {
 
     a.createSession({ sessionId: 'only-in-a', cwd: projectA });
     expect(b.getSession('only-in-a')).toBeUndefined();
+  });
+
+  it('moves the state an older version kept in .plaited/ into .plaited/state/, sessions and all', () => {
+    const project = join(dir, 'old');
+    mkdirSync(join(project, '.plaited'), { recursive: true });
+    const old = new SessionStore(join(project, '.plaited', 'state.db'));
+    old.createSession({ sessionId: 'from-before', cwd: project });
+    old.close();
+    writeFileSync(join(project, '.plaited', 'index.db'), 'index bytes');
+
+    registry = new StoreRegistry();
+    const store = registry.forProject(project);
+    expect(store.getSession('from-before')).toBeDefined();
+    expect(existsSync(join(project, '.plaited', 'state.db'))).toBe(false);
+    expect(readFileSync(join(project, '.plaited', 'state', 'index.db'), 'utf8')).toBe('index bytes');
   });
 
   it('writes .plaited/.gitignore next to a new state file, and never overwrites one', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import { isSecretEnvName, toolEnvironment } from '../../src/tools/secret-env.js';
+import { isSecretEnv, isSecretEnvName, toolEnvironment } from '../../src/tools/secret-env.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { collect, makeAgent, tempProject } from '../agent/agent-test-kit.js';
 
@@ -47,8 +47,10 @@ describe('secret scrubbing for tool processes (no sandbox)', () => {
       expect(plain.output, name).not.toContain(`${name}=`);
       expect(plain.output).not.toContain(value);
     }
-    expect(plain.output).toContain('PLAIN_SETTING=visible');
+    // An allow-list (issue 21 item 13): a variable commands are not known to need passes only when configured.
+    expect(plain.output).not.toContain('PLAIN_SETTING=visible');
     expect(plain.output).toContain('PATH=');
+    expect((await runtime.exec('echo "$PLAIN_SETTING"', { passEnv: ['PLAIN_SETTING'] })).output).toBe('visible\n');
     const passed = await runtime.exec('echo "$GITHUB_TOKEN"', { passEnv: ['GITHUB_TOKEN'] });
     expect(passed.output).toBe('ghp_x\n');
   });
@@ -57,7 +59,7 @@ describe('secret scrubbing for tool processes (no sandbox)', () => {
     const cwd = tempProject();
     const agent = makeAgent(
       scriptedModel([{ toolCalls: [{ name: 'bash', input: { command: 'env | sort' } }] }, { text: 'ok' }]),
-      { tools: { allow: ['bash'], env: { passthrough: ['GITHUB_TOKEN'] } } },
+      { tools: { allow: ['bash'], env: { passthrough: ['GITHUB_TOKEN', 'PLAIN_SETTING'] } } },
     );
     const session = await agent.sessions.create({ cwd });
     const events = await collect(agent, session.sessionId, 'show env');
@@ -65,6 +67,43 @@ describe('secret scrubbing for tool processes (no sandbox)', () => {
     expect(output).toContain('GITHUB_TOKEN=ghp_x');
     expect(output).toContain('PLAIN_SETTING=visible');
     for (const name of Object.keys(SECRETS).filter((name) => name !== 'GITHUB_TOKEN')) expect(output, name).not.toContain(`${name}=`);
+  });
+
+  it('flags the credentials the old name list missed (issue 21 item 13), by name or by value', () => {
+    for (const name of ['GH_PAT', 'GITHUB_PERSONAL_ACCESS', 'SLACK_WEBHOOK_URL', 'MONGODB_URI', 'AWS_ACCESS_KEY_ID', 'CI_JOB_JWT', 'apitoken', 'OPENAI_API_KEY_2', 'DOCKER_AUTH_CONFIG']) {
+      expect(isSecretEnv(name), name).toBe(true);
+    }
+    expect(isSecretEnv('HTTPS_PROXY', 'http://user:pw@proxy.example:3128')).toBe(true);
+    expect(isSecretEnv('HTTPS_PROXY', 'http://proxy.example:3128')).toBe(false);
+    expect(isSecretEnv('SOME_SETTING', 'ghp_0123456789abcdefghijABCDEFGHIJ')).toBe(true);
+  });
+
+  it('keeps only what commands need, credential-free proxies included, plus the passed-through names', () => {
+    const base = {
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      XDG_CONFIG_HOME: '/home/u/.config',
+      TERM: 'xterm',
+      HTTP_PROXY: 'http://proxy.example:3128',
+      https_proxy: 'http://u:pw@proxy.example:3128',
+      GH_PAT: 'x',
+      NODE_OPTIONS: '--require /tmp/evil.js',
+      PLAITED_PROCESS_TAG: 'tag',
+      WANTED: 'yes',
+    };
+    expect(toolEnvironment(base, { passthrough: ['WANTED'] })).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      XDG_CONFIG_HOME: '/home/u/.config',
+      TERM: 'xterm',
+      HTTP_PROXY: 'http://proxy.example:3128',
+      PLAITED_PROCESS_TAG: 'tag',
+      WANTED: 'yes',
+    });
   });
 
   it('rejects a passthrough entry that is not a variable name', async () => {

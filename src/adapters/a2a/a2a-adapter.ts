@@ -1,3 +1,4 @@
+import { ensureStateFolder } from '../../storage/state-folder.js';
 import { join, resolve } from 'node:path';
 import type { Agent } from '../../agent/agent.js';
 import { A2aTaskStore } from '../../storage/a2a-task-store.js';
@@ -42,7 +43,7 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
     const host = options.host ?? settings.host;
     const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });
     const stateDb = agent.config.agent.stateDb;
-    const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(cwd, '.plaited', 'state.db'));
+    const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(ensureStateFolder(cwd), 'state.db'));
     const taskStore = new SqliteTaskStore(records);
     const failed = taskStore.failInterrupted();
     if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a previous process marked failed`);

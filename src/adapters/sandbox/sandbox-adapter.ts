@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Agent, ProcessOptions, PromptInput, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
+import { SECRETS_FD_ENV, sendSecrets, splitSecrets } from '../../tools/secret-hand-over.js';
+import { agentStateDir } from '../../tools/agent-state-path.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
 import { dieWithAgent } from './die-with-agent.js';
@@ -113,16 +116,21 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     if (group) line = `${group.joinCommand} || exit 125\n${line}`;
     line = dieWithAgent(line);
 
+    // The agent's secrets reach the child on a descriptor after the inherited ones, never in its environment.
+    const { env, secrets } = splitSecrets(options.env ?? process.env);
+    const secretsFd = 3 + (options.inheritFds?.length ?? 0);
     const child = spawn('/bin/sh', ['-c', line], {
       cwd: options.cwd,
-      stdio: ['inherit', 'inherit', 'inherit', ...(options.inheritFds ?? [])],
+      stdio: ['inherit', 'inherit', 'inherit', ...(options.inheritFds ?? []), 'pipe'],
       env: {
-        ...(options.env ?? process.env),
+        ...env,
+        [SECRETS_FD_ENV]: String(secretsFd),
         [SANDBOXED_ENV]: '1',
         [SANDBOX_ISOLATED_ENV]: mode === 'isolated' ? '1' : '0',
         ...(commandsGroup ? { [DELEGATED_PIDS_CGROUP_ENV]: commandsGroup.path } : {}),
       },
     });
+    sendSecrets(child.stdio[secretsFd] as Writable | null, secrets);
     parentStatus = { isolated: mode === 'isolated', pid: child.pid ?? null };
     options.onStart?.({ ...parentStatus });
 
@@ -234,12 +242,13 @@ export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
     const mode = insideSandbox() ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
     if (mode === 'unsandboxed') return agent;
     if (!insideSandbox()) removeStalePlaceholders(process.cwd());
-    return sandboxCommands(agent, (cwd, session) =>
-      sandboxPolicyFromConfig(options.config, cwd, {
-        ...(session ? { allowEdits: session.mode === 'accept-edits' } : {}),
-        additionalRoots: session?.options?.additionalDirectories ?? [],
-      }),
-    );
+    return sandboxCommands(agent, (cwd, session) => {
+      const additionalRoots = session?.options?.additionalDirectories ?? [];
+      const policy = sandboxPolicyFromConfig(options.config, cwd, { ...(session ? { allowEdits: session.mode === 'accept-edits' } : {}), additionalRoots });
+      // The agent's own state (every principal's transcripts) is no command's to read: tools/agent-state-path.ts.
+      policy.denyRead.push(...[cwd, ...additionalRoots].map(agentStateDir));
+      return policy;
+    });
   },
 };
 

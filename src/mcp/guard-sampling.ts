@@ -1,0 +1,101 @@
+import { ProtocolError, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/client';
+import type { McpSessionCallContext } from './mcp-registry-types.js';
+
+/** MCP's code for a sampling request the user (or a rule standing in for the user) refused. */
+export const SAMPLING_REFUSED = -1;
+/** How many sampling requests a server may make per minute when its config names no number. */
+export const DEFAULT_SAMPLING_PER_MINUTE = 5;
+const WINDOW_MS = 60_000;
+
+type Sampler = (request: CreateMessageRequestParams, context: McpSessionCallContext) => Promise<CreateMessageResult>;
+
+export interface GuardSamplingOptions {
+  /** The clock (tests of the window use their own). */
+  now?: () => number;
+}
+
+/**
+ * A server's `sampling/createMessage` spends the user's model and money, so it is not free
+ * (the MCP spec asks for a human in the loop). Per server: its config rule
+ * (`mcp.servers[].sampling`: `ask`, the default, `allow` or `deny`), then a rate limit
+ * (`samplingPerMinute`, default 5, counted over the last minute), then, for `ask`, a
+ * permission question through the session whose tool call is in flight on that server
+ * ("Allow always" holds for that server in that session). With no session to ask
+ * through, the request is refused. Every refusal is an MCP error that names its cause and the fix.
+ */
+export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {}): Sampler {
+  const now = options.now ?? Date.now;
+  const recent = new Map<string, number[]>();
+  const allowedAlways = new Set<string>();
+  let sequence = 0;
+  return async (request, context) => {
+    const server = context.server;
+    const name = context.serverId;
+    const rule = server?.sampling ?? 'ask';
+    if (rule === 'deny') {
+      throw new ProtocolError(SAMPLING_REFUSED, `Sampling refused: the config of MCP server "${name}" says sampling: 'deny' (set it to 'ask' or 'allow' to let it use the model)`);
+    }
+    const key = `${context.sessionId ?? ''}\u0000${name}`;
+    const limit = server?.samplingPerMinute ?? DEFAULT_SAMPLING_PER_MINUTE;
+    const times = (recent.get(key) ?? []).filter((time) => now() - time < WINDOW_MS);
+    if (times.length >= limit) {
+      recent.set(key, times);
+      throw new ProtocolError(
+        SAMPLING_REFUSED,
+        `Sampling rate limit: MCP server "${name}" may ask for ${limit} completions per minute and has used them (raise samplingPerMinute in its config, or try again in a minute)`,
+        { retryAfterMs: WINDOW_MS - (now() - times[0]!) },
+      );
+    }
+    times.push(now());
+    recent.set(key, times);
+    if (rule === 'allow' || allowedAlways.has(key)) return sample(request, context);
+    const answer = await ask(request, context, `sampling-${name}-${++sequence}`);
+    if (answer === 'always') allowedAlways.add(key);
+    if (answer === 'reject') throw new ProtocolError(SAMPLING_REFUSED, `Sampling refused: the user declined MCP server "${name}"'s request to use the model`);
+    return sample(request, context);
+  };
+}
+
+type Answer = 'once' | 'always' | 'reject';
+
+/** The permission question, through the tool call in flight on the server. */
+function ask(request: CreateMessageRequestParams, context: McpSessionCallContext, toolCallId: string): Promise<Answer> {
+  const { emit, sessionId, serverId } = context;
+  if (!emit || sessionId === undefined) {
+    return Promise.reject(
+      new ProtocolError(
+        SAMPLING_REFUSED,
+        `Sampling refused: MCP server "${serverId}" asked outside any tool call, so there is no user to ask (set sampling: 'allow' in its config to let it use the model unasked)`,
+      ),
+    );
+  }
+  if (context.signal?.aborted) return Promise.resolve('reject');
+  const preview = request.messages
+    .map((message) => (Array.isArray(message.content) ? message.content : [message.content]))
+    .flat()
+    .map((block) => ('text' in block && typeof block.text === 'string' ? block.text : `[${block.type}]`))
+    .join(' ')
+    .slice(0, 200);
+  return new Promise<Answer>((resolve) => {
+    const onAbort = () => resolve('reject');
+    context.signal?.addEventListener('abort', onAbort, { once: true });
+    emit({
+      type: 'permission-request',
+      sessionId,
+      toolCallId,
+      title: `${serverId} wants to use the model (up to ${request.maxTokens} tokens): ${preview}`,
+      kind: 'other',
+      input: { systemPrompt: request.systemPrompt, messages: request.messages, maxTokens: request.maxTokens },
+      options: [
+        { optionId: 'sampling-once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'sampling-always', name: `Always allow ${serverId} to sample in this session`, kind: 'allow_always' },
+        { optionId: 'sampling-reject', name: 'Reject', kind: 'reject_once' },
+      ],
+      respond(decision) {
+        context.signal?.removeEventListener('abort', onAbort);
+        if (decision.outcome === 'cancelled') return resolve('reject');
+        resolve(decision.optionId === 'sampling-once' ? 'once' : decision.optionId === 'sampling-always' ? 'always' : 'reject');
+      },
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * Where the agent keeps its own state in a project: `.plaited/state/` (the
+ * session store, the hybrid index, their SQLite companions). One folder the
+ * tools never reach and a sandbox can hide with one mount, whatever files
+ * SQLite adds beside a database later (see tools/agent-state-path.ts).
+ */
+export const STATE_FOLDER_NAME = 'state';
+
+/** `<project>/.plaited/state`. */
+export function stateFolder(projectDir: string): string {
+  return join(resolve(projectDir), '.plaited', STATE_FOLDER_NAME);
+}
+
+/** The files older versions kept directly in `.plaited/`, with their companions. */
+const LEGACY_FILES = ['state.db', 'index.db'].flatMap((name) => ['', '-wal', '-shm', '-journal'].map((suffix) => `${name}${suffix}`));
+
+/**
+ * Creates the state folder (owner only: on a shared host no other user reads
+ * the transcripts) and moves the databases an older version left in
+ * `.plaited/` into it, once: a file already in the new place is never overwritten.
+ * A database moves together with its `-wal`/`-shm`, so no committed write is lost.
+ */
+export function ensureStateFolder(projectDir: string): string {
+  const folder = stateFolder(projectDir);
+  const fresh = !existsSync(folder);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  if (fresh) chmodSync(folder, 0o700);
+  const legacy = join(resolve(projectDir), '.plaited');
+  for (const name of LEGACY_FILES) {
+    const from = join(legacy, name);
+    const to = join(folder, name);
+    if (existsSync(from) && !existsSync(to)) renameSync(from, to);
+  }
+  return folder;
+}
