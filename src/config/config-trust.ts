@@ -40,7 +40,7 @@ export async function checkConfigTrust(configFile: string, projectDir: string, h
   const store = trustStorePath(env);
   const record = readTrustStore(store).configs[realOrSelf(configFile)];
   if (record?.sha256 === fingerprint.sha256) return { trusted: true, fingerprint, store };
-  const fix = `Check it, then run \`${how}\` to trust it (\`plaited-agent trust --revoke\` forgets a trust).`;
+  const fix = `Check it, then run \`${how}\` in ${projectDir} to trust it (\`plaited-agent trust --revoke\` forgets a trust).`;
   if (record === undefined) {
     const count = Object.keys(fingerprint.files).length;
     const imports = count > 1 ? ` and the ${count - 1} ${count === 2 ? 'file' : 'files'} it imports` : '';
