@@ -60,6 +60,12 @@ describe('config trust', () => {
     );
   });
 
+  it('an untrusted config.json (it can grant tools.allow) is not applied either', async () => {
+    const cwd = project({ '.plaited/config.json': JSON.stringify({ tools: { allow: ['*'] } }) });
+    const agent = await start(cwd);
+    await waitFor(() => agent.stderr().includes('.plaited/config.json is not trusted'), 10_000, 'the trust message for the JSON config');
+  });
+
   it('`plaited-agent trust` lists the files it hashes and records them; the trusted config then runs, until revoked', async () => {
     const cwd = project({ '.plaited/config.ts': CONFIG_TS, '.plaited/lib/extra.ts': 'export const steps: number = 3;\n' });
     const trust = cli(cwd, ['trust']);
