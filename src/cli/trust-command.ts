@@ -52,7 +52,7 @@ export async function runTrustCommand(argv: readonly string[], cwd: string, stre
     const files = Object.entries(fingerprint.files);
     streams.stdout.write(`Trusting ${file} and what it loads (${files.length} ${files.length === 1 ? 'file' : 'files'}):\n`);
     for (const [path, hash] of files) streams.stdout.write(`  ${hash}  ${shown(path, realpathSync(cwd))}\n`);
-    for (const [from, to] of Object.entries(fingerprint.links)) streams.stdout.write(`  (not followed: outside the project) ${from} -> ${to}\n`);
+    for (const [from, to] of Object.entries(fingerprint.links)) streams.stdout.write(`  (not followed: outside the project, or plaited-agent itself) ${from} -> ${to}\n`);
     const store = recordTrust(file, fingerprint, env);
     streams.stdout.write(`Recorded in ${store}. Any change to these files makes the agent skip the config until you trust it again.\n`);
     return 0;

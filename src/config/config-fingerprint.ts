@@ -48,7 +48,7 @@ export async function configFingerprint(configFile: string, projectDir: string):
       const resolved = await resolveConfigImport(specifier, file, esmResolve);
       if (resolved.kind === 'path') queue.push(...resolved.files.map(realOrSelf));
       if (resolved.kind !== 'package') continue;
-      const inside = resolved.targets.map(realOrSelf).filter((target) => isInside(target, root) && !(own !== null && isInside(target, own)));
+      const inside = isAgentPackage(specifier) ? [] : resolved.targets.map(realOrSelf).filter((target) => isInside(target, root) && !(own !== null && isInside(target, own)));
       queue.push(...inside);
       links[`${shown(file, root)} → ${specifier}`] = resolved.targets.length === 0 ? '(unresolved)' : resolved.targets.map(realOrSelf).sort().join(' | ');
     }
@@ -96,6 +96,15 @@ function ownPackageRoot(): string | null {
     }
     if (dirname(dir) === dir) return (ownRoot = null);
   }
+}
+
+/**
+ * `plaited-agent` (for `defineConfig` and types) is the agent itself, whichever copy resolves:
+ * where it resolves is hashed, its files are not (its own dynamic loads, adapters and configs,
+ * would make every config that imports it untrustable).
+ */
+function isAgentPackage(specifier: string): boolean {
+  return specifier === 'plaited-agent' || specifier.startsWith('plaited-agent/');
 }
 
 function isInside(path: string, dir: string): boolean {

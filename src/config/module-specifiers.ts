@@ -44,6 +44,8 @@ export async function moduleSpecifiers(source: string): Promise<ModuleSpecifiers
   const loaderCall = new RegExp(`(?<![\\w$])(${[...aliases].map(escapeRegExp).join('|')})\\s*\\(`, 'g');
   for (const match of source.matchAll(loaderCall)) {
     const start = match.index;
+    // A method named like one (`store.require(id)`) loads nothing; `module.require(x)` does.
+    if (source[start - 1] === '.' && !/(?<![\w$.])module\.$/.test(source.slice(Math.max(0, start - 8), start))) continue;
     const literal = LITERAL_REQUIRE.exec(source.slice(start + match[0].length));
     const name = literal?.[1] ?? literal?.[2] ?? literal?.[3];
     if (name !== undefined) specifiers.push(name);
