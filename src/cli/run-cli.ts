@@ -46,7 +46,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let config: PlaitedConfig;
   let untrusted: string | undefined;
   try {
-    cliToken = commandLineToken(args, process.cwd(), (message) => log('warn', message));
+    // Inside the whole-agent sandbox the outer process already warned.
+    cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
     config = applyFlags(loaded.config, args);
     checkModelSpec(config);

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
 import { userConfigDir } from './user-config-dir.js';
@@ -96,8 +96,7 @@ function readTrustStore(file: string): TrustStore {
 }
 
 function writeTrustStore(file: string, store: TrustStore): void {
-  const dir = join(file, '..');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
