@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFingerprint } from '../../src/config/config-fingerprint.js';
@@ -17,13 +17,22 @@ const NAMES = ['config.ts', 'config.mts', 'config.js', 'config.mjs', 'config.jso
  */
 export function trustProjectConfig(cwd: string, args: readonly string[] = [], env: Record<string, string | undefined> = {}): void {
   const explicit = configArgument(args);
-  if (explicit === undefined && !NAMES.some((name) => isNonEmptyFile(join(cwd, '.plaited', name)))) return;
+  const file = explicit === undefined ? NAMES.map((name) => join(cwd, '.plaited', name)).find(isNonEmptyFile) : resolve(cwd, explicit);
+  if (file === undefined || !existsSync(file)) return; // no config, or a missing --config the CLI itself reports
+  // A restart on the same config (the same bytes) needs no second trust: the machine is shared and slow.
+  const key = `${cwd}\0${file}`;
+  const bytes = readFileSync(file, 'utf8');
+  if (trusted.get(key) === bytes) return;
   const trustArgs = explicit === undefined ? [] : ['--config', explicit];
   const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
   const run = spawnSync(process.execPath, [CLI, 'trust', ...trustArgs], { cwd, env: merged, encoding: 'utf8', timeout: 30_000 });
   if (run.status !== 0) throw new Error(`plaited-agent trust failed in ${cwd} (exit ${run.status}):\n${run.stderr}`);
+  trusted.set(key, bytes);
 }
+
+/** What this test process trusted already: cwd + config file → the config's text then. */
+const trusted = new Map<string, string>();
 
 function configArgument(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
