@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { configIssues } from './config-issues.js';
@@ -47,8 +47,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const how = options.configPath === undefined ? 'plaited-agent trust' : `plaited-agent trust --config ${options.configPath}`;
     const verdict = await checkConfigTrust(file, options.cwd, how, options.env);
     if (!verdict.trusted) return { config: configSchema.parse({}), path: null, untrusted: { file, reason: verdict.reason, message: verdict.message } };
-    // The import graph and the trust decisions are the model's to read, never to write (a sandbox binds them read-only).
-    for (const imported of Object.keys(verdict.fingerprint.files)) if (!imported.split(sep).includes('node_modules')) protectLoadedFile(imported);
+    // The trust decisions are the model's to read, never to write (a sandbox binds them read-only). The
+    // files the config imports stay editable: an edit makes the config untrusted, never silently run.
     protectLoadedFile(verdict.store);
   }
   // Whatever config ran at start is the model's to read, never to write.
