@@ -1,5 +1,3 @@
-import { init, parse } from 'es-module-lexer';
-
 export interface ModuleSpecifiers {
   /** Every literal specifier the file imports, re-exports or `require`s. */
   specifiers: string[];
@@ -22,6 +20,8 @@ const TYPE_ONLY = /^(?:import|export)\s+type\s+[\w${*]/;
  * strings: it can only err towards following more, or calling a file unreadable.
  */
 export async function moduleSpecifiers(source: string): Promise<ModuleSpecifiers> {
+  // Loaded when a config is checked, not with the public entry.
+  const { init, parse } = await import('es-module-lexer');
   await init;
   const specifiers: string[] = [];
   const computed: string[] = [];
