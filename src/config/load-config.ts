@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { configIssues } from './config-issues.js';
+import { checkConfigTrust } from './config-trust.js';
 import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
@@ -14,12 +15,21 @@ export interface LoadConfigOptions {
   cwd: string;
   /** An explicit file (absolute or relative to `cwd`); it must exist. */
   configPath?: string;
+  /**
+   * Run the config only if the user trusted exactly this content (`plaited-agent trust`); default
+   * true. An untrusted config is not run: defaults apply and `untrusted` says why.
+   */
+  requireTrust?: boolean;
+  /** Where the trust decisions are looked up (`XDG_CONFIG_HOME`, `HOME`); default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface LoadedConfig {
   config: PlaitedConfig;
-  /** The file it came from; `null` when none was found and defaults apply. */
+  /** The file it came from; `null` when none was found or it was not trusted, and defaults apply. */
   path: string | null;
+  /** A config that was found but not run, and why (what changed, how to trust it). */
+  untrusted?: { file: string; reason: 'untrusted' | 'changed' | 'untrustable'; message: string };
 }
 
 /** Looked for in this order; the first that exists wins. */
@@ -33,6 +43,14 @@ export const CONFIG_FILE_NAMES = ['config.ts', 'config.mts', 'config.js', 'confi
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const file = findConfigFile(options);
   if (file === null) return { config: configSchema.parse({}), path: null };
+  if (options.requireTrust !== false) {
+    const how = options.configPath === undefined ? 'plaited-agent trust' : `plaited-agent trust --config ${options.configPath}`;
+    const verdict = await checkConfigTrust(file, options.cwd, how, options.env);
+    if (!verdict.trusted) return { config: configSchema.parse({}), path: null, untrusted: { file, reason: verdict.reason, message: verdict.message } };
+    // The trust decisions are the model's to read, never to write (a sandbox binds them read-only). The
+    // files the config imports stay editable: an edit makes the config untrusted, never silently run.
+    protectLoadedFile(verdict.store);
+  }
   // Whatever config ran at start is the model's to read, never to write.
   protectLoadedFile(file);
   const raw = await readConfigFile(file);
@@ -47,7 +65,8 @@ export function validateConfig(raw: unknown, file: string | null = null): Plaite
   throw new ConfigError('invalid_config', formatInvalid(file, issues), { file, issues, cause: parsed.error });
 }
 
-function findConfigFile({ cwd, configPath }: LoadConfigOptions): string | null {
+/** The config file `loadConfig` would load (`null`: none, defaults apply); a missing `configPath` throws `config_not_found`. */
+export function findConfigFile({ cwd, configPath }: LoadConfigOptions): string | null {
   if (configPath !== undefined) {
     const file = isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
     if (!isFile(file)) throw new ConfigError('config_not_found', `Config file not found: ${file}`, { file });
@@ -93,8 +112,10 @@ async function importNative(file: string): Promise<unknown> {
 
 async function importWithJiti(file: string): Promise<unknown> {
   const { createJiti } = await import('jiti');
-  // No module cache: a reload after an edit must see the edit.
-  const jiti = createJiti(import.meta.url, { moduleCache: false });
+  // No module cache: a reload after an edit must see the edit. No file cache: its compiled copies
+  // live in a folder others can write ($TMPDIR/jiti) and are reused on a hash anyone can compute,
+  // so a planted copy would run instead of the trusted source.
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
   return await jiti.import(file, { default: true });
 }
 

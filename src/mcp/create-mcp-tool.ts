@@ -8,6 +8,14 @@ import { errorMessage } from '../errors/error-message.js';
 
 export type McpToolArgs = Record<string, unknown>;
 
+/**
+ * What a server's words may take of every request's tool list: a description (sent to the model
+ * with every step) and a title or name (shown to the user in permission questions). Servers are
+ * untrusted; a 100 kB description would be a prompt injection paid for on every turn.
+ */
+export const MAX_DESCRIPTION_LENGTH = 2_000;
+export const MAX_LABEL_LENGTH = 120;
+
 /** An MCP tool as the agent sees it, plus where it came from (for the reverse name lookup). */
 export interface McpTool extends Tool<McpToolArgs> {
   source: 'mcp';
@@ -39,17 +47,17 @@ export interface CreateMcpToolOptions {
 export function createMcpTool(options: CreateMcpToolOptions): McpTool {
   const { definition, serverId, validator } = options;
   const inputSchema = definition.inputSchema as JsonSchema;
-  const label = definition.title ?? definition.annotations?.title ?? definition.name;
+  const label = capped(definition.title ?? definition.annotations?.title ?? definition.name, MAX_LABEL_LENGTH);
   return {
     name: options.name,
-    description: definition.description ?? label,
+    description: definition.description === undefined ? label : capped(definition.description, MAX_DESCRIPTION_LENGTH),
     inputSchema,
     risk: mcpToolRisk(definition.annotations, options.trustAnnotations === true),
     kind: mcpToolKind(definition.annotations),
     source: 'mcp',
     serverId,
     mcpName: definition.name,
-    mcpTitle: definition.title ?? definition.annotations?.title,
+    mcpTitle: optionalCapped(definition.title ?? definition.annotations?.title, MAX_LABEL_LENGTH),
     validate(args) {
       const result = validator.validate(inputSchema, args);
       if (result.ok) return result;
@@ -60,8 +68,19 @@ export function createMcpTool(options: CreateMcpToolOptions): McpTool {
       try {
         return mapCallToolResult(await options.call(args, { signal: context.signal, context }));
       } catch (error) {
-        return errorResult(`MCP tool ${definition.name} failed: ${errorMessage(error)}`);
+        return errorResult(`MCP tool ${capped(definition.name, MAX_LABEL_LENGTH)} failed: ${errorMessage(error)}`);
       }
     },
   };
+}
+
+/** `text` cut to `max` characters, saying so and how much was left out. */
+export function capped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = ` … [${text.length - max} more characters cut]`;
+  return text.slice(0, Math.max(0, max - note.length)) + note;
+}
+
+function optionalCapped(text: string | undefined, max: number): string | undefined {
+  return text === undefined ? undefined : capped(text, max);
 }

@@ -5,18 +5,26 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { configSchema } from '../../src/config/schema.js';
+import { trustConfigFor } from '../helpers/trust-config.js';
 
 const fixtures = resolve(import.meta.dirname, '../fixtures/config');
 const defineConfigSource = resolve(import.meta.dirname, '../../src/config/define-config.ts');
 
 async function loadError(options: Parameters<typeof loadConfig>[0]): Promise<ConfigError> {
   try {
+    await trustConfigFor(options);
     await loadConfig(options);
   } catch (error) {
     expect(ConfigError.isInstance(error), `expected a ConfigError, got ${String(error)}`).toBe(true);
     return error as ConfigError;
   }
   throw new Error('expected loadConfig to fail');
+}
+
+/** Loads as the CLI does once the user has trusted the config (`plaited-agent trust`). */
+async function loadTrusted(options: Parameters<typeof loadConfig>[0]): ReturnType<typeof loadConfig> {
+  await trustConfigFor(options);
+  return loadConfig(options);
 }
 
 describe('loadConfig', () => {
@@ -40,7 +48,7 @@ describe('loadConfig', () => {
         `});`,
       ].join('\n'),
     );
-    const { config, path } = await loadConfig({ cwd: dir });
+    const { config, path } = await loadTrusted({ cwd: dir });
     expect(path).toBe(join(dir, '.plaited', 'config.ts'));
     expect(config.agent).toMatchObject({ model: 'openai-compatible:llama3', maxSteps: 4, sendMode: 'steer' });
     expect(config.adapters.acp).toEqual({ transport: 'http', host: '127.0.0.1', port: 4001, idleTimeoutMs: 300_000, maxMessageBytes: 32 * 1024 * 1024, maxJsonDepth: 128 });
@@ -50,7 +58,7 @@ describe('loadConfig', () => {
 
   it('loads .json with defaults filled in', async () => {
     const cwd = join(fixtures, 'json-project');
-    const { config, path } = await loadConfig({ cwd });
+    const { config, path } = await loadTrusted({ cwd });
     expect(path).toBe(join(cwd, '.plaited', 'config.json'));
     expect(config.agent).toMatchObject({ model: 'openai-compatible:qwen3', maxSteps: 7, baseURL: 'http://127.0.0.1:11434/v1' });
     expect(config.mcp.servers).toEqual([
@@ -60,7 +68,7 @@ describe('loadConfig', () => {
   });
 
   it('loads .mjs, evaluating it', async () => {
-    const { config, path } = await loadConfig({ cwd: join(fixtures, 'mjs-project') });
+    const { config, path } = await loadTrusted({ cwd: join(fixtures, 'mjs-project') });
     expect(path).toMatch(/config\.mjs$/);
     expect(config.agent.maxSteps).toBe(12);
     expect(config.agent.systemPrompt).toBe('You are terse. Answer in English.');
@@ -68,13 +76,13 @@ describe('loadConfig', () => {
   });
 
   it('prefers config.ts over config.json when both exist', async () => {
-    const { config, path } = await loadConfig({ cwd: join(fixtures, 'precedence') });
+    const { config, path } = await loadTrusted({ cwd: join(fixtures, 'precedence') });
     expect(path).toMatch(/config\.ts$/);
     expect(config.agent.maxSteps).toBe(11);
   });
 
   it('passes an AI SDK LanguageModel object through as the model', async () => {
-    const { config } = await loadConfig({ cwd: join(fixtures, 'model-object') });
+    const { config } = await loadTrusted({ cwd: join(fixtures, 'model-object') });
     expect(typeof config.agent.model).toBe('object');
     expect(config.agent.model).toMatchObject({ specificationVersion: 'v3', modelId: 'scripted' });
   });
@@ -137,12 +145,12 @@ describe('loadConfig', () => {
 
   it('uses an explicit configPath relative to cwd instead of looking in .plaited', async () => {
     const cwd = join(fixtures, 'explicit-path');
-    const { config, path } = await loadConfig({ cwd, configPath: 'team.config.mts' });
+    const { config, path } = await loadTrusted({ cwd, configPath: 'team.config.mts' });
     expect(path).toBe(join(cwd, 'team.config.mts'));
     expect(config.agent).toMatchObject({ maxSteps: 5, defaultMode: 'plan' });
 
     // Explicit wins even when the cwd has its own .plaited config.
-    const other = await loadConfig({ cwd: join(fixtures, 'json-project'), configPath: join(cwd, 'team.config.mts') });
+    const other = await loadTrusted({ cwd: join(fixtures, 'json-project'), configPath: join(cwd, 'team.config.mts') });
     expect(other.config.agent.maxSteps).toBe(5);
   });
 
@@ -153,25 +161,25 @@ describe('loadConfig', () => {
   });
 
   it('returns the defaults and no path when there is no config file', async () => {
-    const { config, path } = await loadConfig({ cwd: join(fixtures, 'no-config') });
+    const { config, path } = await loadTrusted({ cwd: join(fixtures, 'no-config') });
     expect(path).toBeNull();
     expect(config).toEqual(configSchema.parse({}));
     expect(config.agent.maxSteps).toBe(25);
 
     // An empty .plaited folder is the same as none.
     mkdirSync(join(dir, '.plaited'));
-    expect((await loadConfig({ cwd: dir })).path).toBeNull();
+    expect((await loadTrusted({ cwd: dir })).path).toBeNull();
   });
 
   it.each(['config.mjs', 'config.ts'])('sees an edited %s on the next load', async (name) => {
     mkdirSync(join(dir, '.plaited'));
     const file = join(dir, '.plaited', name);
     writeFileSync(file, 'export default { agent: { maxSteps: 1 } };');
-    expect((await loadConfig({ cwd: dir })).config.agent.maxSteps).toBe(1);
+    expect((await loadTrusted({ cwd: dir })).config.agent.maxSteps).toBe(1);
     writeFileSync(file, 'export default { agent: { maxSteps: 2 } };');
     // Same-millisecond writes are possible on fast disks; the mtime is part of the cache key.
     utimesSync(file, new Date(), new Date(Date.now() + 5_000));
-    expect((await loadConfig({ cwd: dir })).config.agent.maxSteps).toBe(2);
+    expect((await loadTrusted({ cwd: dir })).config.agent.maxSteps).toBe(2);
   });
 
   it('loads .js configs in CommonJS and ES module packages', async () => {
@@ -179,13 +187,13 @@ describe('loadConfig', () => {
     mkdirSync(join(cjs, '.plaited'), { recursive: true });
     writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
     writeFileSync(join(cjs, '.plaited', 'config.js'), 'module.exports = { agent: { maxSteps: 6 } };');
-    expect((await loadConfig({ cwd: cjs })).config.agent.maxSteps).toBe(6);
+    expect((await loadTrusted({ cwd: cjs })).config.agent.maxSteps).toBe(6);
 
     const esmInCjs = join(dir, 'esm-in-cjs');
     mkdirSync(join(esmInCjs, '.plaited'), { recursive: true });
     writeFileSync(join(esmInCjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
     writeFileSync(join(esmInCjs, '.plaited', 'config.js'), 'export default { agent: { maxSteps: 8 } };');
-    expect((await loadConfig({ cwd: esmInCjs })).config.agent.maxSteps).toBe(8);
+    expect((await loadTrusted({ cwd: esmInCjs })).config.agent.maxSteps).toBe(8);
   });
 });
 

@@ -227,6 +227,12 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     const foreign = await rpc('{}', { origin: 'http://evil.example.com' });
     expect(foreign.status).toBe(403);
   });
+
+  it('does not take the WebSocket bearer subprotocol header as a credential on a plain request', async () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"x"}}';
+    const subprotocolOnly = await fetch(cli.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'sec-websocket-protocol': `a2a, bearer.${TOKEN}` }, body });
+    expect(subprotocolOnly.status).toBe(401);
+  });
 });
 
 describe('A2A principals', () => {

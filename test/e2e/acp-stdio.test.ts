@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { trustProjectConfig } from '../helpers/trust-config.js';
 
 const bed = acpTestBed({ prefix: 'plaited-e2e-' });
 
@@ -293,6 +294,7 @@ describe('CLI', () => {
       join(cwd, '.plaited/config.json'),
       JSON.stringify({ agent: { maxSteps: -1, baseURL: 'not a url' }, mcp: { servers: [{ id: 'x', transport: 'stdio' }] }, bogus: 1 }),
     );
+    trustProjectConfig(cwd);
     const result = spawnSync(process.execPath, [CLI], { cwd, input: '', encoding: 'utf8' });
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');

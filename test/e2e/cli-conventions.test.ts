@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
+import { trustProjectConfig } from '../helpers/trust-config.js';
 
 // Command-line conventions through the real CLI: asked-for output (help, version) on stdout with
 // exit 0; errors on stderr with a non-zero exit and nothing on stdout.
@@ -14,6 +15,7 @@ afterAll(() => {
 });
 
 function run(args: string[], cwd?: string): { status: number | null; stdout: string; stderr: string } {
+  if (cwd !== undefined) trustProjectConfig(cwd, args);
   const result = spawnSync(process.execPath, [CLI, ...args], { cwd, input: '', encoding: 'utf8', timeout: 20_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -19,6 +19,15 @@ let model: ScriptedOpenAIServer;
 const clis: HttpCli[] = [];
 const clients: AcpHttpClient[] = [];
 
+/** A POST whose only credential is the WebSocket bearer subprotocol header. */
+function postWithSubprotocolOnly(url: string, params: object): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'sec-websocket-protocol': `acp, bearer.${TEST_AUTH_TOKEN}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params }),
+  });
+}
+
 /** A project whose config names a second principal, alice, with her own token. */
 function project(): string {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-auth-'));
@@ -98,6 +107,10 @@ describe('network auth: ACP over HTTP and WebSocket', () => {
     const browserLike = connect(cli.url, { transport: 'websocket', token: null, protocols: ['acp', `bearer.${TEST_AUTH_TOKEN}`] });
     const init = await initializeHttp(browserLike);
     expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
+  });
+
+  it('does not take the bearer subprotocol header on a plain HTTP request: only a WebSocket upgrade may carry it', async () => {
+    expect((await postWithSubprotocolOnly(cli.url, { protocolVersion: 1, clientCapabilities: {} })).status).toBe(401);
   });
 
   it("scopes sessions to their principal: another principal's session is not found, exactly like an unknown one", async () => {
@@ -196,6 +209,34 @@ describe('network auth: start-up', () => {
     }
   });
 
+  it('reads the token from --auth-token-file over PLAITED_AUTH_TOKEN, with no warning and the token nowhere on stderr', async () => {
+    const file = join(project(), 'token');
+    const token = 'file-token-0123456789abcdefghij';
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    const cli = await start(project(), ['--auth-token-file', file]);
+    expect((await initializeHttp(connect(cli.url, { token }))).protocolVersion).toBe(acp.PROTOCOL_VERSION);
+    const envToken = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_AUTH_TOKEN}` }, body: '{}' });
+    expect(envToken.status).toBe(401);
+    expect(cli.stderr()).not.toContain(token);
+    expect(cli.stderr()).not.toContain('cmdline');
+  });
+
+  it('still takes --auth-token, with a warning that it is visible in /proc/<pid>/cmdline', async () => {
+    const cli = await start(project(), ['--auth-token', 'flag-token-0123456789abcdefghij']);
+    expect(cli.stderr()).toContain('/proc/<pid>/cmdline');
+    expect(cli.stderr()).toContain('--auth-token-file');
+  });
+
+  it('refuses to start on a missing or empty --auth-token-file, saying which and what to do', () => {
+    const cwd = project();
+    writeFileSync(join(cwd, 'empty'), '\n');
+    for (const [file, why] of [['missing', 'cannot be read'], ['empty', 'is empty']] as const) {
+      const run = spawnSync(process.execPath, [CLI, '--transport', 'http', '--port', '0', '--auth-token-file', file], { cwd, encoding: 'utf8', timeout: 30_000 });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`--auth-token-file ${join(cwd, file)} ${why}`);
+    }
+  });
+
   it('refuses a token too short to be a secret', () => {
     const run = spawnSync(process.execPath, [CLI, '--transport', 'http', '--port', '0', '--auth-token', 'short'], { cwd: project(), encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(2);
@@ -217,6 +258,10 @@ describe('network auth: the MCP face over HTTP', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(cli.url), { requestInit: { headers } }));
     return client;
   };
+
+  it('does not take the bearer subprotocol header on a plain HTTP request', async () => {
+    expect((await postWithSubprotocolOnly(cli.url, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } })).status).toBe(401);
+  });
 
   it('refuses a host without the token with 401 and a bearer challenge', async () => {
     const response = await fetch(cli.url, {

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { runtimeExecutable, type RuntimeName } from './runtimes.js';
 import { onLines } from './stdout-lines.js';
+import { trustProjectConfig } from './trust-config.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(root, 'dist/bin/plaited-agent.js');
@@ -159,6 +160,8 @@ export interface StartCliOptions {
   configureClient?: (client: acp.ClientApp) => void;
   /** The runtime that runs the CLI (default: this Node). */
   runtime?: RuntimeName;
+  /** Trust the project's config first with `plaited-agent trust`, as its user would (default true). */
+  trust?: boolean;
 }
 
 /**
@@ -166,6 +169,7 @@ export interface StartCliOptions {
  * both directions through the schema validator.
  */
 export function startAcpCli(options: StartCliOptions): AcpCli {
+  if (options.trust !== false) trustProjectConfig(options.cwd, options.args, options.env);
   const child = spawn(runtimeExecutable(options.runtime), [CLI, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import { AcpSchemaValidator, CLI } from './acp-cli.js';
 import { onLines } from './stdout-lines.js';
+import { trustProjectConfig } from './trust-config.js';
 
 /** The built CLI driven by the SDK's ACP v2 (draft) client, every message checked against the v2 schema. */
 export interface AcpV2Cli {
@@ -22,6 +23,7 @@ export interface StartV2Options {
 }
 
 export function startAcpV2Cli(options: StartV2Options): AcpV2Cli {
+  trustProjectConfig(options.cwd, options.args, options.env);
   const child = spawn(process.execPath, [CLI, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { CLI } from './acp-cli.js';
 import { onLines } from './stdout-lines.js';
+import { trustProjectConfig } from './trust-config.js';
 
 export type RawMessage = { jsonrpc?: unknown; id?: unknown; method?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
 
@@ -29,6 +30,7 @@ export interface RawJsonRpcCli {
 let nextId = 1;
 
 export function startRawCli(options: { cwd: string; args: string[]; env?: Record<string, string> }): RawJsonRpcCli {
+  trustProjectConfig(options.cwd, options.args, options.env);
   const child = spawn(process.execPath, [CLI, ...options.args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

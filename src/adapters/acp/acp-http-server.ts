@@ -92,18 +92,22 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     return entry;
   };
 
-  /** `forbidden`/`not found` (with why), or the principal the request speaks for (`undefined`: unauthorized). */
-  const admit = (req: IncomingMessage): { refused: 403 | 404; reason: string } | { principal: string | undefined } => {
+  /**
+   * `forbidden`/`not found` (with why), or the principal the request speaks for (`undefined`:
+   * unauthorized). The subprotocol credential counts only on a WebSocket upgrade (browsers cannot
+   * set headers there); a plain HTTP request must send `Authorization`.
+   */
+  const admit = (req: IncomingMessage, upgrade: boolean): { refused: 403 | 404; reason: string } | { principal: string | undefined } => {
     const reason = checkHostOrigin({ host: req.headers.host, origin: req.headers.origin });
     if (reason) return { refused: 403, reason };
     if ((req.url ?? '/').split('?')[0] !== ACP_HTTP_PATH) return { refused: 404, reason: `Not found: the ACP endpoint is ${ACP_HTTP_PATH}` };
     return {
-      principal: requestPrincipal(auth, { authorization: req.headers.authorization, webSocketProtocol: req.headers['sec-websocket-protocol'] }),
+      principal: requestPrincipal(auth, { authorization: req.headers.authorization, ...(upgrade ? { webSocketProtocol: req.headers['sec-websocket-protocol'] } : {}) }),
     };
   };
 
   const http: HttpServer = createServer((req, res) => {
-    const verdict = admit(req);
+    const verdict = admit(req, false);
     if ('refused' in verdict) {
       res.writeHead(verdict.refused, { 'content-type': 'text/plain' });
       return void res.end(verdict.reason);
@@ -130,7 +134,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 66_000;
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const verdict = admit(req);
+    const verdict = admit(req, true);
     if ('refused' in verdict) {
       socket.end(`HTTP/1.1 ${verdict.refused === 404 ? '404 Not Found' : '403 Forbidden'}\r\nConnection: close\r\n\r\n`);
       return;

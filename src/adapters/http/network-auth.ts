@@ -9,7 +9,7 @@ export { LOCAL_PRINCIPAL };
 export const MIN_TOKEN_LENGTH = 16;
 
 export interface NetworkAuthOptions {
-  /** From --auth-token, PLAITED_AUTH_TOKEN, or config (the CLI resolves precedence); generated when absent. */
+  /** From --auth-token-file (or --auth-token), PLAITED_AUTH_TOKEN, or config (the CLI resolves precedence); generated when absent. */
   token?: string;
   /** --no-auth: only allowed with a loopback host, else throws NetworkAuthError. */
   noAuth?: boolean;
@@ -45,7 +45,7 @@ export function createNetworkAuth(options: NetworkAuthOptions): NetworkAuth {
     if (!isLoopbackHost(options.host)) {
       throw new NetworkAuthError(
         'no_auth_not_loopback',
-        `--no-auth is only allowed with a loopback host (127.0.0.1, ::1, localhost); the bind host is ${options.host}. Pass a token instead (--auth-token or PLAITED_AUTH_TOKEN).`,
+        `--no-auth is only allowed with a loopback host (127.0.0.1, ::1, localhost); the bind host is ${options.host}. Pass a token instead (--auth-token-file or PLAITED_AUTH_TOKEN).`,
       );
     }
     return { enabled: false, token: undefined, authenticate: () => LOCAL_PRINCIPAL, authenticateToken: () => LOCAL_PRINCIPAL };
@@ -54,7 +54,7 @@ export function createNetworkAuth(options: NetworkAuthOptions): NetworkAuth {
   let token = options.token;
   if (token === undefined || token === '') {
     token = randomBytes(32).toString('base64url');
-    options.log?.(`network auth token (generated): ${token}  (clients send "Authorization: Bearer <token>"; set your own with --auth-token or PLAITED_AUTH_TOKEN)`);
+    options.log?.(`network auth token (generated): ${token}  (clients send "Authorization: Bearer <token>"; set your own with --auth-token-file or PLAITED_AUTH_TOKEN)`);
   }
   const entries: Array<{ principal: string; digest: Buffer }> = [{ principal: LOCAL_PRINCIPAL, digest: checkedDigest(LOCAL_PRINCIPAL, token) }];
   for (const [principal, secret] of Object.entries(options.principals ?? {})) {

@@ -10,7 +10,7 @@ export const BEARER_SUBPROTOCOL_PREFIX = 'bearer.';
 /** What the check reads from a request (HTTP or a WebSocket upgrade). */
 export interface CredentialHeaders {
   authorization: string | null | undefined;
-  /** `Sec-WebSocket-Protocol` of an upgrade, comma-separated. */
+  /** `Sec-WebSocket-Protocol` of a WebSocket upgrade, comma-separated; never pass it for a plain HTTP request. */
   webSocketProtocol?: string | null | undefined;
 }
 

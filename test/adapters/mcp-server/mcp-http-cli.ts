@@ -7,6 +7,7 @@ import { CLI } from '../../helpers/acp-cli.js';
 import { runtimeExecutable, type RuntimeName } from '../../helpers/runtimes.js';
 import { TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 import { requireBuiltCli } from './mcp-test-kit.js';
+import { trustProjectConfig } from '../../helpers/trust-config.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -39,6 +40,7 @@ export async function startHttpCli(options: {
   const transport = options.transportFlag === false ? [] : ['--transport', 'http'];
   const env: NodeJS.ProcessEnv = { ...process.env, PLAITED_AUTH_TOKEN: TEST_AUTH_TOKEN, ...options.env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  trustProjectConfig(options.cwd, options.args, options.env);
   const child = spawn(runtimeExecutable(options.runtime), [CLI, ...options.args, ...transport, '--port', '0'], {
     cwd: options.cwd,
     env,

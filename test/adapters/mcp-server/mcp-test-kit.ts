@@ -5,6 +5,7 @@ import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI } from '../../helpers/acp-cli.js';
 import { runtimeExecutable, type RuntimeName } from '../../helpers/runtimes.js';
+import { trustProjectConfig } from '../../helpers/trust-config.js';
 
 export function project(): string {
   return mkdtempSync(join(tmpdir(), 'plaited-mcp-'));
@@ -30,6 +31,7 @@ export async function startMcpCli(options: {
   runtime?: RuntimeName;
 }): Promise<McpCli> {
   requireBuiltCli();
+  trustProjectConfig(options.cwd, options.args);
   let stderr = '';
   const transport = new StdioClientTransport({
     command: runtimeExecutable(options.runtime),

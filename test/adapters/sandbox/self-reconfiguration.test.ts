@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileS
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load-config.js';
+import { trustConfigFor } from '../../helpers/trust-config.js';
 import { sandboxSchema } from '../../../src/config/schema.js';
 import { createLocalRuntime } from '../../../src/tools/local-runtime.js';
 import type { Runtime } from '../../../src/tools/runtime.js';
@@ -162,6 +163,7 @@ describe('no placeholder files in the user project', () => {
     mkdirSync(join(project, '.plaited'), { recursive: true });
     writeFileSync(join(project, '.plaited', 'config.ts'), '');
     writeFileSync(join(project, '.plaited', 'config.json'), '{"tools":{"deny":["bash"]}}');
+    await trustConfigFor({ cwd: project });
     const loaded = await loadConfig({ cwd: project });
     expect(loaded.path).toBe(join(project, '.plaited', 'config.json'));
     expect(loaded.config.tools.deny).toEqual(['bash']);

@@ -1,0 +1,111 @@
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConfigError } from './config-error.js';
+import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
+import { userConfigDir } from './user-config-dir.js';
+
+/** One trusted config: the fingerprint the user saw and accepted, and when. */
+export interface TrustRecord extends ConfigFingerprint {
+  trustedAt: string;
+}
+
+/** `trusted-configs.json` in the user's own folder: config path → what was trusted. */
+export interface TrustStore {
+  version: 1;
+  configs: Record<string, TrustRecord>;
+}
+
+export type TrustVerdict =
+  | { trusted: true; fingerprint: ConfigFingerprint; store: string }
+  | { trusted: false; reason: 'untrusted' | 'changed' | 'untrustable'; message: string };
+
+export function trustStorePath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(userConfigDir(env), 'trusted-configs.json');
+}
+
+/**
+ * Whether `configFile` (with everything it imports) is exactly what the user trusted. Nothing
+ * runs: the import graph is read statically. `how` is the command that trusts it, for the message.
+ */
+export async function checkConfigTrust(configFile: string, projectDir: string, how: string, env: NodeJS.ProcessEnv = process.env): Promise<TrustVerdict> {
+  const root = realOrSelf(projectDir);
+  const name = shown(realOrSelf(configFile), root);
+  let fingerprint: ConfigFingerprint;
+  try {
+    fingerprint = await configFingerprint(configFile, projectDir);
+  } catch (error) {
+    if (!ConfigError.isInstance(error) || error.code !== 'config_untrustable') throw error;
+    return { trusted: false, reason: 'untrustable', message: `${error.message}\nIt was not run: the agent starts with the default config.` };
+  }
+  const store = trustStorePath(env);
+  const record = readTrustStore(store).configs[realOrSelf(configFile)];
+  if (record?.sha256 === fingerprint.sha256) return { trusted: true, fingerprint, store };
+  const fix = `Check it, then run \`${how}\` in ${projectDir} to trust it (\`plaited-agent trust --revoke\` forgets a trust).`;
+  if (record === undefined) {
+    const count = Object.keys(fingerprint.files).length;
+    const imports = count > 1 ? ` and the ${count - 1} ${count === 2 ? 'file' : 'files'} it imports` : '';
+    return { trusted: false, reason: 'untrusted', message: `${name}${imports} ${count > 1 ? 'are' : 'is'} not trusted, so it was not run: the agent starts with the default config. ${fix}` };
+  }
+  const changes = describeChanges(record, fingerprint, root);
+  return {
+    trusted: false,
+    reason: 'changed',
+    message: `${changes.join(', ')} since you trusted ${name} (${record.trustedAt}), so it was not run: the agent starts with the default config. ${fix}`,
+  };
+}
+
+/** Records `fingerprint` as trusted for `configFile` (the file is written atomically, 0600 in a 0700 folder). */
+export function recordTrust(configFile: string, fingerprint: ConfigFingerprint, env: NodeJS.ProcessEnv = process.env): string {
+  const store = trustStorePath(env);
+  const current = readTrustStore(store);
+  current.configs[realOrSelf(configFile)] = { ...fingerprint, trustedAt: new Date().toISOString() };
+  writeTrustStore(store, current);
+  return store;
+}
+
+/** Forgets the trust of `configFile`; false when there was none. */
+export function revokeTrust(configFile: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const store = trustStorePath(env);
+  const current = readTrustStore(store);
+  const key = realOrSelf(configFile);
+  if (!(key in current.configs)) return false;
+  delete current.configs[key];
+  writeTrustStore(store, current);
+  return true;
+}
+
+function describeChanges(record: TrustRecord, now: ConfigFingerprint, root: string): string[] {
+  const changes: string[] = [];
+  for (const [file, hash] of Object.entries(now.files)) {
+    if (!(file in record.files)) changes.push(`${shown(file, root)} is new`);
+    else if (record.files[file] !== hash) changes.push(`${shown(file, root)} changed`);
+  }
+  for (const file of Object.keys(record.files)) if (!(file in now.files)) changes.push(`${shown(file, root)} is no longer imported`);
+  for (const [key, target] of Object.entries(now.links)) if (record.links[key] !== target) changes.push(`${key} now resolves to ${target}`);
+  return changes.length > 0 ? changes : ['its imports changed'];
+}
+
+function readTrustStore(file: string): TrustStore {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<TrustStore>;
+    if (parsed.version === 1 && parsed.configs && typeof parsed.configs === 'object') return { version: 1, configs: parsed.configs };
+  } catch {
+    // missing or unreadable: nothing is trusted
+  }
+  return { version: 1, configs: {} };
+}
+
+function writeTrustStore(file: string, store: TrustStore): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
