@@ -322,7 +322,17 @@ export function createAgent(options: CreateAgentOptions): Agent {
       return;
     }
     await live.ready;
+    try {
+      yield* steerOrRun(live, input, processOptions);
+    } catch (error) {
+      // Fenced out: another process took the session over while this one was frozen. The turn
+      // stops here; the next request on the session loads it again (see LocalSessionManager.open).
+      if (!(error instanceof Error && 'code' in error && error.code === 'session_in_use')) throw error;
+      yield { type: 'error', sessionId: input.sessionId, error: errorInfo(error, 'session_in_use') };
+    }
+  }
 
+  async function* steerOrRun(live: LiveSession, input: PromptInput, processOptions: ProcessOptions): AsyncGenerator<AgentOutput> {
     // Steer: a message sent while a turn runs joins that turn before its next model step, and
     // supersedes the calls still waiting for approval. This stream ends once the turn took it.
     const sendMode = processOptions.sendMode ?? config.agent.sendMode;
@@ -396,5 +406,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {
   const { StoreRegistry } = await import('../storage/store-registry.js');
-  return new StoreRegistry(config.agent.stateDb ? { path: config.agent.stateDb } : {});
+  return new StoreRegistry({
+    ...(config.agent.stateDb ? { path: config.agent.stateDb } : {}),
+    ...(config.agent.sessionLease ? { leases: config.agent.sessionLease } : {}),
+  });
 }

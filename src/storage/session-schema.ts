@@ -69,6 +69,8 @@ const MIGRATIONS: readonly string[] = [
     heartbeat_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // Lease epochs: taking a session's lease bumps it; a write whose writer's epoch is older is refused.
+  `ALTER TABLE sessions ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export const SESSION_SCHEMA_VERSION = MIGRATIONS.length;
