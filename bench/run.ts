@@ -20,6 +20,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['sandbox', () => optional('sandbox.js', 'benchSandbox')],
   ['memory (RSS over 1,000 turns in one session)', () => optional('memory.js', 'benchMemory')],
   ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],
+  ['read_file of a 300 MB file (three in parallel; whole-file read vs window)', () => optional('read-file-huge.js', 'benchReadFileHuge')],
 ];
 
 async function optional(file: string, name: string): Promise<Record<string, number>> {

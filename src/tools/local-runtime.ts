@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ExecOptions, ExecResult, Runtime } from './runtime.js';
 import { toolEnvironment } from './secret-env.js';
 import { spawnProcess } from './spawn-process.js';
+import { readTextWindow } from './read-text-window.js';
 
 /**
  * The default Runtime: the local disk and `bash -c`. Commands run in their own
@@ -16,6 +17,9 @@ export function createLocalRuntime(cwd: string): Runtime {
     kind: 'local',
     readFile(file, options) {
       return readFile(path.resolve(root, file), { encoding: 'utf8', signal: options?.signal });
+    },
+    readTextWindow(file, options) {
+      return readTextWindow(path.resolve(root, file), options);
     },
     async writeFile(file, content, options) {
       const target = path.resolve(root, file);
