@@ -20,6 +20,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['sandbox', () => optional('sandbox.js', 'benchSandbox')],
   ['memory (RSS over 1,000 turns in one session)', () => optional('memory.js', 'benchMemory')],
   ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],
+  ['indexing a 3,000-tool MCP catalog (event-loop delay)', () => optional('index-large-catalog.js', 'benchIndexLargeCatalog')],
   ['read_file of a 300 MB file (three in parallel; whole-file read vs window)', () => optional('read-file-huge.js', 'benchReadFileHuge')],
 ];
 
