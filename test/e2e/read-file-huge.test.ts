@@ -72,5 +72,5 @@ describe('read_file of a huge file', () => {
     expect(result).toContain('buffer line 44');
     expect(result).not.toContain('buffer line 45');
     expect(result).toContain('more lines follow; use offset=45 to continue.');
-  });
+  }, 60_000);
 });
