@@ -44,7 +44,7 @@ export interface ExecResult {
 
 export interface Runtime {
   readonly cwd: string;
-  /** Reads a whole text file. Paths are absolute (tools resolve them first). */
+  /** Reads a whole text file. Paths are absolute (tools resolve them first). The local runtime refuses files over 32 MB (FileTooLargeError). */
   readFile(path: string, options?: { signal?: AbortSignal }): Promise<string>;
   /**
    * A window of a text file's lines (see TextWindow), read without loading the whole file.
