@@ -23,6 +23,8 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['memory (RSS over 1,000 turns in one session)', () => optional('memory.js', 'benchMemory')],
   ['streamed reply persistence (5 MB and 50 MB in 2 KB pieces)', () => optional('stream-persistence.js', 'benchStreamPersistence')],
   ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],
+  ['indexing a 3,000-tool MCP catalog (event-loop delay)', () => optional('index-large-catalog.js', 'benchIndexLargeCatalog')],
+  ['read_file of a 300 MB file (three in parallel; whole-file read vs window)', () => optional('read-file-huge.js', 'benchReadFileHuge')],
 ];
 
 async function optional(file: string, name: string): Promise<Record<string, number>> {

@@ -353,7 +353,17 @@ export function createAgent(options: CreateAgentOptions): Agent {
       return;
     }
     await live.ready;
+    try {
+      yield* steerOrRun(live, input, processOptions);
+    } catch (error) {
+      // Fenced out: another process took the session over while this one was frozen. The turn
+      // stops here; the next request on the session loads it again (see LocalSessionManager.open).
+      if (!(error instanceof Error && 'code' in error && error.code === 'session_in_use')) throw error;
+      yield { type: 'error', sessionId: input.sessionId, error: errorInfo(error, 'session_in_use') };
+    }
+  }
 
+  async function* steerOrRun(live: LiveSession, input: PromptInput, processOptions: ProcessOptions): AsyncGenerator<AgentOutput> {
     const reply = permissionsCommand(promptText(input.prompt), { cwd: live.info.cwd, permissions: permissionsOf(live), config: config.tools });
     if (reply !== undefined) {
       // Answered by the agent itself: not part of the model's history.
@@ -441,5 +451,8 @@ function withBuiltinCommands(commands: Array<{ name: string; description: string
 
 async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {
   const { StoreRegistry } = await import('../storage/store-registry.js');
-  return new StoreRegistry(config.agent.stateDb ? { path: config.agent.stateDb } : {});
+  return new StoreRegistry({
+    ...(config.agent.stateDb ? { path: config.agent.stateDb } : {}),
+    ...(config.agent.sessionLease ? { leases: config.agent.sessionLease } : {}),
+  });
 }

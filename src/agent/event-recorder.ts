@@ -18,10 +18,13 @@ export class EventRecorder {
   #buffer: StoredAgentOutput[] = [];
   #draft = { text: '', reasoning: '' };
   #timer: NodeJS.Timeout | undefined;
+  /** Set when a timed flush was fenced out (another process took the session over): the turn stops at the next event. */
+  #fencedOut: unknown;
 
   constructor(private readonly live: LiveSession) {}
 
   record(event: AgentOutput): void {
+    if (this.#fencedOut) throw this.#fencedOut;
     if (!isStorable(event) || event.type === 'usage') return;
     if (event.type === 'text-delta' || event.type === 'thought-delta') {
       if (event.type === 'text-delta') this.#draft.text += event.text;
@@ -50,8 +53,10 @@ export class EventRecorder {
   #flushQuietly(): void {
     try {
       this.flush();
-    } catch {
-      // The next event or the turn's end flushes again, and reports a lasting failure there.
+    } catch (error) {
+      // The next event or the turn's end flushes again, and reports a lasting failure there;
+      // a lost lease is lasting at once: the next event stops the turn.
+      if (error instanceof Error && 'code' in error && error.code === 'session_in_use') this.#fencedOut = error;
     }
   }
 }

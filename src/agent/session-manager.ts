@@ -124,7 +124,10 @@ export class LocalSessionManager implements SessionManager {
   /** The live session, loading it from disk (and starting its extensions) when needed. */
   async open(sessionId: string, cwd?: string): Promise<LiveSession> {
     const live = this.#live.get(sessionId);
-    if (live) return live;
+    if (live && live.store.leases.holds(sessionId)) return live;
+    // Another process took the session over while this one was not renewing (frozen, suspended):
+    // what is in memory is stale, so it is dropped and the session loaded again, lease first.
+    if (live) await this.#forgetTakenOver(live);
     const found = this.#find(sessionId, cwd);
     if (!found) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
     // One writer per session: two processes each appending turns would each miss the other's.
@@ -137,6 +140,14 @@ export class LocalSessionManager implements SessionManager {
     }
     recoverInterruptedReply(found.store, sessionId);
     return this.#attach(sessionInfoFromRecord(found.session), found.store, repairStoredMessages(found.store.loadMessages(sessionId)));
+  }
+
+  async #forgetTakenOver(live: LiveSession): Promise<void> {
+    const sessionId = live.info.sessionId;
+    live.running?.controller.abort();
+    this.#live.delete(sessionId);
+    live.store.leases.forget(sessionId);
+    await this.hooks.onClose(sessionId).catch(() => undefined);
   }
 
   setTitle(live: LiveSession, title: string): void {

@@ -89,6 +89,14 @@ export const agentSchema = z.strictObject({
   allowedRoots: z.array(z.string()).default([]),
   /** Where session state lives; default `<session cwd>/.plaited/state.db`. */
   stateDb: z.string().optional(),
+  /** One writer per session: how often a held session's lease is renewed, and after how long unrenewed another process may take it over. */
+  sessionLease: z
+    .strictObject({
+      heartbeatMs: z.number().int().positive().default(5_000),
+      staleMs: z.number().int().positive().default(20_000),
+    })
+    .refine((lease) => lease.staleMs > lease.heartbeatMs, { message: 'staleMs must be longer than heartbeatMs' })
+    .optional(),
   /** Default permission mode of new sessions. */
   defaultMode: z.enum(['default', 'accept-edits', 'plan']).default('default'),
   /** Bash tool limits. */

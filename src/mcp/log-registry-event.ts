@@ -30,5 +30,8 @@ export function logRegistryEvent(log: Log, event: McpRegistryEvent): void {
     case 'name-collision':
       log('warn', `${server}: two tools normalize to "${event.name}"; "${event.dropped}" is left out`);
       return;
+    case 'catalog-item-skipped':
+      log('warn', `${server}: ${event.method} item "${event.name}" is left out (${event.reason}); the rest of the catalog is indexed`);
+      return;
   }
 }

@@ -1,3 +1,4 @@
+import type { SkippedCatalogItem } from './list-page-schema.js';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -77,6 +78,8 @@ export interface McpClientOptions extends McpAuthHooks {
   onResponse?(info: McpResponseInfo): void;
   onLog?(entry: McpLogEntry): void;
   onPaginate?(info: McpPageInfo): void;
+  /** A listed item was left out of the catalog (too deeply nested, or not valid MCP); the rest of the list stands. */
+  onSkippedItem?(item: SkippedCatalogItem): void;
   /** The server's catalog changed (`list_changed`, or a reconnect): re-read that kind. */
   onListChanged?(kind: McpListKind): void;
   onResourceUpdated?(uri: string): void;

@@ -14,6 +14,7 @@ import { createMcpTransport } from './create-mcp-transport.js';
 import { McpClientError } from './mcp-client-error.js';
 import { toMcpClientError } from './to-mcp-client-error.js';
 import { listAllPages, type ListResult, type McpListMethod } from './list-all-pages.js';
+import { listPageSchema } from './list-page-schema.js';
 import { ReconnectBackoff } from './reconnect-backoff.js';
 import type {
   McpClientOptions,
@@ -348,7 +349,14 @@ export class McpClient {
       pick,
       onPaginate: this.options.onPaginate,
       fetchPage: (params) =>
-        this.run(method, params, options, (client, requestOptions) => client.request({ method, params }, requestOptions) as Promise<ListResult<M>>),
+        this.run(
+          method,
+          params,
+          options,
+          // Each item checked on its own (see list-page-schema.ts): one malformed tool never costs the whole catalog.
+          (client, requestOptions) =>
+            client.request({ method, params }, listPageSchema(method, (item) => this.options.onSkippedItem?.(item)), requestOptions) as Promise<ListResult<M>>,
+        ),
     });
   }
 

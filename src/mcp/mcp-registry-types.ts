@@ -1,3 +1,4 @@
+import type { McpListMethod } from './list-all-pages.js';
 import type { Runtime } from '../tools/runtime.js';
 import type {
   CreateMessageRequestParams,
@@ -81,7 +82,9 @@ export type McpRegistryEvent =
   /** A list could not be read or the index rejected the catalog; the previous catalog stays. */
   | { type: 'catalog-error'; serverId: string; sessionId?: string; error: Error }
   /** Two tools of one server normalize to the same name; the later one is left out. */
-  | { type: 'name-collision'; serverId: string; sessionId?: string; name: string; dropped: string };
+  | { type: 'name-collision'; serverId: string; sessionId?: string; name: string; dropped: string }
+  /** A listed item was left out (nested too deep, or not valid MCP); the rest of the catalog is indexed. */
+  | { type: 'catalog-item-skipped'; serverId: string; sessionId?: string; method: McpListMethod; name: string; reason: string };
 
 export interface ToolMatch {
   tool: AnyTool;

@@ -270,6 +270,9 @@ export class McpRegistry {
       onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, ...callOf(state) })),
       onListChanged: (kind) => void this.refresh(state, [kind]),
       onResourceUpdated: (uri) => state.listeners.get(uri)?.forEach((listener) => listener(uri)),
+      onSkippedItem: (item) => {
+        this.emit({ type: 'catalog-item-skipped', serverId: config.id, sessionId, method: item.method, name: item.name, reason: item.reason });
+      },
       onStatus: (status, error) => {
         this.emit({ type: 'server-status', serverId: config.id, sessionId, status, error });
         // Every (re)connect re-reads the catalog: a restarted server may serve another one.

@@ -1,3 +1,4 @@
+import { yieldToLoop } from './yield-to-loop.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import { RetrievalError } from './retrieval-error.js';
 
@@ -9,6 +10,8 @@ export async function embedAll(
 ): Promise<Float32Array[]> {
   const vectors: Float32Array[] = [];
   for (let start = 0; start < texts.length; start += options.batchSize) {
+    // The event loop turns between batches: thousands of texts never hold up other requests.
+    if (start > 0) await yieldToLoop();
     if (options.signal?.aborted) {
       throw new RetrievalError('ABORTED', 'embedding was aborted', { cause: options.signal.reason });
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
+import { StorageError } from './storage-error.js';
 
 /** Who holds a session another process asked for. */
 export interface LeaseConflict {
@@ -27,13 +28,21 @@ const PID_NAMESPACE = readPidNamespace();
  * session takes its lease (a row with its pid and a heartbeat); another process asking
  * for it while the holder lives is refused. A holder that died (its pid is gone, in our
  * pid namespace) or stopped renewing is taken over, so a crash never locks a session out.
+ *
+ * Fenced by an epoch: taking a lease bumps the session's `lease_epoch` (compare-and-swap), and
+ * every write of a holder checks, in the write's transaction, that its epoch is still the
+ * current one. A holder that was frozen past its lease (SIGSTOP, a suspended VM) and woke up
+ * after another process took the session over is so refused instead of interleaving turns.
  */
 export class SessionLeases {
   readonly #db: SqliteDatabase;
   readonly #heartbeatMs: number;
   readonly #staleMs: number;
-  readonly #held = new Set<string>();
+  /** Sessions this process took a lease on, with the epoch it took. */
+  readonly #held = new Map<string, number>();
   readonly #get: SqliteStatement;
+  readonly #epoch: SqliteStatement;
+  readonly #bump: SqliteStatement;
   readonly #put: SqliteStatement;
   readonly #renew: SqliteStatement;
   readonly #release: SqliteStatement;
@@ -47,26 +56,60 @@ export class SessionLeases {
     this.#put = db.prepare(`INSERT INTO session_leases (session_id, holder, pid, pid_namespace, heartbeat_at)
       SELECT @sessionId, @holder, @pid, @ns, @now WHERE EXISTS (SELECT 1 FROM sessions WHERE id = @sessionId)
       ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, pid = excluded.pid, pid_namespace = excluded.pid_namespace, heartbeat_at = excluded.heartbeat_at`);
+    this.#epoch = db.prepare('SELECT lease_epoch AS epoch FROM sessions WHERE id = ?');
+    this.#bump = db.prepare('UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE id = ? AND lease_epoch = ?');
     this.#renew = db.prepare('UPDATE session_leases SET heartbeat_at = ? WHERE holder = ?');
     this.#release = db.prepare('DELETE FROM session_leases WHERE session_id = ? AND holder = ?');
   }
 
-  /** Takes the session's lease; the conflict when another live process holds it. */
+  /** Takes the session's lease (a new epoch); the conflict when another live process holds it. */
   acquire(sessionId: string): LeaseConflict | undefined {
-    const conflict = this.#db
-      .transaction((): LeaseConflict | undefined => {
+    const outcome = this.#db
+      .transaction((): LeaseConflict | number | undefined => {
         const now = Date.now();
         const row = this.#get.get(sessionId) as LeaseRow | undefined;
         if (row && row.holder !== HOLDER && this.#alive(row, now)) return { pid: row.pid, idleMs: Math.max(0, now - row.heartbeat_at) };
+        const current = this.#epoch.get(sessionId) as { epoch: number } | undefined;
+        if (!current) return undefined; // no such session: nothing to hold
+        if (this.#bump.run(sessionId, current.epoch).changes === 0) return undefined;
         this.#put.run({ sessionId, holder: HOLDER, pid: process.pid, ns: PID_NAMESPACE, now });
-        return undefined;
+        return current.epoch + 1;
       })
       .immediate();
-    if (!conflict) {
-      this.#held.add(sessionId);
+    if (typeof outcome === 'object') return outcome;
+    if (outcome !== undefined) {
+      this.#held.set(sessionId, outcome);
       this.#timer ??= setInterval(() => this.renew(), this.#heartbeatMs).unref();
     }
-    return conflict;
+    return undefined;
+  }
+
+  /**
+   * Whether this process may still write `sessionId`: true when it never took the session's
+   * lease (an unfenced caller) or its epoch is still the current one. Call it inside the
+   * write's transaction so nobody can take the lease between the check and the write.
+   */
+  holds(sessionId: string): boolean {
+    const epoch = this.#held.get(sessionId);
+    if (epoch === undefined) return true;
+    const current = this.#epoch.get(sessionId) as { epoch: number } | undefined;
+    return current === undefined || current.epoch === epoch;
+  }
+
+  /** Throws `session_in_use` when another process took the session's lease over since this one took it. */
+  assertHeld(sessionId: string, path: string): void {
+    if (this.holds(sessionId)) return;
+    throw new StorageError(
+      'session_in_use',
+      `Session "${sessionId}" was taken over by another plaited-agent process while this one was not renewing its lease; this write was refused. Load the session again to continue from what the other process wrote`,
+      { path, sessionId },
+    );
+  }
+
+  /** Forgets a lease another process took over, without touching its row: the next acquire starts anew. */
+  forget(sessionId: string): void {
+    this.#held.delete(sessionId);
+    if (this.#held.size === 0) this.#stopTimer();
   }
 
   release(sessionId: string): void {
@@ -76,7 +119,7 @@ export class SessionLeases {
   }
 
   releaseAll(): void {
-    for (const sessionId of [...this.#held]) {
+    for (const sessionId of [...this.#held.keys()]) {
       try {
         this.release(sessionId);
       } catch {

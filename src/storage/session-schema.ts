@@ -85,6 +85,8 @@ const MIGRATIONS: readonly string[] = [
     SELECT session_id, 0, text, reasoning, updated_at FROM stream_drafts;
   DROP TABLE stream_drafts;
   `,
+  // Lease epochs: taking a session's lease bumps it; a write whose writer's epoch is older is refused.
+  `ALTER TABLE sessions ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export const SESSION_SCHEMA_VERSION = MIGRATIONS.length;

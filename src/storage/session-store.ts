@@ -126,13 +126,15 @@ export class SessionStore {
   updateSession(sessionId: string, changes: { title?: string | null; mode?: string }): StoredSession | undefined {
     let result: { changes: number };
     try {
-      result = this.statements.updateSession.run({
-        id: sessionId,
-        setTitle: changes.title === undefined ? 0 : 1,
-        title: changes.title ?? null,
-        mode: changes.mode ?? null,
-        updatedAt: this.timestamp(),
-      });
+      result = this.fenced(sessionId, () =>
+        this.statements.updateSession.run({
+          id: sessionId,
+          setTitle: changes.title === undefined ? 0 : 1,
+          title: changes.title ?? null,
+          mode: changes.mode ?? null,
+          updatedAt: this.timestamp(),
+        }),
+      );
     } catch (error) {
       throw storageWriteError(error, this.path, sessionId);
     }
@@ -218,26 +220,26 @@ export class SessionStore {
     args: unknown;
     status?: StoredToolCallStatus;
   }): void {
-    const result = this.statements.upsertToolCall.run({
+    const result = this.fenced(call.sessionId, () => this.statements.upsertToolCall.run({
       sessionId: call.sessionId,
       toolCallId: call.toolCallId,
       toolName: call.toolName,
       args: toJsonColumn(call.args ?? null),
       status: call.status ?? 'in_progress',
       startedAt: this.timestamp(),
-    });
+    }));
     if (result.changes === 0) throw this.notFound(call.sessionId);
   }
 
   /** Stores the outcome; returns false when no such call was recorded. */
   finishToolCall(call: { sessionId: string; toolCallId: string; status: 'completed' | 'failed'; result: unknown }): boolean {
-    const update = this.statements.finishToolCall.run({
+    const update = this.fenced(call.sessionId, () => this.statements.finishToolCall.run({
       sessionId: call.sessionId,
       toolCallId: call.toolCallId,
       status: call.status,
       result: toJsonColumn(call.result ?? null),
       finishedAt: this.timestamp(),
-    });
+    }));
     return update.changes > 0;
   }
 
@@ -285,8 +287,22 @@ export class SessionStore {
     }
   }
 
-  /** Marks the session active; throws when it does not exist. */
+  /** One statement in a transaction with the lease fence (see `touch`). */
+  private fenced<T>(sessionId: string, write: () => T): T {
+    return this.db
+      .transaction(() => {
+        this.leases.assertHeld(sessionId, this.path);
+        return write();
+      })
+      .immediate();
+  }
+
+  /**
+   * Marks the session active; throws when it does not exist, and `session_in_use` when this
+   * process lost the session's lease (checked in the caller's transaction: every write is fenced).
+   */
   private touch(sessionId: string): void {
+    this.leases.assertHeld(sessionId, this.path);
     if (this.statements.touchSession.run(this.timestamp(), sessionId).changes === 0) throw this.notFound(sessionId);
   }
 

@@ -5,6 +5,8 @@ export type StorageErrorCode =
   | 'session_exists'
   /** The file was written by a newer plaited-agent (its schema version is unknown to us). */
   | 'schema_too_new'
+  /** This process lost the session's lease (another process took it over): the write was refused. */
+  | 'session_in_use'
   /** SQLite could not open or prepare the file (not a database, unwritable folder, …). */
   | 'open_failed'
   /** A write failed because the disk (or the file system's quota) is full: nothing of it was stored. */

@@ -1,8 +1,13 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExecOptions, ExecResult, Runtime } from './runtime.js';
 import { toolEnvironment } from './secret-env.js';
 import { spawnProcess } from './spawn-process.js';
+import { readTextWindow } from './read-text-window.js';
+import { FileTooLargeError } from './file-too-large-error.js';
+
+/** Whole-file reads stop here: a 300 MB file read whole held the process at gigabytes (read_file reads windows instead). */
+export const READ_WHOLE_FILE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * The default Runtime: the local disk and `bash -c`. Commands run in their own
@@ -14,8 +19,14 @@ export function createLocalRuntime(cwd: string): Runtime {
   return {
     cwd: root,
     kind: 'local',
-    readFile(file, options) {
-      return readFile(path.resolve(root, file), { encoding: 'utf8', signal: options?.signal });
+    async readFile(file, options) {
+      const target = path.resolve(root, file);
+      const info = await stat(target);
+      if (info.isFile() && info.size > READ_WHOLE_FILE_MAX_BYTES) throw new FileTooLargeError({ path: file, size: info.size, limit: READ_WHOLE_FILE_MAX_BYTES });
+      return readFile(target, { encoding: 'utf8', signal: options?.signal });
+    },
+    readTextWindow(file, options) {
+      return readTextWindow(path.resolve(root, file), options);
     },
     async writeFile(file, content, options) {
       const target = path.resolve(root, file);

@@ -1,3 +1,5 @@
+import type { TextWindow, TextWindowOptions } from './text-window.js';
+
 /**
  * What tools touch instead of `fs` and `child_process`. Local by default
  * (see local-runtime.ts); the ACP adapter supplies one backed by the client's
@@ -42,8 +44,13 @@ export interface ExecResult {
 
 export interface Runtime {
   readonly cwd: string;
-  /** Reads a whole text file. Paths are absolute (tools resolve them first). */
+  /** Reads a whole text file. Paths are absolute (tools resolve them first). The local runtime refuses files over 32 MB (FileTooLargeError). */
   readFile(path: string, options?: { signal?: AbortSignal }): Promise<string>;
+  /**
+   * A window of a text file's lines (see TextWindow), read without loading the whole file.
+   * Optional for custom runtimes: without it `read_file` reads the whole file with `readFile`.
+   */
+  readTextWindow?(path: string, options: TextWindowOptions): Promise<TextWindow>;
   writeFile(path: string, content: string, options?: { signal?: AbortSignal }): Promise<void>;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A short description for logs and capability reports (`local`, `acp-client`, `sandbox`). */

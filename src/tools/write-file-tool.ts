@@ -4,6 +4,7 @@ import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool.js';
 import { resolveToolPath } from './resolve-tool-path.js';
 import { isFileNotFound } from './is-file-not-found.js';
+import { FileTooLargeError } from './file-too-large-error.js';
 import { errorMessage } from '../errors/error-message.js';
 
 const parameters = z.strictObject({
@@ -27,12 +28,14 @@ export const writeFileTool = defineTool({
     if (!resolved.ok) return resolved.result;
     const { absolute, display } = resolved;
 
-    let oldText: string | null;
+    // undefined: the file exists but is too large to read whole for a diff; it is overwritten all the same.
+    let oldText: string | null | undefined;
     try {
       oldText = await context.runtime.readFile(absolute, { signal: context.signal });
     } catch (error) {
-      if (!isFileNotFound(error)) return errorResult(`Cannot write ${display}: ${errorMessage(error)}`);
-      oldText = null;
+      if (FileTooLargeError.isInstance(error)) oldText = undefined;
+      else if (!isFileNotFound(error)) return errorResult(`Cannot write ${display}: ${errorMessage(error)}`);
+      else oldText = null;
     }
     try {
       await context.runtime.writeFile(absolute, args.content, { signal: context.signal });
@@ -42,7 +45,9 @@ export const writeFileTool = defineTool({
 
     const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
     const what = oldText === null ? 'Created' : oldText === args.content ? 'Rewrote (unchanged)' : 'Overwrote';
-    return textResult(`${what} ${display} (${lines} lines, ${Buffer.byteLength(args.content)} bytes).`, {
+    const summary = `${what} ${display} (${lines} lines, ${Buffer.byteLength(args.content)} bytes).`;
+    if (oldText === undefined) return textResult(`${summary} The previous content was too large to show a diff.`, { locations: [{ path: absolute }] });
+    return textResult(summary, {
       display: [{ type: 'diff', path: absolute, oldText, newText: args.content }],
       locations: [{ path: absolute }],
     });

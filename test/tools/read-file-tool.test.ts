@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../src/tools/read-file-tool.js';
@@ -76,6 +76,34 @@ describe('read_file', () => {
     const binary = await runTool(readFileTool, { path: 'bin.dat' }, toolContext(ws.runtime));
     expect(binary.isError).toBe(true);
     expect(textOf(binary)).toContain('binary');
+  });
+
+  it('stops a window at the 256 KB cap and says how to read the next one', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `${String(i + 1).padStart(4, '0')}${'y'.repeat(996)}`);
+    await writeFile(path.join(ws.cwd, 'wide.txt'), lines.join('\n') + '\n');
+    const first = textOf(await runTool(readFileTool, { path: 'wide.txt' }, toolContext(ws.runtime)));
+    const shown = first.split('\n');
+    // 262 lines of 1,000 bytes fit in 256 KB (262,144 bytes).
+    expect(shown).toHaveLength(263);
+    expect(shown[261]).toBe(numbered(262, lines[261]!));
+    expect(shown[262]).toBe("… the window stopped at read_file's 256 KB cap (1738 more lines); use offset=263 to continue.");
+    const next = textOf(await runTool(readFileTool, { path: 'wide.txt', offset: 263, limit: 2 }, toolContext(ws.runtime)));
+    expect(next).toBe([numbered(263, lines[262]!), numbered(264, lines[263]!), '… 1736 more lines; use offset=265 to continue.'].join('\n'));
+  });
+
+  it('keeps a line longer than the cap to its start, and pages past it', async () => {
+    await writeFile(path.join(ws.cwd, 'one-line.txt'), `${'z'.repeat(400_000)}\nafter\n`);
+    const text = textOf(await runTool(readFileTool, { path: 'one-line.txt', limit: 1 }, toolContext(ws.runtime)));
+    expect(text).toBe(`${numbered(1, 'z'.repeat(2000))}… [line cut: over 256 KB]\n… 1 more lines; use offset=2 to continue.`);
+    expect(textOf(await runTool(readFileTool, { path: 'one-line.txt', offset: 2 }, toolContext(ws.runtime)))).toBe(numbered(2, 'after'));
+  });
+
+  it('reads a window of a file larger than it counts, and names its size', async () => {
+    const file = path.join(ws.cwd, 'huge.log');
+    await writeFile(file, Array.from({ length: 3000 }, (_, i) => `entry ${i + 1}`).join('\n') + '\n');
+    await truncate(file, 40 * 1024 * 1024); // sparse: 40 MB, mostly NULs after the text
+    const text = textOf(await runTool(readFileTool, { path: 'huge.log', offset: 2999, limit: 2 }, toolContext(ws.runtime)));
+    expect(text).toBe([numbered(2999, 'entry 2999'), numbered(3000, 'entry 3000'), '… more lines follow (the file has 40.0 MB); use offset=3001 to continue.'].join('\n'));
   });
 
   it('says when a file is empty', async () => {

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ElicitationAnswer, ElicitationQuestion, ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
+import { splitLines, textWindowFromText } from '../../tools/text-window-from-text.js';
 
 /**
  * A Runtime backed by the ACP client: file reads and writes go through `fs/*` (so the
@@ -22,6 +23,14 @@ export function createAcpClientRuntime(options: {
       if (!fs?.readTextFile) return local.readFile(path, readOptions);
       const response = await client.request('fs/read_text_file', { sessionId, path });
       return response.content;
+    },
+    async readTextWindow(path, windowOptions) {
+      if (!fs?.readTextFile) return local.readTextWindow!(path, windowOptions);
+      // The client reads the lines (an editor buffer may differ from the disk); one more than asked tells whether more follow.
+      const { offset, limit } = windowOptions;
+      const response = await client.request('fs/read_text_file', { sessionId, path, line: offset, limit: limit + 1 });
+      // Fewer lines than asked: the client reached the end of the file, so the line count is known.
+      return textWindowFromText(response.content, windowOptions, splitLines(response.content).length <= limit);
     },
     async writeFile(path, content, writeOptions) {
       if (!fs?.writeTextFile) return local.writeFile(path, content, writeOptions);

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
+import type { TextWindowOptions } from '../../tools/text-window.js';
 import { followLinks, matchesAnyPath } from './path-match.js';
 import { explainSandboxFailure, networkFinding } from './explain-sandbox-failure.js';
 import { createProcessLimitGroup, type ProcessLimitGroup } from './process-limit-group.js';
@@ -141,6 +142,14 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
       guard(path, 'read');
       return inner.readFile(path, readOptions);
     },
+    ...(inner.readTextWindow
+      ? {
+          readTextWindow: async (path: string, windowOptions: TextWindowOptions) => {
+            guard(path, 'read');
+            return inner.readTextWindow!(path, windowOptions);
+          },
+        }
+      : {}),
     async writeFile(path, content, writeOptions) {
       guard(path, 'write');
       return inner.writeFile(path, content, writeOptions);
