@@ -39,7 +39,7 @@ describe('secrets off the environment block', () => {
     });
     (child.stdio[3] as Writable).end(JSON.stringify({ HANDED_API_KEY: 'handed-value' }));
     let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     await new Promise((done) => child.once('close', done));
     expect(JSON.parse(stdout)).toEqual({ names: ['HANDED_API_KEY'], value: 'handed-value', marker: null, open: false, shown: false });
   });

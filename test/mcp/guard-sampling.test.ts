@@ -16,6 +16,7 @@ function setup(answerWith: string, server: Record<string, unknown> = {}) {
   const config = configSchema.parse({ mcp: { servers: [{ id: 'writer', transport: 'stdio', command: 'x', ...server }] } }).mcp.servers[0]!;
   const context: McpSessionCallContext = {
     serverId: 'writer',
+    signal: new AbortController().signal,
     sessionId: 's1',
     server: config,
     emit: (event) => {
