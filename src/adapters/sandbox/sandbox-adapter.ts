@@ -10,14 +10,14 @@ import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
-import { dieWithAgent } from './die-with-agent.js';
-import { removeStalePlaceholders } from './protected-binds.js';
+import { dieWithAgent } from '../../tools/die-with-agent.js';
+import { removeStalePlaceholders } from '../../tools/protected-placeholders.js';
 import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
 import { SANDBOXED_ENV, createSandboxedRuntime, insideSandbox } from './sandboxed-runtime.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../../tools/shell-quote.js';
 
 /**
  * The sandbox adapter, in its two shapes:
