@@ -18,6 +18,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['context layer', () => optional('context.js', 'benchContext')],
   ['adapters', () => optional('adapters.js', 'benchAdapters')],
   ['sandbox', () => optional('sandbox.js', 'benchSandbox')],
+  ['protected layer (unsandboxed commands)', () => optional('protected-layer.js', 'benchProtectedLayer')],
   ['memory (RSS over 1,000 turns in one session)', () => optional('memory.js', 'benchMemory')],
   ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],
 ];

@@ -60,7 +60,9 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
       wrap(command, { roots, parentIsAgent }) {
         const { args, release } = argsFor(roots);
         const line = `exec ${[bwrap, ...args, 'bash', '-c', command].map(shellQuote).join(' ')}`;
-        return { line: parentIsAgent ? dieWithAgent(line) : line, release };
+        if (parentIsAgent) return { line: dieWithAgent(line), release };
+        // A client's terminal may run on a machine without bubblewrap: there the command runs as it would have.
+        return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else exec bash -c ${shellQuote(command)}; fi`, release };
       },
       wrapArgv(argv, roots) {
         return [bwrap, ...argsFor(roots).args, ...argv];
