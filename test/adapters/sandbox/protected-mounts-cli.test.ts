@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import type * as acp from '@agentclientprotocol/sdk';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,10 +102,20 @@ function read(project: string, path: string): string {
   return readFileSync(join(project, path), 'utf8');
 }
 
-async function openSession(project: string, home: string, args: string[]): Promise<{ cli: AcpCli; sessionId: string }> {
-  const started = startAcpCli({ args, cwd: project, env: { HOME: home, NODE_ENV: 'test', PLAITED_API_KEY: 'sk-agent-secret-never-for-commands' } });
+async function openSession(
+  project: string,
+  home: string,
+  args: string[],
+  client: { configureClient?: (client: acp.ClientApp) => void; capabilities?: acp.ClientCapabilities } = {},
+): Promise<{ cli: AcpCli; sessionId: string }> {
+  const started = startAcpCli({
+    args,
+    cwd: project,
+    env: { HOME: home, NODE_ENV: 'test', PLAITED_API_KEY: 'sk-agent-secret-never-for-commands' },
+    ...(client.configureClient ? { configureClient: client.configureClient } : {}),
+  });
   cli = started;
-  await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: client.capabilities ?? {} });
   const session = await started.connection.agent.request('session/new', { cwd: project, mcpServers: [] });
   return { cli: started, sessionId: session.sessionId };
 }
@@ -164,5 +175,40 @@ describe('protected locations are read-only by the mount table, whatever the spe
     const update = await runBash(session, 'for f in /proc/$PPID/environ /proc/[0-9]*/environ; do tr "\\0" "\\n" < "$f"; done 2>/dev/null | grep -c sk-agent-secret; true');
     expect(toolCallText(update)).not.toContain('sk-agent-secret-never-for-commands');
     expect(toolCallText(update)).toMatch(/\\n0\\n|\\n0"/);
+  }, 60_000);
+
+  it("without the sandbox, a command in the ACP client's terminal runs under the layer too", async () => {
+    const { project, home } = makeProject('terminal');
+    writeConfig(project, {
+      agent: { model: 'openai-compatible:scripted', baseURL: model.url, stateDb: join(project, '.plaited', 'state.db') },
+      tools: { allow: ['bash'] },
+    });
+    const terminals = new Map<string, { output: string; exit: Promise<number | null> }>();
+    const created: string[] = [];
+    const session = await openSession(project, home, ['--adapter', 'acp'], {
+      capabilities: { terminal: true },
+      configureClient: (client) => {
+        client.onRequest('terminal/create', ({ params }) => {
+          const id = `term-${terminals.size + 1}`;
+          created.push(id);
+          // The client runs what the agent asks, as an editor's terminal would.
+          const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? project });
+          const entry = { output: '', exit: new Promise<number | null>((done) => child.on('exit', (code) => done(code))) };
+          child.stdout.on('data', (chunk: Buffer) => (entry.output += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (entry.output += chunk.toString()));
+          terminals.set(id, entry);
+          return { terminalId: id };
+        });
+        client.onRequest('terminal/wait_for_exit', async ({ params }) => ({ exitCode: await terminals.get(params.terminalId)!.exit }));
+        client.onRequest('terminal/output', ({ params }) => ({ output: terminals.get(params.terminalId)!.output, truncated: false }));
+        client.onRequest('terminal/release', () => ({}));
+        client.onRequest('terminal/kill', () => ({}));
+      },
+    });
+    const update = await runBash(session, "printf x > $'\\x2egit/hooks/pre-rebase'; echo 'use flake' > .envrc");
+    expect(created.length).toBe(1);
+    expect(update.status, toolCallText(update)).toBe('failed');
+    noFile(project, '.git/hooks/pre-rebase');
+    noFile(project, '.envrc');
   }, 60_000);
 });
