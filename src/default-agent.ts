@@ -179,11 +179,11 @@ function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
 
 /** Without the command sandbox: stdio MCP servers run under the read-only layer, like bash commands. */
 function layeredStdioServer(config: PlaitedConfig, projectDir: string, log: Log) {
-  return (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): McpServerConfig => {
+  return async (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): Promise<McpServerConfig> => {
     const layer = server.transport === 'stdio' && server.command ? commandLayerFor(config, (message) => log('info', message)) : null;
     if (!layer || !server.command) return server;
     const cwd = scope.cwd ?? projectDir;
-    const [command, ...args] = layer.wrapArgv([server.command, ...server.args], [cwd, ...(scope.roots ?? []).filter((root) => root !== cwd)]);
+    const [command, ...args] = await layer.wrapArgv([server.command, ...server.args], [cwd, ...(scope.roots ?? []).filter((root) => root !== cwd)]);
     return { ...server, command: command!, args };
   };
 }

@@ -32,7 +32,7 @@ export function createLocalRuntime(cwd: string, runtimeOptions: LocalRuntimeOpti
       await writeFile(target, content, { encoding: 'utf8', signal: options?.signal });
     },
     async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-      const layered = layer && !options.isolated ? layer.wrap(command, { roots: [root, ...(runtimeOptions.roots ?? [])], parentIsAgent: true }) : null;
+      const layered = layer && !options.isolated ? await layer.wrap(command, { roots: [root, ...(runtimeOptions.roots ?? [])], parentIsAgent: true }) : null;
       const result = await spawnProcess({
         file: 'bash',
         // One pipe for both streams keeps their order, as a terminal shows it; two pipes

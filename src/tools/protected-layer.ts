@@ -21,9 +21,9 @@ export interface ProtectedLayer {
    * runtime); false for a client's terminal, where only bwrap's own
    * `--die-with-parent` ties it to its parent.
    */
-  wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): { line: string; release: () => void };
+  wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): Promise<{ line: string; release: () => Promise<void> }>;
   /** `bwrap` and its arguments around a program (stdio MCP servers); placeholders stay until exit. */
-  wrapArgv(argv: readonly string[], roots: readonly string[]): string[];
+  wrapArgv(argv: readonly string[], roots: readonly string[]): Promise<string[]>;
 }
 
 export interface ProtectedLayerOptions {
@@ -43,29 +43,29 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
   if (unavailable !== null || !bwrapPath) return { layer: null, reason: unavailable };
   const bwrap = bwrapPath;
   const cleaned = new Set<string>();
-  const argsFor = (roots: readonly string[]): { args: string[]; release: () => void } => {
+  const argsFor = async (roots: readonly string[]): Promise<{ args: string[]; release: () => Promise<void> }> => {
     for (const root of roots) {
       if (cleaned.has(root)) continue;
       cleaned.add(root);
       removeStalePlaceholders(root);
     }
     const mounts = protectedMounts(roots, { extraReadOnly: options.readOnly?.(roots) ?? [] });
-    const held = holdPlaceholders(mounts.placeholders);
+    const held = await holdPlaceholders(mounts.placeholders);
     const hidden = (options.hidden?.(roots) ?? []).filter((path) => !/[*?[{]/.test(path) && existsSync(path));
     return { args: layerArgs([...mounts.readOnly, ...held.paths], hidden), release: held.release };
   };
   return {
     reason: null,
     layer: {
-      wrap(command, { roots, parentIsAgent }) {
-        const { args, release } = argsFor(roots);
+      async wrap(command, { roots, parentIsAgent }) {
+        const { args, release } = await argsFor(roots);
         const line = `exec ${[bwrap, ...args, 'bash', '-c', command].map(shellQuote).join(' ')}`;
         if (parentIsAgent) return { line: dieWithAgent(line), release };
         // A client's terminal may run on a machine without bubblewrap: there the command runs as it would have.
         return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else exec bash -c ${shellQuote(command)}; fi`, release };
       },
-      wrapArgv(argv, roots) {
-        return [bwrap, ...argsFor(roots).args, ...argv];
+      async wrapArgv(argv, roots) {
+        return [bwrap, ...(await argsFor(roots)).args, ...argv];
       },
     },
   };

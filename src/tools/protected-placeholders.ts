@@ -1,4 +1,5 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rmdir, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_WORKTREE_PLACEHOLDER, type PlaceholderSpec } from './protected-mounts.js';
 import { UNCREATABLE_NAMES } from './protected-paths.js';
@@ -22,17 +23,25 @@ interface Held {
   parents: string[];
 }
 
-const held = new Map<string, Held>();
+const held = new Map<string, Held & { removing?: Promise<void> }>();
 let exitHooked = false;
 
-/** Makes the missing placeholders; `paths` are those that now exist (to bind read-only). Call `release` once done. */
-export function holdPlaceholders(specs: readonly PlaceholderSpec[]): { paths: string[]; release: () => void } {
+/** What a hold gives: the placeholders that now exist (to bind read-only), and its end. */
+export interface PlaceholderHold {
+  paths: string[];
+  /** Once the command has ended: the last user of a placeholder removes it (awaited, so nothing is left after). */
+  release: () => Promise<void>;
+}
+
+/** Makes the missing placeholders (after any removal still under way of the same ones). */
+export async function holdPlaceholders(specs: readonly PlaceholderSpec[]): Promise<PlaceholderHold> {
   hookExit();
+  await Promise.all(specs.map((spec) => held.get(spec.path)?.removing));
   const owned: string[] = [];
   const paths: string[] = [];
   for (const spec of specs) {
     const current = held.get(spec.path);
-    if (current) {
+    if (current && !current.removing) {
       current.count++;
       owned.push(spec.path);
       paths.push(spec.path);
@@ -58,34 +67,49 @@ export function holdPlaceholders(specs: readonly PlaceholderSpec[]): { paths: st
   let released = false;
   return {
     paths,
-    release: () => {
+    release: async () => {
       if (released) return;
       released = true;
-      for (const path of owned) {
+      const ending = owned.filter((path) => {
         const entry = held.get(path);
-        if (entry) entry.count--;
-      }
+        return entry !== undefined && --entry.count === 0;
+      });
       // At once: the user's `git status` or `ls` after the command sees nothing of them.
-      removeUnused();
+      await removeUnused(ending);
     },
   };
 }
 
 /**
- * Removes the placeholders no command uses any more, unless another process's sandbox
- * binds one (removing it would lift that sandbox's wall), then the folders made for them.
+ * Removes placeholders no command uses any more, in parallel (a removal waits on the
+ * file system's journal; one after the other they cost a command more than bubblewrap),
+ * unless another process's sandbox binds one (removing it would lift that sandbox's
+ * wall), then the folders made for them.
  */
-function removeUnused(): void {
-  const unused = [...held].filter(([, entry]) => entry.count <= 0);
-  if (unused.length === 0) return;
+async function removeUnused(paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
   const live = liveMountPoints();
-  const parents = new Set<string>();
-  for (const [path, entry] of unused) {
-    held.delete(path);
-    if (isPlaceholder(path, entry.spec.kind === 'dir' ? null : (entry.spec.content ?? '')) && !live.has(path)) removeQuietly(path);
-    for (const parent of entry.parents) parents.add(parent);
+  const entries = paths.map((path) => [path, held.get(path)!] as const);
+  const batch = (async () => {
+    await Promise.all(
+      entries.map(([path, entry]) =>
+        isPlaceholder(path, entry.spec.kind === 'dir' ? null : (entry.spec.content ?? '')) && !live.has(path) ? removeAsync(path) : undefined,
+      ),
+    );
+    const parents = [...new Set(entries.flatMap(([, entry]) => entry.parents))].sort((x, y) => y.length - x.length);
+    for (const parent of parents) if (isEmptyDirectory(parent) && !live.has(parent)) await removeAsync(parent);
+    for (const [path] of entries) held.delete(path);
+  })();
+  for (const [, entry] of entries) entry.removing = batch;
+  await batch;
+}
+
+async function removeAsync(path: string): Promise<void> {
+  try {
+    await (lstatSync(path).isDirectory() ? rmdir(path) : unlink(path));
+  } catch {
+    // Raced with another cleaner, not empty after all, or not ours to remove.
   }
-  for (const parent of [...parents].sort((a, b) => b.length - a.length)) if (isEmptyDirectory(parent) && !live.has(parent)) removeQuietly(parent);
 }
 
 /** Made folders, deepest first. */
@@ -99,9 +123,15 @@ function makeParents(dir: string): string[] {
 function hookExit(): void {
   if (exitHooked) return;
   exitHooked = true;
+  // At exit nothing async runs any more: what is left goes synchronously.
   process.once('exit', () => {
-    for (const entry of held.values()) entry.count = 0;
-    removeUnused();
+    if (held.size === 0) return;
+    const live = liveMountPoints();
+    for (const [path, entry] of held) {
+      if (isPlaceholder(path, entry.spec.kind === 'dir' ? null : (entry.spec.content ?? '')) && !live.has(path)) removeQuietly(path);
+      for (const parent of entry.parents) if (isEmptyDirectory(parent) && !live.has(parent)) removeQuietly(parent);
+    }
+    held.clear();
   });
 }
 

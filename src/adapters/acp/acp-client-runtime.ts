@@ -35,11 +35,11 @@ export function createAcpClientRuntime(options: {
     },
     async exec(command, execOptions = {}) {
       if (!capabilities?.terminal) return local.exec(command, execOptions);
-      const layered = options.layer && !execOptions.isolated ? options.layer.wrap(command, { roots: [local.cwd], parentIsAgent: false }) : null;
+      const layered = options.layer && !execOptions.isolated ? await options.layer.wrap(command, { roots: [local.cwd], parentIsAgent: false }) : null;
       try {
         return await execInClientTerminal(client, sessionId, local.cwd, layered ? layered.line : command, execOptions);
       } finally {
-        layered?.release();
+        await layered?.release();
       }
     },
     // Structured questions (MCP servers' elicitations) go to a client that takes them as they are.

@@ -139,7 +139,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   } finally {
     // Also when wrapping threw: the pids groups are directories in the host's cgroup tree.
     parentStatus = { isolated: false, pid: null };
-    if (wrapped) releaseCommand();
+    if (wrapped) await releaseCommand();
     await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
   }
 }

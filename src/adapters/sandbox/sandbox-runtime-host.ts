@@ -32,7 +32,7 @@ let initialized: Promise<void> | undefined;
 let currentNetworkKey = '';
 let running = 0;
 /** Placeholders held for the sandboxes that run: released with the mount points, when none is left. */
-let heldPlaceholders: Array<() => void> = [];
+let heldPlaceholders: Array<() => Promise<void>> = [];
 
 async function ensureSandboxRuntime(config: SandboxRuntimeConfig): Promise<void> {
   const key = JSON.stringify(config.network);
@@ -57,26 +57,26 @@ async function ensureSandboxRuntime(config: SandboxRuntimeConfig): Promise<void>
 export async function wrapShellCommand(command: string, policy: SandboxPolicy, commandId: string): Promise<string> {
   await ensureSandboxRuntime(toSandboxRuntimeConfig(policy));
   running++;
-  const held = holdPlaceholders(policy.placeholders);
+  const held = await holdPlaceholders(policy.placeholders);
   heldPlaceholders.push(held.release);
   const config = toSandboxRuntimeConfig(policy, held.paths);
   try {
     return await outsideProjectCwd(() => SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId }));
   } catch (error) {
     // A wrap that threw has released what it held.
-    releaseCommand();
+    await releaseCommand();
     throw error;
   }
 }
 
-/** Call once per successful `wrapShellCommand`, after the command has exited. */
-export function releaseCommand(): void {
+/** Call once per successful `wrapShellCommand`, after the command has exited (placeholders go when none runs). */
+export async function releaseCommand(): Promise<void> {
   running = Math.max(0, running - 1);
   if (running > 0) return;
   SandboxManager.cleanupAfterCommand();
   const releases = heldPlaceholders;
   heldPlaceholders = [];
-  for (const release of releases) release();
+  await Promise.all(releases.map((release) => release()));
 }
 
 /** The proxy's denials for one command, as `deny network-outbound host:port (why)` lines. */

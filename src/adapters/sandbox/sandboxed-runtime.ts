@@ -97,7 +97,7 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     } finally {
       forkRefusals = group?.forkRefusals() ?? 0;
       await group?.dispose();
-      if (wrapped) releaseCommand();
+      if (wrapped) await releaseCommand();
     }
 
     const findings = explainSandboxFailure({
