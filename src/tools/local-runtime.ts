@@ -39,7 +39,7 @@ export function createLocalRuntime(cwd: string, runtimeOptions: LocalRuntimeOpti
         // would race. Same line as the command, so bash's error line numbers stay right.
         args: ['-c', `exec 2>&1; ${layered ? layered.line : command}`],
         cwd: options.cwd ? path.resolve(root, options.cwd) : root,
-        env: toolEnvironment(process.env, { passthrough: options.passEnv, explicit: options.env }),
+        env: { ...toolEnvironment(process.env, { passthrough: options.passEnv, explicit: options.env }), ...layered?.env },
         signal: options.signal,
         timeoutMs: options.timeoutMs,
         maxOutputBytes: options.maxOutputBytes,

@@ -21,16 +21,30 @@ export interface ProtectedLayer {
    * runtime); false for a client's terminal, where only bwrap's own
    * `--die-with-parent` ties it to its parent.
    */
-  wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): Promise<{ line: string; release: () => Promise<void> }>;
+  wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): Promise<LayeredCommand>;
   /** `bwrap` and its arguments around a program (stdio MCP servers); placeholders stay until exit. */
   wrapArgv(argv: readonly string[], roots: readonly string[]): Promise<string[]>;
 }
 
+/** A command under the layer: run `line` with `env` added to the command's environment. */
+export interface LayeredCommand {
+  line: string;
+  /** Carries the command itself, so that no wrapper's argv repeats it (`ps` shows it once, as without the layer). */
+  env: Record<string, string>;
+  release: () => Promise<void>;
+}
+
+/** The variable that hands the command to the shell inside; not exported any further. */
+const COMMAND_ENV = 'PLAITED_LAYER_COMMAND';
+const INNER = `c=$${COMMAND_ENV}; unset ${COMMAND_ENV}; exec bash -c "$c"`;
+
 export interface ProtectedLayerOptions {
-  /** Paths kept read-only beside the protected set (the user's own plaited folder, secret folders). */
-  readOnly?: (roots: readonly string[]) => readonly string[];
-  /** Paths hidden (the agent's own state, configured `denyRead`); globs are not bound. */
-  hidden?: (roots: readonly string[]) => readonly string[];
+  /**
+   * For a command's roots: paths kept read-only beside the protected set (the user's own
+   * plaited folder, secret folders) and paths hidden (the agent's own state, configured
+   * `denyRead`; globs are not bound).
+   */
+  paths?: (roots: readonly string[]) => { readOnly?: readonly string[]; hidden?: readonly string[] };
 }
 
 /** Why the layer is unavailable here (`null` when it works); checked once per process. */
@@ -49,9 +63,10 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
       cleaned.add(root);
       removeStalePlaceholders(root);
     }
-    const mounts = protectedMounts(roots, { extraReadOnly: options.readOnly?.(roots) ?? [] });
+    const extra = options.paths?.(roots) ?? {};
+    const mounts = protectedMounts(roots, { extraReadOnly: extra.readOnly ?? [] });
     const held = await holdPlaceholders(mounts.placeholders);
-    const hidden = (options.hidden?.(roots) ?? []).filter((path) => !/[*?[{]/.test(path) && existsSync(path));
+    const hidden = (extra.hidden ?? []).filter((path) => !/[*?[{]/.test(path) && existsSync(path));
     return { args: layerArgs([...mounts.readOnly, ...held.paths], hidden), release: held.release };
   };
   return {
@@ -59,10 +74,11 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
     layer: {
       async wrap(command, { roots, parentIsAgent }) {
         const { args, release } = await argsFor(roots);
-        const line = `exec ${[bwrap, ...args, 'bash', '-c', command].map(shellQuote).join(' ')}`;
-        if (parentIsAgent) return { line: dieWithAgent(line), release };
+        const line = `exec ${[bwrap, ...args, 'bash', '-c', INNER].map(shellQuote).join(' ')}`;
+        const env = { [COMMAND_ENV]: command };
+        if (parentIsAgent) return { line: dieWithAgent(line), env, release };
         // A client's terminal may run on a machine without bubblewrap: there the command runs as it would have.
-        return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else exec bash -c ${shellQuote(command)}; fi`, release };
+        return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else ${INNER}; fi`, env, release };
       },
       async wrapArgv(argv, roots) {
         return [bwrap, ...(await argsFor(roots)).args, ...argv];

@@ -37,7 +37,8 @@ export function createAcpClientRuntime(options: {
       if (!capabilities?.terminal) return local.exec(command, execOptions);
       const layered = options.layer && !execOptions.isolated ? await options.layer.wrap(command, { roots: [local.cwd], parentIsAgent: false }) : null;
       try {
-        return await execInClientTerminal(client, sessionId, local.cwd, layered ? layered.line : command, execOptions);
+        const layeredOptions = layered ? { ...execOptions, env: { ...execOptions.env, ...layered.env } } : execOptions;
+        return await execInClientTerminal(client, sessionId, local.cwd, layered ? layered.line : command, layeredOptions);
       } finally {
         await layered?.release();
       }

@@ -30,10 +30,10 @@ export function commandLayerFor(config: PlaitedConfig, log?: (message: string) =
     const builtIn = new Set(roots.flatMap((root) => ALWAYS_DENIED_READS.map((path) => expandPath(path, { cwd: root, home }))));
     return { hidden: policy.denyRead.filter((path) => !builtIn.has(path)), readOnly: [...builtIn] };
   };
-  const { layer, reason } = createProtectedLayer({
-    readOnly: (roots) => [userConfigDir(), ...denied(roots).readOnly],
-    hidden: (roots) => denied(roots).hidden,
-  });
+  const { layer, reason } = createProtectedLayer({ paths: (roots) => {
+    const { readOnly, hidden } = denied(roots);
+    return { readOnly: [userConfigDir(), ...readOnly], hidden };
+  } });
   if (!layer && reason && !told) {
     told = true;
     log?.(`commands run without the read-only layer (${reason}): see README "Sandbox" for what an allowed bash can change`);
