@@ -1,6 +1,6 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { matchesProtectedName } from './protected-paths.js';
+import { matchesProtectedName, realOrSelf } from './protected-paths.js';
 
 /** What a walk of a project found: the places the walls must cover. */
 export interface ProtectedTree {
@@ -50,6 +50,7 @@ export function scanProtectedTree(root: string, budget: ScanBudget = {}): Protec
       if (entry.name === '.git') {
         if (entry.isDirectory()) tree.gitDirs.push(path);
         else if (entry.isFile()) tree.gitFiles.push(path);
+        else if (entry.isSymbolicLink()) tree.gitDirs.push(realOrSelf(path));
         continue;
       }
       if (!bulk && matchesProtectedName(path)) {
