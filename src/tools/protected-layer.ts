@@ -29,7 +29,7 @@ export interface ProtectedLayer {
 /** A command under the layer: run `line` with `env` added to the command's environment. */
 export interface LayeredCommand {
   line: string;
-  /** Carries the command itself, so that no wrapper's argv repeats it (`ps` shows it once, as without the layer). */
+  /** Carries the command itself (local runs), so that no wrapper's argv repeats it (`ps` shows it once, as without the layer); a client terminal gets it in the line. */
   env: Record<string, string>;
   release: () => Promise<void>;
 }
@@ -72,13 +72,15 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
   return {
     reason: null,
     layer: {
-      async wrap(command, { roots, parentIsAgent }) {
+      async wrap(command, { roots, parentIsAgent }): Promise<LayeredCommand> {
         const { args, release } = await argsFor(roots);
-        const line = `exec ${[bwrap, ...args, 'bash', '-c', INNER].map(shellQuote).join(' ')}`;
-        const env = { [COMMAND_ENV]: command };
-        if (parentIsAgent) return { line: dieWithAgent(line), env, release };
-        // A client's terminal may run on a machine without bubblewrap: there the command runs as it would have.
-        return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else ${INNER}; fi`, env, release };
+        if (parentIsAgent) {
+          const line = `exec ${[bwrap, ...args, 'bash', '-c', INNER].map(shellQuote).join(' ')}`;
+          return { line: dieWithAgent(line), env: { [COMMAND_ENV]: command }, release };
+        }
+        // A client's terminal may drop the environment it is given: the command goes in the line.
+        const line = `exec ${[bwrap, ...args, 'bash', '-c', command].map(shellQuote).join(' ')}`;
+        return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else exec bash -c ${shellQuote(command)}; fi`, env: {}, release };
       },
       async wrapArgv(argv, roots) {
         return [bwrap, ...(await argsFor(roots)).args, ...argv];

@@ -176,7 +176,7 @@ describe('protected locations are read-only by the mount table, whatever the spe
       tools: { allow: ['bash'] },
     });
     const session = await openSession(project, home, ['--adapter', 'acp']);
-    const update = await runBash(session, 'for f in /proc/$PPID/environ /proc/[0-9]*/environ; do tr "\\0" "\\n" < "$f"; done 2>/dev/null | grep -c sk-agent-secret; true');
+    const update = await runBash(session, 'for f in /proc/$PPID/environ /proc/[0-9]*/environ; do tr "\\0" "\\n" < "$f"; done 2>/dev/null | grep -c "sk-agent-secret-""never"; true');
     expect(toolCallText(update)).not.toContain('sk-agent-secret-never-for-commands');
     expect(toolCallText(update)).toMatch(/\\n0\\n|\\n0"/);
   }, 60_000);
