@@ -20,6 +20,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['context layer', () => optional('context.js', 'benchContext')],
   ['adapters', () => optional('adapters.js', 'benchAdapters')],
   ['sandbox', () => optional('sandbox.js', 'benchSandbox')],
+  ['protected layer (unsandboxed commands)', () => optional('protected-layer.js', 'benchProtectedLayer')],
   ['memory (RSS over 1,000 turns in one session)', () => optional('memory.js', 'benchMemory')],
   ['streamed reply persistence (5 MB and 50 MB in 2 KB pieces)', () => optional('stream-persistence.js', 'benchStreamPersistence')],
   ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],

@@ -18,6 +18,8 @@ import type { SearchIndex } from './retrieval/search-index.js';
 import { errorMessage } from './errors/error-message.js';
 import { userConfigDir } from './config/user-config-dir.js';
 import { createPermissionRuleFile } from './storage/permission-rule-file.js';
+import { commandLayerFor } from './adapters/sandbox/command-layer.js';
+import { createLocalRuntime } from './tools/local-runtime.js';
 
 /** The shared services behind the default extensions, opened on first use. */
 export interface AgentServices {
@@ -85,7 +87,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
         roots: [projectDir],
         // A server's sampling request is answered with the agent's own model.
         onSampling: createModelSampler({ model: () => baseModel() }),
-        ...(config.adapters.sandbox.commands ? { prepareServer: sandboxStdioServer(config, projectDir) } : {}),
+        prepareServer: config.adapters.sandbox.commands ? sandboxStdioServer(config, projectDir) : layeredStdioServer(config, projectDir, log),
         onEvent: (event) => logRegistryEvent(log, event),
       });
       return { index, embedder, registry };
@@ -106,6 +108,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
     model,
     // "Always" answers persist per project in the user's own folder, outside every project.
     permissionRules: createPermissionRuleFile(userConfigDir()),
+    // Commands outside the sandbox run under the read-only layer where bubblewrap works.
+    runtime: (cwd) => createLocalRuntime(cwd, { layer: commandLayerFor(config, (message) => log('info', message)) }),
     loadExtensions: extensions,
     extensions: [
       ...(options.extensions ?? []),
@@ -175,6 +179,17 @@ function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
     const additionalRoots = (scope.roots ?? []).filter((root) => root !== cwd);
     const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, cwd, { additionalRoots }));
     return { ...server, command: wrapped.command, args: wrapped.args };
+  };
+}
+
+/** Without the command sandbox: stdio MCP servers run under the read-only layer, like bash commands. */
+function layeredStdioServer(config: PlaitedConfig, projectDir: string, log: Log) {
+  return async (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): Promise<McpServerConfig> => {
+    const layer = server.transport === 'stdio' && server.command ? commandLayerFor(config, (message) => log('info', message)) : null;
+    if (!layer || !server.command) return server;
+    const cwd = scope.cwd ?? projectDir;
+    const [command, ...args] = await layer.wrapArgv([server.command, ...server.args], [cwd, ...(scope.roots ?? []).filter((root) => root !== cwd)]);
+    return { ...server, command: command!, args };
   };
 }
 

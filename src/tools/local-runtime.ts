@@ -1,5 +1,6 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ProtectedLayer } from './protected-layer.js';
 import type { ExecOptions, ExecResult, Runtime } from './runtime.js';
 import { toolEnvironment } from './secret-env.js';
 import { spawnProcess } from './spawn-process.js';
@@ -9,13 +10,21 @@ import { FileTooLargeError } from './file-too-large-error.js';
 /** Whole-file reads stop here: a 300 MB file read whole held the process at gigabytes (read_file reads windows instead). */
 export const READ_WHOLE_FILE_MAX_BYTES = 32 * 1024 * 1024;
 
+export interface LocalRuntimeOptions {
+  /** The read-only layer around each command (protected-layer.ts); none: commands run bare. */
+  layer?: ProtectedLayer | null;
+  /** The session's other workspace roots, protected like the cwd. */
+  roots?: readonly string[];
+}
+
 /**
  * The default Runtime: the local disk and `bash -c`. Commands run in their own
  * process group, so a timeout or an abort kills everything they started, and
- * without the agent's secrets in their environment.
+ * without the agent's secrets in their environment; with a `layer`, under it.
  */
-export function createLocalRuntime(cwd: string): Runtime {
+export function createLocalRuntime(cwd: string, runtimeOptions: LocalRuntimeOptions = {}): Runtime {
   const root = path.resolve(cwd);
+  const layer = runtimeOptions.layer ?? null;
   return {
     cwd: root,
     kind: 'local',
@@ -34,19 +43,20 @@ export function createLocalRuntime(cwd: string): Runtime {
       await writeFile(target, content, { encoding: 'utf8', signal: options?.signal });
     },
     async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+      const layered = layer && !options.isolated ? await layer.wrap(command, { roots: [root, ...(runtimeOptions.roots ?? [])], parentIsAgent: true }) : null;
       const result = await spawnProcess({
         file: 'bash',
         // One pipe for both streams keeps their order, as a terminal shows it; two pipes
         // would race. Same line as the command, so bash's error line numbers stay right.
-        args: ['-c', `exec 2>&1; ${command}`],
+        args: ['-c', `exec 2>&1; ${layered ? layered.line : command}`],
         cwd: options.cwd ? path.resolve(root, options.cwd) : root,
-        env: toolEnvironment(process.env, { passthrough: options.passEnv, explicit: options.env }),
+        env: { ...toolEnvironment(process.env, { passthrough: options.passEnv, explicit: options.env }), ...layered?.env },
         signal: options.signal,
         timeoutMs: options.timeoutMs,
         maxOutputBytes: options.maxOutputBytes,
         keep: 'tail',
         onOutput: options.onOutput,
-      });
+      }).finally(() => layered?.release());
       return {
         output: result.output,
         exitCode: result.exitCode,

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
@@ -56,6 +56,38 @@ export const PROTECTED_PATTERNS: readonly string[] = [
   '.claude/agents/**',
   '.claude/hooks',
   '.claude/hooks/**',
+  // Files other tools run by themselves, without the user choosing to run project code: git hook
+  // folders for `core.hooksPath` (husky, plain), pre-commit's hook list, mise's tasks and env (run on
+  // `cd` by its shell hook), npm's and yarn's settings (`yarnPath` runs on any yarn command,
+  // `.npmrc` sets scripts' shell and node options).
+  '.husky',
+  '.husky/**',
+  '.githooks',
+  '.githooks/**',
+  '.pre-commit-config.yaml',
+  'mise.toml',
+  '.mise.toml',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+];
+
+/**
+ * The protected names a command could create at a project's top level: the walls keep each
+ * one that is missing uncreatable with a placeholder (src/tools/protected-placeholders.ts).
+ * Config slots are the names the config loader looks for (and the CommonJS spellings).
+ */
+export const UNCREATABLE_NAMES: readonly string[] = [
+  ...['ts', 'mts', 'cts', 'js', 'mjs', 'cjs', 'json'].map((ext) => `.plaited/config.${ext}`),
+  '.gitmodules',
+  ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin'],
+  '.envrc',
+  '.gitconfig',
+  '.ripgreprc',
+  '.mcp.json',
+  ...['.vscode', '.idea', '.zed', '.devcontainer'],
+  ...['settings.json', 'settings.local.json', 'commands', 'agents', 'hooks'].map((name) => `.claude/${name}`),
+  ...['.husky', '.githooks', '.pre-commit-config.yaml', 'mise.toml', '.mise.toml', '.npmrc', '.yarnrc', '.yarnrc.yml'],
 ];
 
 // Anywhere in the tree (a nested repository's hooks run as well), in any letter case
@@ -66,6 +98,11 @@ const PROTECTED_RE = new RegExp(
   'i',
 );
 const matchesProtected = (path: string): boolean => PROTECTED_RE.test(path);
+
+/** Whether an absolute path is one of the protected names (lexically; see `isProtectedPath`). */
+export function matchesProtectedName(path: string): boolean {
+  return matchesProtected(path);
+}
 
 /**
  * Files this process loaded and ran at start (the config file, `--adapter` modules):
@@ -107,43 +144,6 @@ export function isProtectedPath(target: string, cwd: string): boolean {
   return hasOtherHardLinks(real);
 }
 
-/**
- * The protected paths of a project that exist, as absolute paths for the sandbox's
- * read-only binds (bubblewrap takes no globs, and a bind needs an existing target:
- * a missing one would leave a mount-point file in the user's tree), also in
- * nested folders a few levels down (sub-repositories). A `.git` folder counts by
- * its hooks and config: git must still commit.
- */
-export function existingProtectedPaths(cwd: string): string[] {
-  const found = new Set<string>();
-  collect(resolve(cwd), 0, found);
-  for (const file of loadedStartupFiles) if (existsSync(file)) found.add(file);
-  return [...found].sort();
-}
-
-/** Folders deep enough for nested repositories and sub-projects, shallow enough to stay fast. */
-const MAX_SCAN_DEPTH = 3;
-/** Never protected inside, and large: not walked. */
-const NOT_WALKED = new Set(['node_modules', '.hg', '.svn', 'dist', 'build', 'target', '.venv', 'venv', '__pycache__']);
-
-function collect(dir: string, depth: number, found: Set<string>): void {
-  for (const entry of safeReaddirEntries(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.name === '.git' && entry.isDirectory()) {
-      // git itself must stay able to commit: only what runs code is read-only, submodules' included.
-      for (const gitDir of [path, ...safeReaddirEntries(join(path, 'modules')).map((module) => join(path, 'modules', module.name))]) {
-        for (const inner of ['hooks', 'config']) if (existsSync(join(gitDir, inner))) found.add(join(gitDir, inner));
-      }
-      continue;
-    }
-    if (matchesProtected(path)) {
-      found.add(path);
-      continue;
-    }
-    if (entry.isDirectory() && depth < MAX_SCAN_DEPTH && !NOT_WALKED.has(entry.name)) collect(path, depth + 1, found);
-  }
-}
-
 /** Where a path really leads: realpath of the longest existing prefix, links in the rest followed. */
 export function realOrSelf(path: string, hops = 0): string {
   // existsSync and lstat with throwIfNoEntry: a missing path costs no exception (this runs per word of a command).
@@ -180,12 +180,3 @@ function hasOtherHardLinks(path: string): boolean {
     return false;
   }
 }
-
-function safeReaddirEntries(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-

@@ -28,6 +28,11 @@ export interface ExecOptions {
    * runtimes that run the process themselves (local, sandbox). A client terminal shows it instead.
    */
   onOutput?: (chunk: Uint8Array) => void;
+  /**
+   * The command line isolates itself already (a sandbox wrapped it): the runtime
+   * adds no protected layer around it (bubblewrap does not nest in a pid namespace).
+   */
+  isolated?: boolean;
 }
 
 export interface ExecResult {

@@ -47,7 +47,8 @@ describe('the first prompt and the config file\'s MCP servers', () => {
   });
 
   it('goes on after mcp.startupWaitMs with a notice naming the slow server', async () => {
-    const cwd = project({ mcp: { servers: [server('quick', 0), server('slowpoke', 60_000)], startupWaitMs: 500 } });
+    // 3 s, not 0.5: a stdio server now starts under the read-only layer (a bubblewrap start and the protected set first).
+    const cwd = project({ mcp: { servers: [server('quick', 0), server('slowpoke', 60_000)], startupWaitMs: 3_000 } });
     const cli = bed.start(cwd);
     await initialize(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
@@ -59,7 +60,7 @@ describe('the first prompt and the config file\'s MCP servers', () => {
     expect(offered).toContain('mcp__quick__echo');
     expect(offered.some((name) => name.startsWith('mcp__slowpoke__'))).toBe(false);
     const said = JSON.stringify(cli.updates.filter((n) => n.sessionId === sessionId));
-    expect(said).toContain('MCP server \\"slowpoke\\" still connecting after 500 ms (mcp.startupWaitMs)');
+    expect(said).toContain('MCP server \\"slowpoke\\" still connecting after 3000 ms (mcp.startupWaitMs)');
     expect(said).not.toContain('\\"quick\\" still connecting');
   });
 });

@@ -71,7 +71,7 @@ describe('a malformed stream chunk next to a tool call', () => {
     await bed.closeNow(first);
 
     // What an older release left behind: the assistant's call stored, its result never.
-    const db = new Database(join(cwd, '.plaited/state.db'));
+    const db = new Database(join(cwd, '.plaited/state/state.db'));
     try {
       const next = (db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 AS next FROM messages WHERE session_id = ?').get(sessionId) as { next: number }).next;
       const insert = db.prepare('INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)');

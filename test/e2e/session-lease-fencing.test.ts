@@ -18,7 +18,7 @@ function project(): string {
 
 /** The stored model-facing history, as `role: text` lines, read as a third process would. */
 function storedTurns(cwd: string, sessionId: string): string[] {
-  const db = new Database(join(cwd, '.plaited/state.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(join(cwd, '.plaited/state/state.db'), { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare('SELECT message FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<{ message: string }>;
     return rows.map((row) => {
@@ -33,7 +33,7 @@ function storedTurns(cwd: string, sessionId: string): string[] {
 
 /** The stored replayable text (every text chunk, in order). */
 function storedText(cwd: string, sessionId: string): string {
-  const db = new Database(join(cwd, '.plaited/state.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(join(cwd, '.plaited/state/state.db'), { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare("SELECT data FROM events WHERE session_id = ? AND type IN ('text-delta', 'user-message') ORDER BY seq").all(sessionId) as Array<{ data: string }>;
     return rows

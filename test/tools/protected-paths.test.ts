@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { existingProtectedPaths, isProtectedPath, protectLoadedFile } from '../../src/tools/protected-paths.js';
+import { isProtectedPath, protectLoadedFile } from '../../src/tools/protected-paths.js';
+import { protectedMounts } from '../../src/tools/protected-mounts.js';
+
+const existingProtectedPaths = (cwd: string) => protectedMounts([cwd], { maxAgeMs: 0 }).readOnly;
 import { matchesPattern } from '../../src/agent/tool-policy.js';
 
 function project(): string {
@@ -45,7 +48,7 @@ describe('protected paths', () => {
     expect(existingProtectedPaths(cwd)).toContain(adapter);
   });
 
-  it('lists the existing ones for the sandbox (a .git folder by its hooks and config)', () => {
+  it('lists the existing ones for the walls (a .git folder by its hooks and config), repositories at any depth', () => {
     const cwd = project();
     const listed = existingProtectedPaths(cwd).filter((path) => path.startsWith(cwd));
     expect(listed).toEqual([join(cwd, '.git', 'config'), join(cwd, '.git', 'hooks'), join(cwd, '.mcp.json')]);
@@ -53,9 +56,17 @@ describe('protected paths', () => {
     mkdirSync(join(cwd, 'libs', 'sub', '.vscode'));
     mkdirSync(join(cwd, 'node_modules', 'x', '.git', 'hooks'), { recursive: true });
     mkdirSync(join(cwd, '.git', 'modules', 'vendored', 'hooks'), { recursive: true });
+    writeFileSync(join(cwd, '.git', 'modules', 'vendored', 'HEAD'), 'ref: refs/heads/main\n');
+    mkdirSync(join(cwd, 'build', 'a', 'b', 'c', 'd', '.git', 'hooks'), { recursive: true });
     expect(existingProtectedPaths(cwd)).toContain(join(cwd, '.git', 'modules', 'vendored', 'hooks'));
-    const nested = existingProtectedPaths(cwd).filter((path) => path.startsWith(join(cwd, 'libs')) || path.startsWith(join(cwd, 'node_modules')));
-    expect(nested).toEqual([join(cwd, 'libs', 'sub', '.git', 'hooks'), join(cwd, 'libs', 'sub', '.vscode')]);
+    const nested = existingProtectedPaths(cwd).filter((path) => ['libs', 'node_modules', 'build'].some((dir) => path.startsWith(join(cwd, dir))));
+    // A package's own `.vscode` is not the user's; its repository is.
+    expect(nested).toEqual([
+      join(cwd, 'build', 'a', 'b', 'c', 'd', '.git', 'hooks'),
+      join(cwd, 'libs', 'sub', '.git', 'hooks'),
+      join(cwd, 'libs', 'sub', '.vscode'),
+      join(cwd, 'node_modules', 'x', '.git', 'hooks'),
+    ]);
   });
 });
 

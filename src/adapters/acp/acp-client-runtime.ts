@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import type { ProtectedLayer } from '../../tools/protected-layer.js';
 import type { ElicitationAnswer, ElicitationQuestion, ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
 import { splitLines, textWindowFromText } from '../../tools/text-window-from-text.js';
 
@@ -12,6 +13,11 @@ export function createAcpClientRuntime(options: {
   sessionId: string;
   capabilities: acp.ClientCapabilities | undefined;
   local: Runtime;
+  /**
+   * The read-only layer for commands in client terminals (the same as the local
+   * runtime's): the client runs `bash -c <line>`, so the layer goes into the line.
+   */
+  layer?: ProtectedLayer | null;
 }): Runtime {
   const { client, sessionId, capabilities, local } = options;
   const fs = capabilities?.fs;
@@ -38,7 +44,13 @@ export function createAcpClientRuntime(options: {
     },
     async exec(command, execOptions = {}) {
       if (!capabilities?.terminal) return local.exec(command, execOptions);
-      return execInClientTerminal(client, sessionId, local.cwd, command, execOptions);
+      const layered = options.layer && !execOptions.isolated ? await options.layer.wrap(command, { roots: [local.cwd], parentIsAgent: false }) : null;
+      try {
+        const layeredOptions = layered ? { ...execOptions, env: { ...execOptions.env, ...layered.env } } : execOptions;
+        return await execInClientTerminal(client, sessionId, local.cwd, layered ? layered.line : command, layeredOptions);
+      } finally {
+        await layered?.release();
+      }
     },
     // Structured questions (MCP servers' elicitations) go to a client that takes them as they are.
     ...(capabilities?.elicitation?.form || capabilities?.elicitation?.url

@@ -3,6 +3,7 @@ import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
 import type { AgentOutput } from '../../agent/agent-output.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
+import { commandLayerFor } from '../sandbox/command-layer.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
 import { toAcpRequestError } from './to-acp-request-error.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
@@ -206,11 +207,14 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       const controller = new AbortController();
       let finished!: () => void;
       session.prompts.set(controller, new Promise<void>((resolve) => (finished = resolve)));
+      // The read-only layer for commands outside the sandbox (a sandbox wraps this runtime and turns it off).
+      const layer = commandLayerFor(agent.config);
       const runtime = createAcpClientRuntime({
         client,
         sessionId: info.sessionId,
         capabilities: clientCapabilities,
-        local: createLocalRuntime(info.cwd),
+        local: createLocalRuntime(info.cwd, { layer, roots: info.options?.additionalDirectories ?? [] }),
+        layer,
       });
       const context = updateContext(info.cwd, false);
       let stopReason: acp.StopReason = 'end_turn';

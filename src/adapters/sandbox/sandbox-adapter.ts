@@ -13,14 +13,14 @@ import { SECRETS_FD_ENV, sendSecrets, splitSecrets } from '../../tools/secret-ha
 import { agentStateDir } from '../../tools/agent-state-path.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
-import { dieWithAgent } from './die-with-agent.js';
-import { removeStalePlaceholders } from './protected-binds.js';
+import { dieWithAgent } from '../../tools/die-with-agent.js';
+import { removeStalePlaceholders } from '../../tools/protected-placeholders.js';
 import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
 import { SANDBOXED_ENV, createSandboxedRuntime, insideSandbox } from './sandboxed-runtime.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../../tools/shell-quote.js';
 
 /**
  * The sandbox adapter, in its two shapes:
@@ -147,7 +147,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   } finally {
     // Also when wrapping threw: the pids groups are directories in the host's cgroup tree.
     parentStatus = { isolated: false, pid: null };
-    if (wrapped) releaseCommand();
+    if (wrapped) await releaseCommand();
     await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
   }
 }

@@ -3,8 +3,10 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import type { PlaitedConfig, SandboxConfig } from '../../config/schema.js';
+import { userConfigDir } from '../../config/user-config-dir.js';
+import { protectedMounts, type PlaceholderSpec } from '../../tools/protected-mounts.js';
+import { isWithin } from '../../tools/workspace-path.js';
 import { hasGlob } from './path-match.js';
-import { protectedWriteDenies } from './protected-binds.js';
 import { parseMemoryLimit } from './resource-limits.js';
 
 /**
@@ -23,6 +25,11 @@ export interface SandboxPolicy {
   denyRead: string[];
   /** Absolute paths kept read-only even inside `allowWrite` (denied reads, protected start-up files). */
   denyWrite: string[];
+  /**
+   * Missing protected names in writable places: held by placeholders while a sandbox
+   * runs, then read-only like `denyWrite` (src/tools/protected-placeholders.ts).
+   */
+  placeholders: PlaceholderSpec[];
   /** Hosts reachable through the sandbox's proxy (`host` or `host:port`). */
   allowedDomains: string[];
   limits: ResolvedLimits;
@@ -54,6 +61,8 @@ export interface CreateSandboxPolicyOptions {
   extraWrite?: string[];
   /** Overrides the home directory (tests use a fake HOME). */
   home?: string;
+  /** Compute the protected mount set (default); off for callers that need only the paths. */
+  protectedSet?: boolean;
 }
 
 /** Secret files no config can make readable by forgetting them: always denied. */
@@ -81,10 +90,12 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   // Only paths that exist: bubblewrap denies a missing path by creating a mount point file for it on the host.
   // And what runs or grants permissions at start (config, hooks: src/tools/protected-paths.ts) stays
   // read-only whatever was approved, or one approval would outlive the sandbox.
-  const denyWrite = unique([
-    ...denyRead.filter((path) => !hasGlob(path) && existsSync(path)),
-    ...roots.flatMap((root) => protectedWriteDenies(root, allowWrite)),
-  ]);
+  // The user's own plaited folder (trust decisions, permission rules) likewise.
+  const writable = (path: string) => allowWrite.some((allowed) => isWithin(path, allowed));
+  const mounts = options.protectedSet === false ? null : protectedMounts(roots, { extraReadOnly: [userConfigDir({ ...process.env, HOME: home })], home, maxAgeMs: 0 });
+  const denyWrite = unique([...denyRead.filter((path) => !hasGlob(path) && existsSync(path)), ...(mounts?.readOnly ?? [])]);
+  // Outside a writable path bubblewrap's read-only root holds a missing name already: no placeholder there.
+  const placeholders = (mounts?.placeholders ?? []).filter((spec) => writable(spec.path));
   const allowedDomains = unique([...security.allowedDomains, ...modelHostEntries(options.modelBaseUrl)]);
 
   return {
@@ -93,6 +104,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
     allowWrite,
     denyRead,
     denyWrite,
+    placeholders,
     allowedDomains,
     limits: {
       memoryBytes: limits.memory === undefined ? DEFAULT_MEMORY_BYTES : parseMemoryLimit(limits.memory),
@@ -102,11 +114,16 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   };
 }
 
-/** The `@anthropic-ai/sandbox-runtime` config for a policy. */
-export function toSandboxRuntimeConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
+/**
+ * The `@anthropic-ai/sandbox-runtime` config for a policy, with the placeholders that
+ * are held now. Only existing paths are denied writes: for a missing one the library
+ * would leave a mount-point file in the user's tree.
+ */
+export function toSandboxRuntimeConfig(policy: SandboxPolicy, heldPlaceholders: readonly string[] = []): SandboxRuntimeConfig {
+  const denyWrite = unique([...policy.denyWrite, ...heldPlaceholders]).filter((path) => existsSync(path));
   return {
     network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
-    filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite },
+    filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite },
   };
 }
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import { holdPlaceholders } from '../../tools/protected-placeholders.js';
 import { outsideProjectCwd } from './library-cwd.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
 
@@ -30,6 +31,8 @@ function disableBuiltInDotfileStubs(): void {
 let initialized: Promise<void> | undefined;
 let currentNetworkKey = '';
 let running = 0;
+/** Placeholders held for the sandboxes that run: released with the mount points, when none is left. */
+let heldPlaceholders: Array<() => Promise<void>> = [];
 
 async function ensureSandboxRuntime(config: SandboxRuntimeConfig): Promise<void> {
   const key = JSON.stringify(config.network);
@@ -52,22 +55,28 @@ async function ensureSandboxRuntime(config: SandboxRuntimeConfig): Promise<void>
 
 /** Wraps a shell command line; the result is itself a shell command line (run it with `sh -c`). */
 export async function wrapShellCommand(command: string, policy: SandboxPolicy, commandId: string): Promise<string> {
-  const config = toSandboxRuntimeConfig(policy);
-  await ensureSandboxRuntime(config);
+  await ensureSandboxRuntime(toSandboxRuntimeConfig(policy));
   running++;
+  const held = await holdPlaceholders(policy.placeholders);
+  heldPlaceholders.push(held.release);
+  const config = toSandboxRuntimeConfig(policy, held.paths);
   try {
     return await outsideProjectCwd(() => SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId }));
   } catch (error) {
     // A wrap that threw has released what it held.
-    running--;
+    await releaseCommand();
     throw error;
   }
 }
 
-/** Call once per successful `wrapShellCommand`, after the command has exited. */
-export function releaseCommand(): void {
+/** Call once per successful `wrapShellCommand`, after the command has exited (placeholders go when none runs). */
+export async function releaseCommand(): Promise<void> {
   running = Math.max(0, running - 1);
-  if (running === 0) SandboxManager.cleanupAfterCommand();
+  if (running > 0) return;
+  SandboxManager.cleanupAfterCommand();
+  const releases = heldPlaceholders;
+  heldPlaceholders = [];
+  await Promise.all(releases.map((release) => release()));
 }
 
 /** The proxy's denials for one command, as `deny network-outbound host:port (why)` lines. */

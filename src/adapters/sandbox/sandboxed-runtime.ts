@@ -7,12 +7,12 @@ import { explainSandboxFailure, networkFinding } from './explain-sandbox-failure
 import { createProcessLimitGroup, type ProcessLimitGroup } from './process-limit-group.js';
 import { effectiveTimeout, limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { dieWithAgent } from './die-with-agent.js';
+import { dieWithAgent } from '../../tools/die-with-agent.js';
 import { networkDenials, releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
 import { secretsToUnset } from '../../tools/secret-env.js';
 import { isProtectedPath } from '../../tools/protected-paths.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../../tools/shell-quote.js';
 
 /**
  * How commands are isolated:
@@ -94,11 +94,11 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     let result: ExecResult;
     let forkRefusals = 0;
     try {
-      result = await inner.exec(line, { ...execOptions, cwd, timeoutMs });
+      result = await inner.exec(line, { ...execOptions, cwd, timeoutMs, isolated: true });
     } finally {
       forkRefusals = group?.forkRefusals() ?? 0;
       await group?.dispose();
-      if (wrapped) releaseCommand();
+      if (wrapped) await releaseCommand();
     }
 
     const findings = explainSandboxFailure({

@@ -1,9 +1,9 @@
-import { dieWithAgent } from './die-with-agent.js';
+import { dieWithAgent } from '../../tools/die-with-agent.js';
 import { limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { wrapShellCommand } from './sandbox-runtime-host.js';
 import { insideSandbox } from './sandboxed-runtime.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../../tools/shell-quote.js';
 
 let serverSequence = 0;
 

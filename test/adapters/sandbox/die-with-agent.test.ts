@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../helpers/wait-for.js';
 
-const MODULE = fileURLToPath(new URL('../../../dist/src/adapters/sandbox/die-with-agent.js', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../../dist/src/tools/die-with-agent.js', import.meta.url));
 
 const markers: string[] = [];
 

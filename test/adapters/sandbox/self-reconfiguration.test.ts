@@ -9,7 +9,8 @@ import { createLocalRuntime } from '../../../src/tools/local-runtime.js';
 import type { Runtime } from '../../../src/tools/runtime.js';
 import { createSandboxPolicy } from '../../../src/adapters/sandbox/sandbox-policy.js';
 import { createSandboxedRuntime } from '../../../src/adapters/sandbox/sandboxed-runtime.js';
-import { removeStalePlaceholders } from '../../../src/adapters/sandbox/protected-binds.js';
+import { removeStalePlaceholders } from '../../../src/tools/protected-placeholders.js';
+import { UNCREATABLE_NAMES } from '../../../src/tools/protected-paths.js';
 import { resetSandboxRuntime } from '../../../src/adapters/sandbox/sandbox-runtime-host.js';
 import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbox-fixture.js';
 
@@ -126,11 +127,16 @@ describe('command sandbox, project writable: start-up files stay as they were', 
   });
 });
 
-describe('no placeholder files in the user project', () => {
-  it('none appear while a command runs, and none remain after it', async () => {
+describe('placeholders in the user project', () => {
+  it('while a command runs only empty folders named after protected names appear (git sees none), and none remain after it', async () => {
     const entries = projectEntries();
-    const during = await attempt('ls -A');
-    expect(during.trim().split('\n').sort()).toEqual(entries);
+    const statusBefore = await attempt('git status --porcelain');
+    const during = (await attempt('ls -A')).trim().split('\n').sort();
+    // A missing protected name needs a mount point to stay uncreatable (README "Sandbox").
+    const added = during.filter((name) => !entries.includes(name));
+    expect(entries.every((name) => during.includes(name))).toBe(true);
+    for (const name of added) expect(UNCREATABLE_NAMES.some((protectedName) => protectedName.split('/')[0] === name), name).toBe(true);
+    expect(await attempt('git status --porcelain')).toBe(statusBefore);
     expect(projectEntries()).toEqual(entries);
     for (const name of ['.bashrc', '.profile', '.gitconfig', '.idea', '.claude', '.ripgreprc', '.zshrc']) {
       expect(existsSync(join(world.project, name)), name).toBe(false);

@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { dieWithAgent } from './die-with-agent.js';
+import { protectedMounts } from './protected-mounts.js';
+import { holdPlaceholders, removeStalePlaceholders } from './protected-placeholders.js';
+import { shellQuote } from './shell-quote.js';
+
+/**
+ * The thin read-only layer around commands that run without the sandbox: the
+ * whole host as it is (`--dev-bind / /`), with the protected mount set
+ * (protected-mounts.ts) bound read-only over it, and a pid namespace of its own so
+ * that a command cannot read the agent's `/proc/<pid>/environ`. No network or
+ * other walls: that is the sandbox's job.
+ */
+export interface ProtectedLayer {
+  /**
+   * The shell line that runs `command` (a bash command line) under the layer, and
+   * what to call once it has ended (placeholders go when their last user ends).
+   * `parentIsAgent`: the line is run by a shell this process spawned (the local
+   * runtime); false for a client's terminal, where only bwrap's own
+   * `--die-with-parent` ties it to its parent.
+   */
+  wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): Promise<LayeredCommand>;
+  /** `bwrap` and its arguments around a program (stdio MCP servers); placeholders stay until exit. */
+  wrapArgv(argv: readonly string[], roots: readonly string[]): Promise<string[]>;
+}
+
+/** A command under the layer: run `line` with `env` added to the command's environment. */
+export interface LayeredCommand {
+  line: string;
+  /** Carries the command itself (local runs), so that no wrapper's argv repeats it (`ps` shows it once, as without the layer); a client terminal gets it in the line. */
+  env: Record<string, string>;
+  release: () => Promise<void>;
+}
+
+/** The variable that hands the command to the shell inside; not exported any further. */
+const COMMAND_ENV = 'PLAITED_LAYER_COMMAND';
+const INNER = `c=$${COMMAND_ENV}; unset ${COMMAND_ENV}; exec bash -c "$c"`;
+
+export interface ProtectedLayerOptions {
+  /**
+   * For a command's roots: paths kept read-only beside the protected set (the user's own
+   * plaited folder, secret folders) and paths hidden (the agent's own state, configured
+   * `denyRead`; globs are not bound).
+   */
+  paths?: (roots: readonly string[]) => { readOnly?: readonly string[]; hidden?: readonly string[] };
+}
+
+/** Why the layer is unavailable here (`null` when it works); checked once per process. */
+let unavailable: string | null | undefined;
+let bwrapPath: string | null = null;
+
+/** The layer, or `null` with the reason when bubblewrap is missing or cannot make namespaces. */
+export function createProtectedLayer(options: ProtectedLayerOptions = {}): { layer: ProtectedLayer | null; reason: string | null } {
+  if (unavailable === undefined) unavailable = probe();
+  if (unavailable !== null || !bwrapPath) return { layer: null, reason: unavailable };
+  const bwrap = bwrapPath;
+  const cleaned = new Set<string>();
+  const argsFor = async (roots: readonly string[]): Promise<{ args: string[]; release: () => Promise<void> }> => {
+    for (const root of roots) {
+      if (cleaned.has(root)) continue;
+      cleaned.add(root);
+      removeStalePlaceholders(root);
+    }
+    const extra = options.paths?.(roots) ?? {};
+    const mounts = protectedMounts(roots, { extraReadOnly: extra.readOnly ?? [] });
+    const held = await holdPlaceholders(mounts.placeholders);
+    const hidden = (extra.hidden ?? []).filter((path) => !/[*?[{]/.test(path) && existsSync(path));
+    return { args: layerArgs([...mounts.readOnly, ...held.paths], hidden), release: held.release };
+  };
+  return {
+    reason: null,
+    layer: {
+      async wrap(command, { roots, parentIsAgent }): Promise<LayeredCommand> {
+        const { args, release } = await argsFor(roots);
+        if (parentIsAgent) {
+          const line = `exec ${[bwrap, ...args, 'bash', '-c', INNER].map(shellQuote).join(' ')}`;
+          return { line: dieWithAgent(line), env: { [COMMAND_ENV]: command }, release };
+        }
+        // A client's terminal may drop the environment it is given: the command goes in the line.
+        const line = `exec ${[bwrap, ...args, 'bash', '-c', command].map(shellQuote).join(' ')}`;
+        return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else exec bash -c ${shellQuote(command)}; fi`, env: {}, release };
+      },
+      async wrapArgv(argv, roots) {
+        return [bwrap, ...(await argsFor(roots)).args, ...argv];
+      },
+    },
+  };
+}
+
+/**
+ * bubblewrap's arguments: every folder above a protected path is bound onto itself
+ * first (a mount point cannot be renamed, so `mv .git .git-old` and renaming the
+ * project or a parent fail), then the read-only and hidden binds. `-try`: a path
+ * removed meanwhile is skipped rather than failing the command.
+ */
+export function layerArgs(readOnly: readonly string[], hidden: readonly string[]): string[] {
+  const pins = new Set<string>();
+  for (const path of [...readOnly, ...hidden]) {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) pins.add(dir);
+  }
+  const args = ['--dev-bind', '/', '/'];
+  for (const dir of [...pins].sort((a, b) => a.length - b.length)) args.push('--bind-try', dir, dir);
+  for (const path of [...readOnly].sort()) args.push('--ro-bind-try', path, path);
+  for (const path of hidden) {
+    if (isDirectory(path)) args.push('--tmpfs', path, '--remount-ro', path);
+    else args.push('--ro-bind-try', '/dev/null', path);
+  }
+  args.push('--unshare-pid', '--proc', '/proc', '--die-with-parent', '--');
+  return args;
+}
+
+function probe(): string | null {
+  bwrapPath = findOnPath('bwrap');
+  if (!bwrapPath) return 'bubblewrap (bwrap) is not installed';
+  const result = spawnSync(bwrapPath, ['--dev-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--die-with-parent', '--', 'true'], { stdio: 'pipe', timeout: 5_000 });
+  if (result.status === 0) return null;
+  const said = result.stderr?.toString().trim().split('\n')[0];
+  return `bubblewrap cannot make a pid namespace here${said ? ` (${said})` : ''}`;
+}
+
+function findOnPath(program: string): string | null {
+  for (const folder of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
+    if (!folder) continue;
+    const candidate = join(folder, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return null;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
