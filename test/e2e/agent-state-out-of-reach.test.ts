@@ -29,6 +29,8 @@ const BOB_PROBES = [
   { name: 'grep', arguments: { pattern: 'alice-private', path: '.plaited/state.db-wal' } },
   { name: 'read_file', arguments: { path: '.plaited/state.db-wal' } },
   { name: 'glob', arguments: { pattern: '**/*', path: '.plaited' } },
+  // An allowed command: the read-only layer hides the state folder from it (bubblewrap is on every test machine).
+  { name: 'bash', arguments: { command: 'cat .plaited/state/state.db* 2>&1; grep -ra transcript-55 .plaited 2>&1; echo probed' } },
 ];
 
 beforeAll(async () => {
@@ -53,7 +55,7 @@ describe("the agent's own state is outside every tool's reach", () => {
   it("bob's grep, read_file and glob of the state files find nothing of alice's transcript", async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'plaited-state-'));
     mkdirSync(join(cwd, '.plaited'));
-    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ server: { auth: { principals: { alice: ALICE } } }, tools: { allow: ['grep', 'read_file', 'glob'] } }));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ server: { auth: { principals: { alice: ALICE } } }, tools: { allow: ['grep', 'read_file', 'glob', 'bash'] } }));
     // Something ordinary in .plaited that a search should find, so an empty answer proves the exclusion, not a broken search.
     writeFileSync(join(cwd, '.plaited/public-note.md'), 'alice-private-public-note\n');
     cli = await startHttpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', model.url], urlPattern: ACP_URL });
@@ -78,6 +80,7 @@ describe("the agent's own state is outside every tool's reach", () => {
     const seen = results.join('\n');
     expect(seen).not.toContain('transcript-5521');
     expect(seen).toContain('public-note');
+    expect(seen).toContain('probed');
     expect(seen).toMatch(/the agent's own state/);
     // The model never got it either (tool results go back to it).
     expect(JSON.stringify(model.requests.at(-1)?.messages)).not.toContain('transcript-5521');

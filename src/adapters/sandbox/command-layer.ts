@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { userConfigDir } from '../../config/user-config-dir.js';
+import { agentStateDir } from '../../tools/agent-state-path.js';
 import { createProtectedLayer, type ProtectedLayer } from '../../tools/protected-layer.js';
 import { ALWAYS_DENIED_READS, createSandboxPolicy, expandPath } from './sandbox-policy.js';
 
@@ -28,7 +29,9 @@ export function commandLayerFor(config: PlaitedConfig, log?: (message: string) =
     const cwd = roots[0] ?? process.cwd();
     const policy = createSandboxPolicy({ config: config.adapters.sandbox, cwd, additionalRoots: roots.slice(1), home, protectedSet: false });
     const builtIn = new Set(roots.flatMap((root) => ALWAYS_DENIED_READS.map((path) => expandPath(path, { cwd: root, home }))));
-    return { hidden: policy.denyRead.filter((path) => !builtIn.has(path)), readOnly: [...builtIn] };
+    // The agent's own state (every principal's transcripts) is no command's to read.
+    const state = roots.map((root) => agentStateDir(root));
+    return { hidden: [...policy.denyRead.filter((path) => !builtIn.has(path)), ...state], readOnly: [...builtIn] };
   };
   const { layer, reason } = createProtectedLayer({ paths: (roots) => {
     const { readOnly, hidden } = denied(roots);
