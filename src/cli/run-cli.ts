@@ -8,6 +8,7 @@ import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
 import { createDefaultAgent } from '../default-agent.js';
 import { useProcessLedger } from '../tools/process-ledger.js';
+import { ensureStateFolder } from '../storage/state-folder.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { commandLineToken, networkAuthSource } from './network-auth-source.js';
 import { sessionNotice } from './session-notice.js';
@@ -85,7 +86,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       : undefined;
   if (config.agent.stateDb !== ':memory:') {
     // What a previous agent here left running when it was killed (SIGKILL runs no exit hook).
-    const reaped = useProcessLedger(join(process.cwd(), '.plaited', 'processes'));
+    // In the state folder, out of every tool's reach: a planted ledger cannot name processes to kill.
+    const reaped = useProcessLedger(join(ensureStateFolder(process.cwd()), 'processes'));
     if (reaped > 0) log('warn', `stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
   }
   const agent = createDefaultAgent({ config, log, model, extensions: untrusted === undefined ? [] : [sessionNotice('config trust', untrusted)] });

@@ -62,7 +62,7 @@ let active: ProcessLedger | undefined;
 /**
  * Makes `dir` this process's ledger (every `spawnProcess` child is recorded there from now on),
  * after reaping what dead agents recorded in it. The CLI calls it at start with the project's
- * `.plaited/processes`; a library user may, for its own process. Returns how many were reaped.
+ * `.plaited/state/processes`; a library user may, for its own process. Returns how many were reaped.
  */
 export function useProcessLedger(dir: string): number {
   const reaped = reapRecordedProcesses(dir);

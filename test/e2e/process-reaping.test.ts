@@ -1,22 +1,41 @@
+import { mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
-import { initialize } from '../helpers/acp-cli.js';
+import { initialize, type AcpCli } from '../helpers/acp-cli.js';
 import { processesMatching, uniqueSleep } from '../helpers/process-list.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const bed = acpTestBed({ prefix: 'plaited-reap-' });
 
+/**
+ * A PATH with what these commands need and no `bwrap`: a machine without bubblewrap (macOS, a
+ * container without user namespaces), where commands run bare and only the ledger can reap them.
+ */
+function pathWithoutBubblewrap(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'plaited-no-bwrap-'));
+  for (const program of ['bash', 'sh', 'setsid', 'sleep', 'env', 'cat', 'ps']) symlinkSync(join('/usr/bin', program), join(bin, program));
+  return bin;
+}
+
+async function startSleeps(cli: AcpCli, cwd: string): Promise<{ inGroup: string; leftGroup: string }> {
+  await initialize(cli);
+  const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+  const inGroup = uniqueSleep();
+  const leftGroup = uniqueSleep();
+  bed.server.push({ toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: `setsid ${leftGroup} & ${inGroup}`, background: true } }] }, { text: 'Started.' });
+  await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start the servers' }] });
+  await waitFor(() => processesMatching(inGroup).length > 0 && processesMatching(leftGroup).length > 0, 10_000, 'both sleeps to start');
+  return { inGroup, leftGroup };
+}
+
 describe('commands left running by an agent killed with SIGKILL (the built CLI)', () => {
-  it('the next start in the project reaps them: the command, its process group and what left the group', async () => {
+  it('without bubblewrap, the next start in the project reaps them: the command, its process group and what left the group', async () => {
     const cwd = bed.project();
-    const first = bed.start(cwd);
-    await initialize(first);
-    const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
-    const inGroup = uniqueSleep();
-    const leftGroup = uniqueSleep();
-    bed.server.push({ toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: `setsid ${leftGroup} & ${inGroup}`, background: true } }] }, { text: 'Started.' });
-    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start the servers' }] });
-    await waitFor(() => processesMatching(inGroup).length > 0 && processesMatching(leftGroup).length > 0, 10_000, 'both sleeps to start');
+    const env = { PATH: pathWithoutBubblewrap() };
+    const first = bed.start(cwd, { env });
+    const { inGroup, leftGroup } = await startSleeps(first, cwd);
 
     first.child.kill('SIGKILL');
     await first.exited;
@@ -24,9 +43,19 @@ describe('commands left running by an agent killed with SIGKILL (the built CLI)'
     expect(processesMatching(inGroup)).not.toEqual([]);
     expect(processesMatching(leftGroup)).not.toEqual([]);
 
-    const second = bed.start(cwd);
+    const second = bed.start(cwd, { env });
     await initialize(second);
     await waitFor(() => processesMatching(inGroup).length === 0 && processesMatching(leftGroup).length === 0, 10_000, 'the orphans to be reaped');
     expect(second.stderr()).toMatch(/stopped 1 command\(s\) a previous plaited-agent left running/);
+  });
+
+  it('under the read-only layer, they die with the agent: its pid namespace ends with it', async () => {
+    const cwd = bed.project();
+    const first = bed.start(cwd);
+    const { inGroup, leftGroup } = await startSleeps(first, cwd);
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await waitFor(() => processesMatching(inGroup).length === 0 && processesMatching(leftGroup).length === 0, 10_000, 'the commands to die with the agent');
   });
 });
