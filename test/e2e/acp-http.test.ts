@@ -171,7 +171,8 @@ describe('ACP over HTTP: idle connections', () => {
   });
 
   it('closes a connection idle for adapters.acp.idleTimeoutMs; a new connection still works', async () => {
-    const cwd = project({ adapters: { acp: { idleTimeoutMs: 300 } } });
+    // 1 s: long enough that a loaded machine's initialize and session/new never look idle (300 ms failed at load 25).
+    const cwd = project({ adapters: { acp: { idleTimeoutMs: 1_000 } } });
     // Debug logging: the CLI says when it closes an idle connection, which is the event to wait for.
     const args = ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--log-level', 'debug'];
     const cliHandle = (idleCli = await startHttpCli({ cwd, args, urlPattern: URL_LINE }));
