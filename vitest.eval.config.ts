@@ -11,7 +11,9 @@ export default defineConfig({
     include: ['test/eval/**/*.test.ts'],
     // Only the GloVe test embedder is needed (see the file).
     globalSetup: ['test/eval/eval-setup.ts'],
-    testTimeout: 900_000,
+    // One eval set per test: MetaTool (2,497 requests × 3 modes) takes ~2 minutes idle but ran over
+    // the former 15-minute bound at load 25, so the bound only catches a hang.
+    testTimeout: 3_600_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
     pool: 'forks',

@@ -1,7 +1,8 @@
 import { describeRetrievalQuality } from './retrieval-quality.js';
 
-// The recorded real MCP catalogs (issue 17) and the CJK and Latin-script request sets.
+// API-Bank, the recorded real MCP catalogs (issue 17) and the CJK and Latin-script request sets.
 describeRetrievalQuality([
+  'eval/apibank',
   'real-mcp-catalog/dev',
   'real-mcp-catalog/heldout',
   'real-mcp-catalog-wide/heldout',
