@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { EmbeddingModel } from '../src/model/embedding-model.js';
 import type { SearchMode } from '../src/retrieval/search-index.js';
-import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
-import { openHybridIndex } from '../src/retrieval/hybrid-index.js';
+import { openBenchIndex } from './ranking-experiments/open-bench-index.js';
+import type { BenchTuning } from './ranking-experiments/experiment-tuning.js';
 import { goldGroupsOf, loadDataset, toolDocument } from './retrieval-dataset.js';
 import { meanMetrics, queryMetrics, type QueryMetrics } from './retrieval-metrics.js';
 import { percentile } from './stats.js';
@@ -30,15 +30,15 @@ export interface EvaluateRetrievalOptions {
   modes: readonly SearchMode[];
   /** Needed for dense and hybrid; without one only bm25 can run. */
   embedder?: EmbeddingModel;
-  /** Ranking overrides, for ablations. */
-  tuning?: TuningOverrides;
+  /** Ranking overrides, for ablations and the experiments of bench/ranking-experiments. */
+  tuning?: BenchTuning;
   /** Only the first n queries (quick checks). */
   limitQueries?: number;
 }
 
 export async function evaluateRetrieval(options: EvaluateRetrievalOptions): Promise<Report> {
   const dataset = loadDataset(options.dataDir);
-  const index = await openHybridIndex({ path: ':memory:', embedder: options.embedder, tuning: options.tuning });
+  const index = await openBenchIndex({ path: ':memory:', embedder: options.embedder, tuning: options.tuning });
   try {
     const byNamespace = new Map<string, ReturnType<typeof toolDocument>[]>();
     for (const document of dataset.tools.map(toolDocument)) {

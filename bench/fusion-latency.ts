@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { openHybridIndex, type HybridIndex } from '../src/retrieval/hybrid-index.js';
+import { openBenchIndex } from './ranking-experiments/open-bench-index.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
 import { percentile } from './stats.js';
 import { syntheticCatalog } from './retrieval-synthetic-catalog.js';
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
     const score = await openHybridIndex({ path, embedder });
     indexes.push(score);
     for (const [namespace, documents] of catalog.servers) await score.sync(namespace, documents);
-    const learned = await openHybridIndex({ path, embedder, tuning: { fusion: { method: 'learned' } } });
+    const learned = await openBenchIndex({ path, embedder, tuning: { fusion: { method: 'learned' } } });
     indexes.push(learned);
     const times = { score: [] as number[], learned: [] as number[] };
     for (const query of catalog.queries.slice(0, 20)) {

@@ -14,12 +14,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { SearchMode } from '../src/retrieval/search-index.js';
-import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
+import type { BenchTuning } from './ranking-experiments/experiment-tuning.js';
 import { evaluateRetrieval } from './eval-retrieval.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
 import { evalDataDir } from './test-models/test-model-files.js';
 
-export const LEXICAL_VARIANTS: Record<string, TuningOverrides> = {
+export const LEXICAL_VARIANTS: Record<string, BenchTuning> = {
   'shipped defaults': {},
   'CJK bigrams off': { cjkBigrams: false },
   'CJK bigrams on': { cjkBigrams: true },

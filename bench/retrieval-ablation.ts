@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
+import type { BenchTuning } from './ranking-experiments/experiment-tuning.js';
 import type { Embedder } from '../src/model/embedder.js';
 import { evaluateRetrieval } from './eval-retrieval.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
@@ -13,7 +13,7 @@ import { evalDataDir } from './test-models/test-model-files.js';
 
 const EQUAL_WEIGHTS = { name: 1, title: 1, description: 1, args: 1, grp: 1, body: 1 };
 
-export const ABLATIONS: Record<string, TuningOverrides> = {
+export const ABLATIONS: Record<string, BenchTuning> = {
   'shipped defaults': {},
   'plain RRF start (no cleaning, equal fields, RRF)': {
     cleanQuery: false,

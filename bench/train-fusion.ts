@@ -1,12 +1,12 @@
 /**
- * Trains the learned fusion model (src/retrieval/learned-fusion.ts) on the PUBLIC sets only:
+ * Trains the learned fusion model (bench/ranking-experiments/learned-fusion.ts) on the PUBLIC sets only:
  * MetaTool and API-Bank, the odd query lines (1st, 3rd, …) of each. Every request is ranked
  * through the real hybrid index (steps off: one candidate list per request), each candidate's
  * features recorded (fusion-features.ts) and labelled by the gold tools; a linear pairwise
  * ranker (pairwise-ranker.ts) is fitted, written as JSON, and both fusions are then evaluated
  * (shipped defaults, steps on) on the training half, the other half and the whole of each set.
  *
- * `npx tsc -p tsconfig.json && node dist/bench/train-fusion.js [--out src/retrieval/learned-fusion-weights.json]
+ * `npx tsc -p tsconfig.json && node dist/bench/train-fusion.js [--out bench/ranking-experiments/learned-fusion-weights.json]
  * [--loss pairwise|listwise] [--negatives 30] [--l2 0.001] [--features a,b] [--fixed bm25=1,dense=1.3] [--cache FILE]`. Deterministic: same data, same embedder, same weights.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { Embedder } from '../src/model/embedder.js';
-import { openHybridIndex } from '../src/retrieval/hybrid-index.js';
-import { FUSION_FEATURES, type FusionCandidate } from '../src/retrieval/fusion-features.js';
-import type { FusionModel } from '../src/retrieval/learned-fusion.js';
-import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
+import { openBenchIndex } from './ranking-experiments/open-bench-index.js';
+import { FUSION_FEATURES, type FusionCandidate } from './ranking-experiments/fusion-features.js';
+import type { FusionModel } from './ranking-experiments/learned-fusion.js';
+import type { BenchTuning } from './ranking-experiments/experiment-tuning.js';
 import { openSqliteDatabase } from '../src/storage/sqlite/open-sqlite-database.js';
 import { goldGroupsOf, loadDataset, toolDocument, type EvalDataset } from './retrieval-dataset.js';
 import { meanMetrics, queryMetrics, type QueryMetrics } from './retrieval-metrics.js';
@@ -30,10 +30,10 @@ import { evalDataDir } from './test-models/test-model-files.js';
 /** The training half: odd query lines (index 0, 2, 4, …). */
 export const inTrainingHalf = (index: number): boolean => index % 2 === 0;
 
-async function withIndex<T>(dataset: EvalDataset, embedder: Embedder, tuning: TuningOverrides, use: (search: (query: string) => Promise<string[]>, idOf: Map<number, string>) => Promise<T>): Promise<T> {
+async function withIndex<T>(dataset: EvalDataset, embedder: Embedder, tuning: BenchTuning, use: (search: (query: string) => Promise<string[]>, idOf: Map<number, string>) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'train-fusion-'));
   const path = join(dir, 'index.db');
-  const index = await openHybridIndex({ path, embedder, tuning });
+  const index = await openBenchIndex({ path, embedder, tuning });
   try {
     const byNamespace = new Map<string, ReturnType<typeof toolDocument>[]>();
     for (const document of dataset.tools.map(toolDocument)) byNamespace.set(document.namespace, [...(byNamespace.get(document.namespace) ?? []), document]);
@@ -51,7 +51,7 @@ async function withIndex<T>(dataset: EvalDataset, embedder: Embedder, tuning: Tu
 /** Each training request's candidates, labelled; negatives limited to the `negatives` best by score fusion (0: all). */
 async function collectExamples(dataset: EvalDataset, embedder: Embedder, negatives: number): Promise<RankingExample[]> {
   let recorded: readonly FusionCandidate[] = [];
-  const tuning: TuningOverrides = { fusion: { method: 'learned' }, learnedFusion: { observe: (candidates) => (recorded = candidates) }, steps: { maxSteps: 0 } };
+  const tuning: BenchTuning = { fusion: { method: 'learned' }, learnedFusion: { observe: (candidates) => (recorded = candidates) }, steps: { maxSteps: 0 } };
   const bm25 = FUSION_FEATURES.indexOf('bm25');
   const dense = FUSION_FEATURES.indexOf('dense');
   return withIndex(dataset, embedder, tuning, async (search, idOf) => {
@@ -75,7 +75,7 @@ async function collectExamples(dataset: EvalDataset, embedder: Embedder, negativ
 
 type Halves = Record<'train' | 'other' | 'whole', QueryMetrics>;
 
-async function evaluateHalves(dataset: EvalDataset, embedder: Embedder, tuning: TuningOverrides): Promise<Halves> {
+async function evaluateHalves(dataset: EvalDataset, embedder: Embedder, tuning: BenchTuning): Promise<Halves> {
   return withIndex(dataset, embedder, tuning, async (search) => {
     const train: QueryMetrics[] = [];
     const other: QueryMetrics[] = [];
@@ -89,7 +89,7 @@ async function evaluateHalves(dataset: EvalDataset, embedder: Embedder, tuning: 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      out: { type: 'string', default: 'src/retrieval/learned-fusion-weights.json' },
+      out: { type: 'string', default: 'bench/ranking-experiments/learned-fusion-weights.json' },
       negatives: { type: 'string', default: '30' },
       l2: { type: 'string', default: '0.001' },
       cache: { type: 'string' },
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     };
     writeFileSync(values.out, `${JSON.stringify(model, null, 2)}\n`);
     process.stdout.write(`${FUSION_FEATURES.map((name, i) => `${name} ${model.weights[i]}`).join('\n')}\nwritten to ${values.out}\n\n`);
-    const learned: TuningOverrides = { fusion: { method: 'learned' }, learnedFusion: { model } };
+    const learned: BenchTuning = { fusion: { method: 'learned' }, learnedFusion: { model } };
     process.stdout.write('| set | fusion | train half R@5 / nDCG@10 | other half | whole |\n|---|---|---|---|---|\n');
     for (const dataset of datasets) {
       for (const [name, tuning] of [['score (shipped)', {}], ['learned', learned]] as const) {

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { TuningOverrides } from '../src/retrieval/retrieval-tuning.js';
+import type { BenchTuning } from './ranking-experiments/experiment-tuning.js';
 import type { SearchMode } from '../src/retrieval/search-index.js';
 import { evaluateRetrieval } from './eval-retrieval.js';
 import { resolveEvalEmbedder } from './retrieval-embedder.js';
@@ -23,10 +23,10 @@ export const TUNING_SETS = [
 ];
 
 /** `name={json}` → [name, overrides]; a bare name is the shipped defaults. */
-export function parseVariant(text: string): [string, TuningOverrides] {
+export function parseVariant(text: string): [string, BenchTuning] {
   const at = text.indexOf('=');
   if (at < 0) return [text, {}];
-  return [text.slice(0, at), JSON.parse(text.slice(at + 1)) as TuningOverrides];
+  return [text.slice(0, at), JSON.parse(text.slice(at + 1)) as BenchTuning];
 }
 
 async function main(): Promise<void> {

@@ -1,4 +1,3 @@
-import { OTHER_LANGUAGE_STOP_WORDS } from './other-language-stop-words.js';
 import { STOP_WORDS } from './stop-words.js';
 import { tokenize } from './tokenize.js';
 
@@ -44,11 +43,11 @@ export function stripFillerPhrases(query: string): string {
  * split, lower case, duplicates kept once (BM25 already weights by term, and repeated
  * words in long multi-turn requests would otherwise dominate). When cleaning removes
  * everything (a request like "help me"), the plain tokens are returned instead so a
- * search never becomes empty by our own doing.
+ * search never becomes empty by our own doing. `stopWords` are dropped too.
  */
-export function cleanQuery(query: string, options: { dropLiterals?: boolean; otherLanguages?: boolean } = {}): string[] {
+export function cleanQuery(query: string, options: { dropLiterals?: boolean; stopWords?: ReadonlySet<string> } = {}): string[] {
   const text = options.dropLiterals === false ? query : stripLiteralValues(query);
-  const stop = (word: string) => STOP_WORDS.has(word) || (options.otherLanguages === true && OTHER_LANGUAGE_STOP_WORDS.has(word));
+  const stop = (word: string) => STOP_WORDS.has(word) || options.stopWords?.has(word) === true;
   const terms = unique(tokenize(stripFillerPhrases(text)).filter((word) => !stop(word)));
   return terms.length > 0 ? terms : unique(tokenize(query));
 }

@@ -18,8 +18,7 @@ export interface Ranking {
 
 export type Normalization = 'minmax' | 'zscore' | 'max' | 'none';
 
-/** `learned`: the hybrid index scores candidates with learned-fusion.ts instead of this function. */
-export type FusionMethod = 'rrf' | 'score' | 'learned';
+export type FusionMethod = 'rrf' | 'score';
 
 export interface FusionOptions {
   method: FusionMethod;

@@ -9,8 +9,6 @@ import { loadCatalogSnapshot, type CatalogSnapshot, type RowScope } from './cata
 import { diffDocuments, type HashedDocument } from './diff-documents.js';
 import { embeddingText, ftsColumns } from './document-text.js';
 import { FTS_COLUMNS } from './field-weights.js';
-import { fuseRankings, type Ranking } from './fuse-rankings.js';
-import { applyGroupBoost } from './group-boost.js';
 import { migrateIndex } from './index-schema.js';
 import { prepareStatements, type IndexStatements } from './index-statements.js';
 import { embedAll } from './embed-all.js';
@@ -18,20 +16,15 @@ import { ITEMS_PER_TURN, yieldToLoop } from './yield-to-loop.js';
 
 import { filteredBm25 } from './filtered-bm25.js';
 import { denseHits } from './dense-hits.js';
-import { denseRanking } from './dense-confidence.js';
-import { learnedFusion } from './learned-fusion.js';
 import { ftsMatchExpression } from './fts-match-expression.js';
 import { abortedSearch, RetrievalError } from './retrieval-error.js';
-import { splitRequest } from './split-request.js';
 import { splitSteps } from './split-steps.js';
-import { mergeRankings } from './merge-rankings.js';
-import { applyServerEvidence, namespaceCentroids } from './server-evidence.js';
+import { rankRequest, type RankingContext, type RankRequest, type RequestEvidence } from './rank-request.js';
 import { indexRecipe, resolveTuning, type RetrievalTuning, type TuningOverrides } from './retrieval-tuning.js';
 
 import { tokenize } from './tokenize.js';
-import { dotProduct, normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
+import { normalize, vectorToBlob, type ScoredRow } from './vector-matrix.js';
 import { validDocuments } from './valid-documents.js';
-import { catalogTexts, WordNeighbours } from './word-neighbours.js';
 
 /** Rows written per transaction by a sync (see applyInSlices). */
 const WRITES_PER_TRANSACTION = 250;
@@ -45,6 +38,8 @@ export interface HybridIndexOptions {
   embedBatchSize?: number;
   /** Ranking choices; the defaults are what bench/RETRIEVAL.md measured best. */
   tuning?: TuningOverrides;
+  /** The final ranking of a request from the evidence gathered for it (default: the shipped `rankRequest`). */
+  rank?: RankRequest;
 }
 
 export interface HybridIndex extends SearchIndex {
@@ -98,8 +93,7 @@ class SqliteHybridIndex implements HybridIndex {
   /** Counts removeNamespace calls, so a sync that was embedding meanwhile does not resurrect the namespace. */
   private readonly removals = new Map<string, number>();
   private readonly statements: IndexStatements;
-  /** Query expansion from the embedder's nearest words (tuning.expansion), made on first use. */
-  private neighbours?: WordNeighbours;
+  private readonly rank: RankRequest;
 
   constructor(db: SqliteDatabase, options: HybridIndexOptions) {
     this.db = db;
@@ -107,6 +101,7 @@ class SqliteHybridIndex implements HybridIndex {
     this.embedder = options.embedder;
     this.batchSize = options.embedBatchSize ?? 64;
     this.tuning = resolveTuning(options.tuning);
+    this.rank = options.rank ?? rankRequest;
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     migrateIndex(db, {
@@ -186,17 +181,16 @@ class SqliteHybridIndex implements HybridIndex {
       });
     }
     if (limit <= 0 || query.trim() === '') return [];
-    const { tuning } = this;
-    const depth = Math.max(limit, tuning.candidateDepth);
-    const kinds = options.kinds ? new Set(options.kinds) : undefined;
-    const namespaces = options.namespaces ? new Set(options.namespaces) : undefined;
+    const depth = Math.max(limit, this.tuning.candidateDepth);
+    const scope: RowScope = {
+      kinds: options.kinds ? new Set(options.kinds) : undefined,
+      namespaces: options.namespaces ? new Set(options.namespaces) : undefined,
+    };
     // Multi-step requests: each clause-level step is ranked too (split-steps.ts), all texts
-    // embedded in one call, and merged by merge-rankings.ts.
-    const steps = tuning.steps.maxSteps > 0 ? splitSteps(query, tuning.steps) : [];
-    const scored = await this.fusedScores([query, ...steps], mode, depth, options, kinds, namespaces);
-    const rankings = scored.map((scores) => [...scores].sort((a, b) => b[1] - a[1]));
-    const matrix = this.catalog().matrix;
-    const top = mergeRankings(rankings, limit, tuning, matrix ? (a, b) => matrix.similarity(a, b) : undefined);
+    // embedded in one call, and merged by the ranking (rank-request.ts).
+    const steps = this.tuning.steps.maxSteps > 0 ? splitSteps(query, this.tuning.steps) : [];
+    const context = this.rankingContext(mode, limit, depth, scope, options.signal);
+    const top = await this.rank(await context.gather([query, ...steps]), context);
     const json = new Map(
       this.statements.jsonByRowids.all(JSON.stringify(top.map(([rowid]) => rowid))).map((row) => [row.rowid, row.json]),
     );
@@ -208,76 +202,41 @@ class SqliteHybridIndex implements HybridIndex {
     });
   }
 
-  /** The fused (BM25 + dense + group boost + server evidence) scores of each request, embedded in one call. */
-  private async fusedScores(
-    queries: readonly string[],
-    mode: SearchMode,
-    depth: number,
-    options: SearchOptions,
-    kinds: Set<string> | undefined,
-    namespaces: Set<string> | undefined,
-  ): Promise<Map<number, number>[]> {
-    const { tuning } = this;
-    // Each request, plus each of its parts when it has several (split-request.ts).
-    const groups = queries.map((query) => [query, ...(tuning.parts.maxParts > 0 ? splitRequest(query, { maxParts: tuning.parts.maxParts }) : [])]);
-    const texts = groups.flat();
-    const weightOf = (index: number) => (index === 0 ? 1 : tuning.parts.weight);
+  private rankingContext(mode: SearchMode, limit: number, depth: number, scope: RowScope, signal?: AbortSignal): RankingContext {
+    return {
+      tuning: this.tuning,
+      mode,
+      limit,
+      depth,
+      scope,
+      db: this.db,
+      catalog: () => this.catalog(),
+      bm25: (terms, { phrases }) => this.bm25Terms(terms, depth, scope, phrases),
+      gather: (texts, { stopWords } = {}) => this.gather(texts, { mode, depth, scope, signal, stopWords }),
+    };
+  }
+
+  /** BM25 and dense hits of each text, all texts embedded in one call. */
+  private async gather(
+    texts: readonly string[],
+    options: { mode: SearchMode; depth: number; scope: RowScope; signal?: AbortSignal; stopWords?: ReadonlySet<string> },
+  ): Promise<RequestEvidence> {
+    const { mode, depth, scope, signal, stopWords } = options;
     // The embedder runs off the main thread (node-llama-cpp's native workers, or a remote
     // service): start it first, so the synchronous BM25 queries below run meanwhile.
-    const embedding = mode !== 'bm25' && this.embedder ? this.embedQueries(texts, options.signal) : undefined;
+    const embedding = mode !== 'bm25' && this.embedder ? this.embedQueries(texts, signal, stopWords) : undefined;
     embedding?.catch(() => undefined); // awaited below; a throwing BM25 query must not leave it unhandled
-    // Steps may be ranked by their vectors alone (tuning.steps.lexical false): BM25 is the costly part at scale.
-    const lexicalFor = new Set(tuning.steps.lexical ? texts : groups[0]);
-    const lexical = mode === 'dense' ? [] : texts.map((text) => (lexicalFor.has(text) ? this.bm25(text, depth, { kinds, namespaces }) : []));
-    // Catalog words near each request's words, as a BM25 ranking of their own (word-neighbours.ts).
-    const expanded: ScoredRow[][] = [];
-    if (mode === 'hybrid' && tuning.expansion.perTerm > 0 && this.embedder) {
-      const embedder = this.embedder;
-      this.neighbours ??= new WordNeighbours((words) => embedAll(embedder, words, { batchSize: 256 }));
-      await this.neighbours.refresh(this.catalog(), () => catalogTexts(this.db));
-      for (const query of queries) {
-        expanded.push(this.bm25Terms(await this.neighbours.expand(this.queryWords(query), tuning.expansion), depth, { kinds, namespaces }, false));
-      }
-    }
+    const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, scope, stopWords));
     let dense: ScoredRow[][] = [];
     let vectors: Float32Array[] = [];
     if (embedding) {
       vectors = await embedding;
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
-      const also = tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
-      dense = denseHits(this.catalog(), vectors, depth, { kinds, namespaces, also });
+      const also = this.tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
+      dense = denseHits(this.catalog(), vectors, depth, { ...scope, also });
     }
-    if (options.signal?.aborted) throw abortedSearch(options.signal);
-    const { meta, matrix } = this.catalog();
-    const namespaceOf = (rowid: number) => meta.get(rowid)?.namespace;
-    let offset = 0;
-    return groups.map((group) => {
-      const rankings: Ranking[] = [];
-      const first = offset;
-      offset += group.length;
-      group.forEach((_, i) => {
-        if (lexical[first + i]) rankings.push({ hits: lexical[first + i], weight: tuning.bm25Weight * weightOf(i) });
-      });
-      const groupIndex = groups.indexOf(group);
-      if (expanded[groupIndex]?.length) rankings.push({ hits: expanded[groupIndex], weight: tuning.expansion.weight });
-      group.forEach((_, i) => {
-        if (dense[first + i]) {
-          const weight = tuning.denseWeight * weightOf(i) * (groupIndex > 0 ? tuning.steps.denseWeight : 1);
-          rankings.push(denseRanking(lexical[first + i] ?? [], dense[first + i], weight, tuning.denseConfidence, tuning.denseNormalization));
-        }
-      });
-      if (rankings.length === 1) return new Map(rankings[0].hits.map((hit) => [hit.rowid, hit.score]));
-      let scores = tuning.fusion.method === 'learned'
-        ? learnedFusion(lexical[first] ?? [], dense[first] ?? [], tuning.learnedFusion.model, tuning.learnedFusion.observe)
-        : fuseRankings(rankings, tuning.fusion);
-      scores = applyGroupBoost(scores, (rowid) => namespaceOf(rowid) ?? '', { boost: tuning.groupBoost });
-      const vector = vectors[first];
-      if (matrix && vector && tuning.serverEvidence.weight > 0) {
-        const centroids = namespaceCentroids(matrix, namespaceOf, tuning.serverEvidence.minDocs);
-        scores = applyServerEvidence(scores, namespaceOf, (namespace) => dotProduct(centroids.get(namespace), vector), tuning.serverEvidence);
-      }
-      return scores;
-    });
+    if (signal?.aborted) throw abortedSearch(signal);
+    return { texts, lexical, dense, vectors };
   }
 
   close(): void {
@@ -286,28 +245,27 @@ class SqliteHybridIndex implements HybridIndex {
     this.db.close();
   }
 
-  private queryWords(query: string): string[] {
-    const { dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
-    return this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals, otherLanguages }) : [...new Set(tokenize(query))];
+  private queryWords(query: string, stopWords?: ReadonlySet<string>): string[] {
+    const { dropLiterals } = this.tuning;
+    return this.tuning.cleanQuery ? cleanQuery(query, { dropLiterals, stopWords }) : [...new Set(tokenize(query))];
   }
 
-  private bm25(query: string, depth: number, scope: RowScope): ScoredRow[] {
-    const words = this.queryWords(query);
+  private bm25(query: string, depth: number, scope: RowScope, stopWords?: ReadonlySet<string>): ScoredRow[] {
+    const words = this.queryWords(query, stopWords);
     return this.bm25Terms(this.tuning.cjkBigrams ? cjkTerms(words) : words, depth, scope, this.tuning.phrases);
   }
 
   private bm25Terms(terms: readonly string[], depth: number, scope: RowScope, phrases: boolean): ScoredRow[] {
     const match = ftsMatchExpression(terms, { phrases });
     if (!match) return [];
-    const statements = this.tuning.fusion.method === 'learned' ? this.statements.fieldBm25 : this.statements;
-    return filteredBm25(statements, match, depth, scope, this.catalog().meta);
+    return filteredBm25(this.statements, match, depth, scope, this.catalog().meta);
   }
 
   /** The requests' vectors, in one embedding call, after the same cleaning as BM25's. */
-  private embedQueries(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const { cleanDenseQuery, dropLiterals, otherLanguageStopWords: otherLanguages } = this.tuning;
+  private embedQueries(texts: readonly string[], signal?: AbortSignal, stopWords?: ReadonlySet<string>): Promise<Float32Array[]> {
+    const { cleanDenseQuery, dropLiterals } = this.tuning;
     return this.embed(
-      texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals, otherLanguages }).join(' ') : text)),
+      texts.map((text) => (cleanDenseQuery ? cleanQuery(text, { dropLiterals, stopWords }).join(' ') : text)),
       signal,
     );
   }

@@ -1,7 +1,6 @@
 import type { SqliteDatabase, SqliteStatement } from '../storage/sqlite/sqlite-database.js';
 import { bm25WeightArgs, FTS_COLUMNS, type FieldWeights } from './field-weights.js';
 import type { ScoredRow } from './vector-matrix.js';
-import type { FieldScoredRow } from './fusion-features.js';
 
 export interface ExistingRow {
   rowid: number;
@@ -32,8 +31,6 @@ export interface IndexStatements {
   bm25: Statement<Bm25Params, ScoredRow>;
   /** The same ranking with no filter: no join with the documents table. */
   bm25Unfiltered: Statement<{ match: string; limit: number }, ScoredRow>;
-  /** The same two BM25 statements, each row also with its per-field BM25 (fusion-features.ts; learned fusion only). */
-  fieldBm25: { bm25: Statement<Bm25Params, FieldScoredRow>; bm25Unfiltered: Statement<{ match: string; limit: number }, FieldScoredRow> };
   catalog: Statement<[], CatalogRow>;
   dataVersion: Statement<[], { data_version: number }>;
 }
@@ -75,7 +72,6 @@ export function prepareStatements(db: SqliteDatabase, weights: FieldWeights): In
     count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM retrieval_docs'),
     countNamespace: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM retrieval_docs WHERE namespace = ?'),
     ...bm25Statements<ScoredRow>(db, weights, ''),
-    fieldBm25: bm25Statements<FieldScoredRow>(db, weights, `, ${fieldScores()}`),
     catalog: db.prepare<[], CatalogRow>(
       'SELECT rowid, kind, namespace, vector FROM retrieval_docs',
     ),
@@ -84,7 +80,7 @@ export function prepareStatements(db: SqliteDatabase, weights: FieldWeights): In
 }
 
 /** The BM25 ranking, joined with the documents for the kind/namespace filter and without it; `columns` adds to each row. */
-function bm25Statements<Row extends ScoredRow>(db: SqliteDatabase, weights: FieldWeights, columns: string) {
+export function bm25Statements<Row extends ScoredRow>(db: SqliteDatabase, weights: FieldWeights, columns: string) {
   const bm25 = `bm25(retrieval_fts, ${bm25WeightArgs(weights)})`;
   const filter = `(@kinds IS NULL OR d.kind IN (SELECT value FROM json_each(@kinds)))
       AND (@namespaces IS NULL OR d.namespace IN (SELECT value FROM json_each(@namespaces)))`;
@@ -101,10 +97,4 @@ function bm25Statements<Row extends ScoredRow>(db: SqliteDatabase, weights: Fiel
        ORDER BY ${bm25} LIMIT @limit`,
     ),
   };
-}
-
-/** BM25 of the name, description and args fields alone: bm25() with only that field weighted. */
-function fieldScores(): string {
-  const only = (field: string) => FTS_COLUMNS.map((column) => (column === field ? '1' : '0')).join(', ');
-  return (['name', 'description', 'args'] as const).map((field) => `-bm25(retrieval_fts, ${only(field)}) AS ${field}`).join(', ');
 }

@@ -1,36 +1,14 @@
-import { diversifyRanking } from './diversify-ranking.js';
-import { interleaveSteps } from './interleave-steps.js';
-import type { RetrievalTuning } from './retrieval-tuning.js';
-import { selectSteps } from './select-steps.js';
 import { applyStepBonus } from './step-bonus.js';
 
-type Ranked = [number, number][];
+export type Ranked = [number, number][];
 
 /**
  * The final list of a request from the ranking of the whole request and those of its steps
- * (all descending). The confident steps (select-steps.ts) either lift their top hits
- * (`merge: 'bonus'`, step-bonus.ts) or are merged in round by round (`'interleave'`,
- * interleave-steps.ts, each step's hits optionally gated to the whole request's top `gate`);
- * near-duplicates are spread out when diversity is on (diversify-ranking.ts).
+ * (all descending): each step's top `bonusDepth` hits gain a bonus on top of their
+ * whole-request score (step-bonus.ts). Without steps it is the whole request's ranking.
  */
-export function mergeRankings(
-  rankings: readonly Ranked[],
-  limit: number,
-  tuning: Pick<RetrievalTuning, 'steps' | 'diversity'>,
-  similarity: ((a: number, b: number) => number) | undefined,
-): Ranked {
-  const [whole = [], ...allSteps] = rankings;
-  const { steps: options, diversity } = tuning;
-  const steps = allSteps.length > 0 ? selectSteps(allSteps, options) : [];
-  // A single-need request has one right tool; its lookalikes are the likeliest runners-up.
-  const diversify = similarity && diversity.lambda > 0 && (!diversity.multiStepOnly || steps.length > 0);
-  const spread = (ranking: Ranked, size: number): Ranked =>
-    diversify ? [...diversifyRanking(ranking, size, similarity, diversity), ...ranking.slice(Math.max(size, diversity.depth))] : ranking;
-  if (steps.length === 0) return spread(whole, limit).slice(0, limit);
-  if (options.merge === 'bonus') {
-    return spread(applyStepBonus(whole, steps, { weight: options.bonus, depth: options.bonusDepth }), limit).slice(0, limit);
-  }
-  const inWhole = new Set(whole.slice(0, options.gate).map(([rowid]) => rowid));
-  const gated = (ranking: Ranked) => (options.gate > 0 ? ranking.filter(([rowid]) => inWhole.has(rowid)) : ranking);
-  return interleaveSteps([spread(whole, diversity.depth), ...steps.map(gated)], limit, options);
+export function mergeSteps(rankings: readonly Ranked[], limit: number, options: { bonus: number; bonusDepth: number }): Ranked {
+  const [whole = [], ...steps] = rankings;
+  if (steps.length === 0) return whole.slice(0, limit);
+  return applyStepBonus(whole, steps, { weight: options.bonus, depth: options.bonusDepth }).slice(0, limit);
 }

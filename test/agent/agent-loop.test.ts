@@ -74,6 +74,9 @@ describe('agent loop', () => {
   it('runs two tool calls of one step in parallel and returns both results', async () => {
     let concurrent = 0;
     let maxConcurrent = 0;
+    // Each call waits until both are running: run one after the other, the first would never finish.
+    let bothRunning!: () => void;
+    const overlap = new Promise<void>((resolve) => (bothRunning = resolve));
     const slow = defineTool({
       name: 'slow',
       description: 'waits',
@@ -82,7 +85,8 @@ describe('agent loop', () => {
       async execute(args) {
         concurrent++;
         maxConcurrent = Math.max(maxConcurrent, concurrent);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (concurrent === 2) bothRunning();
+        await overlap;
         concurrent--;
         return textResult(`done ${args.id}`);
       },
@@ -143,7 +147,7 @@ describe('agent loop', () => {
     for await (const event of agent.process({ sessionId: session.sessionId, prompt: [{ type: 'text', text: 'sleep' }] }, { signal: controller.signal })) {
       events.push(event);
       if (event.type === 'permission-request') event.respond({ outcome: 'selected', optionId: 'allow-once' });
-      if (event.type === 'tool-call-update' && event.status === 'in_progress') setTimeout(() => controller.abort(), 100);
+      if (event.type === 'tool-call-update' && event.status === 'in_progress') controller.abort();
     }
     expect(events.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'cancelled' });
   });

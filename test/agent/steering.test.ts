@@ -33,13 +33,17 @@ describe('steering', () => {
     const first = collect(agent, sessionId, 'start working');
     await gate.started.promise;
     let steerEnded = false;
-    const steer = collect(agent, sessionId, 'focus on the tests instead').then((events) => {
+    const queued = deferred();
+    const onEvent = (event: AgentOutput) => event.type === 'user-message' && queued.resolve();
+    const steer = collect(agent, sessionId, 'focus on the tests instead', undefined, {}, onEvent).then((events) => {
       steerEnded = true;
       return events;
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The steer stream announces its message once it is queued on the running turn.
+    await queued.promise;
     // Not absorbed yet: the tool is still running, no model step has started.
     expect(steerEnded).toBe(false);
+    expect(model.calls).toHaveLength(1);
     gate.release.resolve();
     const [firstEvents, steerEvents] = await Promise.all([first, steer]);
     expect(steerEvents.map((event) => event.type)).toEqual(['user-message', 'turn-end']);

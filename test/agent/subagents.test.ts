@@ -5,7 +5,7 @@ import type { AgentOutput } from '../../src/agent/agent-output.js';
 import { Semaphore } from '../../src/agent/task-tool.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { routedModel, type RouteInput } from './routed-mock-model.js';
-import { collect, makeAgent, tempProject, waitFor } from './agent-test-kit.js';
+import { collect, deferred, makeAgent, tempProject, waitFor } from './agent-test-kit.js';
 
 const agentsConfig = {
   reader: { description: 'Reads files and reports', systemPrompt: 'You are the READER sub-agent.', tools: ['read_file'] },
@@ -90,17 +90,27 @@ describe('sub-agents (task tool)', () => {
     let active = 0;
     let peak = 0;
     const started: number[] = [];
-    await Promise.all(
+    // Each job holds its slot until the test releases it.
+    const gates = [0, 1, 2, 3, 4].map(() => deferred());
+    const jobs = Promise.all(
       [0, 1, 2, 3, 4].map((n) =>
         limiter.run(async () => {
           started.push(n);
           active++;
           peak = Math.max(peak, active);
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await gates[n].promise;
           active--;
         }),
       ),
     );
+    await waitFor(() => started.length >= 2, 10_000, 'two jobs to start');
+    // Two slots: the other three wait while the first two hold theirs.
+    expect(started).toEqual([0, 1]);
+    gates[0].resolve();
+    await waitFor(() => started.length >= 3, 10_000, 'the third job to take the freed slot');
+    expect(started).toEqual([0, 1, 2]);
+    for (const gate of gates) gate.resolve();
+    await jobs;
     expect(peak).toBe(2);
     expect(started).toEqual([0, 1, 2, 3, 4]);
 

@@ -171,13 +171,16 @@ describe('ACP over HTTP: idle connections', () => {
   });
 
   it('closes a connection idle for adapters.acp.idleTimeoutMs; a new connection still works', async () => {
-    const cwd = project({ adapters: { acp: { idleTimeoutMs: 300 } } });
-    idleCli = await startHttpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', model.url], urlPattern: URL_LINE });
-    const client = connect({}, idleCli.url);
+    // 1 s: long enough that a loaded machine's initialize and session/new never look idle (300 ms failed at load 25).
+    const cwd = project({ adapters: { acp: { idleTimeoutMs: 1_000 } } });
+    // Debug logging: the CLI says when it closes an idle connection, which is the event to wait for.
+    const args = ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--log-level', 'debug'];
+    const cliHandle = (idleCli = await startHttpCli({ cwd, args, urlPattern: URL_LINE }));
+    const client = connect({}, cliHandle.url);
     const { sessionId } = await openSession(client, cwd);
-    await new Promise((wait) => setTimeout(wait, 1_200));
+    await until(() => cliHandle.stderr().includes('closing an idle ACP connection'), () => cliHandle.stderr().slice(-2000));
     await expect(client.agent.request('session/list', {})).rejects.toThrow();
-    const fresh = connect({}, idleCli.url);
+    const fresh = connect({}, cliHandle.url);
     await initializeHttp(fresh);
     const listed = await fresh.agent.request('session/list', { cwd });
     expect(listed.sessions.map((session) => session.sessionId)).toContain(sessionId);

@@ -44,13 +44,7 @@ async function search(request: string, steps: TuningOverrides['steps']): Promise
 }
 
 describe('multi-step requests (tuning.steps)', () => {
-  it('interleaving gives the weather step a slot among the first hits only when steps are on', async () => {
-    expect(await search(REQUEST, { maxSteps: 0 })).not.toContain('weather__city_conditions');
-    const withSteps = await search(REQUEST, { maxSteps: 6, merge: 'interleave' });
-    expect(withSteps).toContain('weather__city_conditions');
-    expect(withSteps).toHaveLength(4);
-  });
-
+  // The round-robin merge measured before the bonus: test/eval/ranking-experiments.test.ts.
   it('the step bonus (the default) lifts the weather step only as far as the whole request finds it plausible', async () => {
     expect(await search(SHORTER, { maxSteps: 0 })).not.toContain('weather__city_conditions');
     expect(await search(SHORTER, {})).toContain('weather__city_conditions');

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { interleaveSteps } from '../../src/retrieval/interleave-steps.js';
 import { splitSteps } from '../../src/retrieval/split-steps.js';
 
 describe('splitSteps', () => {
@@ -17,22 +16,5 @@ describe('splitSteps', () => {
   it('keeps Chinese clauses and caps the number of steps', () => {
     expect(splitSteps('看看北京明天的天气，然后帮我规划路线', { maxSteps: 6 })).toEqual(['看看北京明天的天气', '然后帮我规划路线']);
     expect(splitSteps('read the file, fix the bug, run the tests, commit the fix', { maxSteps: 2 })).toHaveLength(2);
-  });
-});
-
-describe('interleaveSteps', () => {
-  const whole: [number, number][] = [[1, 0.9], [2, 0.8], [3, 0.7]];
-  const stepA: [number, number][] = [[2, 0.95], [4, 0.5]];
-  const stepB: [number, number][] = [[5, 0.6], [1, 0.4]];
-
-  it("gives every ranking its best unseen hit before any ranking's second", () => {
-    expect(interleaveSteps([whole, stepA, stepB], 10).map(([rowid]) => rowid)).toEqual([1, 2, 5, 3, 4]);
-  });
-
-  it('lets the whole request lead, stops at the limit and never lets scores rise', () => {
-    const merged = interleaveSteps([whole, stepA, stepB], 4, { lead: 2 });
-    expect(merged.map(([rowid]) => rowid)).toEqual([1, 2, 3, 4]);
-    const scores = merged.map(([, score]) => score);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 });

@@ -5,6 +5,7 @@ import { createWebFetchTool, hostAllowed } from '../../src/tools/web-fetch-tool.
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
 import type { ToolResult } from '../../src/tools/tool.js';
 import { toolContext } from './tool-test-helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let server: Server;
 let base: string;
@@ -139,8 +140,11 @@ describe('web_fetch', () => {
 
   it('stops when the turn is cancelled', async () => {
     const controller = new AbortController();
+    const before = slowResponses.size;
     const pending = fetchWith({ url: `${base}/slow` }, {}, controller.signal).catch((error: unknown) => error);
-    setTimeout(() => controller.abort(), 50);
+    // Cancelled once the server is answering (headers sent, the body still open).
+    await waitFor(() => slowResponses.size > before, 10_000, 'the slow page to be requested');
+    controller.abort();
     const outcome = await pending;
     expect(outcome instanceof Error || (outcome as ToolResult).isError).toBe(true);
   });

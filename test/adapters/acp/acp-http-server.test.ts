@@ -9,7 +9,8 @@ import { configSchema } from '../../../src/config/schema.js';
 import { serveAcpHttp, type AcpHttpServer } from '../../../src/adapters/acp/acp-http-server.js';
 import { scriptedModel } from '../../helpers/scripted-mock-model.js';
 import { TEST_AUTH_HEADERS, TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
-import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from './acp-http-client.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient, type AcpHttpClientOptions } from './acp-http-client.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -24,36 +25,47 @@ async function serve(model: MockLanguageModelV3, idleTimeoutMs: number): Promise
   return { server, cwd };
 }
 
-function client(url: string): AcpHttpClient {
-  const connected = connectAcpHttp(url);
+function client(url: string, options: AcpHttpClientOptions = {}): AcpHttpClient {
+  const connected = connectAcpHttp(url, options);
   cleanups.push(() => connected.close());
   return connected;
 }
 
-const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
-
 describe('serveAcpHttp: idle connections', () => {
   it('a quiet turn longer than the idle timeout is not cut off; the connection closes once idle', async () => {
-    // The model answers after 1 s of silence: no message moves while the prompt request is open.
+    // The model stays silent until the test releases it: no message moves while the prompt request is open.
     const answer = scriptedModel([{ text: 'worth the wait' }]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let streaming!: () => void;
+    const started = new Promise<void>((resolve) => (streaming = resolve));
     const slow = new MockLanguageModelV3({
       doStream: async (options) => {
-        await sleep(1_000);
+        streaming();
+        await released;
         return answer.doStream(options);
       },
     });
-    const { server, cwd } = await serve(slow, 300);
+    // Long enough that the client's own setup requests never look idle on a loaded machine.
+    const { server, cwd } = await serve(slow, 1_000);
     const acp = client(server.url);
     await initializeHttp(acp);
     const { sessionId } = await acp.agent.request('session/new', { cwd, mcpServers: [] });
-    const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'take your time' }] });
+    const responding = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'take your time' }] });
+    await started;
+    // A second client, quiet since after the prompt was sent: once the idle timeout has closed
+    // it, the turn has been silent longer than the timeout too.
+    const idle = client(server.url, { transport: 'websocket' });
+    await initializeHttp(idle);
+    expect(server.connections()).toBe(2);
+    await waitFor(() => server.connections() < 2, 10_000, 'the idle connection to close');
+    release();
+    const response = await responding;
     expect(response.stopReason).toBe('end_turn');
     expect(textOf(acp, sessionId)).toBe('worth the wait');
     expect(server.connections()).toBe(1);
 
-    const deadline = Date.now() + 10_000;
-    while (server.connections() > 0 && Date.now() < deadline) await sleep(50);
-    expect(server.connections()).toBe(0);
+    await waitFor(() => server.connections() === 0, 10_000, 'the connection to close once idle');
     expect(acp.validator.errors).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import { createAgentMcpServer } from '../../../src/adapters/mcp-server/create-ag
 import { serveMcpHttp, type McpHttpServer } from '../../../src/adapters/mcp-server/serve-mcp-http.js';
 import { TEST_AUTH_HEADERS, TEST_AUTH_TOKEN } from '../../helpers/test-auth-token.js';
 import { scriptedModel } from '../../helpers/scripted-mock-model.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -30,7 +31,6 @@ const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vanishing-host', version: '1' } },
 });
-const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
 
 describe('serveMcpHttp: 2025-era sessions', () => {
   it('closes the session of a host that vanished without DELETE', async () => {
@@ -41,9 +41,7 @@ describe('serveMcpHttp: 2025-era sessions', () => {
     await opened.text(); // read to the end: nothing streams any more
     expect(server.sessions()).toBe(1);
 
-    const deadline = Date.now() + 10_000;
-    while (server.sessions() > 0 && Date.now() < deadline) await sleep(50);
-    expect(server.sessions()).toBe(0);
+    await waitFor(() => server.sessions() === 0, 10_000, 'the session to be swept');
     const late = await fetch(server.url, {
       method: 'POST',
       headers: { ...HEADERS, 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-11-25' },
@@ -53,12 +51,25 @@ describe('serveMcpHttp: 2025-era sessions', () => {
   });
 
   it('keeps a connected host: its open SSE stream counts as activity', async () => {
-    const server = await serve(200);
+    // Long enough that the host's own handshake (two requests) never looks idle on a loaded machine.
+    const server = await serve(1_000);
     const client = new Client({ name: 'live-host', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: TEST_AUTH_HEADERS } }));
     cleanups.push(() => client.close());
-    await sleep(1_000);
+    // A host that vanishes after the live one connected: once its session is swept as idle,
+    // the live host has been quiet at least as long, so only its open SSE stream kept it.
+    const opened = await fetch(server.url, { method: 'POST', headers: HEADERS, body: INITIALIZE });
+    const vanished = opened.headers.get('mcp-session-id');
+    await opened.text();
+    expect(server.sessions()).toBe(2);
+    await waitFor(() => server.sessions() < 2, 10_000, 'the vanished host’s session to be swept');
     expect(server.sessions()).toBe(1);
+    const probe = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-session-id': vanished!, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(probe.status).toBe(404);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('prompt');
   });

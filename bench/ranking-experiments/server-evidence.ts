@@ -1,4 +1,4 @@
-import { normalize, type VectorMatrix } from './vector-matrix.js';
+import { normalize, type VectorMatrix } from '../../src/retrieval/vector-matrix.js';
 
 /**
  * Two-stage evidence from the server (namespace) as a whole: a server's tools together

@@ -1,6 +1,6 @@
 import { FUSION_FEATURES, fusionCandidates, type FieldScoredRow, type FusionCandidate } from './fusion-features.js';
-import { RetrievalError } from './retrieval-error.js';
-import type { ScoredRow } from './vector-matrix.js';
+import { RetrievalError } from '../../src/retrieval/retrieval-error.js';
+import type { ScoredRow } from '../../src/retrieval/vector-matrix.js';
 import trainedModel from './learned-fusion-weights.json' with { type: 'json' };
 
 /**

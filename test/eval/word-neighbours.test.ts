@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/model/embedder.js';
 import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import type { IndexDocument } from '../../src/retrieval/search-index.js';
-import { WordNeighbours } from '../../src/retrieval/word-neighbours.js';
-import { countingEmbedder, createTestEmbedder } from './test-embedder.js';
+import { openBenchIndex } from '../../bench/ranking-experiments/open-bench-index.js';
+import { WordNeighbours } from '../../bench/ranking-experiments/word-neighbours.js';
+import { countingEmbedder, createTestEmbedder } from '../retrieval/test-embedder.js';
 
 let embedder: Embedder;
 
@@ -52,7 +53,7 @@ describe('query expansion in the hybrid index', () => {
     (await index.search(query, { limit: 10 })).find((hit) => hit.id === id)?.score ?? 0;
 
   it('lifts a tool whose words are neighbours of a request word it lacks, after the catalog gains it', async () => {
-    const on = await openHybridIndex({ path: ':memory:', embedder, tuning: { expansion: { perTerm: 2 } } });
+    const on = await openBenchIndex({ path: ':memory:', embedder, tuning: { expansion: { perTerm: 2 } } });
     const off = await openHybridIndex({ path: ':memory:', embedder });
     for (const index of [on, off]) await index.sync('get_weather', [catalog[1]]);
     // The vocabulary is built for the catalog as it is now: "image" is not in it yet.

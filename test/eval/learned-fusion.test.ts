@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/model/embedder.js';
-import { FUSION_FEATURES, fusionCandidates } from '../../src/retrieval/fusion-features.js';
-import { fusionScore, learnedFusion, TRAINED_FUSION_MODEL, type FusionModel } from '../../src/retrieval/learned-fusion.js';
-import { openHybridIndex } from '../../src/retrieval/hybrid-index.js';
+import { FUSION_FEATURES, fusionCandidates } from '../../bench/ranking-experiments/fusion-features.js';
+import { fusionScore, learnedFusion, TRAINED_FUSION_MODEL, type FusionModel } from '../../bench/ranking-experiments/learned-fusion.js';
+import { openBenchIndex } from '../../bench/ranking-experiments/open-bench-index.js';
 import { RetrievalError } from '../../src/retrieval/retrieval-error.js';
-import { byNamespace, fixtureCatalog } from './fixture-catalog.js';
-import { createTestEmbedder } from './test-embedder.js';
+import { byNamespace, fixtureCatalog } from '../retrieval/fixture-catalog.js';
+import { createTestEmbedder } from '../retrieval/test-embedder.js';
 
 const at = (name: (typeof FUSION_FEATURES)[number]) => FUSION_FEATURES.indexOf(name);
 const model = (weights: Partial<Record<(typeof FUSION_FEATURES)[number], number>>): FusionModel => ({
@@ -99,14 +99,14 @@ describe('learned fusion in the hybrid index', () => {
   });
 
   it('ranks through the real index with per-field BM25, and fails a search with a stale model', async () => {
-    const index = await openHybridIndex({ path: ':memory:', embedder, tuning: { fusion: { method: 'learned' } } });
+    const index = await openBenchIndex({ path: ':memory:', embedder, tuning: { fusion: { method: 'learned' } } });
     for (const [namespace, group] of byNamespace(fixtureCatalog())) await index.sync(namespace, group);
     const hits = await index.search('what will the weather be tomorrow, will it rain', { limit: 3 });
     expect(hits[0]?.id).toBe('tool:mcp__weather__get_forecast');
     expect(hits.every((hit) => Number.isFinite(hit.score))).toBe(true);
     index.close();
 
-    const stale = await openHybridIndex({
+    const stale = await openBenchIndex({
       path: ':memory:',
       embedder,
       tuning: { fusion: { method: 'learned' }, learnedFusion: { model: { features: ['bm25'], weights: [1], bias: 0 } } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { denseConfidence, denseRanking, type DenseConfidenceOptions } from '../../src/retrieval/dense-confidence.js';
+import { denseConfidence, denseRanking, type DenseConfidenceOptions } from '../../bench/ranking-experiments/dense-confidence.js';
 
 const hits = (...rows: [number, number][]) => rows.map(([rowid, score]) => ({ rowid, score }));
 const options = (overrides: Partial<DenseConfidenceOptions>): DenseConfidenceOptions => ({ method: 'off', k: 3, low: 0.2, high: 1, zMax: 2, outsideLexical: 1, ...overrides });

@@ -1,9 +1,9 @@
-import type { SqliteDatabase } from '../storage/sqlite/sqlite-database.js';
-import { hasCjk } from './cjk-bigrams.js';
-import type { IndexDocument } from './search-index.js';
-import { STOP_WORDS } from './stop-words.js';
-import { tokenize } from './tokenize.js';
-import { isZeroVector, normalize, VectorMatrix } from './vector-matrix.js';
+import type { SqliteDatabase } from '../../src/storage/sqlite/sqlite-database.js';
+import { hasCjk } from '../../src/retrieval/cjk-bigrams.js';
+import type { IndexDocument } from '../../src/retrieval/search-index.js';
+import { STOP_WORDS } from '../../src/retrieval/stop-words.js';
+import { tokenize } from '../../src/retrieval/tokenize.js';
+import { isZeroVector, normalize, VectorMatrix } from '../../src/retrieval/vector-matrix.js';
 
 export interface ExpansionOptions {
   /** Neighbours taken per query term. */

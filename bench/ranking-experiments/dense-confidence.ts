@@ -1,6 +1,6 @@
-import type { Normalization, Ranking } from './fuse-rankings.js';
-import { scoreSpread } from './score-spread.js';
-import type { ScoredRow } from './vector-matrix.js';
+import type { Normalization, Ranking } from '../../src/retrieval/fuse-rankings.js';
+import { scoreSpread } from '../../src/retrieval/score-spread.js';
+import type { ScoredRow } from '../../src/retrieval/vector-matrix.js';
 
 /**
  * How much the dense ranker is trusted for one request, measured without labels. A weak
