@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
@@ -31,8 +32,19 @@ const READ_ANCESTORS = [
   'while [ "$p" -gt 0 ]; do echo "== pid $p"; tr \'\\0\' \'\\n\' < /proc/$p/environ | grep -E "^(PATH|PLAITED_|OPENAI_|GH_PAT)"; p=$(parent $p); done; echo "== end"',
 ].join('\n');
 
-const MODES = [
-  { name: 'no sandbox', args: ['--adapter', 'acp'], sandbox: {} },
+/**
+ * A PATH with what the probe needs and no `bwrap`: commands then run bare (no read-only layer, no pid
+ * namespace of their own), so the re-exec and hand-over alone must keep the secrets out of /proc.
+ */
+function pathWithoutBubblewrap(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'plaited-no-bwrap-'));
+  for (const program of ['bash', 'sh', 'tr', 'grep', 'cat', 'env']) symlinkSync(join('/usr/bin', program), join(bin, program));
+  return bin;
+}
+
+const MODES: Array<{ name: string; args: string[]; sandbox: Record<string, unknown>; env?: () => Record<string, string> }> = [
+  { name: 'no sandbox, no bubblewrap', args: ['--adapter', 'acp'], sandbox: {}, env: () => ({ PATH: pathWithoutBubblewrap() }) },
+  { name: 'no sandbox, the read-only layer', args: ['--adapter', 'acp'], sandbox: {} },
   { name: 'whole-agent sandbox', args: ['--adapter', 'sandbox', '--adapter', 'acp'], sandbox: {} },
 ];
 
@@ -70,7 +82,7 @@ async function runBash(mode: (typeof MODES)[number], command: string, env: Recor
     adapters: { sandbox: mode.sandbox },
   });
   nextCommand = command;
-  cli = startAcpCli({ args: mode.args, cwd: project, env: { HOME: world.home, NODE_ENV: 'test', ...env } });
+  cli = startAcpCli({ args: mode.args, cwd: project, env: { HOME: world.home, NODE_ENV: 'test', ...mode.env?.(), ...env } });
   await cli.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const { sessionId } = await cli.connection.agent.request('session/new', { cwd: project, mcpServers: [] });
   const before = cli.updates.length;
@@ -119,7 +131,7 @@ describe.each(MODES)('secrets are in no environment block a command can read: $n
     expect(text).toContain('PATH=');
     expect(text).toContain('== end');
     // Without a pid namespace the chain goes through the process the client started, which stays alive as the launcher.
-    if (mode.name === 'no sandbox') expect(text).toContain(`== pid ${cli!.child.pid}\\n`);
+    if (mode.env) expect(text).toContain(`== pid ${cli!.child.pid}\\n`);
     for (const [name, value] of Object.entries(SECRETS)) expect(text, name).not.toContain(value);
     // The agent restored its key in memory: the model requests carry it.
     expect(model.requestHeaders[requestsBefore]?.authorization).toBe(`Bearer ${SECRETS.PLAITED_API_KEY}`);
