@@ -48,7 +48,13 @@ export async function holdPlaceholders(specs: readonly PlaceholderSpec[]): Promi
       continue;
     }
     if (lstatSync(spec.path, { throwIfNoEntry: false })) {
-      // Made meanwhile (by the user, or another agent's placeholder): bound as it is.
+      // Made meanwhile (by the user, or another agent's placeholder): bound as it is. One of our
+      // shape (a killed run's, its sandbox perhaps still dying) is adopted, so it goes with this hold;
+      // removal skips it while any live sandbox still binds it.
+      if (isPlaceholder(spec.path, spec.kind === 'dir' ? null : (spec.content ?? ''))) {
+        held.set(spec.path, { count: 1, spec, parents: [] });
+        owned.push(spec.path);
+      }
       paths.push(spec.path);
       continue;
     }
