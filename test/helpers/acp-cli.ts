@@ -188,13 +188,16 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
   let closeClient!: () => void;
   const readable = new ReadableStream<acp.AnyMessage>({
     start(controller) {
-      pushToClient = (message) => controller.enqueue(message);
+      let closed = false;
+      // A last line can arrive after the stream closed (a killed agent's stdout ends while a chunk is
+      // still being split): nothing reads it any more, so it is not pushed into a closed stream.
+      pushToClient = (message) => {
+        if (!closed) controller.enqueue(message);
+      };
       closeClient = () => {
-        try {
-          controller.close();
-        } catch {
-          // already closed
-        }
+        if (closed) return;
+        closed = true;
+        controller.close();
       };
     },
   });
