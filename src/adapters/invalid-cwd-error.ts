@@ -1,5 +1,7 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 /** A client-supplied session folder that is refused; adapters answer it as invalid params naming `field`. */
-export class InvalidCwdError extends Error {
+export class InvalidCwdError extends PlaitedError<'invalid_cwd'> {
   override readonly name = 'InvalidCwdError';
 
   constructor(
@@ -10,10 +12,10 @@ export class InvalidCwdError extends Error {
     /** Why it was refused, e.g. "does not exist". */
     readonly reason: string,
   ) {
-    super(`${field} ${reason}`);
+    super('invalid_cwd', `${field} ${reason}`);
   }
 
-  static isInstance(error: unknown): error is InvalidCwdError {
+  static override isInstance(error: unknown): error is InvalidCwdError {
     return error instanceof Error && error.name === 'InvalidCwdError' && typeof (error as InvalidCwdError).field === 'string';
   }
 }

@@ -3,17 +3,22 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentAdapter } from './agent-adapter.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
+import { PlaitedError } from '../errors/plaited-error.js';
 
 /** A custom adapter module that cannot be used; the message names the file and what is wrong. */
-export class AdapterLoadError extends Error {
-  readonly code = 'adapter_load_failed';
+export class AdapterLoadError extends PlaitedError<'adapter_load_failed'> {
   constructor(
     readonly file: string,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(`adapter ${file}: ${message}`, options);
+    super('adapter_load_failed', `adapter ${file}: ${message}`, options);
     this.name = 'AdapterLoadError';
+  }
+
+  /** Works across duplicate copies of the package, unlike `instanceof`. */
+  static override isInstance(error: unknown): error is AdapterLoadError {
+    return PlaitedError.isInstance(error) && error.name === 'AdapterLoadError';
   }
 }
 

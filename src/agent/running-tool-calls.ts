@@ -1,20 +1,21 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 /** Why one tool call could not be cancelled. */
-export class ToolCallCancelError extends Error {
-  readonly code = 'tool_call_not_cancellable';
+export class ToolCallCancelError extends PlaitedError<'tool_call_not_cancellable'> {
   readonly sessionId: string;
   readonly toolCallId: string;
   /** `unknown`: no such call in the session; `final`: it already finished (or was cancelled). */
   readonly reason: 'unknown' | 'final';
 
   constructor(sessionId: string, toolCallId: string, reason: ToolCallCancelError['reason']) {
-    super(reason === 'final' ? `Tool call ${toolCallId} has already finished` : `No running tool call ${toolCallId} in session ${sessionId}`);
+    super('tool_call_not_cancellable', reason === 'final' ? `Tool call ${toolCallId} has already finished` : `No running tool call ${toolCallId} in session ${sessionId}`);
     this.name = 'ToolCallCancelError';
     this.sessionId = sessionId;
     this.toolCallId = toolCallId;
     this.reason = reason;
   }
 
-  static isInstance(error: unknown): error is ToolCallCancelError {
+  static override isInstance(error: unknown): error is ToolCallCancelError {
     return error instanceof Error && error.name === 'ToolCallCancelError';
   }
 }

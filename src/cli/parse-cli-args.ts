@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors/error-message.js';
+import { PlaitedError } from '../errors/plaited-error.js';
 
 export interface CliArgs {
   adapters: string[];
@@ -25,11 +26,15 @@ export interface CliArgs {
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
 
-export class CliUsageError extends Error {
-  readonly code = 'cli_usage';
+export class CliUsageError extends PlaitedError<'cli_usage'> {
   constructor(message: string) {
-    super(message);
+    super('cli_usage', message);
     this.name = 'CliUsageError';
+  }
+
+  /** Works across duplicate copies of the package, unlike `instanceof`. */
+  static override isInstance(error: unknown): error is CliUsageError {
+    return PlaitedError.isInstance(error) && error.name === 'CliUsageError';
   }
 }
 

@@ -1,3 +1,5 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 export type ConfigErrorCode =
   /** The file loaded but does not match the schema; `issues` lists every problem. */
   | 'invalid_config'
@@ -15,9 +17,8 @@ export interface ConfigIssue {
 }
 
 /** A config that cannot be used, naming the file and everything wrong with it. */
-export class ConfigError extends Error {
+export class ConfigError extends PlaitedError<ConfigErrorCode> {
   override readonly name = 'ConfigError';
-  readonly code: ConfigErrorCode;
   /** The config file, when there is one. */
   readonly file: string | null;
   readonly issues: ConfigIssue[];
@@ -27,14 +28,13 @@ export class ConfigError extends Error {
     message: string,
     context: { file: string | null; issues?: ConfigIssue[]; cause?: unknown },
   ) {
-    super(message, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    super(code, message, context.cause === undefined ? {} : { cause: context.cause });
     this.file = context.file;
     this.issues = context.issues ?? [];
   }
 
   /** Works across duplicate copies of the package, unlike `instanceof`. */
-  static isInstance(error: unknown): error is ConfigError {
+  static override isInstance(error: unknown): error is ConfigError {
     return error instanceof Error && error.name === 'ConfigError' && Array.isArray((error as ConfigError).issues);
   }
 }

@@ -1,3 +1,5 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 /** Why an MCP operation failed; a local code, never sent on the wire. */
 export type McpClientErrorCode =
   /** The server could not be started or did not complete the handshake. */
@@ -31,8 +33,7 @@ const MARKER = Symbol.for('plaited-agent.McpClientError');
  * The one error type of src/mcp: every failure of a server (dead, hanging, slow, rude)
  * becomes one of these, so callers can turn it into a tool result instead of crashing.
  */
-export class McpClientError extends Error {
-  readonly code: McpClientErrorCode;
+export class McpClientError extends PlaitedError<McpClientErrorCode> {
   /** The server's id, or '' when the failure is not tied to one server. */
   readonly serverId: string;
   /** A JSON-RPC error code, when the server sent one. */
@@ -40,9 +41,8 @@ export class McpClientError extends Error {
   readonly [MARKER] = true;
 
   constructor(options: { code: McpClientErrorCode; serverId: string; message: string; cause?: unknown; rpcCode?: number }) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(options.code, options.message, options.cause === undefined ? {} : { cause: options.cause });
     this.name = 'McpClientError';
-    this.code = options.code;
     this.serverId = options.serverId;
     this.rpcCode = options.rpcCode;
   }
@@ -53,7 +53,7 @@ export class McpClientError extends Error {
   }
 
   /** Survives duplicate copies of this module (the marker is a global symbol). */
-  static isInstance(value: unknown): value is McpClientError {
+  static override isInstance(value: unknown): value is McpClientError {
     return typeof value === 'object' && value !== null && (value as { [MARKER]?: boolean })[MARKER] === true;
   }
 }

@@ -1,3 +1,5 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 /** Defaults for remote model files; `PLAITED_DOWNLOAD_CONNECT_TIMEOUT_MS` / `…_READ_TIMEOUT_MS` override them. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_READ_TIMEOUT_MS = 60_000;
@@ -9,13 +11,18 @@ export interface DownloadTimeouts {
   readTimeoutMs?: number;
 }
 
-export class DownloadTimeoutError extends Error {
+/** A remote model file that stalled; `LocalModelError('model_download_failed')` carries it as its cause. */
+export class DownloadTimeoutError extends PlaitedError<'download_timeout'> {
   override readonly name = 'DownloadTimeoutError';
   constructor(
     readonly phase: 'connect' | 'read',
     readonly timeoutMs: number,
   ) {
-    super(phase === 'connect' ? `no answer within ${timeoutMs} ms (connect timeout)` : `no data for ${timeoutMs} ms (read timeout)`);
+    super('download_timeout', phase === 'connect' ? `no answer within ${timeoutMs} ms (connect timeout)` : `no data for ${timeoutMs} ms (read timeout)`);
+  }
+
+  static override isInstance(error: unknown): error is DownloadTimeoutError {
+    return PlaitedError.isInstance(error) && error.name === 'DownloadTimeoutError';
   }
 }
 

@@ -1,9 +1,10 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 /**
  * A failure of a local (node-llama-cpp) model: its file, its download, loading it, or running it.
  * The message always says which path or URI was involved and what to do about it.
  */
-export class LocalModelError extends Error {
-  readonly code:
+export class LocalModelError extends PlaitedError<
     | 'model_file_not_found'
     | 'model_download_failed'
     | 'model_load_failed'
@@ -11,18 +12,18 @@ export class LocalModelError extends Error {
     | 'generation_failed'
     /** The prompt does not fit the model's context: compact the history or raise `agent.contextSize`. */
     | 'context_exceeded'
-    | 'embedding_failed';
+    | 'embedding_failed'
+> {
   /** The path or URI the failure is about. */
   readonly model: string;
 
   constructor(code: LocalModelError['code'], model: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = 'LocalModelError';
-    this.code = code;
     this.model = model;
   }
 
-  static isInstance(error: unknown): error is LocalModelError {
+  static override isInstance(error: unknown): error is LocalModelError {
     return error instanceof Error && error.name === 'LocalModelError' && 'code' in error && 'model' in error;
   }
 }

@@ -1,14 +1,13 @@
-/** A model that cannot be resolved or reached. Reported on the prompt, never a crash. */
-export class ModelError extends Error {
-  readonly code: 'model_not_configured' | 'model_spec_invalid' | 'model_unavailable' | 'model_call_failed';
+import { PlaitedError } from '../errors/plaited-error.js';
 
+/** A model that cannot be resolved or reached. Reported on the prompt, never a crash. */
+export class ModelError extends PlaitedError<'model_not_configured' | 'model_spec_invalid' | 'model_unavailable' | 'model_call_failed'> {
   constructor(code: ModelError['code'], message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = 'ModelError';
-    this.code = code;
   }
 
-  static isInstance(error: unknown): error is ModelError {
+  static override isInstance(error: unknown): error is ModelError {
     return error instanceof Error && error.name === 'ModelError' && 'code' in error;
   }
 }

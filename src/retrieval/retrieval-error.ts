@@ -1,3 +1,5 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 /** Why an index operation failed; `code` is stable, the message is for people. */
 export type RetrievalErrorCode =
   | 'INDEX_OPEN_FAILED'
@@ -9,24 +11,21 @@ export type RetrievalErrorCode =
   | 'INVALID_FUSION_MODEL'
   | 'ABORTED';
 
-export class RetrievalError extends Error {
+export class RetrievalError extends PlaitedError<RetrievalErrorCode> {
   override readonly name = 'RetrievalError';
-  readonly code: RetrievalErrorCode;
   /** The index file, a document id, … whatever locates the failure. */
-  readonly context: Readonly<Record<string, unknown>>;
+  declare readonly context: Readonly<Record<string, unknown>>;
 
   constructor(
     code: RetrievalErrorCode,
     message: string,
     options: { context?: Record<string, unknown>; cause?: unknown } = {},
   ) {
-    super(message, { cause: options.cause });
-    this.code = code;
-    this.context = options.context ?? {};
+    super(code, message, { cause: options.cause, context: options.context ?? {} });
   }
 
   /** Works across duplicate copies of this module, unlike `instanceof`. */
-  static isInstance(error: unknown): error is RetrievalError {
+  static override isInstance(error: unknown): error is RetrievalError {
     return error instanceof Error && error.name === 'RetrievalError' && typeof (error as RetrievalError).code === 'string';
   }
 }

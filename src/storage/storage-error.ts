@@ -1,3 +1,5 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 export type StorageErrorCode =
   /** The session the call names is not in this store. */
   | 'session_not_found'
@@ -17,9 +19,8 @@ export type StorageErrorCode =
   | 'rules_unreadable';
 
 /** A session-store failure, with the file and the session it concerns. */
-export class StorageError extends Error {
+export class StorageError extends PlaitedError<StorageErrorCode> {
   override readonly name = 'StorageError';
-  readonly code: StorageErrorCode;
   readonly path: string;
   readonly sessionId: string | undefined;
 
@@ -28,14 +29,13 @@ export class StorageError extends Error {
     message: string,
     context: { path: string; sessionId?: string; cause?: unknown },
   ) {
-    super(message, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    super(code, message, context.cause === undefined ? {} : { cause: context.cause });
     this.path = context.path;
     this.sessionId = context.sessionId;
   }
 
   /** Works across duplicate copies of the package, unlike `instanceof`. */
-  static isInstance(error: unknown): error is StorageError {
+  static override isInstance(error: unknown): error is StorageError {
     return error instanceof Error && error.name === 'StorageError' && typeof (error as StorageError).code === 'string';
   }
 }

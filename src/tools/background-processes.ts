@@ -2,18 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { AgentOutput } from '../agent/agent-output.js';
 import { OutputBuffer } from './output-buffer.js';
 import type { ExecResult, Runtime } from './runtime.js';
+import { BackgroundLimitError } from './background-limit-error.js';
 
 /** Background commands one session may have running at once. */
 export const MAX_BACKGROUND_PER_SESSION = 8;
 /** Unread output kept per background command (the tail). */
 const UNREAD_MAX_BYTES = 30_000;
 
-export class BackgroundLimitError extends Error {
-  constructor(readonly sessionId: string, readonly limit: number) {
-    super(`This session already runs ${limit} background commands; stop one with bash_kill first`);
-    this.name = 'BackgroundLimitError';
-  }
-}
+export { BackgroundLimitError } from './background-limit-error.js';
 
 export interface BackgroundStart {
   sessionId: string;

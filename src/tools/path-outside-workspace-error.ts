@@ -1,6 +1,7 @@
+import { PlaitedError } from '../errors/plaited-error.js';
+
 /** A tool was asked to touch a path outside the session's cwd and the allowed roots. */
-export class PathOutsideWorkspaceError extends Error {
-  readonly code = 'path_outside_workspace';
+export class PathOutsideWorkspaceError extends PlaitedError<'path_outside_workspace'> {
   /** The path as the caller gave it. */
   readonly path: string;
   /** Where it really points (symlinks followed). */
@@ -11,6 +12,7 @@ export class PathOutsideWorkspaceError extends Error {
   constructor(options: { path: string; resolvedPath: string; roots: readonly string[] }) {
     const via = options.resolvedPath === options.path ? '' : ` (resolves to ${options.resolvedPath})`;
     super(
+      'path_outside_workspace',
       `Path "${options.path}"${via} is outside the workspace; allowed roots: ${options.roots.join(', ')}`,
     );
     this.name = 'PathOutsideWorkspaceError';
@@ -20,7 +22,7 @@ export class PathOutsideWorkspaceError extends Error {
   }
 
   /** Works across duplicate copies of this package, where instanceof would not. */
-  static isInstance(error: unknown): error is PathOutsideWorkspaceError {
+  static override isInstance(error: unknown): error is PathOutsideWorkspaceError {
     return error instanceof Error && (error as { code?: unknown }).code === 'path_outside_workspace';
   }
 }

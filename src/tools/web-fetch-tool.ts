@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult, type Tool } from './tool.js';
 import { errorMessage } from '../errors/error-message.js';
+import { WebFetchError } from './web-fetch-error.js';
 
 export interface WebFetchOptions {
   /** Hosts that may be fetched (`example.com`, `*.example.com`); undefined = any. The sandbox's `allowedDomains`. */
@@ -20,17 +21,7 @@ export type WebFetchArgs = {
   headers?: Record<string, string>;
 };
 
-/** A typed failure of the fetch, reported to the model as a tool error. */
-export class WebFetchError extends Error {
-  constructor(
-    readonly code: 'host_not_allowed' | 'bad_url' | 'timeout' | 'request_failed',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'WebFetchError';
-  }
-}
+export { WebFetchError } from './web-fetch-error.js';
 
 /** `web_fetch`: HTTP GET/POST, HTML turned into readable text, with a time and a size cap. */
 export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetchArgs> {

@@ -1,21 +1,27 @@
 import type { ServerResponse } from 'node:http';
 import { A2A_CONTENT_TYPE, StreamResponse } from '@a2a-js/sdk';
 import { restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
+import { PlaitedError } from '../../errors/plaited-error.js';
 import { writeSseStream } from './write-sse-stream.js';
 
 /** What a REST route answers: one JSON body, or a stream of events sent as SSE. */
 export type RestReply = { kind: 'json'; status: number; body: unknown } | { kind: 'stream'; events: AsyncGenerator<StreamResponse, void, undefined> };
 
 /** An HTTP-level refusal (unknown path, wrong method, no token) in the REST error shape. */
-export class RestHttpError extends Error {
+export class RestHttpError extends PlaitedError<'rest_http_refused'> {
   constructor(
     readonly status: number,
     readonly statusName: string,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super('rest_http_refused', message);
     this.name = 'RestHttpError';
+  }
+
+  /** Works across duplicate copies of the package, unlike `instanceof`. */
+  static override isInstance(error: unknown): error is RestHttpError {
+    return PlaitedError.isInstance(error) && error.name === 'RestHttpError';
   }
 }
 

@@ -1,3 +1,5 @@
+import { PlaitedError } from '../../errors/plaited-error.js';
+
 export type NetworkAuthErrorCode =
   /** `--no-auth` with a host other people can reach. */
   | 'no_auth_not_loopback'
@@ -7,19 +9,15 @@ export type NetworkAuthErrorCode =
   | 'invalid_principals';
 
 /** A network-auth setting that cannot be applied; the server refuses to start with it. */
-export class NetworkAuthError extends Error {
+export class NetworkAuthError extends PlaitedError<NetworkAuthErrorCode> {
   override readonly name = 'NetworkAuthError';
 
-  constructor(
-    readonly code: NetworkAuthErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(code: NetworkAuthErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 
   /** Works across duplicate copies of the package, unlike `instanceof`. */
-  static isInstance(error: unknown): error is NetworkAuthError {
+  static override isInstance(error: unknown): error is NetworkAuthError {
     return error instanceof Error && error.name === 'NetworkAuthError' && typeof (error as NetworkAuthError).code === 'string';
   }
 }
