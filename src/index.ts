@@ -41,7 +41,7 @@ export type {
   ToolCallLocation,
   ToolCallStatus,
   ToolKind,
-} from './agent/agent-output.js';
+} from './contracts/agent-output.js';
 export type { AgentExtension } from './agent/agent-extension.js';
 export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './tools/tool.js';
 export type { Runtime } from './tools/runtime.js';
@@ -50,4 +50,4 @@ export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './confi
 export { AdapterLoadError } from './adapters/load-adapter.js';
 export type { McpServerAdapterOptions, McpServerHandle } from './adapters/mcp-server/mcp-server-adapter.js';
 export type { AcpAdapterOptions } from './adapters/acp/acp-adapter.js';
-export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './agent/agent-hooks.js';
+export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './contracts/agent-hooks.js';
