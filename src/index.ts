@@ -61,13 +61,16 @@ export type {
   ToolCallLocation,
   ToolCallStatus,
   ToolKind,
-} from './agent/agent-output.js';
+} from './contracts/agent-output.js';
 export type { AgentExtension } from './agent/agent-extension.js';
 export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './tools/tool.js';
 export type { Runtime } from './tools/runtime.js';
 export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
 
 export { AdapterLoadError } from './adapters/load-adapter.js';
+export { acpAdapter, mcpAdapter, a2aAdapter, sandboxAdapter } from './adapters/builtin-adapters.js';
 export type { McpServerAdapterOptions, McpServerHandle } from './adapters/mcp-server/mcp-server-adapter.js';
-export type { AcpAdapterOptions } from './adapters/acp/acp-adapter.js';
-export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './agent/agent-hooks.js';
+export type { AcpAdapterOptions, AcpStdioServer } from './adapters/acp/acp-adapter.js';
+export type { A2aAdapterOptions, A2aServer } from './adapters/a2a/a2a-adapter.js';
+export type { SandboxAdapterOptions } from './adapters/sandbox/sandbox-adapter.js';
+export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './contracts/agent-hooks.js';

@@ -1,4 +1,4 @@
-import type { AgentOutput, StopReason, ToolCallLocation } from './agent-output.js';
+import type { AgentOutput, StopReason, ToolCallLocation } from '../contracts/agent-output.js';
 import type { SessionInfo } from './agent.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';

@@ -1,40 +1,6 @@
-import type { StopReason } from './agent-output.js';
-import type { ToolResult, ToolRisk, ToolSource } from '../tools/tool.js';
+import type { OnToolCallHook, ToolCallHookEvent } from '../contracts/agent-hooks.js';
 
-/**
- * Hooks a user writes in `.plaited/config.ts` (`hooks: { onToolCall, onToolResult, onTurnEnd }`).
- * Each may be one function or a list; a list runs in order. A hook that throws is reported
- * as a notice and treated as "no decision": hooks must not throw, but a bad one never ends a turn.
- */
-
-export interface ToolCallHookEvent {
-  sessionId: string;
-  cwd: string;
-  toolCallId: string;
-  toolName: string;
-  risk: ToolRisk;
-  source: ToolSource;
-  /** The validated arguments (a copy: mutating it changes nothing; return `{ args }` instead). */
-  args: unknown;
-}
-
-/** `{ deny }` refuses the call (the model reads the reason); `{ args }` replaces the arguments (re-validated). */
-export type ToolCallDecision = { deny: string } | { args: unknown } | undefined | void;
-
-export interface ToolResultHookEvent extends ToolCallHookEvent {
-  result: ToolResult;
-}
-
-export interface TurnEndHookEvent {
-  sessionId: string;
-  cwd: string;
-  stopReason: StopReason;
-}
-
-export type OnToolCallHook = (event: ToolCallHookEvent) => ToolCallDecision | Promise<ToolCallDecision>;
-export type OnToolResultHook = (event: ToolResultHookEvent) => void | Promise<void>;
-export type OnTurnEndHook = (event: TurnEndHookEvent) => void | Promise<void>;
-
+/** Runs the hooks of `src/contracts/agent-hooks.ts`: one function or a list, in order. */
 export function hookList<F>(hooks: F | F[] | undefined): F[] {
   if (!hooks) return [];
   return Array.isArray(hooks) ? hooks : [hooks];

@@ -1,5 +1,5 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
-import type { AgentOutput, StopReason } from './agent-output.js';
+import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { SessionMode } from './agent.js';
 import type { ToolCallSummary } from './agent-extension.js';
 import type { PermissionContext, ToolPolicy } from './tool-policy.js';
@@ -7,7 +7,7 @@ import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 import type { BackgroundProcesses } from '../tools/background-processes.js';
-import type { OnToolCallHook, OnToolResultHook } from './agent-hooks.js';
+import type { OnToolCallHook, OnToolResultHook } from '../contracts/agent-hooks.js';
 import type { SteeringQueue } from './steering-queue.js';
 import { EventChannel } from './event-channel.js';
 import { authorizeToolCalls, type ApprovedCall } from './authorize-tool-calls.js';

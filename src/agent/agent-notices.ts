@@ -1,5 +1,5 @@
 import type { AgentExtension } from './agent-extension.js';
-import type { AgentErrorInfo, AgentOutput } from './agent-output.js';
+import type { AgentErrorInfo, AgentOutput } from '../contracts/agent-output.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** Runs one hook on every extension at once; a failure becomes a notice, never an exception. */

@@ -1,4 +1,4 @@
-import type { AgentOutput, ContentPart } from './agent-output.js';
+import type { AgentOutput, ContentPart } from '../contracts/agent-output.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerConfig, PlaitedConfig } from '../config/schema.js';

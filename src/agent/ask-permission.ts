@@ -1,4 +1,4 @@
-import type { AgentOutput, PermissionDecision, PermissionOption } from './agent-output.js';
+import type { AgentOutput, PermissionDecision, PermissionOption } from '../contracts/agent-output.js';
 import type { StepToolCall } from './stream-model-step.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';

@@ -1,6 +1,6 @@
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import type { SessionMode } from './agent.js';
-import type { OnToolCallHook } from './agent-hooks.js';
+import type { OnToolCallHook } from '../contracts/agent-hooks.js';
 import type { PermissionContext, ToolPolicy } from './tool-policy.js';
 import type { PermissionRuleEntry } from '../storage/permission-rule-file.js';
 import type { StepToolCall } from './stream-model-step.js';

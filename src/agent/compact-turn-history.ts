@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import type { LiveSession } from './session-manager.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';

@@ -1,5 +1,5 @@
 import type { ModelMessage, UserContent } from 'ai';
-import type { ContentPart } from './agent-output.js';
+import type { ContentPart } from '../contracts/agent-output.js';
 
 /** User content parts → an AI SDK user message. Embedded resources become text the model can read. */
 export function toUserMessage(parts: readonly ContentPart[]): ModelMessage {

@@ -1,6 +1,6 @@
 import type { Agent, AgentCapabilities, ProcessOptions, PromptInput, SessionInfo, SessionOptions } from './agent.js';
 import type { AgentExtension, TurnContext } from './agent-extension.js';
-import type { AgentOutput, StopReason } from './agent-output.js';
+import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { PlaitedConfig, PlaitedConfigInput } from '../config/schema.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';

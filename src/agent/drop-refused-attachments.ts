@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { AgentErrorInfo } from './agent-output.js';
+import type { AgentErrorInfo } from '../contracts/agent-output.js';
 import { streamModelStep, type StepDelta, type StepOptions, type StepOutcome } from './stream-model-step.js';
 
 /** A provider's refusal of the request's content (HTTP 400/413/415/422) that names an attachment. */

@@ -1,6 +1,6 @@
-import type { AgentOutput, StoredAgentOutput } from './agent-output.js';
+import type { AgentOutput, StoredAgentOutput } from '../contracts/agent-output.js';
 import type { LiveSession } from './session-manager.js';
-import { isStorable } from './agent-output.js';
+import { isStorable } from '../contracts/agent-output.js';
 
 /** Streamed text is persisted at least this often while it streams (ms)… */
 export const STREAM_FLUSH_MS = 200;

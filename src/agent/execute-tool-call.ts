@@ -1,4 +1,4 @@
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 import type { BackgroundProcesses } from '../tools/background-processes.js';

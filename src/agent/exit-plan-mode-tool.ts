@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PermissionDecision, PermissionOption } from './agent-output.js';
+import type { PermissionDecision, PermissionOption } from '../contracts/agent-output.js';
 import type { SessionMode } from './agent.js';
 import { defineTool } from '../tools/define-tool.js';
 import { errorResult, textResult, type Tool } from '../tools/tool.js';

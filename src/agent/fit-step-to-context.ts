@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
 import type { StepOptions } from './stream-model-step.js';
 import { MIN_OUTPUT_ROOM } from '../model/prompt-budget.js';

@@ -1,4 +1,4 @@
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 
 /**
  * A sub-agent's event as the parent's stream shows it: its tool calls nest under the

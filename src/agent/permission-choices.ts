@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { quote } from 'shell-quote';
-import type { PermissionOption } from './agent-output.js';
+import type { PermissionOption } from '../contracts/agent-output.js';
 import type { AnyTool } from '../tools/tool.js';
 import { commandOf, escapeGlob, hostOf, pathsOf } from './permission-rule.js';
 import { formatShellPart, splitShellCommand, type ShellPart } from './split-shell-command.js';

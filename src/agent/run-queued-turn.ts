@@ -1,4 +1,4 @@
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import type { LiveSession } from './session-manager.js';
 import { EventRecorder } from './event-recorder.js';
 import { SteeringQueue } from './steering-queue.js';

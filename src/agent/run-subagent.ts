@@ -1,4 +1,4 @@
-import type { AgentOutput, ContentPart } from './agent-output.js';
+import type { AgentOutput, ContentPart } from '../contracts/agent-output.js';
 import type { PromptInput } from './agent.js';
 import type { LiveSession, LocalSessionManager } from './session-manager.js';
 import type { TurnOverrides } from './turn-overrides.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
 import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStore } from '../storage/session-store.js';

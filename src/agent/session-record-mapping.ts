@@ -1,4 +1,4 @@
-import type { StoredAgentOutput } from './agent-output.js';
+import type { StoredAgentOutput } from '../contracts/agent-output.js';
 import type { SessionInfo, SessionMode } from './agent.js';
 import type { McpServerConfig } from '../config/schema.js';
 import type { LoadedEventRecord, StoredSession } from '../storage/session-records.js';

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { AgentOutput } from './agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 
 interface Entry {
   message: ModelMessage;

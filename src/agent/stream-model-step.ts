@@ -1,7 +1,7 @@
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from 'ai';
 import { convertToLanguageModelPrompt } from 'ai/internal';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import type { AgentErrorInfo, StopReason } from './agent-output.js';
+import type { AgentErrorInfo, StopReason } from '../contracts/agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../tools/tool.js';
 import { errorInfo } from './agent-notices.js';

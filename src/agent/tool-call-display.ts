@@ -1,4 +1,4 @@
-import type { ToolKind } from './agent-output.js';
+import type { ToolKind } from '../contracts/agent-output.js';
 import type { StepToolCall } from './stream-model-step.js';
 import type { AnyTool } from '../tools/tool.js';
 

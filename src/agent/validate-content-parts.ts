@@ -1,4 +1,4 @@
-import type { ContentPart } from './agent-output.js';
+import type { ContentPart } from '../contracts/agent-output.js';
 import { essenceOf, MODEL_IMAGE_TYPES, sniffImageType } from './image-format.js';
 
 /** Why one content part is refused: `path` names the field (`prompt[2].data`). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LanguageModel } from 'ai';
 import { namedModelSchema } from './named-model-schema.js';
-import type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from '../agent/agent-hooks.js';
+import type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from '../contracts/agent-hooks.js';
 
 /**
  * The one schema for `.plaited/config.ts`. Every section has defaults, so an

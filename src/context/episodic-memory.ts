@@ -1,5 +1,5 @@
 import type { AgentExtension, TurnContext } from '../agent/agent-extension.js';
-import type { StopReason } from '../agent/agent-output.js';
+import type { StopReason } from '../contracts/agent-output.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
 
 export interface EpisodeInput {

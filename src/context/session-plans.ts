@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { PlanEntry } from '../agent/agent-output.js';
+import type { PlanEntry } from '../contracts/agent-output.js';
 import { RelationStore, type RelationSnapshot } from './relation-store.js';
 
 /**

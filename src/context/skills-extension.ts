@@ -6,7 +6,7 @@ import { createReadSkillTool } from './read-skill-tool.js';
 import { describeSkill, SkillCatalog } from './skill-catalog.js';
 import { resolveRoot } from './skills.js';
 import { watchSkillRoots } from './watch-skill-roots.js';
-import type { AgentOutput } from '../agent/agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 
 /**
  * Skills in the agent: the catalog goes into the system prompt, `read_skill` is offered

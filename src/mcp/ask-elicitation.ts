@@ -1,5 +1,5 @@
 import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
-import type { AgentOutput, PermissionOption } from '../agent/agent-output.js';
+import type { AgentOutput, PermissionOption } from '../contracts/agent-output.js';
 
 export interface AskElicitationOptions {
   sessionId: string;

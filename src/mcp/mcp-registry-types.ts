@@ -11,7 +11,7 @@ import type {
   Resource,
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
-import type { AgentOutput } from '../agent/agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchIndex, SyncReport } from '../retrieval/search-index.js';
 import type { AnyTool } from '../tools/tool.js';

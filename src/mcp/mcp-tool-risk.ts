@@ -1,5 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/client';
-import type { ToolKind } from '../agent/agent-output.js';
+import type { ToolKind } from '../contracts/agent-output.js';
 import type { ToolRisk } from '../tools/tool.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AgentOutput } from '../agent/agent-output.js';
+import type { AgentOutput } from '../contracts/agent-output.js';
 import { OutputBuffer } from './output-buffer.js';
 import type { ExecResult, Runtime } from './runtime.js';
 import { BackgroundLimitError } from './background-limit-error.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { ToolCallContent } from '../agent/agent-output.js';
+import type { ToolCallContent } from '../contracts/agent-output.js';
 import { defineTool } from './define-tool.js';
 import type { AnyTool, ToolResult } from './tool.js';
 import { errorResult } from './tool.js';

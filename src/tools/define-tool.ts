@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolCallLocation, ToolKind } from '../agent/agent-output.js';
+import type { ToolCallLocation, ToolKind } from '../contracts/agent-output.js';
 import type { JsonSchema, Tool, ToolContext, ToolResult, ToolRisk, ToolSource } from './tool.js';
 
 export interface DefineToolOptions<S extends z.ZodType> {

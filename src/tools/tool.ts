@@ -1,4 +1,4 @@
-import type { AgentOutput, ToolCallContent, ToolCallLocation, ToolKind } from '../agent/agent-output.js';
+import type { AgentOutput, ToolCallContent, ToolCallLocation, ToolKind } from '../contracts/agent-output.js';
 import type { Runtime } from './runtime.js';
 import type { BackgroundProcesses } from './background-processes.js';
 

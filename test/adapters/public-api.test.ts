@@ -2,8 +2,27 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import {
+  a2aAdapter,
+  acpAdapter,
+  mcpAdapter,
+  sandboxAdapter,
+  type A2aAdapterOptions,
+  type A2aServer,
+  type AcpAdapterOptions,
+  type AcpStdioServer,
+  type Agent,
+  type AgentAdapter,
+  type McpServerAdapterOptions,
+  type McpServerHandle,
+  type SandboxAdapterOptions,
+} from '../../src/index.js';
+import { scriptedModel } from '../helpers/scripted-mock-model.js';
+import { makeAgent } from '../agent/agent-test-kit.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = join(root, 'dist/src/index.js');
@@ -13,20 +32,58 @@ describe('the public entry (src/index.ts)', () => {
   it('exports the API adapters and configs are written against, and loads no protocol SDK or native module', () => {
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npx tsc -p tsconfig.json\` first`);
     const log = join(mkdtempSync(join(tmpdir(), 'plaited-imports-')), 'imports.log');
-    const script = `const api = await import(${JSON.stringify(ENTRY)}); console.log(JSON.stringify(Object.keys(api).sort()));`;
+    const script = [
+      `const api = await import(${JSON.stringify(ENTRY)});`,
+      `const adapters = ['acpAdapter', 'mcpAdapter', 'a2aAdapter', 'sandboxAdapter'].map((key) => [key, api[key]?.name, typeof api[key]?.wrap]);`,
+      `console.log(JSON.stringify({ keys: Object.keys(api).sort(), adapters }));`,
+    ].join(' ');
     const run = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], {
       encoding: 'utf8',
       env: { ...process.env, PLAITED_IMPORT_LOG: log },
       timeout: 30_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    const exported = JSON.parse(run.stdout.trim()) as string[];
+    const { keys: exported, adapters } = JSON.parse(run.stdout.trim()) as { keys: string[]; adapters: string[][] };
     expect(exported).toEqual(expect.arrayContaining(['createAgent', 'createDefaultAgent', 'defineConfig', 'defineTool', 'textResult', 'AdapterLoadError']));
+    // The built-in adapters are values a program imports, the same names `--adapter` takes.
+    expect(adapters).toEqual([
+      ['acpAdapter', 'acp', 'function'],
+      ['mcpAdapter', 'mcp', 'function'],
+      ['a2aAdapter', 'a2a', 'function'],
+      ['sandboxAdapter', 'sandbox', 'function'],
+    ]);
     const loaded = readFileSync(log, 'utf8').split('\n');
     expect(loaded, 'the import log recorded nothing: the resolve hook did not run').toContain('./agent/create-agent.js');
     // Node-only transports and heavy modules load lazily, behind the adapters that need them.
-    for (const heavy of ['@modelcontextprotocol/server', '@modelcontextprotocol/client', '@agentclientprotocol/sdk', 'ws', 'node-llama-cpp', 'better-sqlite3', 'jiti']) {
+    for (const heavy of ['@modelcontextprotocol/server', '@modelcontextprotocol/client', '@agentclientprotocol/sdk', 'ws', 'node-llama-cpp', 'better-sqlite3', 'jiti', '@a2a-js/sdk', '@anthropic-ai/sandbox-runtime']) {
       expect(loaded, `${heavy} was loaded by the public entry`).not.toContain(heavy);
     }
+  });
+
+  it('exports the built-in adapters as typed values; acpAdapter serves ACP over any stream pair without the CLI', async () => {
+    // Typed options and results: these assignments are what tsconfig.test.json checks.
+    const adapters: [AgentAdapter<AcpAdapterOptions, AcpStdioServer>, AgentAdapter<McpServerAdapterOptions, McpServerHandle>, AgentAdapter<A2aAdapterOptions, A2aServer>, AgentAdapter<SandboxAdapterOptions, Agent>] = [
+      acpAdapter,
+      mcpAdapter,
+      a2aAdapter,
+      sandboxAdapter,
+    ];
+    expect(adapters.map((adapter) => [adapter.name, typeof adapter.wrap])).toEqual([
+      ['acp', 'function'],
+      ['mcp', 'function'],
+      ['a2a', 'function'],
+      ['sandbox', 'function'],
+    ]);
+    const agent = makeAgent(scriptedModel([{ text: 'hello' }]));
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = await acpAdapter.wrap(agent, { input, output });
+    const lines = createInterface({ input: output })[Symbol.asyncIterator]();
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+    const reply = JSON.parse(String((await lines.next()).value)) as { id: number; result?: { protocolVersion: number } };
+    expect(reply.id).toBe(1);
+    expect(reply.result?.protocolVersion).toBe(1);
+    input.end();
+    await server.closed;
   });
 });

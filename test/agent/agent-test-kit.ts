@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { createAgent, type CreateAgentOptions } from '../../src/agent/create-agent.js';
 import type { Agent, ProcessOptions } from '../../src/agent/agent.js';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema, type PlaitedConfigInput } from '../../src/config/schema.js';
 import type { ResolvedLanguageModel } from '../../src/model/resolve-model.js';
 

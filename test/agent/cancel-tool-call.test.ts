@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { ToolCallCancelError } from '../../src/agent/running-tool-calls.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { textResult } from '../../src/tools/tool.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolCallHookEvent, ToolResultHookEvent, TurnEndHookEvent } from '../../src/agent/agent-hooks.js';
+import type { ToolCallHookEvent, ToolResultHookEvent, TurnEndHookEvent } from '../../src/contracts/agent-hooks.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { collect, makeAgent, tempProject } from './agent-test-kit.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import type { PlaitedConfigInput } from '../../src/config/schema.js';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';

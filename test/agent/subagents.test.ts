@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { Semaphore } from '../../src/agent/task-tool.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { routedModel, type RouteInput } from './routed-mock-model.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import type { ContentPart } from '../../src/agent/agent-output.js';
+import type { ContentPart } from '../../src/contracts/agent-output.js';
 import { repairStoredMessages } from '../../src/agent/repair-stored-messages.js';
 import { isBase64, validateContentParts } from '../../src/agent/validate-content-parts.js';
 import { sniffImageType } from '../../src/agent/image-format.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import type { SessionInfo } from '../../src/agent/agent.js';
 import { configSchema } from '../../src/config/schema.js';
 import { createContextCache, createContextExtensions } from '../../src/context/context-extensions.js';

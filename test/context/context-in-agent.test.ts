@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/agent/create-agent.js';
 import type { Agent } from '../../src/agent/agent.js';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema } from '../../src/config/schema.js';
 import { createContextExtensions } from '../../src/context/context-extensions.js';
 import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';

@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TurnContext } from '../../src/agent/agent-extension.js';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import type { Embedder } from '../../src/model/embedder.js';
 import { openHybridIndex, type HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';

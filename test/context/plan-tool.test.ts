@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { createPlanExtension } from '../../src/context/plan-extension.js';
 import { createPlanTool } from '../../src/context/plan-tool.js';
 import { SessionPlans } from '../../src/context/session-plans.js';

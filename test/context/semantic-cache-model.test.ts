@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/agent/create-agent.js';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema } from '../../src/config/schema.js';
 import { createSemanticCache } from '../../src/context/semantic-cache.js';
 import { withSemanticCache } from '../../src/context/semantic-cache-model.js';

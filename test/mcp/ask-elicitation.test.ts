@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { createAgent } from '../../src/agent/create-agent.js';
 import { createMcpExtension } from '../../src/mcp/mcp-extension.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema } from '../../src/config/schema.js';
 import { askElicitation } from '../../src/mcp/ask-elicitation.js';
 import { createMcpRegistry } from '../../src/mcp/create-mcp-registry.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema } from '../../src/config/schema.js';
 import { guardSampling } from '../../src/mcp/guard-sampling.js';
 import type { McpSessionCallContext } from '../../src/mcp/mcp-registry-types.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/agent/create-agent.js';
 import type { Agent, SessionInfo } from '../../src/agent/agent.js';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import type { TurnContext } from '../../src/agent/agent-extension.js';
 import { configSchema, mcpServerSchema, type PlaitedConfigInput } from '../../src/config/schema.js';
 import { createMcpExtension } from '../../src/mcp/mcp-extension.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { textResult } from '../../src/tools/tool.js';
 import { createAgent } from '../../src/agent/create-agent.js';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema } from '../../src/config/schema.js';
 import { createLlamaCppLanguageModel } from '../../src/model/llama-cpp-language-model.js';
 import { requireTestModel } from './test-models.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ModelMessage } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StoredAgentOutput } from '../../src/agent/agent-output.js';
+import type { StoredAgentOutput } from '../../src/contracts/agent-output.js';
 import { SessionStore, type CorruptRow } from '../../src/storage/session-store.js';
 import { StorageError } from '../../src/storage/storage-error.js';
 import { SESSION_SCHEMA_VERSION } from '../../src/storage/session-schema.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentOutput } from '../../src/agent/agent-output.js';
+import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { createBashTool } from '../../src/tools/bash-tool.js';
 import { bashKillTool, bashOutputTool } from '../../src/tools/background-tools.js';
 import { BackgroundProcesses } from '../../src/tools/background-processes.js';

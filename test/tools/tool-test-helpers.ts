@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
 import type { Runtime } from '../../src/tools/runtime.js';
 import type { AnyTool, ToolContext, ToolResult } from '../../src/tools/tool.js';
-import type { AgentOutput, ToolCallContent } from '../../src/agent/agent-output.js';
+import type { AgentOutput, ToolCallContent } from '../../src/contracts/agent-output.js';
 
 export interface Workspace {
   /** The session cwd (a real temp folder, symlinks resolved). */

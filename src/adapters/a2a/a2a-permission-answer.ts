@@ -1,5 +1,5 @@
 import type { Part } from '@a2a-js/sdk';
-import type { PermissionOption, PermissionOptionKind } from '../../agent/agent-output.js';
+import type { PermissionOption, PermissionOptionKind } from '../../contracts/agent-output.js';
 import { plainText } from './a2a-prompt.js';
 
 const WORDS: ReadonlyArray<[RegExp, PermissionOptionKind]> = [

@@ -1,5 +1,5 @@
 import type { Part } from '@a2a-js/sdk';
-import type { ContentPart } from '../../agent/agent-output.js';
+import type { ContentPart } from '../../contracts/agent-output.js';
 
 /**
  * A peer's message parts as the agent's prompt: text as text, data parts as their JSON,

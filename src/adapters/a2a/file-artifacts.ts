@@ -1,6 +1,6 @@
 import type { Artifact } from '@a2a-js/sdk';
 import { createTwoFilesPatch } from 'diff';
-import type { ToolCallContent } from '../../agent/agent-output.js';
+import type { ToolCallContent } from '../../contracts/agent-output.js';
 import { dataPart, textPart } from './a2a-messages.js';
 
 /**

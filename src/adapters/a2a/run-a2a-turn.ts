@@ -1,6 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { Agent } from '../../agent/agent.js';
-import type { AgentErrorInfo, AgentOutput, ContentPart, PermissionOption, StopReason } from '../../agent/agent-output.js';
+import type { AgentErrorInfo, AgentOutput, ContentPart, PermissionOption, StopReason } from '../../contracts/agent-output.js';
 import { agentMessage, dataPart, textPart } from './a2a-messages.js';
 import { describeAnswers } from './a2a-permission-answer.js';
 import type { TaskPublisher } from './a2a-task-publisher.js';

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ContentPart } from '../../agent/agent-output.js';
+import type { ContentPart } from '../../contracts/agent-output.js';
 import type { McpServerConfig } from '../../config/schema.js';
 
 /** ACP prompt content → the agent's protocol-neutral content parts. */

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentOutput, ContentPart } from '../../agent/agent-output.js';
+import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import { validateContentParts } from '../../agent/validate-content-parts.js';
 import { toSessionUpdate, userMessageUpdates, type UpdateContext } from './acp-session-update.js';
 

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { ContentPart } from '../../agent/agent-output.js';
+import type { ContentPart } from '../../contracts/agent-output.js';
 import { validateContentParts } from '../../agent/validate-content-parts.js';
 import { InvalidCwdError } from '../invalid-cwd-error.js';
 import { validateSessionCwd } from '../validate-session-cwd.js';

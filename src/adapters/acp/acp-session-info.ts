@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { SessionInfo } from '../../agent/agent.js';
-import type { AgentOutput } from '../../agent/agent-output.js';
+import type { AgentOutput } from '../../contracts/agent-output.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../../agent/compact-turn-history.js';
 

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentOutput, ContentPart, ToolCallContent, ToolCallLocation } from '../../agent/agent-output.js';
+import type { AgentOutput, ContentPart, ToolCallContent, ToolCallLocation } from '../../contracts/agent-output.js';
 
 export interface UpdateContext {
   cwd: string;

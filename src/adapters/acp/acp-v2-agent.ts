@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { Agent, SessionInfo } from '../../agent/agent.js';
-import type { AgentOutput, ContentPart } from '../../agent/agent-output.js';
+import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { checkedCwd, checkedPrompt } from './acp-request-checks.js';
 import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';

@@ -1,5 +1,5 @@
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
-import type { AgentOutput } from '../../agent/agent-output.js';
+import type { AgentOutput } from '../../contracts/agent-output.js';
 
 type TerminalEvent = Extract<AgentOutput, { type: 'terminal-start' | 'terminal-output' | 'terminal-exit' }>;
 

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type * as v1 from '@agentclientprotocol/sdk';
 import type * as v2 from '@agentclientprotocol/sdk/experimental/v2';
-import type { AgentOutput, ToolCallContent } from '../../agent/agent-output.js';
+import type { AgentOutput, ToolCallContent } from '../../contracts/agent-output.js';
 import type { McpServerConfig } from '../../config/schema.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
 import { compactionUpdate } from './acp-session-update.js';

@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
-import type { AgentOutput } from '../../agent/agent-output.js';
+import type { AgentOutput } from '../../contracts/agent-output.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import { commandLayerFor } from '../sandbox/command-layer.js';

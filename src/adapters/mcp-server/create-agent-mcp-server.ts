@@ -1,7 +1,7 @@
 import { McpServer, ResourceNotFoundError, ResourceTemplate, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Agent } from '../../agent/agent.js';
-import type { AgentOutput } from '../../agent/agent-output.js';
+import type { AgentOutput } from '../../contracts/agent-output.js';
 import { InvalidCwdError } from '../invalid-cwd-error.js';
 import { validateSessionCwd } from '../validate-session-cwd.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';

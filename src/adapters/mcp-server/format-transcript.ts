@@ -1,4 +1,4 @@
-import type { AgentOutput, ContentPart } from '../../agent/agent-output.js';
+import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import type { SessionInfo } from '../../agent/agent.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Agent } from '../../agent/agent.js';
-import type { AgentOutput, PermissionDecision, StopReason } from '../../agent/agent-output.js';
+import type { AgentOutput, PermissionDecision, StopReason } from '../../contracts/agent-output.js';
 
 /** One tool call of the turn, as the `prompt` tool reports it back to the host: the call's own event fields. */
 export type ToolCallSummary = Pick<

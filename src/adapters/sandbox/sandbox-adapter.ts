@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Agent, ProcessOptions, PromptInput, SessionInfo } from '../../agent/agent.js';
-import type { AgentOutput } from '../../agent/agent-output.js';
+import type { AgentOutput } from '../../contracts/agent-output.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import type { Runtime } from '../../tools/runtime.js';
