@@ -72,5 +72,5 @@ export { acpAdapter, mcpAdapter, a2aAdapter, sandboxAdapter } from './adapters/b
 export type { McpServerAdapterOptions, McpServerHandle } from './adapters/mcp-server/mcp-server-adapter.js';
 export type { AcpAdapterOptions, AcpStdioServer } from './adapters/acp/acp-adapter.js';
 export type { A2aAdapterOptions, A2aServer } from './adapters/a2a/a2a-adapter.js';
-export type { SandboxAdapterOptions } from './adapters/sandbox/sandbox-adapter.js';
+export type { SandboxAdapterOptions } from './adapters/sandbox/sandbox-adapter-options.js';
 export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './contracts/agent-hooks.js';

@@ -4,7 +4,7 @@ import type { AcpAdapterOptions, AcpStdioServer } from './acp/acp-adapter.js';
 import type { AgentAdapter } from './agent-adapter.js';
 import { lazyAdapter } from './lazy-adapter.js';
 import type { McpServerAdapterOptions, McpServerHandle } from './mcp-server/mcp-server-adapter.js';
-import type { SandboxAdapterOptions } from './sandbox/sandbox-adapter.js';
+import type { SandboxAdapterOptions } from './sandbox/sandbox-adapter-options.js';
 
 /*
  * The built-in adapters as library values (`import { acpAdapter } from 'plaited-agent'`),

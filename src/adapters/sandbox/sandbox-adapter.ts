@@ -12,6 +12,7 @@ import type { Runtime } from '../../tools/runtime.js';
 import { SECRETS_FD_ENV, sendSecrets, splitSecrets } from '../../tools/secret-hand-over.js';
 import { agentStateDir } from '../../tools/agent-state-path.js';
 import type { AgentAdapter } from '../agent-adapter.js';
+import type { SandboxAdapterOptions } from './sandbox-adapter-options.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
 import { dieWithAgent } from '../../tools/die-with-agent.js';
 import { removeStalePlaceholders } from '../../tools/protected-placeholders.js';
@@ -223,11 +224,7 @@ function killWithParent(child: ChildProcess): () => void {
   };
 }
 
-export interface SandboxAdapterOptions {
-  config: PlaitedConfig;
-  /** Where warnings go; stderr by default. */
-  warn?: (message: string) => void;
-}
+export type { SandboxAdapterOptions } from './sandbox-adapter-options.js';
 
 /**
  * Per-command mode as an adapter: `wrap` returns the agent with each turn's
