@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import type { PlaitedConfig, SandboxConfig } from '../../config/schema.js';
 import { userConfigDir } from '../../config/user-config-dir.js';
 import { protectedMounts, type PlaceholderSpec } from '../../tools/protected-mounts.js';
@@ -119,12 +118,22 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
  * are held now. Only existing paths are denied writes: for a missing one the library
  * would leave a mount-point file in the user's tree.
  */
-export function toSandboxRuntimeConfig(policy: SandboxPolicy, heldPlaceholders: readonly string[] = []): SandboxRuntimeConfig {
+export function toSandboxRuntimeConfig(policy: SandboxPolicy, heldPlaceholders: readonly string[] = []): SandboxLibraryConfig {
   const denyWrite = unique([...policy.denyWrite, ...heldPlaceholders]).filter((path) => existsSync(path));
   return {
     network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
     filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite },
   };
+}
+
+/**
+ * What `@anthropic-ai/sandbox-runtime` takes (its `SandboxRuntimeConfig`, structurally). Spelled
+ * here so that the public declarations (errors that carry a policy) need none of the library's
+ * types: they reach `@types/node-forge`, which a library user does not have.
+ */
+export interface SandboxLibraryConfig {
+  network: { allowedDomains: string[]; deniedDomains: string[] };
+  filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] };
 }
 
 /** `~` → home, relative → against cwd; globs keep their pattern characters. */
