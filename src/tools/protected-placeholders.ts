@@ -141,6 +141,20 @@ function hookExit(): void {
   });
 }
 
+/**
+ * Waits (at most `timeoutMs`) until no live mount namespace binds any of `paths`. A sandbox's
+ * last processes can outlive the one the launcher waited for by a moment; a placeholder still
+ * bound then is skipped by the removal and would be left in the project.
+ */
+export async function settlePlaceholders(paths: readonly string[], timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const live = liveMountPoints();
+    if (!paths.some((path) => live.has(path)) || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** What `@anthropic-ai/sandbox-runtime` used to stub in the project (empty files, no write bits). */
 const LIBRARY_PLACEHOLDER_FILES = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json'];
 /** Folders older versions left empty (any mode); deepest first, `.claude` once its children are gone. */

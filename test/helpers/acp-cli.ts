@@ -192,12 +192,22 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
       // A last line can arrive after the stream closed (a killed agent's stdout ends while a chunk is
       // still being split): nothing reads it any more, so it is not pushed into a closed stream.
       pushToClient = (message) => {
-        if (!closed) controller.enqueue(message);
+        if (closed) return;
+        try {
+          controller.enqueue(message);
+        } catch {
+          // The client side cancelled the stream.
+          closed = true;
+        }
       };
       closeClient = () => {
         if (closed) return;
         closed = true;
-        controller.close();
+        try {
+          controller.close();
+        } catch {
+          // already closed (the client side cancelled it)
+        }
       };
     },
   });

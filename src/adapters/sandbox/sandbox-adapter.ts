@@ -15,7 +15,7 @@ import type { AgentAdapter } from '../agent-adapter.js';
 import type { SandboxAdapterOptions } from './sandbox-adapter-options.js';
 import { DELEGATED_PIDS_CGROUP_ENV, createProcessLimitGroup } from './process-limit-group.js';
 import { dieWithAgent } from '../../tools/die-with-agent.js';
-import { removeStalePlaceholders } from '../../tools/protected-placeholders.js';
+import { removeStalePlaceholders, settlePlaceholders } from '../../tools/protected-placeholders.js';
 import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
@@ -148,7 +148,11 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   } finally {
     // Also when wrapping threw: the pids groups are directories in the host's cgroup tree.
     parentStatus = { isolated: false, pid: null };
-    if (wrapped) await releaseCommand();
+    if (wrapped) {
+      // The sandbox's namespace may outlive its first process by a moment: its binds go first.
+      await settlePlaceholders(policy.placeholders.map((spec) => spec.path));
+      await releaseCommand();
+    }
     await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
   }
 }
