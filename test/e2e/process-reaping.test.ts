@@ -1,23 +1,11 @@
-import { mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { initialize, type AcpCli } from '../helpers/acp-cli.js';
 import { processesMatching, uniqueSleep } from '../helpers/process-list.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { pathWithoutBubblewrap } from '../helpers/path-without-bubblewrap.js';
 
 const bed = acpTestBed({ prefix: 'plaited-reap-' });
-
-/**
- * A PATH with what these commands need and no `bwrap`: a machine without bubblewrap (macOS, a
- * container without user namespaces), where commands run bare and only the ledger can reap them.
- */
-function pathWithoutBubblewrap(): string {
-  const bin = mkdtempSync(join(tmpdir(), 'plaited-no-bwrap-'));
-  for (const program of ['bash', 'sh', 'setsid', 'sleep', 'env', 'cat', 'ps']) symlinkSync(join('/usr/bin', program), join(bin, program));
-  return bin;
-}
 
 async function startSleeps(cli: AcpCli, cwd: string): Promise<{ inGroup: string; leftGroup: string }> {
   await initialize(cli);
@@ -33,7 +21,7 @@ async function startSleeps(cli: AcpCli, cwd: string): Promise<{ inGroup: string;
 describe('commands left running by an agent killed with SIGKILL (the built CLI)', () => {
   it('without bubblewrap, the next start in the project reaps them: the command, its process group and what left the group', async () => {
     const cwd = bed.project();
-    const env = { PATH: pathWithoutBubblewrap() };
+    const env = { PATH: pathWithoutBubblewrap(['bash', 'sh', 'setsid', 'sleep', 'env', 'cat', 'ps']) };
     const first = bed.start(cwd, { env });
     const { inGroup, leftGroup } = await startSleeps(first, cwd);
 

@@ -1,8 +1,8 @@
-import { mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { pathWithoutBubblewrap } from '../helpers/path-without-bubblewrap.js';
 import { startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from '../adapters/sandbox/acp-cli-harness.js';
 import { createSandboxWorld, requirePrograms, type SandboxWorld } from '../adapters/sandbox/sandbox-fixture.js';
@@ -32,18 +32,8 @@ const READ_ANCESTORS = [
   'while [ "$p" -gt 0 ]; do echo "== pid $p"; tr \'\\0\' \'\\n\' < /proc/$p/environ | grep -E "^(PATH|PLAITED_|OPENAI_|GH_PAT)"; p=$(parent $p); done; echo "== end"',
 ].join('\n');
 
-/**
- * A PATH with what the probe needs and no `bwrap`: commands then run bare (no read-only layer, no pid
- * namespace of their own), so the re-exec and hand-over alone must keep the secrets out of /proc.
- */
-function pathWithoutBubblewrap(): string {
-  const bin = mkdtempSync(join(tmpdir(), 'plaited-no-bwrap-'));
-  for (const program of ['bash', 'sh', 'tr', 'grep', 'cat', 'env']) symlinkSync(join('/usr/bin', program), join(bin, program));
-  return bin;
-}
-
 const MODES: Array<{ name: string; args: string[]; sandbox: Record<string, unknown>; env?: () => Record<string, string> }> = [
-  { name: 'no sandbox, no bubblewrap', args: ['--adapter', 'acp'], sandbox: {}, env: () => ({ PATH: pathWithoutBubblewrap() }) },
+  { name: 'no sandbox, no bubblewrap', args: ['--adapter', 'acp'], sandbox: {}, env: () => ({ PATH: pathWithoutBubblewrap(['bash', 'sh', 'tr', 'grep', 'cat', 'env']) }) },
   { name: 'no sandbox, the read-only layer', args: ['--adapter', 'acp'], sandbox: {} },
   { name: 'whole-agent sandbox', args: ['--adapter', 'sandbox', '--adapter', 'acp'], sandbox: {} },
 ];
