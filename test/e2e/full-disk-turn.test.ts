@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { fillDisk, mountSmallTmpfs, unmountSmallTmpfs } from '../helpers/small-tmpfs.js';
 import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
 
 /** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
@@ -15,32 +14,9 @@ const bed = acpTestBed({ prefix: 'plaited-full-disk-' });
 /** A real 8 MiB tmpfs (the tests run as root), mounted for this file only. */
 let mountPoint: string;
 beforeAll(() => {
-  mountPoint = mkdtempSync(join(tmpdir(), 'plaited-tmpfs-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]);
+  mountPoint = mountSmallTmpfs('8m');
 });
-afterAll(() => {
-  execFileSync('umount', ['-l', mountPoint]);
-  rmSync(mountPoint, { recursive: true, force: true });
-});
-
-/** Writes a file until the file system refuses more (ENOSPC); returns its path. */
-function fillDisk(folder: string): string {
-  const path = join(folder, 'filler.bin');
-  const fd = openSync(path, 'w');
-  try {
-    for (let size = 1024 * 1024; size >= 512; ) {
-      try {
-        writeSync(fd, Buffer.alloc(size, 1));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-        size /= 2;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
+afterAll(() => unmountSmallTmpfs(mountPoint));
 
 describe('a full disk during a turn', () => {
   it('ends the turn with storage_full, and the session answers the next prompt once space is back', async () => {
