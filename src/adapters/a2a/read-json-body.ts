@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { readBoundedBody } from '../http/read-bounded-body.js';
 import { textNestsDeeperThan } from '../json-rpc/json-nesting-depth.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { recoverJsonRpcId, type JsonRpcId } from '../json-rpc/recover-json-rpc-id.js';
@@ -16,21 +16,15 @@ const ID_HEAD_CHARS = 4096;
  * body carries the request's id when it can be read from the head. With `empty`, a body of
  * no bytes reads as that value (a REST POST such as `:cancel` has none).
  */
-export async function readJsonBody(req: IncomingMessage, limits: JsonRpcLimits, empty?: unknown): Promise<JsonBody> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limits.maxMessageBytes) {
-      const head: Buffer[] = [];
-      for (let kept = 0, i = 0; i < chunks.length && kept < ID_HEAD_CHARS; kept += chunks[i]!.length, i++) head.push(chunks[i]!);
-      const id = recoverJsonRpcId(Buffer.concat([...head, chunk.subarray(0, ID_HEAD_CHARS)]).subarray(0, ID_HEAD_CHARS).toString('utf8'));
-      return { ok: false, status: 413, code: -32600, message: `Request body over ${limits.maxMessageBytes} bytes (adapters.a2a.maxMessageBytes)`, id };
-    }
-    chunks.push(chunk);
+export async function readJsonBody(request: Request, limits: JsonRpcLimits, empty?: unknown): Promise<JsonBody> {
+  const body = await readBoundedBody(request, limits);
+  if ('oversized' in body) {
+    const reply = body.oversized.reply;
+    const id = reply && !Array.isArray(reply) ? reply.id : null;
+    return { ok: false, status: 413, code: -32600, message: `Request body over ${limits.maxMessageBytes} bytes (adapters.a2a.maxMessageBytes)`, id };
   }
-  if (empty !== undefined && size === 0) return { ok: true, value: empty };
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = body.text;
+  if (empty !== undefined && text.length === 0) return { ok: true, value: empty };
   if (textNestsDeeperThan(text, limits.maxDepth)) {
     const message = `Invalid Request: the body nests deeper than ${limits.maxDepth} levels (adapters.a2a.maxJsonDepth); send flatter metadata`;
     return { ok: false, status: 200, code: -32600, message, id: recoverJsonRpcId(text.slice(0, ID_HEAD_CHARS)) };

@@ -4,7 +4,7 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { A2A_REST_SEND_BODY, MAX_A2A_ID_CHARS } from './a2a-request-schemas.js';
 import { checkA2aParams } from './check-a2a-params.js';
 import { clipForLog } from './clip-for-log.js';
-import { RestHttpError, type RestReply } from './write-rest-result.js';
+import { RestHttpError, type RestReply } from './rest-result-response.js';
 
 /** Base URL of the HTTP+JSON binding (protocol 1.0); the routes below are relative to it. */
 export const A2A_REST_PATH = '/a2a/rest';

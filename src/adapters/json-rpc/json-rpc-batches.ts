@@ -6,6 +6,7 @@ interface Batch {
   /** One slot per request of the batch, in its order; filled as answers come. */
   replies: unknown[];
   waiting: number;
+  onComplete?: (replies: unknown[]) => void;
 }
 
 /** What to do with an incoming batch: the messages to dispatch one by one, and its answer when already complete. */
@@ -13,6 +14,8 @@ export interface OpenedBatch {
   dispatch: Array<Record<string, unknown>>;
   /** The whole answer, when no request of the batch is left to answer (undefined: nothing to send). */
   complete?: unknown[];
+  /** Requests of the batch still waiting for their answer (0: `complete`, or nothing to answer). */
+  waiting: number;
   warnings: string[];
 }
 
@@ -33,9 +36,12 @@ export class JsonRpcBatches {
     return this.#byId.size;
   }
 
-  /** `entries` is a non-empty array whose size and depth were checked as a whole. */
-  open(entries: unknown[]): OpenedBatch {
-    const batch: Batch = { replies: [], waiting: 0 };
+  /**
+   * `entries` is a non-empty array whose size and depth were checked as a whole. `onComplete`
+   * is told the batch's answer when its last request is answered later (see `take`).
+   */
+  open(entries: unknown[], onComplete?: (replies: unknown[]) => void): OpenedBatch {
+    const batch: Batch = { replies: [], waiting: 0, onComplete };
     const dispatch: Array<Record<string, unknown>> = [];
     const warnings: string[] = [];
     for (const entry of entries) {
@@ -63,7 +69,7 @@ export class JsonRpcBatches {
       dispatch.push(message);
     }
     const complete = batch.waiting === 0 && batch.replies.length > 0 ? batch.replies : undefined;
-    return { dispatch, complete, warnings };
+    return { dispatch, complete, waiting: batch.waiting, warnings };
   }
 
   /**
@@ -79,7 +85,9 @@ export class JsonRpcBatches {
     this.#byId.delete(key);
     open.batch.replies[open.slot] = message;
     open.batch.waiting--;
-    return open.batch.waiting === 0 ? { held: true, complete: open.batch.replies } : { held: true };
+    if (open.batch.waiting > 0) return { held: true };
+    open.batch.onComplete?.(open.batch.replies);
+    return { held: true, complete: open.batch.replies };
   }
 }
 

@@ -1,4 +1,5 @@
-import { inspectJsonRpcText, oversizedIntake, type Refusal } from '../json-rpc/inspect-json-rpc.js';
+import { readBoundedBody } from '../http/read-bounded-body.js';
+import { inspectJsonRpcText, type Refusal } from '../json-rpc/inspect-json-rpc.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 
 /**
@@ -13,26 +14,13 @@ export async function guardMcpHttpRequest(
   warn?: (message: string) => void,
 ): Promise<{ request: Request; text?: string } | { response: Response }> {
   if (request.method !== 'POST' || !request.body) return { request };
-  // Read until the limit is passed, never further: the head still names the request's id.
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > limits.maxMessageBytes) {
-      await reader.cancel().catch(() => undefined);
-      const declared = Number(request.headers.get('content-length') ?? 'NaN');
-      const head = Buffer.concat([...chunks, value]).subarray(0, 4096).toString('utf8');
-      return refuse(413, oversizedIntake(head, Number.isFinite(declared) ? declared : bytes, limits), warn);
-    }
-    chunks.push(value);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const body = await readBoundedBody(request, limits);
+  if ('oversized' in body) return refuse(413, body.oversized, warn);
+  const text = body.text;
   const intake = inspectJsonRpcText(text, limits);
   if ('reply' in intake) return refuse(400, intake, warn);
-  return { request: new Request(request, { body: text }), text };
+  // A new request rather than `new Request(request, …)`: the core's request is a lightweight stand-in.
+  return { request: new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal }), text };
 }
 
 function refuse(status: number, intake: Refusal, warn?: (message: string) => void): { response: Response } {

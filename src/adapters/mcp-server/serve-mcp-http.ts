@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
 import { LOCAL_PRINCIPAL } from '../../agent/owned-sessions.js';
-import { createHostOriginCheck, serverOrigin } from '../http/host-origin-check.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
-import { requestPrincipal } from '../http/request-principal.js';
+import { serveHttpCore } from '../http/serve-http-core.js';
 import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { jsonRpcLimits, type JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { guardMcpHttpRequest, withRequestId } from './guard-mcp-http-request.js';
 import { invalidParamsFromSchema } from './invalid-params-from-schema.js';
 import { McpAdapterError } from './mcp-adapter-error.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
-import { toNodeHandler } from './node-request-bridge.js';
+
+const MCP_HTTP_PATH = '/mcp';
 
 export interface McpHttpOptions {
   /** Bind address; 127.0.0.1 by default. */
@@ -60,7 +58,6 @@ export interface McpHttpServer {
 export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const auth = options.auth ?? createNetworkAuth({ host, token: options.authToken, noAuth: options.noAuth, log: options.log });
-  const checkHostOrigin = createHostOriginCheck({ host, allowedOrigins: options.allowedOrigins });
   const limits = jsonRpcLimits(options.limits);
   const sessions = new McpHttpSessions(options.sessionIdleMs ?? 30 * 60_000);
   // The principal travels to the per-request factory as the request's auth info.
@@ -92,12 +89,7 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     }
   };
 
-  const handle = async (incoming: Request): Promise<Response> => {
-    const rejected = checkHostOrigin({ host: incoming.headers.get('host'), origin: incoming.headers.get('origin') });
-    if (rejected) return jsonError(403, -32000, `Forbidden: ${rejected}`);
-    if (new URL(incoming.url).pathname !== '/mcp') return jsonError(404, -32601, 'Not found: the MCP endpoint is /mcp');
-    const principal = requestPrincipal(auth, { authorization: incoming.headers.get('authorization') });
-    if (principal === undefined) return unauthorizedResponse();
+  const handle = async (incoming: Request, principal: string): Promise<Response> => {
     // Size, depth and envelope are checked before the SDK reads the body.
     const guarded = await guardMcpHttpRequest(incoming, limits, options.warn);
     if ('response' in guarded) return guarded.response;
@@ -115,27 +107,27 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     return openSession(request, principal);
   };
 
-  const http: HttpServer = createServer(toNodeHandler(handle));
-  // Idle keep-alive sockets outlive the clients' own pool timeouts, so a client never
-  // reuses a socket the server is closing at that moment (a spurious "other side closed").
-  http.keepAliveTimeout = 65_000;
-  http.headersTimeout = 66_000;
-  await new Promise<void>((ready, fail) => {
-    http.once('error', (error) => fail(new McpAdapterError('http_listen_failed', `cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error })));
-    http.listen(options.port, host, () => ready());
+  const core = await serveHttpCore({
+    host,
+    port: options.port,
+    auth,
+    allowedOrigins: options.allowedOrigins,
+    faces: [{ paths: [MCP_HTTP_PATH], fetch: (request, principal) => handle(request, principal!), unauthorized: () => unauthorizedResponse() }],
+    forbidden: (reason) => jsonError(403, -32000, `Forbidden: ${reason}`),
+    notFound: () => jsonError(404, -32601, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`),
+    failed: (error) => jsonError(500, -32603, `Internal error: ${error.message}`),
+    warn: options.warn,
+    listenError: (error) => new McpAdapterError('http_listen_failed', `cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error }),
   });
-  const port = (http.address() as AddressInfo).port;
-  const closed = new Promise<void>((done) => http.once('close', () => done()));
   return {
-    url: `${serverOrigin(host, port)}/mcp`,
-    port,
+    url: `${core.origin}${MCP_HTTP_PATH}`,
+    port: core.port,
     sessions: () => sessions.size,
-    closed,
+    closed: core.closed,
     async close() {
       await modern.close().catch(() => undefined);
       await sessions.closeAll();
-      http.closeAllConnections();
-      await new Promise<void>((done) => http.close(() => done()));
+      await core.close();
     },
   };
 }

@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { A2A_CONTENT_TYPE, StreamResponse } from '@a2a-js/sdk';
 import { restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
 import { PlaitedError } from '../../errors/plaited-error.js';
-import { writeSseStream } from './write-sse-stream.js';
+import { sseStreamResponse } from './sse-stream-response.js';
 
 /** What a REST route answers: one JSON body, or a stream of events sent as SSE. */
 export type RestReply = { kind: 'json'; status: number; body: unknown } | { kind: 'stream'; events: AsyncGenerator<StreamResponse, void, undefined> };
@@ -26,35 +25,29 @@ export class RestHttpError extends PlaitedError<'rest_http_refused'> {
 }
 
 /**
- * Writes an error as the SDK's REST binding does: the HTTP status of the A2A error and a
+ * An error answered as the SDK's REST binding does: the HTTP status of the A2A error and a
  * google.rpc.Status-style body (`{ error: { code, status, message, details } }`, details
  * carrying the A2A ErrorInfo), which the SDK's REST client turns back into the typed error.
  */
-export function writeRestError(res: ServerResponse, error: unknown, headers: Record<string, string> = {}): void {
+export function restErrorResponse(error: unknown): Response {
   if (error instanceof RestHttpError) {
-    res.writeHead(error.status, { 'content-type': A2A_CONTENT_TYPE, ...error.headers, ...headers });
-    res.end(JSON.stringify({ error: { code: error.status, status: error.statusName, message: error.message, details: [] } }));
-    return;
+    const body = { error: { code: error.status, status: error.statusName, message: error.message, details: [] } };
+    return new Response(JSON.stringify(body), { status: error.status, headers: { 'content-type': A2A_CONTENT_TYPE, ...error.headers } });
   }
   const status = restStatusFor(error);
-  res.writeHead(status, { 'content-type': A2A_CONTENT_TYPE, ...headers });
-  res.end(JSON.stringify(toRestErrorBody(error, status)));
+  return new Response(JSON.stringify(toRestErrorBody(error, status)), { status, headers: { 'content-type': A2A_CONTENT_TYPE } });
 }
 
 /**
- * Writes a route's reply. A stream that fails before its first event is answered as a plain
- * REST error; after that the failure is an SSE `error` event. A client that goes away stops
- * the stream, never the task (it can resubscribe).
+ * A route's reply as the HTTP answer. A stream that fails before its first event is answered
+ * as a plain REST error; after that the failure is an SSE `error` event. A client that goes away
+ * stops the stream, never the task (it can resubscribe).
  */
-export async function writeRestResult(res: ServerResponse, reply: RestReply, log?: (message: string) => void): Promise<void> {
-  if (reply.kind === 'json') {
-    res.writeHead(reply.status, { 'content-type': A2A_CONTENT_TYPE });
-    res.end(JSON.stringify(reply.body));
-    return;
-  }
-  await writeSseStream(res, reply.events, {
+export async function restResultResponse(reply: RestReply, log?: (message: string) => void): Promise<Response> {
+  if (reply.kind === 'json') return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': A2A_CONTENT_TYPE } });
+  return sseStreamResponse(reply.events, {
     toEvent: (value) => StreamResponse.toJSON(value),
-    onEarlyError: (error) => writeRestError(res, error),
+    onEarlyError: (error) => restErrorResponse(error),
     errorEvent: (error) => toRestErrorBody(error, restStatusFor(error)),
     log: (error) => log?.(`A2A REST stream failed: ${(error as Error).message}`),
   });

@@ -1,13 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { A2AError, ContentTypeNotSupportedError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import { defaultServerCallContextBuilder, validateVersion, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { headerRecord } from './header-record.js';
 import { A2aPrincipal } from './a2a-principal.js';
 import { clipForLog } from './clip-for-log.js';
 import { readJsonBody } from './read-json-body.js';
+import { RestHttpError, restErrorResponse, restResultResponse } from './rest-result-response.js';
 import { runRestRoute } from './rest-routes.js';
-import { RestHttpError, writeRestError, writeRestResult } from './write-rest-result.js';
 
 export interface RestRequestOptions {
   handler: A2ARequestHandler;
@@ -15,7 +15,6 @@ export interface RestRequestOptions {
   principal: string;
   /** The path below the REST base. */
   path: string;
-  query: URLSearchParams;
   /** Size and depth bounds of a body. */
   limits: JsonRpcLimits;
   log?: (message: string) => void;
@@ -23,20 +22,20 @@ export interface RestRequestOptions {
 
 /**
  * One authenticated HTTP+JSON request: checks the media type and the `A2A-Version` (as the
- * SDK's Express REST router does), reads the JSON body of a POST, runs the route and writes
- * the reply. Every failure is answered in the REST error shape; none ends the process.
+ * SDK's Express REST router does), reads the JSON body of a POST, runs the route and answers.
+ * Every failure is answered in the REST error shape; none ends the process.
  */
-export async function serveRestRequest(req: IncomingMessage, res: ServerResponse, options: RestRequestOptions): Promise<void> {
+export async function answerRestRequest(request: Request, options: RestRequestOptions): Promise<Response> {
   try {
-    const method = req.method ?? 'GET';
-    const contentType = req.headers['content-type'];
+    const method = request.method;
+    const contentType = request.headers.get('content-type') ?? undefined;
     const mediaType = contentType?.split(';', 1)[0]!.trim().toLowerCase();
     if (mediaType && mediaType !== 'application/json' && mediaType !== 'application/a2a+json') {
       throw new ContentTypeNotSupportedError(`Unsupported Content-Type "${contentType}"; expected application/json or application/a2a+json.`);
     }
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
-      const read = await readJsonBody(req, options.limits, {});
+      const read = await readJsonBody(request, options.limits, {});
       if (!read.ok) {
         // An oversized body is not read to its end: the connection closes after the error.
         if (read.status === 413) throw new RestHttpError(413, 'RESOURCE_EXHAUSTED', read.message, { connection: 'close' });
@@ -46,22 +45,17 @@ export async function serveRestRequest(req: IncomingMessage, res: ServerResponse
       body = read.value as Record<string, unknown>;
     }
     const context = defaultServerCallContextBuilder({
-      extensions: Extensions.parseServiceParameter(header(req, HTTP_EXTENSION_HEADER)),
+      extensions: Extensions.parseServiceParameter(request.headers.get(HTTP_EXTENSION_HEADER) || undefined),
       user: new A2aPrincipal(options.principal),
-      headers: req.headers,
-      requestedVersion: header(req, A2A_VERSION_HEADER),
+      headers: headerRecord(request.headers),
+      requestedVersion: request.headers.get(A2A_VERSION_HEADER) || undefined,
     });
     validateVersion(context.requestedVersion, await options.handler.getAgentCard(), 'HTTP+JSON');
-    const reply = await runRestRoute(options.handler, { method, path: options.path, query: options.query, body }, context);
-    await writeRestResult(res, reply, options.log);
+    const query = new URL(request.url).searchParams;
+    const reply = await runRestRoute(options.handler, { method, path: options.path, query, body }, context);
+    return await restResultResponse(reply, options.log);
   } catch (error) {
     if (!(error instanceof RestHttpError) && !(error instanceof A2AError)) options.log?.(`A2A REST request failed: ${clipForLog((error as Error).message)}`);
-    if (!res.headersSent) writeRestError(res, error);
-    else if (!res.writableEnded) res.end();
+    return restErrorResponse(error);
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value || undefined;
 }

@@ -1,0 +1,75 @@
+import type { HttpBindings } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
+import { createHostOriginCheck } from './host-origin-check.js';
+import type { HttpFace, HttpUpgrade } from './http-face.js';
+import type { NetworkAuth } from './network-auth.js';
+import { requestPrincipal } from './request-principal.js';
+
+/** What a request reaches the core with: Node's request and response, or (for a WebSocket upgrade) the socket. */
+export type HttpCoreBindings = Partial<HttpBindings> & { upgrade?: HttpUpgrade & { taken?: boolean } };
+
+export interface HttpCoreAppOptions {
+  /** Bind host: Host must name it (or localhost). */
+  host: string;
+  allowedOrigins?: readonly string[];
+  auth: NetworkAuth;
+  faces: readonly HttpFace[];
+  /** The refusal of a request whose Host or Origin is not allowed (HTTP 403), in the faces' shape. */
+  forbidden(reason: string): Response;
+  /** The answer to a path no face serves (HTTP 404). */
+  notFound(request: Request): Response;
+  /** The answer when a face throws (HTTP 500); the error is reported to `warn`. */
+  failed(error: Error): Response;
+  warn?: (message: string) => void;
+}
+
+type CoreContext = Context<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }>;
+
+/**
+ * The one HTTP core of every network face, as a Hono app: the DNS-rebinding guard (Host and
+ * Origin) runs first for every request and every WebSocket upgrade, then the bearer-token
+ * auth of the face's route (a WebSocket upgrade may carry the token as a `bearer.<token>`
+ * subprotocol; a plain request must send `Authorization`), then the face's fetch handler.
+ */
+export function createHttpCoreApp(options: HttpCoreAppOptions): Hono<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }> {
+  const checkHostOrigin = createHostOriginCheck({ host: options.host, allowedOrigins: options.allowedOrigins });
+  const app = new Hono<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }>();
+  app.use('*', async (c, next) => {
+    const refused = checkHostOrigin({ host: c.req.header('host'), origin: c.req.header('origin') });
+    if (refused) return options.forbidden(refused);
+    await next();
+  });
+  for (const face of options.faces) {
+    for (const path of face.paths) {
+      app.all(path, async (c, next) => {
+        if (face.public) return next();
+        const upgrade = c.env?.upgrade !== undefined;
+        const principal = requestPrincipal(options.auth, {
+          authorization: c.req.header('authorization'),
+          ...(upgrade ? { webSocketProtocol: c.req.header('sec-websocket-protocol') } : {}),
+        });
+        if (principal === undefined) return face.unauthorized(c.req.raw);
+        c.set('principal', principal);
+        await next();
+      });
+      app.all(path, (c) => serveFace(face, c));
+    }
+  }
+  app.notFound((c) => options.notFound(c.req.raw));
+  app.onError((error) => {
+    options.warn?.(`http: a request failed: ${error.message}`);
+    return options.failed(error);
+  });
+  return app;
+}
+
+function serveFace(face: HttpFace, c: CoreContext): Response | Promise<Response> {
+  const principal = c.get('principal');
+  const upgrade = c.env?.upgrade;
+  if (!upgrade) return face.fetch(c.req.raw, principal);
+  if (!face.upgrade || principal === undefined) return new Response('This endpoint does not take WebSocket upgrades', { status: 426, headers: { 'content-type': 'text/plain' } });
+  upgrade.taken = true;
+  face.upgrade(upgrade, principal);
+  // The face owns the socket now; the core writes nothing more to it.
+  return new Response(null, { status: 204 });
+}
