@@ -123,6 +123,60 @@ describe('ACP v2 draft over WebSocket: JSON-RPC batches are answered as JSON-RPC
   });
 });
 
+describe('ACP v2 draft over HTTP: a POSTed batch is answered in the POST response as JSON-RPC 2.0 says', () => {
+  it('one array with an answer per request, none for notifications, bad entries in place, an empty batch one -32600; v1 keeps refusing', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-v2-batch-http-'));
+    const server = await startHttpCli({
+      cwd,
+      args: ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--transport', 'http'],
+      urlPattern: /ACP over HTTP at (http:\/\/\S+\/acp)/,
+    });
+    servers.push(server);
+    const post = (body: unknown, connection?: string) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { ...TEST_AUTH_HEADERS, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(connection ? { 'acp-connection-id': connection } : {}) },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const init = await post({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: v2.PROTOCOL_VERSION, info: { name: 'batch-test', version: '1' }, capabilities: {} } });
+    expect(init.status).toBe(200);
+    const draft = init.headers.get('acp-connection-id')!;
+    const newSession = { jsonrpc: '2.0', id: 'new', method: 'session/new', params: { cwd, mcpServers: [] } };
+
+    const answered = await post([newSession, cancel, list('a')], draft);
+    expect(answered.status).toBe(200);
+    const answer = (await answered.json()) as RawMessage[];
+    expect(answer.map((message) => [message.id, message.error === undefined])).toEqual([
+      ['new', true],
+      ['a', true],
+    ]);
+    const sessionId = (answer[0]!.result as { sessionId: string }).sessionId;
+    const listed = (await (await post([list('after')], draft)).json()) as RawMessage[];
+    expect((listed[0]!.result as { sessions: Array<{ sessionId: string }> }).sessions.map((session) => session.sessionId)).toEqual([sessionId]);
+
+    const mixed = (await (await post([{ jsonrpc: '2.0', id: 'bad', method: 5 }, 7, list('c'), list('c')], draft)).json()) as RawMessage[];
+    expect(mixed.map((message) => [message.id, message.error?.code ?? 'result'])).toEqual([
+      ['bad', -32600],
+      [null, -32600],
+      ['c', 'result'],
+      ['c', -32600],
+    ]);
+    const onlyNotifications = await post([cancel, cancel], draft);
+    expect(onlyNotifications.status).toBe(202);
+    expect(await onlyNotifications.text()).toBe('');
+    expect(await (await post('[]', draft)).json()).toMatchObject({ id: null, error: { code: -32600 } });
+    const deep = `[{"jsonrpc":"2.0","id":"deep","method":"session/list","params":{"x":${'['.repeat(200)}${']'.repeat(200)}}}]`;
+    expect(await (await post(deep, draft)).json()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/deeper than 128/) } });
+
+    const stable = await post({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+    const refusal = (await (await post([list('x'), list('y')], stable.headers.get('acp-connection-id')!)).json()) as RawMessage[];
+    expect(refusal.map((message) => [message.id, message.error?.code])).toEqual([
+      ['x', -32600],
+      ['y', -32600],
+    ]);
+  });
+});
+
 async function openSocket(url: string): Promise<{ socket: WebSocket; frames: Array<RawMessage | RawMessage[]>; send(message: unknown): void }> {
   const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers: TEST_AUTH_HEADERS });
   const frames: Array<RawMessage | RawMessage[]> = [];
