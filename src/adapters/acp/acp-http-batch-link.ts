@@ -55,12 +55,14 @@ export class AcpHttpBatchLink {
 
   /**
    * Dispatches a batch (a non-empty array within the limits) and resolves with its answer, one
-   * response per request in order, or `undefined` when it held only notifications.
+   * response per request in order, or `undefined` when it held only notifications (or `signal` aborted).
    */
-  answer(entries: unknown[], warn?: (message: string) => void): Promise<unknown[] | undefined> {
+  answer(entries: unknown[], signal: AbortSignal, warn?: (message: string) => void): Promise<unknown[] | undefined> {
     const batches = this.#batches;
     if (!batches || !this.#inject) return Promise.resolve(undefined);
     return new Promise((resolve) => {
+      // A client that gives up stops waiting here; the answers still taken later are dropped.
+      signal.addEventListener('abort', () => resolve(undefined), { once: true });
       const opened = batches.open(entries, resolve);
       for (const warning of opened.warnings) warn?.(`acp: ${warning}`);
       for (const message of opened.dispatch) this.#inject!(message as acp.AnyMessage);

@@ -82,7 +82,9 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
     }
     if (body.text.trim() === '') return json(400, errorResponse(null, PARSE_ERROR, 'Parse error: the body is empty; POST one JSON-RPC message'));
     const connectionId = request.headers.get(CONNECTION_HEADER);
-    if (body.text.trimStart().startsWith('[')) return answerHttpBatch(body.text, connectionId ? entry.links.get(connectionId) : undefined, limits, warn);
+    if (body.text.trimStart().startsWith('[')) {
+      return answerHttpBatch(body.text, connectionId ? entry.links.get(connectionId) : undefined, { limits, signal: request.signal, warn });
+    }
     const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text, signal: request.signal });
     if (connectionId) return entry.acp.handleRequest(forwarded);
     // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it.

@@ -12,10 +12,15 @@ import type { AcpHttpBatchLink } from './acp-http-batch-link.js';
  * message's. Otherwise (v1, which has no batches, or before `initialize`) each request gets its
  * own -32600. An empty batch is one -32600 either way.
  */
-export async function answerHttpBatch(text: string, link: AcpHttpBatchLink | undefined, limits: JsonRpcLimits, warn?: (message: string) => void): Promise<Response> {
+export async function answerHttpBatch(
+  text: string,
+  link: AcpHttpBatchLink | undefined,
+  options: { limits: JsonRpcLimits; signal: AbortSignal; warn?: (message: string) => void },
+): Promise<Response> {
+  const { limits, warn } = options;
   const entries = link?.answersBatches ? parseBatch(text, limits) : undefined;
   if (entries && link) {
-    const answer = await link.answer(entries, warn);
+    const answer = await link.answer(entries, options.signal, warn);
     return answer === undefined ? new Response(null, { status: 202 }) : json(200, answer);
   }
   const intake = inspectJsonRpcText(text, limits);
