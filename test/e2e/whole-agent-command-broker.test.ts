@@ -55,12 +55,15 @@ async function bash(cli: AcpCli, sessionId: string, args: { command: string; bac
   return toolCallText(final!);
 }
 
-/** What a command can learn of the agent: its state folder, its parent's environment, any process of the sandbox's namespace. */
+/**
+ * What a command can learn of the agent: its state folder, its parent's environment, any process of the
+ * sandbox's namespace (only the agent started with `PLAITED_SECRETS_FD`; commands get an allow-listed environment).
+ */
 const PROBE = [
   'echo "entries: $(ls -A .plaited/state 2>/dev/null | wc -l)"',
   'echo "transcript: $(cat .plaited/state/* 2>/dev/null | grep -a -c remember-marker-58)"',
-  "echo \"parent: $({ tr '\\0' '\\n' < /proc/$PPID/environ; } 2>/dev/null | grep -c '^PLAITED_SANDBOXED=')\"",
-  "for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -q '^PLAITED_SANDBOXED=1' && echo \"agent-visible ${p#/proc/}\"; done",
+  "echo \"parent: $({ tr '\\0' '\\n' < /proc/$PPID/environ; } 2>/dev/null | grep -c '^PLAITED_SECRETS_FD=')\"",
+  "for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -q '^PLAITED_SECRETS_FD=' && echo \"agent-visible ${p#/proc/}\"; done",
   // The agent's command line names its preload (spelled in two halves, so this script does not).
   'k=sandbox-child; k=${k}-preload; for p in /proc/[0-9]*; do grep -qa -- "$k" $p/cmdline 2>/dev/null && echo "agent-visible ${p#/proc/}"; done',
   'echo probe-done',
@@ -94,7 +97,7 @@ describe('whole-agent sandbox: commands run in a sandbox of their own (the comma
     // Closing the agent ends its background command too.
     await bed.closeNow(cli);
     await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0, 15_000, 'the background command to be gone');
-  });
+  }, 120_000);
 
   it('"always" picked in the sandbox holds after a restart; a command cannot write a rule itself', async () => {
     const { cwd, env, configHome } = setup([]);
@@ -133,5 +136,5 @@ describe('whole-agent sandbox: commands run in a sandbox of their own (the comma
     expect(await bash(second, next, { command: 'echo forged' })).toContain('forged');
     expect(asked).toEqual(['echo scoped-ok', forge, 'echo forged']);
     expect(JSON.parse(readFileSync(rules, 'utf8')).rules).toEqual([expect.objectContaining({ rule: 'bash(echo scoped-ok)' })]);
-  });
+  }, 120_000);
 });

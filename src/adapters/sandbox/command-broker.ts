@@ -18,6 +18,8 @@ export interface CommandBrokerOptions {
   /** Where "always" answers are written (the user's folder, which the sandboxed agent cannot write). */
   rules: PermissionRuleStore;
   warn: (message: string) => void;
+  /** Variables every command gets (the sandbox's markers, which commands saw when they ran inside the agent's walls). */
+  env?: Record<string, string>;
 }
 
 export interface CommandBroker {
@@ -57,7 +59,7 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
           signal: abort.signal,
           ...(message.timeoutMs !== undefined ? { timeoutMs: message.timeoutMs } : {}),
           ...(message.maxOutputBytes !== undefined ? { maxOutputBytes: message.maxOutputBytes } : {}),
-          ...(message.env ? { env: message.env } : {}),
+          ...(message.env || options.env ? { env: { ...message.env, ...options.env } } : {}),
           ...(message.passEnv ? { passEnv: message.passEnv } : {}),
           onOutput: (chunk) => send({ t: 'output', id: message.id, data: Buffer.from(chunk).toString('base64') }),
         });

@@ -37,8 +37,9 @@ import { serveCommandBroker, type CommandBroker } from './command-broker.js';
  *   `runSandboxed` re-executes this CLI, minus the sandbox adapter, as a child
  *   under bubblewrap with `PLAITED_SANDBOXED=1`. The child inherits stdin,
  *   stdout and stderr, so the protocol's bytes pass through untouched; it dies
- *   with this process. Its tools, bash commands and stdio MCP servers all run
- *   inside the walls.
+ *   with this process. Its tools and stdio MCP servers run inside the walls; its
+ *   bash and background commands are run by this process, each in a sandbox of
+ *   its own, on the child's request (command-broker.ts).
  * - Per command (`adapters.sandbox.commands`): `sandboxAdapter.wrap(agent)`
  *   returns the agent with every turn's runtime replaced by a sandboxed one.
  */
@@ -185,16 +186,17 @@ function startBroker(channel: Duplex, policy: SandboxPolicy, cwd: string, warn: 
     runtimeFor: (dir) => createSandboxedRuntime(createLocalRuntime(dir), policy, { mode: 'isolated' }),
     rules: createPermissionRuleFile(userConfigDir()),
     warn,
+    env: { [SANDBOXED_ENV]: '1', [SANDBOX_ISOLATED_ENV]: '1' },
   });
 }
 
 /**
  * The policy for the agent itself: the configured one plus the project (its
  * file tools edit it, each edit approved through the permission flow) and the
- * folder its session store and index live in. Its commands share these walls
- * (bubblewrap cannot be nested reliably inside the sandbox's own pid
- * namespace), so under the whole-agent wrapper a command may write the project
- * too; `adapters.sandbox.commands` alone keeps commands to `allowWrite`.
+ * folder its session store and index live in. Its commands get these walls
+ * too, with the state folder hidden (the command broker runs them in a sandbox
+ * of their own), so under the whole-agent wrapper a command may write the
+ * project; `adapters.sandbox.commands` alone keeps commands to `allowWrite`.
  */
 export function wholeAgentPolicy(config: PlaitedConfig, cwd: string, home?: string): SandboxPolicy {
   const extraWrite = [resolve(cwd), resolve(cwd, '.plaited')];
