@@ -1,4 +1,6 @@
+import { createReadStream, createWriteStream } from 'node:fs';
 import { Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 import type { PermissionRuleEntry } from '../../storage/permission-rule-file.js';
 import type { ExecOptions, ExecResult } from '../../tools/runtime.js';
 import type { SandboxFinding } from './explain-sandbox-failure.js';
@@ -33,13 +35,26 @@ export function brokerClient(env: NodeJS.ProcessEnv = process.env): BrokerClient
   const marker = env[BROKER_FD_ENV];
   delete env[BROKER_FD_ENV];
   const fd = Number(marker);
-  client = marker !== undefined && Number.isInteger(fd) && fd > 2 ? openClient(new Socket({ fd, readable: true, writable: true })) : null;
+  client = marker !== undefined && Number.isInteger(fd) && fd > 2 ? openClient(openChannel(fd)) : null;
   return client;
 }
 
-function openClient(socket: Socket): BrokerClient {
-  // The channel never keeps the agent alive by itself; the protocol's stdin does.
-  socket.unref();
+/**
+ * The descriptor as a stream. Bun's `net.Socket` cannot adopt a descriptor, so under Bun it is
+ * read and written as a file (a socketpair reads and writes like one; Node would park a
+ * thread-pool thread on the blocking read, hence the socket there).
+ */
+function openChannel(fd: number): Duplex {
+  if (process.versions.bun === undefined) {
+    const socket = new Socket({ fd, readable: true, writable: true });
+    // The channel never keeps the agent alive by itself; the protocol's stdin does.
+    socket.unref();
+    return socket;
+  }
+  return Duplex.from({ readable: createReadStream('', { fd, autoClose: false }), writable: createWriteStream('', { fd, autoClose: false }) });
+}
+
+function openClient(socket: Duplex): BrokerClient {
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let gone: Error | undefined;
