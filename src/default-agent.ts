@@ -19,6 +19,8 @@ import { errorMessage } from './errors/error-message.js';
 import { userConfigDir } from './config/user-config-dir.js';
 import { createPermissionRuleFile } from './storage/permission-rule-file.js';
 import { commandLayerFor } from './adapters/sandbox/command-layer.js';
+import { brokerClient } from './adapters/sandbox/broker-client.js';
+import { brokeredRuleStore } from './adapters/sandbox/brokered-rule-store.js';
 import { createLocalRuntime } from './tools/local-runtime.js';
 
 /** The shared services behind the default extensions, opened on first use. */
@@ -107,7 +109,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
     config,
     model,
     // "Always" answers persist per project in the user's own folder, outside every project.
-    permissionRules: createPermissionRuleFile(userConfigDir()),
+    // Inside the whole-agent sandbox that folder is read-only: the launcher writes them (command-broker.ts).
+    permissionRules: projectRuleStore(log),
     // Commands outside the sandbox run under the read-only layer where bubblewrap works.
     runtime: (cwd) => createLocalRuntime(cwd, { layer: commandLayerFor(config, (message) => log('info', message)) }),
     loadExtensions: extensions,
@@ -180,6 +183,13 @@ function sandboxStdioServer(config: PlaitedConfig, projectDir: string) {
     const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, cwd, { additionalRoots }));
     return { ...server, command: wrapped.command, args: wrapped.args };
   };
+}
+
+/** The project rules in the user's folder; written through the launcher's broker when there is one. */
+function projectRuleStore(log: Log) {
+  const file = createPermissionRuleFile(userConfigDir());
+  const broker = brokerClient();
+  return broker ? brokeredRuleStore(file, broker, (message) => log('warn', message)) : file;
 }
 
 /** Without the command sandbox: stdio MCP servers run under the read-only layer, like bash commands. */

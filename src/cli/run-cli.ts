@@ -84,7 +84,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     chain.includes('mcp') && config.agent.model === undefined
       ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(modelSource(config))
       : undefined;
-  if (config.agent.stateDb !== ':memory:') {
+  // Inside the isolated whole-agent sandbox the launcher runs (and records) the commands; what this agent starts dies with the sandbox's pid namespace.
+  if (config.agent.stateDb !== ':memory:' && !(insideSandbox && process.env.PLAITED_SANDBOX_ISOLATED === '1')) {
     // What a previous agent here left running when it was killed (SIGKILL runs no exit hook).
     // In the state folder, out of every tool's reach: a planted ledger cannot name processes to kill.
     const reaped = useProcessLedger(join(ensureStateFolder(process.cwd()), 'processes'));

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
+import { dirname, join, resolve } from 'node:path';
+import type { Duplex, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Agent, ProcessOptions, PromptInput, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput } from '../../contracts/agent-output.js';
@@ -22,6 +22,13 @@ import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
 import { SANDBOXED_ENV, createSandboxedRuntime, insideSandbox } from './sandboxed-runtime.js';
 import { shellQuote } from '../../tools/shell-quote.js';
+import { useProcessLedger } from '../../tools/process-ledger.js';
+import { ensureStateFolder } from '../../storage/state-folder.js';
+import { createPermissionRuleFile } from '../../storage/permission-rule-file.js';
+import { userConfigDir } from '../../config/user-config-dir.js';
+import { BROKER_FD_ENV } from './broker-messages.js';
+import { brokerClient } from './broker-client.js';
+import { serveCommandBroker, type CommandBroker } from './command-broker.js';
 
 /**
  * The sandbox adapter, in its two shapes:
@@ -30,8 +37,9 @@ import { shellQuote } from '../../tools/shell-quote.js';
  *   `runSandboxed` re-executes this CLI, minus the sandbox adapter, as a child
  *   under bubblewrap with `PLAITED_SANDBOXED=1`. The child inherits stdin,
  *   stdout and stderr, so the protocol's bytes pass through untouched; it dies
- *   with this process. Its tools, bash commands and stdio MCP servers all run
- *   inside the walls.
+ *   with this process. Its tools and stdio MCP servers run inside the walls; its
+ *   bash and background commands are run by this process, each in a sandbox of
+ *   its own, on the child's request (command-broker.ts).
  * - Per command (`adapters.sandbox.commands`): `sandboxAdapter.wrap(agent)`
  *   returns the agent with every turn's runtime replaced by a sandboxed one.
  */
@@ -96,6 +104,8 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   const policy = wholeAgentPolicy(options.config, options.cwd, options.env?.HOME);
   // The child loads these at its start (and at the next one): read-only inside, like the config.
   policy.denyWrite.push(...startupFilesInArgv(options.argv, options.cwd).filter((file) => !policy.denyWrite.includes(file)));
+  // The agent's commands: the same walls, but the agent's state hidden (copied before the agent's own grants below).
+  const commandPolicy: SandboxPolicy = { ...policy, allowWrite: [...policy.allowWrite], denyRead: [...policy.denyRead, agentStateDir(options.cwd)] };
   const script = options.script ?? process.argv[1];
   const preload = preloadPath();
   const nodeArgs = [...(preload ? ['--import', preload] : []), script, ...childArgv(options.argv)];
@@ -108,6 +118,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   const commandsGroup = limitProcesses ? createProcessLimitGroup((policy.limits.processes ?? 0) * PARALLEL_COMMANDS) : null;
   if (commandsGroup) policy.allowWrite.push(commandsGroup.path);
   let wrapped = false;
+  let broker: CommandBroker | null = null;
   try {
     let line = `exec ${commandLine}`;
     if (mode === 'isolated') {
@@ -120,18 +131,22 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     // The agent's secrets reach the child on a descriptor after the inherited ones, never in its environment.
     const { env, secrets } = splitSecrets(options.env ?? process.env);
     const secretsFd = 3 + (options.inheritFds?.length ?? 0);
+    // The command broker's channel (command-broker.ts): only in isolated mode, where commands need walls of their own.
+    const brokerFd = mode === 'isolated' ? secretsFd + 1 : null;
     const child = spawn('/bin/sh', ['-c', line], {
       cwd: options.cwd,
-      stdio: ['inherit', 'inherit', 'inherit', ...(options.inheritFds ?? []), 'pipe'],
+      stdio: ['inherit', 'inherit', 'inherit', ...(options.inheritFds ?? []), 'pipe', ...(brokerFd ? ['pipe' as const] : [])],
       env: {
         ...env,
         [SECRETS_FD_ENV]: String(secretsFd),
+        ...(brokerFd ? { [BROKER_FD_ENV]: String(brokerFd) } : {}),
         [SANDBOXED_ENV]: '1',
         [SANDBOX_ISOLATED_ENV]: mode === 'isolated' ? '1' : '0',
         ...(commandsGroup ? { [DELEGATED_PIDS_CGROUP_ENV]: commandsGroup.path } : {}),
       },
     });
     sendSecrets(child.stdio[secretsFd] as Writable | null, secrets);
+    broker = brokerFd ? startBroker(child.stdio[brokerFd] as Duplex, commandPolicy, options.cwd, warn) : null;
     parentStatus = { isolated: mode === 'isolated', pid: child.pid ?? null };
     options.onStart?.({ ...parentStatus });
 
@@ -146,6 +161,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     detach();
     return code;
   } finally {
+    await broker?.close();
     // Also when wrapping threw: the pids groups are directories in the host's cgroup tree.
     parentStatus = { isolated: false, pid: null };
     if (wrapped) {
@@ -158,12 +174,29 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
 }
 
 /**
+ * Serves the sandboxed agent's commands and rule writes (command-broker.ts). Its commands
+ * are this process's children, recorded in its process ledger so that a restart after a
+ * SIGKILL reaps them.
+ */
+function startBroker(channel: Duplex, policy: SandboxPolicy, cwd: string, warn: (message: string) => void): CommandBroker {
+  const reaped = useProcessLedger(join(ensureStateFolder(cwd), 'processes'));
+  if (reaped > 0) warn(`stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
+  return serveCommandBroker({
+    channel,
+    runtimeFor: (dir) => createSandboxedRuntime(createLocalRuntime(dir), policy, { mode: 'isolated' }),
+    rules: createPermissionRuleFile(userConfigDir()),
+    warn,
+    env: { [SANDBOXED_ENV]: '1', [SANDBOX_ISOLATED_ENV]: '1' },
+  });
+}
+
+/**
  * The policy for the agent itself: the configured one plus the project (its
  * file tools edit it, each edit approved through the permission flow) and the
- * folder its session store and index live in. Its commands share these walls
- * (bubblewrap cannot be nested reliably inside the sandbox's own pid
- * namespace), so under the whole-agent wrapper a command may write the project
- * too; `adapters.sandbox.commands` alone keeps commands to `allowWrite`.
+ * folder its session store and index live in. Its commands get these walls
+ * too, with the state folder hidden (the command broker runs them in a sandbox
+ * of their own), so under the whole-agent wrapper a command may write the
+ * project; `adapters.sandbox.commands` alone keeps commands to `allowWrite`.
  */
 export function wholeAgentPolicy(config: PlaitedConfig, cwd: string, home?: string): SandboxPolicy {
   const extraWrite = [resolve(cwd), resolve(cwd, '.plaited')];
@@ -240,6 +273,8 @@ export type { SandboxAdapterOptions } from './sandbox-adapter-options.js';
 export const sandboxAdapter: AgentAdapter<SandboxAdapterOptions, Agent> = {
   name: 'sandbox',
   async wrap(agent, options) {
+    // Opened before this agent starts anything, so that no process it starts inherits the channel.
+    if (insideSandbox()) brokerClient();
     const mode = insideSandbox() ? 'isolated' : await resolveSandboxMode({ config: options.config.adapters.sandbox, warn: options.warn });
     if (mode === 'unsandboxed') return agent;
     if (!insideSandbox()) removeStalePlaceholders(process.cwd());

@@ -10,6 +10,7 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 import { dieWithAgent } from '../../tools/die-with-agent.js';
 import { networkDenials, releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
+import { brokerClient } from './broker-client.js';
 import { secretsToUnset } from '../../tools/secret-env.js';
 import { isProtectedPath } from '../../tools/protected-paths.js';
 import { shellQuote } from '../../tools/shell-quote.js';
@@ -21,11 +22,15 @@ import { shellQuote } from '../../tools/shell-quote.js';
  * - `limits-only`: the whole agent already runs inside the sandbox (the
  *   `PLAITED_SANDBOXED` child), so commands inherit its walls; only the limits
  *   and the violation reporting are added here.
+ * - `brokered`: inside the whole-agent sandbox with the launcher's command broker
+ *   (command-broker.ts): the launcher runs each local command in a sandbox of its
+ *   own (the same walls, the agent's state hidden, a pid namespace of its own) and
+ *   applies the limits there.
  */
-export type SandboxedRuntimeMode = 'isolated' | 'limits-only';
+export type SandboxedRuntimeMode = 'isolated' | 'limits-only' | 'brokered';
 
 export interface SandboxedRuntimeOptions {
-  /** Default: `limits-only` inside the whole-agent sandbox (`PLAITED_SANDBOXED=1`), else `isolated`. */
+  /** Default inside the whole-agent sandbox (`PLAITED_SANDBOXED=1`): `brokered` for local commands when the launcher handed a broker, else `limits-only`; outside it `isolated`. */
   mode?: SandboxedRuntimeMode;
 }
 
@@ -57,11 +62,17 @@ const WAIT_FOR_PROXY_BRIDGE =
  */
 export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
   if (inner.kind === 'sandbox') return inner;
-  const mode = options.mode ?? (insideSandbox() ? 'limits-only' : 'isolated');
+  const broker = insideSandbox() && inner.kind === 'local' ? brokerClient() : null;
+  const mode = options.mode ?? (insideSandbox() ? (broker ? 'brokered' : 'limits-only') : 'isolated');
   const isRoot = process.geteuid?.() === 0;
 
   async function exec(command: string, execOptions: ExecOptions = {}): Promise<ExecResult> {
     const cwd = execOptions.cwd ?? inner.cwd;
+    if (mode === 'brokered' && broker) {
+      const { result, findings } = await broker.exec(command, { ...execOptions, cwd: resolve(inner.cwd, cwd) });
+      if (findings && findings.length > 0) throw new SandboxViolationError({ findings, result });
+      return result;
+    }
     const commandId = `plaited-${process.pid}-${++commandSequence}`;
     const timeoutMs = effectiveTimeout(execOptions.timeoutMs, policy.limits);
     const group: ProcessLimitGroup | null = isRoot && policy.limits.processes !== null ? createProcessLimitGroup(policy.limits.processes) : null;

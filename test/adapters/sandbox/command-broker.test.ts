@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Duplex, PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { serveCommandBroker } from '../../../src/adapters/sandbox/command-broker.js';
+import { MAX_BROKER_LINE } from '../../../src/adapters/sandbox/broker-messages.js';
+import { createPermissionRuleFile } from '../../../src/storage/permission-rule-file.js';
+import { createLocalRuntime } from '../../../src/tools/local-runtime.js';
+import { waitFor } from '../../helpers/wait-for.js';
+
+/**
+ * The launcher's half of the command broker takes every line from the sandboxed agent as
+ * untrusted input: malformed, oversized or ill-shaped messages are reported and dropped, and
+ * the broker keeps serving the valid ones (a real local runtime, a real rule file).
+ */
+function harness() {
+  const project = mkdtempSync(join(tmpdir(), 'plaited-broker-unit-'));
+  const configDir = mkdtempSync(join(tmpdir(), 'plaited-broker-unit-config-'));
+  const toLauncher = new PassThrough();
+  const toAgent = new PassThrough();
+  const warnings: string[] = [];
+  const replies: Array<Record<string, unknown>> = [];
+  let pending = '';
+  toAgent.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) replies.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  const broker = serveCommandBroker({
+    channel: Duplex.from({ readable: toLauncher, writable: toAgent }),
+    runtimeFor: (cwd) => createLocalRuntime(cwd),
+    rules: createPermissionRuleFile(configDir),
+    warn: (message) => warnings.push(message),
+    env: { PLAITED_MARKER: 'from-launcher' },
+  });
+  const send = (line: string) => toLauncher.write(`${line}\n`);
+  return { project, configDir, warnings, replies, broker, send };
+}
+
+describe('command broker (launcher side)', () => {
+  it('drops bad lines with a warning and keeps serving: garbage, wrong shapes, relative paths, over-long lines', async () => {
+    const { project, warnings, replies, broker, send } = harness();
+    send('not json at all');
+    send(JSON.stringify({ t: 'exec', id: 1, command: 'echo x', cwd: 'relative/dir' }));
+    send(JSON.stringify({ t: 'exec', id: 2, command: 'echo x', cwd: project, extra: true }));
+    send(JSON.stringify({ t: 'launch-missiles', id: 3 }));
+    send(JSON.stringify({ t: 'exec', id: 4, command: 'echo x', cwd: project, env: { 'BAD NAME': 'x' } }));
+    send(JSON.stringify({ t: 'rule', id: 5, op: 'add', project, entry: { rule: 'bash(x)', effect: 'maybe' } }));
+    send(`{"t":"exec","id":6,"command":"${'a'.repeat(MAX_BROKER_LINE + 10)}","cwd":"${project}"}`);
+    send('null');
+    await waitFor(() => warnings.length === 8, 10_000, 'eight warnings');
+    expect(warnings.join('\n')).toMatch(/not JSON/);
+    expect(warnings.join('\n')).toMatch(/length limit/);
+    expect(replies).toEqual([]);
+
+    send(JSON.stringify({ t: 'exec', id: 7, command: 'echo "out $PLAITED_MARKER"; exit 3', cwd: project }));
+    await waitFor(() => replies.some((reply) => reply.t === 'result'), 10_000, 'the result');
+    const result = replies.find((reply) => reply.t === 'result') as { id: number; result: { output: string; exitCode: number } };
+    expect(result.id).toBe(7);
+    expect(result.result.output).toContain('out from-launcher');
+    expect(result.result.exitCode).toBe(3);
+    expect(replies.filter((reply) => reply.t === 'output').length).toBeGreaterThan(0);
+    await broker.close();
+  });
+
+  it('aborts a running command on request, and kills what still runs when it closes', async () => {
+    const { project, replies, broker, send } = harness();
+    send(JSON.stringify({ t: 'exec', id: 1, command: 'echo started; sleep 600', cwd: project }));
+    await waitFor(() => replies.some((reply) => reply.t === 'output'), 10_000, 'the first output');
+    send(JSON.stringify({ t: 'abort', id: 1 }));
+    await waitFor(() => replies.some((reply) => reply.t === 'result'), 10_000, 'the aborted result');
+    expect((replies.find((reply) => reply.t === 'result') as { result: { exitCode: number | null } }).result.exitCode).not.toBe(0);
+
+    const marker = `plaited-broker-unit-${process.pid}-${Date.now()}`;
+    send(JSON.stringify({ t: 'exec', id: 2, command: `echo again; exec -a ${marker} sleep 600`, cwd: project }));
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0, 10_000, 'the second command to run');
+    await broker.close();
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0, 10_000, 'the second command to be gone');
+  });
+
+  it('writes and removes a valid rule in the rule file, and answers when it is done', async () => {
+    const { project, configDir, replies, broker, send } = harness();
+    const rules = createPermissionRuleFile(configDir);
+    send(JSON.stringify({ t: 'rule', id: 1, op: 'add', project, entry: { rule: 'bash(echo ok)', effect: 'allow' } }));
+    await waitFor(() => replies.some((reply) => reply.id === 1), 10_000, 'the answer');
+    expect(replies).toContainEqual({ t: 'done', id: 1 });
+    expect(JSON.parse(readFileSync(rules.location(project), 'utf8')).rules).toMatchObject([{ rule: 'bash(echo ok)', effect: 'allow' }]);
+    send(JSON.stringify({ t: 'rule', id: 2, op: 'remove', project, entry: { rule: 'bash(echo ok)', effect: 'allow' } }));
+    await waitFor(() => replies.some((reply) => reply.id === 2), 10_000, 'the second answer');
+    expect(replies).toContainEqual({ t: 'done', id: 2, removed: true });
+    expect(rules.list(project)).toEqual([]);
+    await broker.close();
+  });
+});

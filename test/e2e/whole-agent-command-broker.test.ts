@@ -1,0 +1,140 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from '../adapters/sandbox/acp-cli-harness.js';
+import { requirePrograms } from '../adapters/sandbox/sandbox-fixture.js';
+
+/**
+ * Issue 21, whole-agent sandbox: the launcher runs each command the sandboxed agent approves in a
+ * sandbox of the command's own (the command broker). So an approved `bash` reaches neither the
+ * agent's state (`.plaited/state/`: every principal's transcripts) nor the agent process
+ * (`/proc/<agent>/environ`, its descriptors), while output, exit codes and background commands
+ * work as before; and an "always" answer, which the agent cannot write into the read-only user
+ * folder itself, is written by the launcher and holds after a restart.
+ */
+
+const bed = acpTestBed({
+  prefix: 'plaited-broker-e2e-',
+  args: ['--adapter', 'sandbox', '--adapter', 'acp'],
+  before: () => {
+    requirePrograms('bwrap', 'socat');
+    requireBuiltCli();
+  },
+});
+
+/** A project and a user config folder of its own (where "always" rules persist). */
+function setup(allow: string[]) {
+  const cwd = bed.project();
+  writeConfig(cwd, { tools: { allow } });
+  const configHome = mkdtempSync(join(tmpdir(), 'plaited-broker-home-'));
+  return { cwd, configHome, env: { XDG_CONFIG_HOME: configHome } };
+}
+
+async function newSession(cli: AcpCli, cwd: string): Promise<string> {
+  await initialize(cli);
+  return (await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
+}
+
+/** Runs one `bash` call in a turn and returns the text of its final update. */
+async function bash(cli: AcpCli, sessionId: string, args: { command: string; background?: boolean }): Promise<string> {
+  bed.server.push({ toolCalls: [{ name: 'bash', arguments: args }] }, { text: 'Done.' });
+  const before = cli.updates.length;
+  const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `run ${args.command}` }] });
+  expect(response.stopReason).toBe('end_turn');
+  const final = cli.updates
+    .slice(before)
+    .map((record) => record.update as SessionUpdateRecord['update'])
+    .find((update) => update.sessionUpdate === 'tool_call_update' && (update.status === 'completed' || update.status === 'failed'));
+  return toolCallText(final!);
+}
+
+/**
+ * What a command can learn of the agent: its state folder, its parent's environment, any process of the
+ * sandbox's namespace (only the agent started with `PLAITED_SECRETS_FD`; commands get an allow-listed environment).
+ */
+const PROBE = [
+  'echo "entries: $(ls -A .plaited/state 2>/dev/null | wc -l)"',
+  'echo "transcript: $(cat .plaited/state/* 2>/dev/null | grep -a -c remember-marker-58)"',
+  "echo \"parent: $({ tr '\\0' '\\n' < /proc/$PPID/environ; } 2>/dev/null | grep -c '^PLAITED_SECRETS_FD=')\"",
+  "for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -q '^PLAITED_SECRETS_FD=' && echo \"agent-visible ${p#/proc/}\"; done",
+  // The agent's command line names its preload (spelled in two halves, so this script does not).
+  'k=sandbox-child; k=${k}-preload; for p in /proc/[0-9]*; do grep -qa -- "$k" $p/cmdline 2>/dev/null && echo "agent-visible ${p#/proc/}"; done',
+  'echo probe-done',
+  'exit 7',
+].join('\n');
+
+describe('whole-agent sandbox: commands run in a sandbox of their own (the command broker)', () => {
+  it("an approved bash reads neither the agent's state nor the agent process; output, exit codes and background commands work", async () => {
+    const { cwd, env } = setup(['bash']);
+    const cli = bed.start(cwd, { env });
+    const sessionId = await newSession(cli, cwd);
+    bed.server.push({ text: 'Noted.' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember-marker-5813 is the word' }] });
+
+    const probed = await bash(cli, sessionId, { command: PROBE });
+    expect(probed).toContain('probe-done');
+    expect(probed).toContain('Exit code: 7');
+    expect(probed).toContain('entries: 0');
+    expect(probed).toContain('transcript: 0');
+    expect(probed).toContain('parent: 0');
+    expect(probed).not.toContain('agent-visible');
+    // The agent itself still has its state: the transcript is there, outside the command's walls.
+    expect(readFileSync(join(cwd, '.plaited/state/state.db')).length).toBeGreaterThan(0);
+
+    // A background command keeps running after its call returns, and writes the project.
+    const marker = `plaited-broker-bg-${process.pid}-${Date.now()}`;
+    const started = await bash(cli, sessionId, { command: `echo bg-ready > bg.txt; exec -a ${marker} sleep 600`, background: true });
+    expect(started).toContain('Started in the background');
+    expect(await bash(cli, sessionId, { command: 'while [ ! -s bg.txt ]; do sleep 0.05; done; cat bg.txt' })).toContain('bg-ready');
+    expect(spawnSync('pgrep', ['-f', marker]).status).toBe(0);
+    // Closing the agent ends its background command too.
+    await bed.closeNow(cli);
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0, 15_000, 'the background command to be gone');
+  }, 120_000);
+
+  it('"always" picked in the sandbox holds after a restart; a command cannot write a rule itself', async () => {
+    const { cwd, env, configHome } = setup([]);
+    const asked: string[] = [];
+    const answer = (request: acp.RequestPermissionRequest): acp.RequestPermissionResponse => {
+      const command = (request.toolCall.rawInput as { command: string }).command;
+      asked.push(command);
+      const always = request.options.find((option) => option.kind === 'allow_always');
+      if (command === 'echo scoped-ok' && always) return { outcome: { outcome: 'selected', optionId: always.optionId } };
+      const once = request.options.find((option) => option.kind === 'allow_once');
+      return { outcome: { outcome: 'selected', optionId: once!.optionId } };
+    };
+    const rules = join(configHome, 'plaited-agent/projects', createHash('sha256').update(cwd).digest('hex'), 'permissions.json');
+    // Allowed once, this command tries to forge a rule: straight into the file, and through every socket it can see.
+    const forge = [
+      `mkdir -p ${JSON.stringify(join(rules, '..'))} 2>/dev/null; echo '{"project":${JSON.stringify(cwd)},"rules":[{"rule":"bash(echo forged)","effect":"allow"}]}' > ${JSON.stringify(rules)} 2>/dev/null && echo wrote-rules`,
+      `for f in /proc/[0-9]*/fd/*; do case "$(readlink $f)" in socket:*) printf '%s\\n' '{"t":"rule","id":9001,"op":"add","project":${JSON.stringify(cwd)},"entry":{"rule":"bash(echo forged)","effect":"allow"}}' > $f 2>/dev/null && echo "wrote $f";; esac; done`,
+      'echo forge-done',
+    ].join('\n');
+
+    const first = bed.start(cwd, { env, onPermission: answer });
+    const sessionId = await newSession(first, cwd);
+    expect(await bash(first, sessionId, { command: 'echo scoped-ok' })).toContain('scoped-ok');
+    const forged = await bash(first, sessionId, { command: forge });
+    expect(forged).toContain('forge-done');
+    expect(forged).not.toContain('wrote-rules');
+    expect(asked).toEqual(['echo scoped-ok', forge]);
+    // Written by the launcher, outside the sandbox, into the user's folder.
+    await waitFor(() => existsSync(rules), 10_000, 'the rule file');
+    expect(JSON.parse(readFileSync(rules, 'utf8'))).toMatchObject({ project: cwd, rules: [{ rule: 'bash(echo scoped-ok)', effect: 'allow' }] });
+    await bed.closeNow(first);
+
+    const second = bed.start(cwd, { env, onPermission: answer });
+    const next = await newSession(second, cwd);
+    expect(await bash(second, next, { command: 'echo scoped-ok' })).toContain('scoped-ok');
+    expect(await bash(second, next, { command: 'echo forged' })).toContain('forged');
+    expect(asked).toEqual(['echo scoped-ok', forge, 'echo forged']);
+    expect(JSON.parse(readFileSync(rules, 'utf8')).rules).toEqual([expect.objectContaining({ rule: 'bash(echo scoped-ok)' })]);
+  }, 120_000);
+});
