@@ -187,35 +187,45 @@ export class AcpSessionHandlers {
   }
 
   /**
-   * Runs `work` as a turn of the session: `session/cancel` and close abort its controller, and
-   * close waits for it. `queued`: after the session's previous turn on this connection (v2, whose
-   * prompt answers at once); v1's prompt request lasts the turn and the core queues turns itself.
+   * Queues a turn after the session's previous one on this connection (v2, whose prompt answers at
+   * once; the core queues turns of one session anyway): `session/cancel` and close abort its
+   * controller, and close waits for it.
    */
-  turn<T>(info: SessionInfo, work: (controller: AbortController) => Promise<T>, queued = false): Promise<T> {
+  queueTurn(info: SessionInfo, work: (controller: AbortController) => Promise<void>): Promise<void> {
     const session = this.open(info);
     const controller = new AbortController();
-    const previous = queued ? [...session.turns.values()].at(-1) : undefined;
-    const started = previous ? previous.then(() => work(controller)) : work(controller);
-    const done = started.finally(() => session.turns.delete(controller));
+    const previous = [...session.turns.values()].at(-1) ?? Promise.resolve();
+    const done = previous.then(() => work(controller)).finally(() => session.turns.delete(controller));
     session.turns.set(controller, done);
     return done;
   }
 
-  /** One turn through the core: events to `sink`, then the session's info; `cancelled` when aborted, as the spec asks. */
-  async runTurn(info: SessionInfo, prompt: ContentPart[], signal: AbortSignal, sink: TurnSink, runtime?: Runtime): Promise<TurnOutcome> {
+  /**
+   * One turn through the core: events to `sink`, then the session's info; `cancelled` when aborted,
+   * as the spec asks. `controller`: the turn's from `queueTurn` (v2); else (v1, whose request lasts
+   * the turn) a new one, cancelled by `session/cancel` and waited for by close.
+   */
+  async runTurn(info: SessionInfo, prompt: ContentPart[], sink: TurnSink, options: { runtime?: Runtime; controller?: AbortController } = {}): Promise<TurnOutcome> {
+    const controller = options.controller ?? new AbortController();
+    const untrack = options.controller ? undefined : this.track(info, controller);
+    const { signal } = controller;
     const outcome: TurnOutcome = { stopReason: 'end_turn' };
-    const events = this.agent.process({ sessionId: info.sessionId, prompt }, runtime ? { signal, runtime } : { signal });
-    for await (const event of events) {
-      if (event.type === 'permission-request') sink.ask(event, signal);
-      else if (event.type === 'turn-end') outcome.stopReason = event.stopReason;
-      else if (event.type === 'error') {
-        sink.fail?.(event);
-        outcome.stopReason = 'error';
-        outcome.error = event.error;
-      } else await sink.update(event);
+    try {
+      const events = this.agent.process({ sessionId: info.sessionId, prompt }, options.runtime ? { signal, runtime: options.runtime } : { signal });
+      for await (const event of events) {
+        if (event.type === 'permission-request') sink.ask(event, signal);
+        else if (event.type === 'turn-end') outcome.stopReason = event.stopReason;
+        else if (event.type === 'error') {
+          sink.fail?.(event);
+          outcome.stopReason = 'error';
+          outcome.error = event.error;
+        } else await sink.update(event);
+      }
+      const after = await this.owned.get(info.sessionId);
+      if (after) await sink.finished(after);
+    } finally {
+      untrack?.();
     }
-    const after = await this.owned.get(info.sessionId);
-    if (after) await sink.finished(after);
     if (signal.aborted) outcome.stopReason = 'cancelled';
     return outcome;
   }
@@ -237,6 +247,17 @@ export class AcpSessionHandlers {
   /** The connection closed: every running turn stops. */
   closeAll(): void {
     for (const sessionId of this.live.keys()) this.cancel(sessionId);
+  }
+
+  /** Registers a running turn until the returned function is called. */
+  private track(info: SessionInfo, controller: AbortController): () => void {
+    const session = this.open(info);
+    let finished!: () => void;
+    session.turns.set(controller, new Promise<void>((resolve) => (finished = resolve)));
+    return () => {
+      session.turns.delete(controller);
+      finished();
+    };
   }
 
   private open(info: SessionInfo): LiveSession {

@@ -54,7 +54,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       const prompt = checkedPrompt(params.prompt as never);
       const info = await handlers.require(params.sessionId);
       // After the session's previous turn: the core queues turns of one session anyway.
-      const done = handlers.turn(info, (controller) => updates.runTurn(info, prompt, controller), true);
+      const done = handlers.queueTurn(info, (controller) => updates.runTurn(info, prompt, controller));
       void done.catch((error: unknown) => options.log?.(`ACP v2 turn failed: ${String(error)}`));
       return { messageId: randomUUID() };
     })

@@ -71,7 +71,7 @@ export class AcpV2Updates {
     await this.sendState(sessionId, 'running');
     let outcome: TurnOutcome;
     try {
-      outcome = await this.handlers().runTurn(info, prompt, controller.signal, this.#turnSink(info));
+      outcome = await this.handlers().runTurn(info, prompt, this.#turnSink(info), { controller });
     } catch (thrown) {
       outcome = { stopReason: 'error', error: { code: 'internal_error', message: thrown instanceof Error ? thrown.message : String(thrown) } };
     }

@@ -104,19 +104,17 @@ async function prompt(v1: V1Connection, client: acp.AgentContext, params: acp.Pr
   handlers.requireLogin();
   const parts = checkedPrompt(params.prompt);
   const info = await handlers.require(params.sessionId);
-  return handlers.turn(info, async (controller) => {
-    // The read-only layer for commands outside the sandbox (a sandbox wraps this runtime and turns it off).
-    const layer = commandLayerFor(agent.config);
-    const runtime = createAcpClientRuntime({
-      client,
-      sessionId: info.sessionId,
-      capabilities: v1.clientCapabilities,
-      local: createLocalRuntime(info.cwd, { layer, roots: info.options?.additionalDirectories ?? [] }),
-      layer,
-    });
-    const outcome = await handlers.runTurn(info, parts, controller.signal, turnSink(v1, client, info), runtime);
-    return { stopReason: outcome.stopReason as acp.StopReason };
+  // The read-only layer for commands outside the sandbox (a sandbox wraps this runtime and turns it off).
+  const layer = commandLayerFor(agent.config);
+  const runtime = createAcpClientRuntime({
+    client,
+    sessionId: info.sessionId,
+    capabilities: v1.clientCapabilities,
+    local: createLocalRuntime(info.cwd, { layer, roots: info.options?.additionalDirectories ?? [] }),
+    layer,
   });
+  const outcome = await handlers.runTurn(info, parts, turnSink(v1, client, info), { runtime });
+  return { stopReason: outcome.stopReason as acp.StopReason };
 }
 
 /** A v1 turn's events as `session/update`s; an error event fails the prompt request. */
