@@ -72,6 +72,13 @@ module.exports = {
       from: { path: layer('contracts') },
       to: { path: layer('agent', 'adapters', 'mcp', 'context', 'model', 'config', 'retrieval', 'storage', 'errors') },
     },
+    {
+      name: 'acp-no-cycle',
+      comment: 'ACP: one handler set with v1 and v2 translators over it; the router and the version switch do not import each other.',
+      severity: 'error',
+      from: { path: '^src/adapters/acp/' },
+      to: { path: '^src/adapters/acp/', circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

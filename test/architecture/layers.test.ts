@@ -46,6 +46,8 @@ describe('layer rules (DESIGN.md, .dependency-cruiser.cjs)', () => {
       'src/retrieval/index.ts': "import '../mcp/registry.js';\n",
       'src/storage/store.ts': "import '../agent/core.js';\n",
       'src/contracts/events.ts': "import '../agent/core.js';\n",
+      'src/adapters/acp/router.ts': "import './versions.js';\n",
+      'src/adapters/acp/versions.ts': "import './router.js';\n",
     };
     try {
       for (const [path, text] of Object.entries(files)) {
@@ -65,6 +67,7 @@ describe('layer rules (DESIGN.md, .dependency-cruiser.cjs)', () => {
           'retrieval-serves-every-module: src/retrieval/index.ts → src/mcp/registry.ts',
           'storage-owns-its-records: src/storage/store.ts → src/agent/core.ts',
           'contracts-at-the-bottom: src/contracts/events.ts → src/agent/core.ts',
+          'acp-no-cycle: src/adapters/acp/router.ts → src/adapters/acp/versions.ts',
         ].sort(),
       );
     } finally {

@@ -2,8 +2,9 @@ import type * as acp from '@agentclientprotocol/sdk';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { Agent } from '../../agent/agent.js';
 import { serveAcpV2 } from './acp-v2-agent.js';
-import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
-import type { AcpConnectionHandle } from './serve-acp-versions.js';
+import { serveAcp } from './serve-acp.js';
+import type { ServeAcpOptions } from './serve-acp-options.js';
+import type { AcpConnectionHandle } from './acp-connection-handle.js';
 
 /**
  * One ACP connection through the SDK's protocol router, which picks v1 (stable) or the v2 draft

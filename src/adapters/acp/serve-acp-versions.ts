@@ -1,12 +1,11 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Agent } from '../../agent/agent.js';
 import { asksForAcpV2 } from './asks-for-acp-v2.js';
-import { serveAcp, type ServeAcpOptions } from './serve-acp.js';
+import { serveAcp } from './serve-acp.js';
+import type { ServeAcpOptions } from './serve-acp-options.js';
+import type { AcpConnectionHandle } from './acp-connection-handle.js';
 
-export interface AcpConnectionHandle {
-  closed: Promise<void>;
-  close(): void;
-}
+export type { AcpConnectionHandle } from './acp-connection-handle.js';
 
 /**
  * One ACP connection, served as the version the client asks for in `initialize`: v1 (stable), or

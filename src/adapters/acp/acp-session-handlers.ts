@@ -1,0 +1,275 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { Agent, AgentCapabilities, SessionInfo, SessionManager } from '../../agent/agent.js';
+import type { McpServerConfig } from '../../config/schema.js';
+import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
+import type { Runtime } from '../../tools/runtime.js';
+import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
+import { checkedCwd } from './acp-request-checks.js';
+import { checkAdditionalDirectories } from './acp-additional-directories.js';
+import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';
+import { toAcpRequestError } from './to-acp-request-error.js';
+import { MODES, sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
+import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
+import { acpSessionEnd } from './acp-session-end.js';
+import type { PermissionRequestEvent } from './bridge-permission.js';
+
+const LIST_PAGE_SIZE = 50;
+
+/** A session this connection opened, with the controller and completion of each running turn. */
+interface LiveSession {
+  cwd: string;
+  turns: Map<AbortController, Promise<unknown>>;
+}
+
+/** Where a turn's events go: the version's translator turns them into its wire updates. */
+export interface TurnSink {
+  /** Every event but permission questions, the turn's end and errors. */
+  update(event: AgentOutput): Promise<unknown>;
+  /** A permission question; not awaited: the turn keeps streaming, so a steering prompt or cancel can supersede it. */
+  ask(event: PermissionRequestEvent, signal: AbortSignal): void;
+  /** An error event: v1 ends the request with it (throws); v2 reports it when the turn ends. */
+  fail?(event: Extract<AgentOutput, { type: 'error' }>): void;
+  /** The session once the turn is done (its title from the first prompt, its last activity). */
+  finished(info: SessionInfo): Promise<unknown>;
+}
+
+export interface TurnOutcome {
+  stopReason: string;
+  error?: { code: string; message: string };
+}
+
+/** The request fields that open a session, in every version. */
+export interface OpenSessionParams {
+  sessionId: string;
+  cwd: unknown;
+  additionalDirectories?: string[] | null;
+}
+
+/**
+ * The ACP session handlers of one connection, version-neutral: v1 (`serveAcp`) and the v2 draft
+ * (`serveAcpV2`) translate their wire shapes to and from these. Sessions another principal owns
+ * do not exist here; errors are ACP's (`RequestError`, the same class in both versions).
+ */
+export class AcpSessionHandlers {
+  readonly owned: SessionManager;
+  /** `session/close` and `session/delete`. */
+  readonly end: ReturnType<typeof acpSessionEnd>;
+  private readonly live = new Map<string, LiveSession>();
+  /** `logout` on this connection: new sessions and prompts need `authenticate` again. */
+  private loggedOut = false;
+
+  constructor(
+    private readonly agent: Agent,
+    principal: string = LOCAL_PRINCIPAL,
+    /** Told when a session stops on this connection (v2 forgets its terminals). */
+    private readonly onStop: (sessionId: string) => void = () => undefined,
+  ) {
+    this.owned = ownedSessions(agent.sessions, principal);
+    this.end = acpSessionEnd({ owned: this.owned, requireSession: (id) => this.require(id), stopSession: (id) => this.stop(id) });
+  }
+
+  /** What `initialize` reports, before the version shapes it. */
+  initialize(): { capabilities: AgentCapabilities; authMethods: acp.AuthMethod[] } {
+    return { capabilities: this.agent.capabilities(), authMethods: this.authMethods() };
+  }
+
+  /** The configured login methods (none for a local model). */
+  authMethods(): acp.AuthMethod[] {
+    return authMethods(this.agent.config);
+  }
+
+  authenticate(methodId: string): void {
+    authenticate(this.agent.config, methodId);
+    this.loggedOut = false;
+  }
+
+  logout(): void {
+    this.loggedOut = true;
+  }
+
+  /** New sessions need credentials: the spec's auth-required answer instead of a failure at the first prompt. */
+  requireCredentials(): void {
+    if (this.loggedOut || missingCredentials(this.agent.config)) throw authRequired(this.agent.config);
+  }
+
+  /** A prompt after `logout` needs `authenticate` again. */
+  requireLogin(): void {
+    if (this.loggedOut) throw authRequired(this.agent.config);
+  }
+
+  async require(sessionId: string, cwd?: string): Promise<SessionInfo> {
+    const info = await this.owned.get(sessionId, cwd);
+    if (!info) throw acp.RequestError.sessionNotFound(sessionId);
+    return info;
+  }
+
+  /** The session's cwd when this connection has it open. */
+  liveCwd(sessionId: string): string | undefined {
+    return this.live.get(sessionId)?.cwd;
+  }
+
+  running(sessionId: string): boolean {
+    return (this.live.get(sessionId)?.turns.size ?? 0) > 0;
+  }
+
+  configOptions(info: SessionInfo): acp.SessionConfigOption[] {
+    return sessionConfigOptions(this.agent, info);
+  }
+
+  /** Events outside a turn (MCP server failures, slash commands, mode changes) for this connection's sessions. */
+  subscribe(listener: (event: AgentOutput, cwd: string) => void): () => void {
+    return this.agent.subscribe((event) => {
+      const cwd = this.liveCwd(event.sessionId);
+      if (cwd !== undefined) listener(event, cwd);
+    });
+  }
+
+  async newSession(params: { cwd: unknown; additionalDirectories?: string[] | null }, mcpServers: () => McpServerConfig[]): Promise<SessionInfo> {
+    const cwd = await checkedCwd(params.cwd);
+    this.requireCredentials();
+    const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, cwd);
+    const info = await this.owned.create({
+      cwd,
+      mcpServers: mcpServers(),
+      ...(additionalDirectories.length > 0 ? { options: { additionalDirectories } } : {}),
+    });
+    this.open(info);
+    return info;
+  }
+
+  /** Live again (its MCP servers reconnect), with nothing replayed; the request's directories are the session's from now on. */
+  async resume(params: OpenSessionParams): Promise<SessionInfo> {
+    const cwd = await checkedCwd(params.cwd);
+    const found = await this.require(params.sessionId, cwd);
+    if (found.cwd !== cwd) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
+    await this.withDirectories(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd));
+    const info = await this.owned.activate(found.sessionId, found.cwd).catch((error: unknown) => {
+      throw toAcpRequestError(error, found.sessionId);
+    });
+    this.open(info);
+    return info;
+  }
+
+  /** `session/load` before its replay: the session opened on this connection. */
+  async load(params: OpenSessionParams): Promise<SessionInfo> {
+    const found = await this.require(params.sessionId, await checkedCwd(params.cwd));
+    const info = await this.withDirectories(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd));
+    this.open(info);
+    return info;
+  }
+
+  /** The stored history to replay. */
+  history(info: SessionInfo): Promise<AgentOutput[]> {
+    return this.owned.history(info.sessionId, info.cwd).catch((error: unknown) => {
+      throw toAcpRequestError(error, info.sessionId);
+    });
+  }
+
+  async list(params: { cursor?: string | null; cwd?: string | null }): Promise<{ sessions: SessionInfo[]; nextCursor?: string }> {
+    const start = decodeListCursor(params.cursor);
+    const all = await this.owned.list(params.cwd != null ? { cwd: await checkedCwd(params.cwd) } : {});
+    return {
+      sessions: all.slice(start, start + LIST_PAGE_SIZE),
+      ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: encodeListCursor(start + LIST_PAGE_SIZE) } : {}),
+    };
+  }
+
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SessionInfo> {
+    const info = await this.require(sessionId);
+    return (await setSessionConfigOption(this.agent, info, configId, value)).info;
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    const mode = MODES.find((candidate) => candidate.id === modeId);
+    if (!mode) throw acp.RequestError.invalidParams({ modeId }, `unknown mode; available: ${MODES.map((m) => m.id).join(', ')}`);
+    await this.require(sessionId);
+    await this.owned.setMode(sessionId, mode.id);
+  }
+
+  /**
+   * Queues a turn after the session's previous one on this connection (v2, whose prompt answers at
+   * once; the core queues turns of one session anyway): `session/cancel` and close abort its
+   * controller, and close waits for it.
+   */
+  queueTurn(info: SessionInfo, work: (controller: AbortController) => Promise<void>): Promise<void> {
+    const session = this.open(info);
+    const controller = new AbortController();
+    const previous = [...session.turns.values()].at(-1) ?? Promise.resolve();
+    const done = previous.then(() => work(controller)).finally(() => session.turns.delete(controller));
+    session.turns.set(controller, done);
+    return done;
+  }
+
+  /**
+   * One turn through the core: events to `sink`, then the session's info; `cancelled` when aborted,
+   * as the spec asks. `controller`: the turn's from `queueTurn` (v2); else (v1, whose request lasts
+   * the turn) a new one, cancelled by `session/cancel` and waited for by close.
+   */
+  async runTurn(info: SessionInfo, prompt: ContentPart[], sink: TurnSink, options: { runtime?: Runtime; controller?: AbortController } = {}): Promise<TurnOutcome> {
+    const controller = options.controller ?? new AbortController();
+    const untrack = options.controller ? undefined : this.track(info, controller);
+    const { signal } = controller;
+    const outcome: TurnOutcome = { stopReason: 'end_turn' };
+    try {
+      const events = this.agent.process({ sessionId: info.sessionId, prompt }, options.runtime ? { signal, runtime: options.runtime } : { signal });
+      for await (const event of events) {
+        if (event.type === 'permission-request') sink.ask(event, signal);
+        else if (event.type === 'turn-end') outcome.stopReason = event.stopReason;
+        else if (event.type === 'error') {
+          sink.fail?.(event);
+          outcome.stopReason = 'error';
+          outcome.error = event.error;
+        } else await sink.update(event);
+      }
+      const after = await this.owned.get(info.sessionId);
+      if (after) await sink.finished(after);
+    } finally {
+      untrack?.();
+    }
+    if (signal.aborted) outcome.stopReason = 'cancelled';
+    return outcome;
+  }
+
+  cancel(sessionId: string): void {
+    for (const controller of this.live.get(sessionId)?.turns.keys() ?? []) controller.abort();
+  }
+
+  /** session/close and session/delete: cancel the session's turns and wait until they ended, so no update follows. */
+  async stop(sessionId: string): Promise<void> {
+    const session = this.live.get(sessionId);
+    this.live.delete(sessionId);
+    this.onStop(sessionId);
+    if (!session) return;
+    for (const controller of session.turns.keys()) controller.abort();
+    await Promise.allSettled(session.turns.values());
+  }
+
+  /** The connection closed: every running turn stops. */
+  closeAll(): void {
+    for (const sessionId of this.live.keys()) this.cancel(sessionId);
+  }
+
+  /** Registers a running turn until the returned function is called. */
+  private track(info: SessionInfo, controller: AbortController): () => void {
+    const session = this.open(info);
+    let finished!: () => void;
+    session.turns.set(controller, new Promise<void>((resolve) => (finished = resolve)));
+    return () => {
+      session.turns.delete(controller);
+      finished();
+    };
+  }
+
+  private open(info: SessionInfo): LiveSession {
+    const session = this.live.get(info.sessionId) ?? { cwd: info.cwd, turns: new Map<AbortController, Promise<unknown>>() };
+    this.live.set(info.sessionId, session);
+    return session;
+  }
+
+  /** Stores the session's additional roots when they changed (an unchanged load is not activity). */
+  private async withDirectories(info: SessionInfo, additionalDirectories: string[]): Promise<SessionInfo> {
+    return JSON.stringify(info.options?.additionalDirectories ?? []) === JSON.stringify(additionalDirectories)
+      ? info
+      : this.owned.setOptions(info.sessionId, { additionalDirectories });
+  }
+}

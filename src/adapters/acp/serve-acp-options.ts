@@ -1,0 +1,14 @@
+/** What one ACP connection (v1 or the v2 draft, any transport) is served with. */
+export interface ServeAcpOptions {
+  name?: string;
+  version?: string;
+  /** Where protocol-level diagnostics go (stderr in the CLI). Never stdout. */
+  log?: (message: string) => void;
+  /** Told about refused messages (too large, too deep, malformed); stderr at warn level in the CLI. */
+  warn?: (message: string) => void;
+  /** Limits on one incoming message; default `adapters.acp.maxMessageBytes`/`maxJsonDepth` of the agent's config. */
+  maxMessageBytes?: number;
+  maxJsonDepth?: number;
+  /** Who is calling (from the network auth); stdio is the local user. Other principals' sessions do not exist for it. */
+  principal?: string;
+}
