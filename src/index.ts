@@ -33,7 +33,7 @@ export { NetworkAuthError, type NetworkAuthErrorCode } from './adapters/http/net
 export { InvalidCwdError } from './adapters/invalid-cwd-error.js';
 export { createPermissionRuleFile, type PermissionRuleEntry, type PermissionRuleStore } from './storage/permission-rule-file.js';
 export { defineTool } from './tools/define-tool.js';
-export { textResult } from './tools/tool.js';
+export { textResult } from './tools/tool-result.js';
 
 export type { AgentAdapter } from './adapters/agent-adapter.js';
 export type {
@@ -63,8 +63,8 @@ export type {
   ToolKind,
 } from './contracts/agent-output.js';
 export type { AgentExtension } from './agent/agent-extension.js';
-export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './tools/tool.js';
-export type { Runtime } from './tools/runtime.js';
+export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './contracts/tool.js';
+export type { Runtime } from './contracts/runtime.js';
 export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
 
 export { AdapterLoadError } from './adapters/load-adapter.js';

@@ -355,7 +355,7 @@ export const configSchema = z.strictObject({
   server: serverSchema.prefault({}),
   /** Named shell scripts the agent and the user can run (`scripts.test: "npm test"`). */
   scripts: z.record(z.string(), z.string()).default({}),
-  /** Functions called around tool calls and turns (see src/agent/agent-hooks.ts). */
+  /** Functions called around tool calls and turns: the core runs them as one more extension, the last (src/agent/config-hooks-extension.ts). */
   hooks: hooksSchema.prefault({}),
   /** Sub-agent definitions for the `task` tool. */
   agents: z
