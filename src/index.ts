@@ -36,6 +36,7 @@ export { defineTool } from './tools/define-tool.js';
 export { textResult } from './tools/tool-result.js';
 
 export type { AgentAdapter } from './adapters/agent-adapter.js';
+export type { CustomAdapterOptions } from './adapters/custom-adapter-options.js';
 export type {
   Agent,
   AgentCapabilities,
@@ -73,4 +74,4 @@ export type { McpServerAdapterOptions, McpServerHandle } from './adapters/mcp-se
 export type { AcpAdapterOptions, AcpStdioServer } from './adapters/acp/acp-adapter.js';
 export type { A2aAdapterOptions, A2aServer } from './adapters/a2a/a2a-adapter.js';
 export type { SandboxAdapterOptions } from './adapters/sandbox/sandbox-adapter-options.js';
-export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './contracts/agent-hooks.js';
+export type { ConfigHooks, OnToolCallHook, OnToolResultHook, OnTurnEndHook, ToolCallDecision, ToolCallHookEvent, ToolResultHookEvent, TurnEndHookEvent } from './contracts/agent-hooks.js';

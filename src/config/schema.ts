@@ -328,7 +328,10 @@ export const adaptersSchema = z.strictObject({
     .prefault({}),
   sandbox: sandboxSchema.prefault({}),
   a2a: a2aSchema.prefault({}),
-});
+})
+  // `adapters.<name>`: the section of a custom adapter (`--adapter ./x.ts` whose `name` is <name>),
+  // handed to its `wrap` as `settings`; its own code checks the contents.
+  .catchall(z.record(z.string(), z.unknown()));
 
 /** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */
 export const serverSchema = z.strictObject({
