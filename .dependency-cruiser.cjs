@@ -8,7 +8,7 @@
  *   src/mcp, src/context                               (agent extensions, through the agent contract)
  *   src/agent                                          (the core)
  *   src/model, src/tools, src/config, src/retrieval, src/storage
- *   src/contracts                                      (events, hooks: the bottom every layer may import)
+ *   src/contracts                                      (events, hooks, extensions, Tool, Runtime: the bottom every layer may import)
  */
 const cli = '^(bin/|src/cli/|src/index\\.ts$|src/default-agent\\.ts$)';
 const layer = (...names) => `^src/(${names.join('|')})/`;
@@ -67,10 +67,10 @@ module.exports = {
     },
     {
       name: 'contracts-at-the-bottom',
-      comment: 'The contracts import nothing above them (the Tool and Runtime types still live in src/tools).',
+      comment: 'The contracts (events, hooks, extensions, Tool, Runtime) import nothing above them.',
       severity: 'error',
       from: { path: layer('contracts') },
-      to: { path: layer('agent', 'adapters', 'mcp', 'context', 'model', 'config', 'retrieval', 'storage', 'errors') },
+      to: { path: layer('agent', 'adapters', 'mcp', 'context', 'model', 'tools', 'config', 'retrieval', 'storage', 'errors') },
     },
     {
       name: 'acp-no-cycle',

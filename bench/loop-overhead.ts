@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createAgent } from '../src/agent/create-agent.js';
 import { configSchema } from '../src/config/schema.js';
 import { defineTool } from '../src/tools/define-tool.js';
-import { textResult } from '../src/tools/tool.js';
+import { textResult } from '../src/tools/tool-result.js';
 import { instantStream, instantTextStream } from '../src/model/instant-stream.js';
 import { median, percentile } from './stats.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createLocalRuntime } from '../src/tools/local-runtime.js';
 import { createProtectedLayer } from '../src/tools/protected-layer.js';
-import type { Runtime } from '../src/tools/runtime.js';
+import type { Runtime } from '../src/contracts/runtime.js';
 import { median, percentile, round } from './stats.js';
 
 const RUNS = 30;

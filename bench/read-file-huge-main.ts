@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLocalRuntime } from '../src/tools/local-runtime.js';
 import { readFileTool } from '../src/tools/read-file-tool.js';
-import type { Runtime } from '../src/tools/runtime.js';
+import type { Runtime } from '../src/contracts/runtime.js';
 
 /**
  * One process of the read_file bench (see read-file-huge.ts): three `read_file` calls in

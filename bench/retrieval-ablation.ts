@@ -38,7 +38,6 @@ export const ABLATIONS: Record<string, BenchTuning> = {
   '− dense scores for all BM25 candidates, depth 100': { denseScoresForBm25: false },
   '− dense scores for all BM25 candidates, depth 50': { denseScoresForBm25: false, candidateDepth: 50 },
   'fusion: min-max normalisation': { fusion: { normalization: 'minmax' } },
-  'fusion: z-score normalisation': { fusion: { normalization: 'zscore', normDepth: 20 } },
   'dense: raw cosine (no normalisation), weight 2': { denseNormalization: 'none', denseWeight: 2 },
   'dense weight 1 instead of 1.3': { denseWeight: 1 },
   '− argument text in the embedding': { embedding: { includeArgs: false } },

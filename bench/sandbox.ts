@@ -9,7 +9,7 @@ import { createSandboxPolicy } from '../src/adapters/sandbox/sandbox-policy.js';
 import { resetSandboxRuntime } from '../src/adapters/sandbox/sandbox-runtime-host.js';
 import { createSandboxedRuntime } from '../src/adapters/sandbox/sandboxed-runtime.js';
 import { createLocalRuntime } from '../src/tools/local-runtime.js';
-import type { Runtime } from '../src/tools/runtime.js';
+import type { Runtime } from '../src/contracts/runtime.js';
 import { median, percentile, round } from './stats.js';
 
 const RUNS = 20;

@@ -33,9 +33,10 @@ export { NetworkAuthError, type NetworkAuthErrorCode } from './adapters/http/net
 export { InvalidCwdError } from './adapters/invalid-cwd-error.js';
 export { createPermissionRuleFile, type PermissionRuleEntry, type PermissionRuleStore } from './storage/permission-rule-file.js';
 export { defineTool } from './tools/define-tool.js';
-export { textResult } from './tools/tool.js';
+export { textResult } from './tools/tool-result.js';
 
 export type { AgentAdapter } from './adapters/agent-adapter.js';
+export type { CustomAdapterOptions } from './adapters/custom-adapter-options.js';
 export type {
   Agent,
   AgentCapabilities,
@@ -63,8 +64,8 @@ export type {
   ToolKind,
 } from './contracts/agent-output.js';
 export type { AgentExtension } from './agent/agent-extension.js';
-export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './tools/tool.js';
-export type { Runtime } from './tools/runtime.js';
+export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './contracts/tool.js';
+export type { Runtime } from './contracts/runtime.js';
 export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
 
 export { AdapterLoadError } from './adapters/load-adapter.js';
@@ -73,4 +74,4 @@ export type { McpServerAdapterOptions, McpServerHandle } from './adapters/mcp-se
 export type { AcpAdapterOptions, AcpStdioServer } from './adapters/acp/acp-adapter.js';
 export type { A2aAdapterOptions, A2aServer } from './adapters/a2a/a2a-adapter.js';
 export type { SandboxAdapterOptions } from './adapters/sandbox/sandbox-adapter-options.js';
-export type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from './contracts/agent-hooks.js';
+export type { ConfigHooks, OnToolCallHook, OnToolResultHook, OnTurnEndHook, ToolCallDecision, ToolCallHookEvent, ToolResultHookEvent, TurnEndHookEvent } from './contracts/agent-hooks.js';

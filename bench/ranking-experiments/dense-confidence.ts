@@ -1,5 +1,5 @@
 import type { Normalization, Ranking } from '../../src/retrieval/fuse-rankings.js';
-import { scoreSpread } from '../../src/retrieval/score-spread.js';
+import { scoreSpread } from './score-spread.js';
 import type { ScoredRow } from '../../src/retrieval/vector-matrix.js';
 
 /**

@@ -10,7 +10,7 @@ import { fuseRankings, type Ranking } from '../../src/retrieval/fuse-rankings.js
 import { bm25Statements } from '../../src/retrieval/index-statements.js';
 import { boostGroups, byScore, type RankingContext, type RankRequest, type RequestEvidence } from '../../src/retrieval/rank-request.js';
 import { tokenize } from '../../src/retrieval/tokenize.js';
-import { dotProduct, type ScoredRow } from '../../src/retrieval/vector-matrix.js';
+import { dotProduct, type ScoredRow, type VectorMatrix } from '../../src/retrieval/vector-matrix.js';
 import { denseRanking } from './dense-confidence.js';
 import type { ExperimentTuning } from './experiment-tuning.js';
 import { mergeRankings } from './experimental-merge.js';
@@ -58,7 +58,7 @@ export function experimentalRank(experiments: ExperimentTuning, embedder?: Embed
     });
     const matrix = context.catalog().matrix;
     const steps = { ...x.steps, bonus: tuning.steps.bonus, bonusDepth: tuning.steps.bonusDepth };
-    return mergeRankings(scored.map(byScore), context.limit, { steps, diversity: x.diversity }, matrix ? (a, b) => matrix.similarity(a, b) : undefined);
+    return mergeRankings(scored.map(byScore), context.limit, { steps, diversity: x.diversity }, matrix ? (a, b) => similarity(matrix, a, b) : undefined);
   };
 }
 
@@ -91,8 +91,14 @@ function withServerEvidence(scores: Map<number, number>, vector: Float32Array | 
   const { meta, matrix } = context.catalog();
   if (!matrix || !vector || x.serverEvidence.weight <= 0) return scores;
   const namespaceOf = (rowid: number) => meta.get(rowid)?.namespace;
-  const centroids = namespaceCentroids(matrix, namespaceOf, x.serverEvidence.minDocs);
+  const centroids = namespaceCentroids(matrix, meta.keys(), namespaceOf, x.serverEvidence.minDocs);
   return applyServerEvidence(scores, namespaceOf, (namespace) => dotProduct(centroids.get(namespace), vector), x.serverEvidence);
+}
+
+/** Cosine of two stored documents (0 when either has no vector); moved here from VectorMatrix with the diversity experiment. */
+function similarity(matrix: VectorMatrix, a: number, b: number): number {
+  const dot = dotProduct(matrix.vectorOf(a), matrix.vectorOf(b) ?? new Float32Array(0)) ?? 0;
+  return Number.isFinite(dot) ? dot : 0;
 }
 
 /** The request words as the index's BM25 sees them. */

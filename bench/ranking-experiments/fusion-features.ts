@@ -1,4 +1,4 @@
-import { scoreSpread } from '../../src/retrieval/score-spread.js';
+import { scoreSpread } from './score-spread.js';
 import type { ScoredRow } from '../../src/retrieval/vector-matrix.js';
 
 /** A BM25 hit with its per-field BM25 scores (name, description, args; FTS5 `bm25()` with one field weighted each). */

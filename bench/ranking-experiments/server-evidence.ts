@@ -18,25 +18,28 @@ export interface ServerEvidenceOptions {
 /** Centroids per vector matrix (one per catalog snapshot) and `minDocs`, computed once. */
 const cache = new WeakMap<VectorMatrix, Map<number, Map<string, Float32Array>>>();
 
+/** `rowids`: every document of the catalog, in catalog order (those without a vector are skipped). */
 export function namespaceCentroids(
   matrix: VectorMatrix,
+  rowids: Iterable<number>,
   namespaceOf: (rowid: number) => string | undefined,
   minDocs: number,
 ): Map<string, Float32Array> {
   const byMinDocs = cache.get(matrix) ?? new Map<number, Map<string, Float32Array>>();
   cache.set(matrix, byMinDocs);
   let centroids = byMinDocs.get(minDocs);
-  if (!centroids) byMinDocs.set(minDocs, (centroids = computeCentroids(matrix, namespaceOf, minDocs)));
+  if (!centroids) byMinDocs.set(minDocs, (centroids = computeCentroids(matrix, rowids, namespaceOf, minDocs)));
   return centroids;
 }
 
 function computeCentroids(
   matrix: VectorMatrix,
+  rowids: Iterable<number>,
   namespaceOf: (rowid: number) => string | undefined,
   minDocs: number,
 ): Map<string, Float32Array> {
   const sums = new Map<string, { sum: Float32Array; count: number }>();
-  for (const rowid of matrix.rowidList()) {
+  for (const rowid of rowids) {
     const namespace = namespaceOf(rowid);
     const vector = matrix.vectorOf(rowid);
     if (namespace === undefined || !vector) continue;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { AgentAdapter } from './agent-adapter.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { PlaitedError } from '../errors/plaited-error.js';
@@ -23,8 +23,9 @@ export class AdapterLoadError extends PlaitedError<'adapter_load_failed'> {
 }
 
 /**
- * Loads `--adapter ./x.ts` (or .js/.mjs): TypeScript through jiti, imported only here.
- * The module's default export must be `{ name: string, wrap(agent, config) }`.
+ * Loads `--adapter ./x.ts` (or .js/.mjs) through jiti, imported only here; its
+ * `import … from 'plaited-agent'` resolves to the running package. The module's default export
+ * must be `{ name: string, wrap(agent, options) }` (options: CustomAdapterOptions).
  */
 export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapter<unknown, unknown>> {
   if (!spec.includes('/') && !spec.includes('.')) {
@@ -36,14 +37,12 @@ export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapt
   protectLoadedFile(file);
   let loaded: unknown;
   try {
-    if (/\.[mc]?ts$/.test(file)) {
-      const { createJiti } = await import('jiti');
-      // No default interop: a module without a default export must be reported as such,
-      // not have its namespace stand in for one.
-      loaded = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false }).import(file);
-    } else {
-      loaded = await import(pathToFileURL(file).href);
-    }
+    const { createJiti } = await import('jiti');
+    // No default interop: a module without a default export must be reported as such, not have
+    // its namespace stand in for one. `plaited-agent` is this running package wherever the file
+    // lives (a folder with no node_modules too); jiti imports the package's ESM entry natively,
+    // so the adapter shares its instances (PlaitedError.isInstance, the adapters).
+    loaded = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false, alias: { 'plaited-agent': packageEntry() } }).import(file);
   } catch (error) {
     throw new AdapterLoadError(file, `threw while loading: ${(error as Error).message}`, { cause: error });
   }
@@ -56,4 +55,10 @@ export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapt
   }
   if (typeof candidate.wrap !== 'function') throw new AdapterLoadError(file, 'default export needs a "wrap(agent, config)" function');
   return candidate as AgentAdapter<unknown, unknown>;
+}
+
+/** The package's entry beside this file: dist/src/index.js when built, src/index.ts when Bun runs the sources. */
+function packageEntry(): string {
+  const built = fileURLToPath(new URL('../index.js', import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL('../index.ts', import.meta.url));
 }

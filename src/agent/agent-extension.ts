@@ -1,7 +1,8 @@
 import type { AgentOutput, StopReason, ToolCallLocation } from '../contracts/agent-output.js';
 import type { SessionInfo } from './agent.js';
-import type { Runtime } from '../tools/runtime.js';
-import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { Runtime } from '../contracts/runtime.js';
+import type { AnyTool, ToolResult, ToolRisk, ToolSource } from '../contracts/tool.js';
+import type { ToolCallDecision, ToolCallHookEvent } from '../contracts/agent-hooks.js';
 
 /** What an extension sees of a running turn. */
 export interface TurnContext {
@@ -20,7 +21,10 @@ export interface TurnContext {
 }
 
 export interface ToolCallSummary {
+  toolCallId: string;
   toolName: string;
+  risk: ToolRisk;
+  source: ToolSource;
   args: unknown;
   result: ToolResult;
   locations: ToolCallLocation[];
@@ -28,9 +32,9 @@ export interface ToolCallSummary {
 
 /**
  * The one way modules plug into the core without the core knowing them: the MCP
- * registry, skills, rules, memory, plans and the sandbox each provide one.
- * Every hook is optional; a hook that throws is reported as a notice and skipped,
- * never ends the turn.
+ * registry, skills, rules, memory, plans, the sandbox and the config's `hooks`
+ * (config-hooks-extension.ts) each provide one. Every hook is optional; a hook that
+ * throws is reported as a notice and skipped, never ends the turn.
  */
 export interface AgentExtension {
   name: string;
@@ -38,6 +42,12 @@ export interface AgentExtension {
   tools?(context: TurnContext): Promise<AnyTool[]> | AnyTool[];
   /** Text appended to the system prompt for this turn (rules, skill catalog, episodes). */
   systemPrompt?(context: TurnContext): Promise<string | undefined> | string | undefined;
+  /**
+   * Decides a tool call before policy and the user see it: `{ deny }` refuses it (the model
+   * reads the reason), `{ args }` replaces its arguments (validated again), nothing lets it
+   * through. Extensions are asked in order; the first decision wins. `call.args` is a copy.
+   */
+  onToolCall?(context: TurnContext, call: ToolCallHookEvent): Promise<ToolCallDecision> | ToolCallDecision;
   /** Observes each finished tool call (rules load AGENTS.md files near touched paths). */
   onToolResult?(context: TurnContext, call: ToolCallSummary): Promise<void> | void;
   onTurnEnd?(context: TurnContext, stopReason: StopReason): Promise<void> | void;

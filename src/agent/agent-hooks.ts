@@ -1,4 +1,6 @@
 import type { OnToolCallHook, ToolCallHookEvent } from '../contracts/agent-hooks.js';
+import type { AgentExtension, TurnContext } from './agent-extension.js';
+import { noticeOf } from './agent-notices.js';
 
 /** Runs the hooks of `src/contracts/agent-hooks.ts`: one function or a list, in order. */
 export function hookList<F>(hooks: F | F[] | undefined): F[] {
@@ -35,4 +37,25 @@ function structuredCloneSafe(value: unknown): unknown {
   } catch {
     return value;
   }
+}
+
+/**
+ * The extensions' `onToolCall` hooks in their order, bound to the turn: one that throws is
+ * reported as a notice naming its extension and decides nothing.
+ */
+export function toolCallHooks(extensions: readonly AgentExtension[], context: TurnContext): OnToolCallHook[] {
+  return extensions.flatMap((extension) => {
+    const decide = extension.onToolCall?.bind(extension);
+    if (!decide) return [];
+    return [
+      async (event: ToolCallHookEvent) => {
+        try {
+          return await decide(context, event);
+        } catch (error) {
+          context.emit(noticeOf(context.sessionId, extension.name, 'onToolCall', error));
+          return undefined;
+        }
+      },
+    ];
+  });
 }

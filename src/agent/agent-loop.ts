@@ -4,10 +4,10 @@ import type { SessionMode } from './agent.js';
 import type { ToolCallSummary } from './agent-extension.js';
 import type { PermissionContext, ToolPolicy } from './tool-policy.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import type { Runtime } from '../tools/runtime.js';
-import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { Runtime } from '../contracts/runtime.js';
+import type { AnyTool, ToolResult } from '../contracts/tool.js';
 import type { BackgroundProcesses } from '../tools/background-processes.js';
-import type { OnToolCallHook, OnToolResultHook } from '../contracts/agent-hooks.js';
+import type { OnToolCallHook } from '../contracts/agent-hooks.js';
 import type { SteeringQueue } from './steering-queue.js';
 import { EventChannel } from './event-channel.js';
 import { authorizeToolCalls, type ApprovedCall } from './authorize-tool-calls.js';
@@ -47,8 +47,8 @@ export interface TurnOptions {
   maxReplyBytes?: number;
   /** `xml`: tools are described in the system prompt and calls parsed from `<tool_call>` blocks. */
   toolCallFormat?: 'native' | 'xml';
-  /** User hooks from config: `onToolCall` decides, `onToolResult` observes. */
-  hooks?: { onToolCall: readonly OnToolCallHook[]; onToolResult: readonly OnToolResultHook[] };
+  /** The extensions' `onToolCall` hooks, in order (agent-hooks.ts `toolCallHooks`): the first decision wins. */
+  hooks?: { onToolCall: readonly OnToolCallHook[] };
   /** A hook failed: reported as a notice, the call goes on as if it had not decided. */
   onHookError?(hook: string, error: unknown): void;
   /** Messages produced by a finished step (assistant + tool results), for persistence. */
@@ -313,33 +313,17 @@ async function* reportResults(
   return xml ? { role: 'user', content: [{ type: 'text', text: textToolResults(textResults) }] } : toolMessage;
 }
 
-/** Extensions (`onToolResult`) and the config's `onToolResult` hooks see a result; a failing hook is reported, never fatal. */
+/** Extensions (`onToolResult`, the config's hooks among them) see a result; a failing hook is reported, never fatal. */
 async function observeResult(options: TurnOptions, call: StepToolCall, tool: AnyTool, args: unknown, result: ToolResult): Promise<void> {
-  const { sessionId } = options;
-  if (options.onToolResult) {
-    await options.onToolResult({
-      toolName: call.toolName,
-      args,
-      result,
-      locations: result.locations ?? locationsOf(tool, call, options.runtime.cwd) ?? [],
-    });
-  }
-  for (const hook of options.hooks?.onToolResult ?? []) {
-    try {
-      await hook({
-        sessionId,
-        cwd: options.runtime.cwd,
-        toolCallId: call.toolCallId,
-        toolName: tool.name,
-        risk: tool.risk,
-        source: tool.source,
-        args,
-        result,
-      });
-    } catch (error) {
-      options.onHookError?.('onToolResult', error);
-    }
-  }
+  await options.onToolResult?.({
+    toolCallId: call.toolCallId,
+    toolName: tool.name,
+    risk: tool.risk,
+    source: tool.source,
+    args,
+    result,
+    locations: result.locations ?? locationsOf(tool, call, options.runtime.cwd) ?? [],
+  });
 }
 
 /** The result of a call that never ran because the turn was cancelled first (fresh: extensions may append to it). */

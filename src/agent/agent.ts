@@ -1,6 +1,6 @@
 import type { AgentOutput, ContentPart } from '../contracts/agent-output.js';
-import type { Runtime } from '../tools/runtime.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { Runtime } from '../contracts/runtime.js';
+import type { AnyTool } from '../contracts/tool.js';
 import type { McpServerConfig, PlaitedConfig } from '../config/schema.js';
 
 /** Permission modes a session can be in. */

@@ -1,6 +1,6 @@
 import type { AgentOutput, PermissionDecision, PermissionOption } from '../contracts/agent-output.js';
 import type { StepToolCall } from './stream-model-step.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';
 import { permissionChoices, type PermissionChoice } from './permission-choices.js';
 

@@ -5,7 +5,7 @@ import type { PermissionContext, ToolPolicy } from './tool-policy.js';
 import type { PermissionRuleEntry } from '../storage/permission-rule-file.js';
 import type { StepToolCall } from './stream-model-step.js';
 import type { SteeringQueue } from './steering-queue.js';
-import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { AnyTool, ToolResult } from '../contracts/tool.js';
 import { decideToolCall } from './agent-hooks.js';
 import { askPermission, type PermissionAnswer, type RememberChoice } from './ask-permission.js';
 import { touchesProtectedPath } from './protected-write.js';

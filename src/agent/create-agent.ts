@@ -4,8 +4,8 @@ import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { PlaitedConfig, PlaitedConfigInput } from '../config/schema.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import type { Runtime } from '../tools/runtime.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { Runtime } from '../contracts/runtime.js';
+import type { AnyTool } from '../contracts/tool.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
 import { LocalSessionManager, type LiveSession } from './session-manager.js';
 import { matchesPattern, ToolPolicy, type PermissionContext } from './tool-policy.js';
@@ -16,7 +16,8 @@ import { promptText, toUserMessage } from './convert-prompt.js';
 import { validateContentParts } from './validate-content-parts.js';
 import { baseSystemPrompt, PLAN_MODE_PROMPT } from './system-prompt.js';
 import { loadDefaultTools } from './default-tools.js';
-import { hookList } from './agent-hooks.js';
+import { toolCallHooks } from './agent-hooks.js';
+import { configHooksExtension } from './config-hooks-extension.js';
 import { errorInfo, noticeOf, runHooks, runHooksInOrder } from './agent-notices.js';
 import { runQueuedTurn } from './run-queued-turn.js';
 import { modelSource, type ModelOption } from './model-source.js';
@@ -65,11 +66,6 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const policy = new ToolPolicy(config.tools);
   const projectRules = options.permissionRules ?? createMemoryRuleStore();
   const permissionsOf = (live: LiveSession): PermissionContext => ({ session: live.permissions, project: projectRules });
-  const hooks = {
-    onToolCall: hookList(config.hooks.onToolCall),
-    onToolResult: hookList(config.hooks.onToolResult),
-    onTurnEnd: hookList(config.hooks.onTurnEnd),
-  };
   const listeners = new Set<(event: AgentOutput) => void>();
   /** Sessions whose slash commands were announced (the agent's own ride along with the extensions'). */
   const announced = new Set<string>();
@@ -100,7 +96,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const model = modelSource(config, options.model);
   const sessionModel = createSessionModels(config, model);
 
-  const extensions = [...(options.extensions ?? [])];
+  // The config's hooks are one more extension, last (config-hooks-extension.ts).
+  const extensions = [...(options.extensions ?? []), configHooksExtension(config.hooks)];
 
   const loadLate = options.loadExtensions ? memoizeUntilFailure(options.loadExtensions) : undefined;
   let lateLoaded = !loadLate;
@@ -280,8 +277,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       maxOutputTokens: config.agent.maxOutputTokens,
       maxReplyBytes: config.agent.maxReplyBytes,
       toolCallFormat: config.agent.toolCallFormat,
-      hooks,
-      onHookError: (hook, error) => pending.push(noticeOf(sessionId, 'config hooks', hook, error)),
+      hooks: { onToolCall: toolCallHooks(extensions, context) },
+      onHookError: (hook, error) => pending.push(noticeOf(sessionId, 'extensions', hook, error)),
       onStepMessages: (messages) => {
         // Streamed text first: the messages that end the step then drop its draft in their transaction.
         live.running?.recorder?.flush();
@@ -311,13 +308,6 @@ export function createAgent(options: CreateAgentOptions): Agent {
     while (pending.length > 0) yield pending.shift()!;
     if (stopReason === 'error') return;
     await runHooksInOrder(extensions, 'onTurnEnd', (extension) => extension.onTurnEnd?.(context, stopReason), notify, sessionId);
-    for (const hook of hooks.onTurnEnd) {
-      try {
-        await hook({ sessionId, cwd: live.info.cwd, stopReason });
-      } catch (error) {
-        pending.push(noticeOf(sessionId, 'config hooks', 'onTurnEnd', error));
-      }
-    }
     while (pending.length > 0) yield pending.shift()!;
     yield { type: 'turn-end', sessionId, stopReason } satisfies AgentOutput;
   }

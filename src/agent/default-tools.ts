@@ -1,5 +1,5 @@
 import type { PlaitedConfig } from '../config/schema.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 
 /** The built-in tools (file, search, bash) plus web_fetch, loaded on first use. */
 export async function loadDefaultTools(config: PlaitedConfig): Promise<AnyTool[]> {

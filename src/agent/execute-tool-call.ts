@@ -1,6 +1,6 @@
 import type { AgentOutput } from '../contracts/agent-output.js';
-import type { Runtime } from '../tools/runtime.js';
-import type { AnyTool, ToolResult } from '../tools/tool.js';
+import type { Runtime } from '../contracts/runtime.js';
+import type { AnyTool, ToolResult } from '../contracts/tool.js';
 import type { BackgroundProcesses } from '../tools/background-processes.js';
 import { errorMessage } from '../errors/error-message.js';
 

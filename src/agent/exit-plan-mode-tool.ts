@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { PermissionDecision, PermissionOption } from '../contracts/agent-output.js';
 import type { SessionMode } from './agent.js';
 import { defineTool } from '../tools/define-tool.js';
-import { errorResult, textResult, type Tool } from '../tools/tool.js';
+import type { Tool } from '../contracts/tool.js';
+import { errorResult, textResult } from '../tools/tool-result.js';
 
 export const EXIT_PLAN_MODE_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'mode:default', name: 'Execute, asking before edits and commands (Default)', kind: 'allow_once' },

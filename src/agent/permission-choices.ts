@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { quote } from 'shell-quote';
 import type { PermissionOption } from '../contracts/agent-output.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import { commandOf, escapeGlob, hostOf, pathsOf } from './permission-rule.js';
 import { formatShellPart, splitShellCommand, type ShellPart } from './split-shell-command.js';
 

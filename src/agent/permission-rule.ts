@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import picomatch from 'picomatch';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import { sameShellPart, splitShellCommand, type ShellPart } from './split-shell-command.js';
 
 /**

@@ -1,5 +1,5 @@
 import { isProtectedPath, isProtectedSpelling } from '../tools/protected-paths.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 
 /** Strings looked at per call: enough for any real argument object, bounded for a hostile one. */
 const MAX_STRINGS = 2_000;

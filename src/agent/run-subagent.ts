@@ -5,7 +5,7 @@ import type { TurnOverrides } from './turn-overrides.js';
 import type { RunSubagent } from './task-tool.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import type { Runtime } from '../tools/runtime.js';
+import type { Runtime } from '../contracts/runtime.js';
 import { forwardChildEvent } from './forward-child-event.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
 

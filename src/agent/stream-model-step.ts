@@ -3,7 +3,7 @@ import { convertToLanguageModelPrompt } from 'ai/internal';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { AgentErrorInfo, StopReason } from '../contracts/agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import { errorInfo } from './agent-notices.js';
 import { toolArgumentTextProblem } from './tool-argument-limits.js';
 import { untilAborted } from './until-aborted.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PlaitedConfig } from '../config/schema.js';
 import { defineTool } from '../tools/define-tool.js';
-import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
+import type { Tool, ToolContext, ToolResult } from '../contracts/tool.js';
 
 export interface SubagentRequest {
   /** `agents.<name>` in config, or undefined for a general helper with the parent's tools. */

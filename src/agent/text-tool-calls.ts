@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StepToolCall } from './stream-model-step.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 
 /**
  * Tool calls written as text, for models without native tool calling

@@ -1,6 +1,6 @@
 import type { ToolKind } from '../contracts/agent-output.js';
 import type { StepToolCall } from './stream-model-step.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 
 /** How a client shows a call: the tool's own title for its input, else its name (a throwing title is cosmetic). */
 export function toolCallTitle(tool: AnyTool | undefined, call: StepToolCall): string {

@@ -1,6 +1,6 @@
 import type { ToolPolicyConfig } from '../config/schema.js';
 import type { PermissionRuleEntry, PermissionRuleStore } from '../storage/permission-rule-file.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import type { SessionMode } from './agent.js';
 import { matchesPattern, parsePermissionRule, ruleCoverage, type PermissionRule } from './permission-rule.js';
 

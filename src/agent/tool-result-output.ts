@@ -1,5 +1,5 @@
 import type { ToolResultPart } from 'ai';
-import type { ToolResult } from '../tools/tool.js';
+import type { ToolResult } from '../contracts/tool.js';
 
 /** A tool result as the model receives it. */
 export function toModelOutput(result: ToolResult): ToolResultPart['output'] {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentAdapter } from '../adapters/agent-adapter.js';
+import type { CustomAdapterOptions } from '../adapters/custom-adapter-options.js';
 import type { Agent } from '../agent/agent.js';
 import { loadConfig } from '../config/load-config.js';
 import type { PlaitedConfig } from '../config/schema.js';
@@ -97,7 +98,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     for (const name of chain) {
       const adapter = await resolveAdapter(name);
-      const result = await adapter.wrap(current, adapterOptions(name, config, args, log));
+      const result = await adapter.wrap(current, adapterOptions(name, config, args, log, adapter.name));
       if (isAgent(result)) current = result;
       else if (result && typeof result === 'object' && 'closed' in result) served.push(result as { closed: Promise<void> });
     }
@@ -158,7 +159,7 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
   }
 }
 
-function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log: Log): unknown {
+function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log: Log, adapterName: string): unknown {
   const version = packageVersion();
   // Always shown, whatever the log level: without it nobody can connect.
   networkAuth ??= networkAuthSource(config, { noAuth: args.noAuth, token: cliToken }, process.env, (message) => process.stderr.write(`[plaited-agent] ${message}\n`));
@@ -188,7 +189,8 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
     };
   }
   if (name === 'a2a') return a2aOptions(config, args, log, version, networkAuth);
-  return { version, config, transport: args.transport, host: args.host, port: args.port, networkAuth, log };
+  const settings = (config.adapters as Record<string, unknown>)[adapterName] ?? {};
+  return { settings, version, config, transport: args.transport, host: args.host, port: args.port, networkAuth, log } satisfies CustomAdapterOptions;
 }
 
 let networkAuth: ReturnType<typeof networkAuthSource> | undefined;

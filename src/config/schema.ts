@@ -328,7 +328,10 @@ export const adaptersSchema = z.strictObject({
     .prefault({}),
   sandbox: sandboxSchema.prefault({}),
   a2a: a2aSchema.prefault({}),
-});
+})
+  // `adapters.<name>`: the section of a custom adapter (`--adapter ./x.ts` whose `name` is <name>),
+  // handed to its `wrap` as `settings`; its own code checks the contents.
+  .catchall(z.record(z.string(), z.unknown()));
 
 /** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */
 export const serverSchema = z.strictObject({
@@ -355,7 +358,7 @@ export const configSchema = z.strictObject({
   server: serverSchema.prefault({}),
   /** Named shell scripts the agent and the user can run (`scripts.test: "npm test"`). */
   scripts: z.record(z.string(), z.string()).default({}),
-  /** Functions called around tool calls and turns (see src/agent/agent-hooks.ts). */
+  /** Functions called around tool calls and turns: the core runs them as one more extension, the last (src/agent/config-hooks-extension.ts). */
   hooks: hooksSchema.prefault({}),
   /** Sub-agent definitions for the `task` tool. */
   agents: z

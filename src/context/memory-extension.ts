@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import type { MemoryConfig } from './context-config.js';
 import { createMemoryTools } from './memory-tools.js';
 import { MemoryWiki } from './memory-wiki.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
-import { errorResult, textResult, type AnyTool, type ToolResult } from '../tools/tool.js';
+import type { AnyTool, ToolResult } from '../contracts/tool.js';
+import { errorResult, textResult } from '../tools/tool-result.js';
 import { ContextError } from './context-error.js';
 import type { MemoryWiki } from './memory-wiki.js';
 

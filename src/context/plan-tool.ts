@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
-import { errorResult, textResult, type Tool } from '../tools/tool.js';
+import type { Tool } from '../contracts/tool.js';
+import { errorResult, textResult } from '../tools/tool-result.js';
 import { ContextError } from './context-error.js';
 import type { RelationStore } from './relation-store.js';
 import { planEntries, type PlanItemData, type SessionPlans } from './session-plans.js';

@@ -1,7 +1,7 @@
 import type { AgentExtension, TurnContext } from '../agent/agent-extension.js';
 import type { SkillsConfig } from './context-config.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import { createReadSkillTool } from './read-skill-tool.js';
 import { describeSkill, SkillCatalog } from './skill-catalog.js';
 import { resolveRoot } from './skills.js';

@@ -1,5 +1,5 @@
 import type { StopReason } from '../contracts/agent-output.js';
-import type { ToolResult, ToolRisk, ToolSource } from '../tools/tool.js';
+import type { ToolResult, ToolRisk, ToolSource } from './tool.js';
 
 /**
  * Hooks a user writes in `.plaited/config.ts` (`hooks: { onToolCall, onToolResult, onTurnEnd }`).
@@ -34,3 +34,10 @@ export interface TurnEndHookEvent {
 export type OnToolCallHook = (event: ToolCallHookEvent) => ToolCallDecision | Promise<ToolCallDecision>;
 export type OnToolResultHook = (event: ToolResultHookEvent) => void | Promise<void>;
 export type OnTurnEndHook = (event: TurnEndHookEvent) => void | Promise<void>;
+
+/** The `hooks` section of a config: each hook one function or a list (run in order). */
+export interface ConfigHooks {
+  onToolCall?: OnToolCallHook | OnToolCallHook[];
+  onToolResult?: OnToolResultHook | OnToolResultHook[];
+  onTurnEnd?: OnTurnEndHook | OnTurnEndHook[];
+}

@@ -1,5 +1,5 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
-import type { ElicitationQuestion } from '../tools/runtime.js';
+import type { ElicitationQuestion } from '../contracts/runtime.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import { openHybridIndex } from '../retrieval/hybrid-index.js';

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { errorResult, type JsonSchema, type Tool, type ToolContext } from '../tools/tool.js';
+import type { JsonSchema, Tool, ToolContext } from '../contracts/tool.js';
+import { errorResult } from '../tools/tool-result.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
 import type { McpToolDefinition } from './mcp-client.js';

@@ -1,4 +1,4 @@
-import type { ToolContext } from '../tools/tool.js';
+import type { ToolContext } from '../contracts/tool.js';
 
 /** A context for tools run outside a turn (`tools.execute` without one): MCP tools need only the signal. */
 export function detachedContext(sessionId: string, signal: AbortSignal | undefined): ToolContext {

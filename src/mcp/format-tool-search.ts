@@ -1,5 +1,5 @@
 import { flattenSchemaArgs } from '../retrieval/flatten-schema-args.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import { commonNameWords, groupNearDuplicates } from './group-near-duplicates.js';
 import { matchStrength } from './match-strength.js';
 import { toolSummary } from './tool-summary.js';

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonSchema, ValidationResult } from '../tools/tool.js';
+import type { JsonSchema, ValidationResult } from '../contracts/tool.js';
 
 /**
  * Validates tool arguments against the JSON Schema a server published, before the call leaves

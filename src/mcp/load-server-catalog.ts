@@ -1,6 +1,6 @@
 import type { McpServerConfig } from '../config/schema.js';
 import type { IndexDocument } from '../retrieval/search-index.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { ToolContext } from '../contracts/tool.js';
 import { createMcpTool, type McpTool } from './create-mcp-tool.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mcpCatalogDocuments } from './mcp-catalog-documents.js';

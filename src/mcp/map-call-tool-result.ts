@@ -1,5 +1,5 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import type { ToolResult, ToolResultPart } from '../tools/tool.js';
+import type { ToolResult, ToolResultPart } from '../contracts/tool.js';
 
 /**
  * An MCP `tools/call` result as the model sees it: text and images pass through; resource links,

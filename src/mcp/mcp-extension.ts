@@ -1,7 +1,7 @@
 import type { AgentExtension, TurnContext } from '../agent/agent-extension.js';
 import { untilAborted } from '../agent/until-aborted.js';
 import type { PlaitedConfig } from '../config/schema.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
 import { errorMessage } from '../errors/error-message.js';

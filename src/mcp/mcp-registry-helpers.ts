@@ -1,6 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/client';
-import type { Runtime } from '../tools/runtime.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { Runtime } from '../contracts/runtime.js';
+import type { ToolContext } from '../contracts/tool.js';
 import type { ServerState } from './load-server-catalog.js';
 
 /** The tool call a server request most likely belongs to (the latest one in flight on that server). */

@@ -1,5 +1,5 @@
 import type { McpListMethod } from './list-all-pages.js';
-import type { Runtime } from '../tools/runtime.js';
+import type { Runtime } from '../contracts/runtime.js';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -14,7 +14,7 @@ import type {
 import type { AgentOutput } from '../contracts/agent-output.js';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchIndex, SyncReport } from '../retrieval/search-index.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import type { McpClientError } from './mcp-client-error.js';
 import type { McpCallContext, McpClientOptions, McpServerIdentity, McpServerStatus } from './mcp-client.js';
 

@@ -1,7 +1,8 @@
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchHit } from '../retrieval/search-index.js';
-import { errorResult, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
+import type { AnyTool, ToolContext, ToolResult } from '../contracts/tool.js';
+import { errorResult } from '../tools/tool-result.js';
 import { detachedContext } from './detached-tool-context.js';
 import type { McpTool } from './create-mcp-tool.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';

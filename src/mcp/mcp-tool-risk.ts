@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/client';
 import type { ToolKind } from '../contracts/agent-output.js';
-import type { ToolRisk } from '../tools/tool.js';
+import type { ToolRisk } from '../contracts/tool.js';
 
 /**
  * The risk of an MCP tool, from the server's annotations. Annotations are hints from the server

@@ -1,5 +1,5 @@
 import type { SearchHit } from '../retrieval/search-index.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import type { ServerState } from './load-server-catalog.js';
 import type { McpDocumentPayload } from './mcp-catalog-documents.js';
 import type { DiscoveryHit, LocalPrompt, LocalResource } from './mcp-registry-types.js';

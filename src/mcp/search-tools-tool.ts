@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
-import { textResult, type Tool } from '../tools/tool.js';
+import type { Tool } from '../contracts/tool.js';
+import { textResult } from '../tools/tool-result.js';
 import { formatToolSearch } from './format-tool-search.js';
 import type { McpRegistry } from './mcp-registry.js';
 

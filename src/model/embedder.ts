@@ -81,60 +81,17 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
 
   const load = (): Promise<Loaded> => {
     if (closed) return Promise.reject(new LocalModelError('model_closed', modelId, `The embedder for ${modelId} is closed.`));
-    loading ??= (async () => {
-      const path = await resolveModelFile(options.model, { cacheDir: options.cacheDir, onProgress: options.onDownloadProgress });
-      const { model, release } = await acquireSharedModel(path);
-      try {
-        const contextSize = Math.min(model.trainContextSize || 512, 8192);
-        const context = await model.createEmbeddingContext({
-          contextSize,
-          batchSize: contextSize,
-          threads: options.threads ?? defaultThreads(),
-        });
-        return {
-          model,
-          context,
-          maxTokens: Math.max(1, contextSize - SPECIAL_TOKEN_MARGIN),
-          dimensions: model.embeddingVectorSize,
-          release,
-        };
-      } catch (cause) {
-        await release();
-        throw new LocalModelError('model_load_failed', modelId, `Could not create an embedding context for ${modelId}: ${String(cause)}`, {
-          cause,
-        });
-      }
-    })();
+    loading ??= loadEmbeddingModel(options, modelId);
     loading.catch(() => {
       loading = undefined;
     });
     return loading;
   };
 
-  const embedOne = async (loaded: Loaded, text: string): Promise<Float32Array> => {
-    if (text.length === 0) return new Float32Array(loaded.dimensions);
-    // Embedding the tokens (cut to the context) saves tokenizing the text a second time.
-    const tokens = loaded.model.tokenize(text);
-    const { vector } = await loaded.context.getEmbeddingFor(tokens.length > loaded.maxTokens ? tokens.slice(0, loaded.maxTokens) : tokens);
-    return normalise(vector, loaded.dimensions);
-  };
-
   const computeBatch = (items: ReadonlyArray<{ hash: string; text: string }>): Promise<Map<string, Float32Array>> => {
     const run = async () => {
       const loaded = await load();
-      const out = new Map<string, Float32Array>();
-      for (let i = 0; i < items.length; i += batchSize) {
-        const chunk = items.slice(i, i + batchSize);
-        counters.modelCalls++;
-        for (const item of chunk) {
-          try {
-            out.set(item.hash, await embedOne(loaded, item.text));
-          } catch (cause) {
-            throw new LocalModelError('embedding_failed', modelId, `Embedding failed with ${modelId}: ${String(cause)}`, { cause });
-          }
-          counters.textsEmbedded++;
-        }
-      }
+      const out = await embedItems(loaded, items, batchSize, counters, modelId);
       getStore()?.putMany(
         modelId,
         [...out].map(([hash, vector]) => ({ hash, vector })),
@@ -154,28 +111,7 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       const clean = prepareEmbeddingText(text);
       return { text: clean, hash: sha256(clean) };
     });
-    const pending = new Map<string, Promise<Float32Array>>();
-    const misses = new Map<string, string>();
-    for (const { text, hash } of prepared) {
-      if (pending.has(hash) || misses.has(hash)) continue;
-      const cached = lru.get(hash);
-      if (cached) {
-        counters.lruHits++;
-        pending.set(hash, cached);
-      } else {
-        misses.set(hash, text);
-      }
-    }
-    if (misses.size > 0) {
-      const fromDisk = getStore()?.getMany(modelId, [...misses.keys()]) ?? new Map<string, Float32Array>();
-      for (const [hash, vector] of fromDisk) {
-        counters.diskHits++;
-        const promise = Promise.resolve(vector);
-        lru.set(hash, promise);
-        pending.set(hash, promise);
-        misses.delete(hash);
-      }
-    }
+    const { pending, misses } = lookUpCached(prepared, lru, (hashes) => getStore()?.getMany(modelId, hashes), counters);
     if (misses.size > 0) {
       const batch = computeBatch([...misses].map(([hash, text]) => ({ hash, text })));
       for (const hash of misses.keys()) {
@@ -205,15 +141,105 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       store?.close();
       const current = loading;
       loading = undefined;
-      if (current) {
-        const loaded = await current.catch(() => undefined);
-        if (loaded) {
-          await loaded.context.dispose();
-          await loaded.release();
-        }
+      const loaded = await current?.catch(() => undefined);
+      if (loaded) {
+        await loaded.context.dispose();
+        await loaded.release();
       }
     },
   };
+}
+
+/** Resolve and load the GGUF model and create its embedding context (released again when that fails). */
+async function loadEmbeddingModel(options: EmbedderOptions, modelId: string): Promise<Loaded> {
+  const path = await resolveModelFile(options.model, { cacheDir: options.cacheDir, onProgress: options.onDownloadProgress });
+  const { model, release } = await acquireSharedModel(path);
+  try {
+    const contextSize = Math.min(model.trainContextSize || 512, 8192);
+    const context = await model.createEmbeddingContext({
+      contextSize,
+      batchSize: contextSize,
+      threads: options.threads ?? defaultThreads(),
+    });
+    return {
+      model,
+      context,
+      maxTokens: Math.max(1, contextSize - SPECIAL_TOKEN_MARGIN),
+      dimensions: model.embeddingVectorSize,
+      release,
+    };
+  } catch (cause) {
+    await release();
+    throw new LocalModelError('model_load_failed', modelId, `Could not create an embedding context for ${modelId}: ${String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+/** The texts in chunks of `batchSize` (one model call each), keyed by hash; any failure fails the whole batch. */
+async function embedItems(
+  loaded: Loaded,
+  items: ReadonlyArray<{ hash: string; text: string }>,
+  batchSize: number,
+  counters: EmbedderStats,
+  modelId: string,
+): Promise<Map<string, Float32Array>> {
+  const out = new Map<string, Float32Array>();
+  for (let i = 0; i < items.length; i += batchSize) {
+    const chunk = items.slice(i, i + batchSize);
+    counters.modelCalls++;
+    for (const item of chunk) {
+      try {
+        out.set(item.hash, await embedOne(loaded, item.text));
+      } catch (cause) {
+        throw new LocalModelError('embedding_failed', modelId, `Embedding failed with ${modelId}: ${String(cause)}`, { cause });
+      }
+      counters.textsEmbedded++;
+    }
+  }
+  return out;
+}
+
+async function embedOne(loaded: Loaded, text: string): Promise<Float32Array> {
+  if (text.length === 0) return new Float32Array(loaded.dimensions);
+  // Embedding the tokens (cut to the context) saves tokenizing the text a second time.
+  const tokens = loaded.model.tokenize(text);
+  const { vector } = await loaded.context.getEmbeddingFor(tokens.length > loaded.maxTokens ? tokens.slice(0, loaded.maxTokens) : tokens);
+  return normalise(vector, loaded.dimensions);
+}
+
+/**
+ * Each distinct prepared text from memory (the LRU) or, failing that, from the SQLite cache (the
+ * found vectors enter the LRU); what neither holds is left in `misses` (hash → text).
+ */
+function lookUpCached(
+  prepared: ReadonlyArray<{ text: string; hash: string }>,
+  lru: LRUCache<string, Promise<Float32Array>>,
+  fromDisk: (hashes: string[]) => Map<string, Float32Array> | undefined,
+  counters: EmbedderStats,
+): { pending: Map<string, Promise<Float32Array>>; misses: Map<string, string> } {
+  const pending = new Map<string, Promise<Float32Array>>();
+  const misses = new Map<string, string>();
+  for (const { text, hash } of prepared) {
+    if (pending.has(hash) || misses.has(hash)) continue;
+    const cached = lru.get(hash);
+    if (cached) {
+      counters.lruHits++;
+      pending.set(hash, cached);
+    } else {
+      misses.set(hash, text);
+    }
+  }
+  if (misses.size > 0) {
+    for (const [hash, vector] of fromDisk([...misses.keys()]) ?? new Map<string, Float32Array>()) {
+      counters.diskHits++;
+      const promise = Promise.resolve(vector);
+      lru.set(hash, promise);
+      pending.set(hash, promise);
+      misses.delete(hash);
+    }
+  }
+  return { pending, misses };
 }
 
 function sha256(text: string): string {

@@ -8,7 +8,7 @@ import type {
   LanguageModelV3Usage,
   SharedV3Warning,
 } from '@ai-sdk/provider';
-import type { ChatWrapper, Llama, LlamaModel } from 'node-llama-cpp';
+import type { ChatWrapper, Llama, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { ChatContextPool } from './chat-context-pool.js';
 import { LLAMA_CPP_PROVIDER } from './llama-cpp-provider-id.js';
 import { collectStreamResult } from './collect-stream-result.js';
@@ -141,7 +141,54 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
     return acquired;
   };
 
-  const requestFor = (shared: SharedChatModel, call: PromptBudgetCall & Partial<LanguageModelV3CallOptions>, signal?: AbortSignal): LocalGenerationRequest => ({
+  const doStream = async (call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> => {
+    const { value: shared } = await load();
+    const warnings = collectWarnings(call);
+    // The caller's abort, or the consumer cancelling the stream, stops generation.
+    const cancelled = new AbortController();
+    const signal = call.abortSignal ? AbortSignal.any([call.abortSignal, cancelled.signal]) : cancelled.signal;
+    const request = requestFor(shared, call, signal);
+    const prepared = await prepare(shared, request);
+    const budget = budgetOf(shared, prepared, call.maxOutputTokens ?? defaultMaxOutput);
+    if (budget.maxOutputTokens < Math.min(MIN_OUTPUT_ROOM, call.maxOutputTokens ?? MIN_OUTPUT_ROOM)) throw contextExceeded(options.model, budget);
+    const sessionId = sessionIdOf(call);
+    const { sequence, release } = await shared.pool.acquire(signal, sessionId);
+    const generation = { shared, sequence, release, prepared, budget, signal, sessionId, warnings };
+    const stream = generationStream(generation, cancelled, options, running);
+    return { stream, request: { body: { model: options.model, format: shared.format, promptTokens: budget.promptTokens } } };
+  };
+
+  return {
+    specificationVersion: 'v3',
+    provider: LLAMA_CPP_PROVIDER,
+    modelId: options.model,
+    supportedUrls: {},
+    doGenerate: async (call) => collectStreamResult(await doStream(call)),
+    doStream,
+    async measurePrompt(call) {
+      const { value: shared } = await load();
+      return budgetOf(shared, await prepare(shared, requestFor(shared, call)), call.maxOutputTokens ?? defaultMaxOutput);
+    },
+    stats: () => statsOf(loaded),
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const controller of running.keys()) controller.abort(new LocalModelError('model_closed', options.model, 'The local model was closed.'));
+      await Promise.allSettled([...running.values()]);
+      const current = acquired;
+      acquired = undefined;
+      loaded = undefined;
+      if (current) await (await current.catch(() => undefined))?.release();
+    },
+  };
+}
+
+function requestFor(
+  shared: SharedChatModel,
+  call: PromptBudgetCall & Partial<LanguageModelV3CallOptions>,
+  signal?: AbortSignal,
+): LocalGenerationRequest {
+  return {
     llama: shared.llama,
     model: shared.model,
     chatWrapper: shared.chatWrapper,
@@ -155,132 +202,127 @@ export function createLlamaCppLanguageModel(options: LlamaCppLanguageModelOption
     stopSequences: call.stopSequences,
     responseFormat: call.responseFormat,
     signal,
-  });
-
-  const prepare = (shared: SharedChatModel, request: LocalGenerationRequest): Promise<PreparedGeneration> =>
-    shared.format === 'functiongemma' ? prepareFunctionGemma(request) : prepareLlamaChat(request);
-
-  /** The budget of a prepared prompt; a prompt that leaves no useful room is a `context_exceeded` error. */
-  const budgetOf = (shared: SharedChatModel, prepared: PreparedGeneration, cap: number | undefined): PromptBudget => {
-    const contextSize = shared.pool.context.contextSize;
-    const promptTokens = prepared.tokens.length;
-    return { promptTokens, contextSize, maxOutputTokens: outputRoom(promptTokens, contextSize, cap ?? defaultMaxOutput) };
   };
+}
 
-  const doStream = async (call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> => {
-    const { value: shared } = await load();
-    const warnings = collectWarnings(call);
-    // The caller's abort, or the consumer cancelling the stream, stops generation.
-    const cancelled = new AbortController();
-    const signal = call.abortSignal ? AbortSignal.any([call.abortSignal, cancelled.signal]) : cancelled.signal;
-    const request = requestFor(shared, call, signal);
-    const prepared = await prepare(shared, request);
-    const budget = budgetOf(shared, prepared, call.maxOutputTokens);
-    if (budget.maxOutputTokens < Math.min(MIN_OUTPUT_ROOM, call.maxOutputTokens ?? MIN_OUTPUT_ROOM)) throw contextExceeded(options.model, budget);
-    const sessionId = sessionIdOf(call);
-    const { sequence, release } = await shared.pool.acquire(signal, sessionId);
-    const meterBefore = { input: sequence.tokenMeter.usedInputTokens, output: sequence.tokenMeter.usedOutputTokens };
+function prepare(shared: SharedChatModel, request: LocalGenerationRequest): Promise<PreparedGeneration> {
+  return shared.format === 'functiongemma' ? prepareFunctionGemma(request) : prepareLlamaChat(request);
+}
 
-    let open = true;
-    const stream = new ReadableStream<LanguageModelV3StreamPart>({
-      start: (controller) => {
-        // After the consumer cancels, parts have nowhere to go; generation is being stopped.
-        const emit = (part: LanguageModelV3StreamPart) => {
-          if (open) controller.enqueue(part);
-        };
-        const writer = new StreamPartWriter(emit);
-        emit({ type: 'stream-start', warnings });
-        emit({ type: 'response-metadata', modelId: options.model, timestamp: new Date() });
-        let reused = 0;
-        let outcome = 'error';
-        const onPrefill = options.onPrefill && ((count: number) => options.onPrefill?.({ sessionId, promptTokens: budget.promptTokens, reusedTokens: count }));
-        const done = prefillSequence(sequence, prepared.tokens, signal, onPrefill)
-          .then((count) => {
-            reused = count;
-            return prepared.generate({ sequence, maxTokens: budget.maxOutputTokens, writer });
-          })
-          .then((finishReason: LanguageModelV3FinishReason) => {
-            writer.finish();
-            outcome = finishReason.unified;
-            emit({ type: 'finish', finishReason, usage: usageOf(sequence.tokenMeter, meterBefore, budget.promptTokens, reused) });
-            if (open) controller.close();
-          })
-          .catch((cause: unknown) => {
-            writer.finish();
-            if (signal.aborted) outcome = 'cancelled';
-            // An abort ends the stream with the abort reason, as a cancelled HTTP provider does.
-            if (open) {
-              controller.error(signal.aborted ? signal.reason : generationError(options.model, budget, cause));
-            }
-          })
-          .finally(async () => {
-            open = false;
-            report(shared, sessionId, usageOf(sequence.tokenMeter, meterBefore, budget.promptTokens, reused), reused, outcome);
-            running.delete(cancelled);
-            await release();
-          });
-        running.set(cancelled, done);
-      },
-      cancel: (reason) => {
-        open = false;
-        cancelled.abort(reason);
-      },
-    });
-    return { stream, request: { body: { model: options.model, format: shared.format, promptTokens: budget.promptTokens } } };
-  };
+/** The budget of a prepared prompt, with `cap` (the call's, else the model's default) as the output limit. */
+function budgetOf(shared: SharedChatModel, prepared: PreparedGeneration, cap: number): PromptBudget {
+  const contextSize = shared.pool.context.contextSize;
+  const promptTokens = prepared.tokens.length;
+  return { promptTokens, contextSize, maxOutputTokens: outputRoom(promptTokens, contextSize, cap) };
+}
 
-  /** Every generation, finished, cancelled or failed, as node-llama-cpp's meter counted it. */
-  const report = (shared: SharedChatModel, sessionId: string | undefined, usage: LanguageModelV3Usage, reused: number, finishReason: string) => {
-    const evaluated = usage.inputTokens.noCache ?? 0;
-    shared.promptTokensEvaluated += evaluated;
-    shared.promptTokensReused += reused;
-    shared.tokensGenerated += usage.outputTokens.total ?? 0;
-    options.onGeneration?.({
-      sessionId,
-      promptTokens: usage.inputTokens.total ?? 0,
-      reusedTokens: reused,
-      evaluatedTokens: evaluated,
-      outputTokens: usage.outputTokens.total ?? 0,
-      finishReason,
-    });
-  };
+/** One generation ready to run: its model, lent sequence, prepared prompt and budget. */
+interface Generation {
+  shared: SharedChatModel;
+  sequence: LlamaContextSequence;
+  release: () => Promise<void>;
+  prepared: PreparedGeneration;
+  budget: PromptBudget;
+  signal: AbortSignal;
+  sessionId: string | undefined;
+  warnings: SharedV3Warning[];
+}
 
-  return {
-    specificationVersion: 'v3',
-    provider: LLAMA_CPP_PROVIDER,
-    modelId: options.model,
-    supportedUrls: {},
-    doGenerate: async (call) => collectStreamResult(await doStream(call)),
-    doStream,
-    async measurePrompt(call) {
-      const { value: shared } = await load();
-      return budgetOf(shared, await prepare(shared, requestFor(shared, call)), call.maxOutputTokens);
-    },
-    stats: () => {
-      const pool = loaded?.pool.stats();
-      return {
-        activeSequences: pool?.activeSequences ?? 0,
-        peakSequences: pool?.peakSequences ?? 0,
-        sequencesServed: pool?.sequencesServed ?? 0,
-        residentSessions: pool?.residentSessions ?? 0,
-        evictions: pool?.evictions ?? 0,
-        tokensGenerated: loaded?.tokensGenerated ?? 0,
-        promptTokensEvaluated: loaded?.promptTokensEvaluated ?? 0,
-        promptTokensReused: loaded?.promptTokensReused ?? 0,
-        format: loaded?.format,
-        contextSize: loaded?.pool.context.contextSize,
+/**
+ * The stream of one generation: prefill, generate, finish; the sequence goes back to the pool and
+ * the generation is reported however it ends. Cancelling the stream aborts `cancelled`.
+ */
+function generationStream(
+  generation: Generation,
+  cancelled: AbortController,
+  options: LlamaCppLanguageModelOptions,
+  running: Map<AbortController, Promise<unknown>>,
+): ReadableStream<LanguageModelV3StreamPart> {
+  const { shared, sequence, release, prepared, budget, signal, sessionId, warnings } = generation;
+  const meterBefore = { input: sequence.tokenMeter.usedInputTokens, output: sequence.tokenMeter.usedOutputTokens };
+  let open = true;
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    start: (controller) => {
+      // After the consumer cancels, parts have nowhere to go; generation is being stopped.
+      const emit = (part: LanguageModelV3StreamPart) => {
+        if (open) controller.enqueue(part);
       };
+      const writer = new StreamPartWriter(emit);
+      emit({ type: 'stream-start', warnings });
+      emit({ type: 'response-metadata', modelId: options.model, timestamp: new Date() });
+      let reused = 0;
+      let outcome = 'error';
+      const onPrefill = options.onPrefill && ((count: number) => options.onPrefill?.({ sessionId, promptTokens: budget.promptTokens, reusedTokens: count }));
+      const done = prefillSequence(sequence, prepared.tokens, signal, onPrefill)
+        .then((count) => {
+          reused = count;
+          return prepared.generate({ sequence, maxTokens: budget.maxOutputTokens, writer });
+        })
+        .then((finishReason: LanguageModelV3FinishReason) => {
+          writer.finish();
+          outcome = finishReason.unified;
+          emit({ type: 'finish', finishReason, usage: usageOf(sequence.tokenMeter, meterBefore, budget.promptTokens, reused) });
+          if (open) controller.close();
+        })
+        .catch((cause: unknown) => {
+          writer.finish();
+          if (signal.aborted) outcome = 'cancelled';
+          // An abort ends the stream with the abort reason, as a cancelled HTTP provider does.
+          if (open) {
+            controller.error(signal.aborted ? signal.reason : generationError(options.model, budget, cause));
+          }
+        })
+        .finally(async () => {
+          open = false;
+          reportGeneration(shared, options, sessionId, usageOf(sequence.tokenMeter, meterBefore, budget.promptTokens, reused), reused, outcome);
+          running.delete(cancelled);
+          await release();
+        });
+      running.set(cancelled, done);
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const controller of running.keys()) controller.abort(new LocalModelError('model_closed', options.model, 'The local model was closed.'));
-      await Promise.allSettled([...running.values()]);
-      const current = acquired;
-      acquired = undefined;
-      loaded = undefined;
-      if (current) await (await current.catch(() => undefined))?.release();
+    cancel: (reason) => {
+      open = false;
+      cancelled.abort(reason);
     },
+  });
+}
+
+/** Every generation, finished, cancelled or failed, as node-llama-cpp's meter counted it. */
+function reportGeneration(
+  shared: SharedChatModel,
+  options: LlamaCppLanguageModelOptions,
+  sessionId: string | undefined,
+  usage: LanguageModelV3Usage,
+  reused: number,
+  finishReason: string,
+): void {
+  const evaluated = usage.inputTokens.noCache ?? 0;
+  shared.promptTokensEvaluated += evaluated;
+  shared.promptTokensReused += reused;
+  shared.tokensGenerated += usage.outputTokens.total ?? 0;
+  options.onGeneration?.({
+    sessionId,
+    promptTokens: usage.inputTokens.total ?? 0,
+    reusedTokens: reused,
+    evaluatedTokens: evaluated,
+    outputTokens: usage.outputTokens.total ?? 0,
+    finishReason,
+  });
+}
+
+function statsOf(loaded: SharedChatModel | undefined): LlamaCppModelStats {
+  const pool = loaded?.pool.stats();
+  return {
+    activeSequences: pool?.activeSequences ?? 0,
+    peakSequences: pool?.peakSequences ?? 0,
+    sequencesServed: pool?.sequencesServed ?? 0,
+    residentSessions: pool?.residentSessions ?? 0,
+    evictions: pool?.evictions ?? 0,
+    tokensGenerated: loaded?.tokensGenerated ?? 0,
+    promptTokensEvaluated: loaded?.promptTokensEvaluated ?? 0,
+    promptTokensReused: loaded?.promptTokensReused ?? 0,
+    format: loaded?.format,
+    contextSize: loaded?.pool.context.contextSize,
   };
 }
 

@@ -4,15 +4,12 @@ import { cjkBigrams } from './cjk-bigrams.js';
 import { segmentGluedName } from './segment-glued-name.js';
 import { splitIdentifier } from './split-identifier.js';
 import { tokenize } from './tokenize.js';
-import { STOP_WORDS } from './stop-words.js';
 
 export interface DocumentTextOptions {
   /** Split names glued from words (`themeparkhipster`) with the document's own words. */
   splitGluedNames?: boolean;
   /** Index CJK runs as character bigrams (see cjk-bigrams.ts). Only FTS5 text; the embedder sees the original. */
   cjkBigrams?: boolean;
-  /** A description shorter than this many words is completed with the argument text in FTS5 (0: never). */
-  argsForShortDescriptions?: number;
 }
 
 /**
@@ -44,11 +41,7 @@ export function ftsColumns(document: IndexDocument, options: DocumentTextOptions
   return {
     name: options.cjkBigrams ? cjkBigrams(name) : name,
     title: prepare(fields.title ?? ''),
-    description: prepare(
-      options.argsForShortDescriptions && fields.args && tokenize(fields.description ?? '').length < options.argsForShortDescriptions
-        ? `${fields.description ?? ''} ${fields.args}`
-        : (fields.description ?? ''),
-    ),
+    description: prepare(fields.description ?? ''),
     args: prepare(fields.args ?? ''),
     grp: prepare(fields.group ?? ''),
     body: prepare(fields.body ?? ''),
@@ -67,41 +60,18 @@ export function embeddingText(
 ): string {
   const maxWords = options.maxWords ?? 160;
   const { fields } = document;
-  const description = options.firstSentence ? firstSentence(fields.description ?? '') : fields.description;
-  const parts = [nameWords(document, options), fields.title, description, options.firstSentence ? undefined : fields.body];
+  const parts = [nameWords(document, options), fields.title, fields.description, fields.body];
   if (options.includeArgs) parts.push(splitIdentifier(fields.args ?? ''));
-  // A tool with no description of its own (or one the embedder cannot read) is embedded with
-  // its server's description, so it still lands in its domain.
-  if (options.groupBelowWords && fields.group && tokenize(fields.description ?? '').length < options.groupBelowWords) {
-    parts.push(splitIdentifier(fields.group));
-  }
   const text = parts
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .map((part) => part.trim())
     .join('. ');
-  const words = splitIdentifier(text);
-  return capWords(options.dropStopWords ? dropStopWords(words) : words, maxWords);
+  return capWords(splitIdentifier(text), maxWords);
 }
 
 export interface EmbeddingTextOptions {
   maxWords?: number;
   includeArgs?: boolean;
-  groupBelowWords?: number;
-  /** Leave English function words out, as the cleaned request embedded against it does (a word-vector average is pulled towards them). */
-  dropStopWords?: boolean;
-  /** Only the description's first sentence and no body: the sentence that says what the tool does. */
-  firstSentence?: boolean;
-}
-
-/** Up to the first sentence end (". ", "! ", "? " or a line break), or the whole text. */
-export function firstSentence(text: string): string {
-  const end = text.search(/[.!?](\s|$)|\n/);
-  return end < 0 ? text : text.slice(0, end + 1);
-}
-
-function dropStopWords(text: string): string {
-  const kept = text.split(/\s+/).filter((word) => word && !STOP_WORDS.has(word.toLowerCase()));
-  return kept.length > 0 ? kept.join(' ') : text;
 }
 
 /** The first `maxWords` whitespace-separated words. */

@@ -1,5 +1,3 @@
-import { scoreSpread } from './score-spread.js';
-
 /**
  * Fusion of several rankings of the same documents into one. Plain reciprocal rank fusion
  * throws away how sure each ranker is: a weak dense ranker that puts a wrong document
@@ -16,7 +14,7 @@ export interface Ranking {
   normalization?: Normalization;
 }
 
-export type Normalization = 'minmax' | 'zscore' | 'max' | 'none';
+export type Normalization = 'minmax' | 'max' | 'none';
 
 export type FusionMethod = 'rrf' | 'score';
 
@@ -24,16 +22,7 @@ export interface FusionOptions {
   method: FusionMethod;
   /** RRF's k. */
   rrfK?: number;
-  /**
-   * For score fusion: each ranker's scores are min-max normalised between its best score
-   * and the score at this depth (or its last), so the tail of a long flat list maps to ~0.
-   */
-  normDepth?: number;
-  /**
-   * How a ranker's scores become comparable: `minmax` between the best score and the score
-   * at `normDepth`; `zscore` as standard deviations above the list's mean (a ranker whose
-   * best hit stands far out of its crowd is confident); `max` divided by the best score.
-   */
+  /** How a ranker's scores become comparable: `max` divided by the best score; `minmax` between the best and the last. */
   normalization?: Normalization;
 }
 
@@ -58,15 +47,10 @@ function add(map: Map<number, number>, key: number, value: number): void {
 }
 
 function normaliser(hits: Ranking['hits'], options: FusionOptions): (score: number) => number {
-  const depth = Math.min(options.normDepth ?? hits.length, hits.length);
   const top = hits[0].score;
   if (options.normalization === 'none') return (score) => Math.max(0, score);
   if (options.normalization === 'max') return (score) => (top > 0 ? Math.max(0, score / top) : 0);
-  if (options.normalization === 'zscore') {
-    const { mean, deviation } = scoreSpread(hits.slice(0, depth).map((hit) => hit.score));
-    return (score) => (deviation > 0 ? Math.max(0, (score - mean) / deviation) : score === top ? 1 : 0);
-  }
-  const bottom = depth > 1 ? hits[depth - 1].score : 0;
+  const bottom = hits.length > 1 ? hits[hits.length - 1].score : 0;
   const span = top - bottom;
   return (score) => (span > 0 ? Math.max(0, (score - bottom) / span) : score === top ? 1 : 0);
 }

@@ -22,11 +22,6 @@ export interface RetrievalTuning {
    * request without CJK characters is ranked exactly as without it.
    */
   cjkBigrams: boolean;
-  /**
-   * A tool whose description has fewer than this many words gets its argument text in the
-   * description column too, so it weighs as a description instead of as arguments (0: off).
-   */
-  argsForShortDescriptions: number;
   /** Embed the cleaned query instead of the raw request. */
   cleanDenseQuery: boolean;
   fusion: FusionOptions;
@@ -62,12 +57,8 @@ export interface RetrievalTuning {
     bonus: number;
     bonusDepth: number;
   };
-  /**
-   * Text given to the embedder for a document: capped at `maxWords`, with the argument text,
-   * and with the group's (server's) description when the document's own description has fewer
-   * than `groupBelowWords` words (0: never).
-   */
-  embedding: { maxWords: number; includeArgs: boolean; groupBelowWords: number; dropStopWords: boolean; firstSentence: boolean };
+  /** Text given to the embedder for a document: capped at `maxWords`, with the argument text. */
+  embedding: { maxWords: number; includeArgs: boolean };
 }
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -77,7 +68,6 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   dropLiterals: true,
   splitGluedNames: true,
   cjkBigrams: true,
-  argsForShortDescriptions: 0,
   cleanDenseQuery: true,
   fusion: { method: 'score', normalization: 'max' },
   bm25Weight: 1,
@@ -86,7 +76,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   denseScoresForBm25: true,
   groupBoost: 0.1,
   steps: { maxSteps: 6, minWords: 2, bonus: 0.15, bonusDepth: 4, skipStatements: true },
-  embedding: { maxWords: 160, includeArgs: true, groupBelowWords: 0, dropStopWords: false, firstSentence: false },
+  embedding: { maxWords: 160, includeArgs: true },
 };
 
 export type TuningOverrides = Partial<
@@ -116,13 +106,8 @@ export function resolveTuning(overrides: TuningOverrides = {}): RetrievalTuning 
 export function indexRecipe(tuning: RetrievalTuning): string {
   return JSON.stringify({
     splitGluedNames: tuning.splitGluedNames,
-    // The newer text options only when on, so an index written before they existed keeps its recipe.
-    embedding: recipeOf(tuning.embedding),
+    // groupBelowWords (an experiment, removed) stays at its 0, so indexes written before keep their recipe.
+    embedding: { ...tuning.embedding, groupBelowWords: 0 },
     ...(tuning.cjkBigrams ? { cjkBigrams: true } : {}),
-    ...(tuning.argsForShortDescriptions ? { argsBelowWords: tuning.argsForShortDescriptions } : {}),
   });
-}
-
-function recipeOf({ dropStopWords, firstSentence, ...embedding }: RetrievalTuning['embedding']): object {
-  return { ...embedding, ...(dropStopWords ? { dropStopWords } : {}), ...(firstSentence ? { firstSentence } : {}) };
 }

@@ -47,23 +47,10 @@ export class VectorMatrix {
     });
   }
 
-  /** Cosine of two stored documents (0 when either has no vector). */
-  similarity(a: number, b: number): number {
-    const rowA = this.rowOf.get(a);
-    const rowB = this.rowOf.get(b);
-    if (rowA === undefined || rowB === undefined) return 0;
-    const dot = dotAt(this.data, rowA * this.stride, this.data.subarray(rowB * this.stride, rowB * this.stride + this.dimensions), this.dimensions);
-    return Number.isFinite(dot) ? dot : 0;
-  }
-
   /** The stored vector of a document (a view, not a copy). */
   vectorOf(rowid: number): Float32Array | undefined {
     const row = this.rowOf.get(rowid);
     return row === undefined ? undefined : this.data.subarray(row * this.stride, row * this.stride + this.dimensions);
-  }
-
-  rowidList(): Iterable<number> {
-    return this.rowids;
   }
 
   /** The rows that pass `accept`, for `nearest`: one test per row however many queries follow. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentOutput } from '../contracts/agent-output.js';
 import { OutputBuffer } from './output-buffer.js';
-import type { ExecResult, Runtime } from './runtime.js';
+import type { ExecResult } from '../contracts/runtime.js';
+import type { BackgroundCommands, BackgroundSnapshot, BackgroundStart } from '../contracts/tool.js';
 import { BackgroundLimitError } from './background-limit-error.js';
 
 /** Background commands one session may have running at once. */
@@ -10,29 +11,7 @@ export const MAX_BACKGROUND_PER_SESSION = 8;
 const UNREAD_MAX_BYTES = 30_000;
 
 export { BackgroundLimitError } from './background-limit-error.js';
-
-export interface BackgroundStart {
-  sessionId: string;
-  /** The tool call that started it. */
-  toolCallId?: string;
-  command: string;
-  runtime: Runtime;
-  cwd: string;
-  passEnv?: readonly string[];
-  /** Kill it after this many milliseconds (none by default: it runs until stopped). */
-  timeoutMs?: number;
-}
-
-/** What the model reads back: output since its last read, and how the command ended (if it did). */
-export interface BackgroundSnapshot {
-  id: string;
-  command: string;
-  output: string;
-  truncated: boolean;
-  running: boolean;
-  exitCode: number | null;
-  signal: string | null;
-}
+export type { BackgroundSnapshot, BackgroundStart } from '../contracts/tool.js';
 
 type TerminalStart = Extract<AgentOutput, { type: 'terminal-start' }>;
 
@@ -54,7 +33,7 @@ interface Entry {
  * Each is an agent-owned terminal: its start, output and exit are published as `terminal-*`
  * events. Stopped when their session closes or is deleted, and when the agent stops or exits.
  */
-export class BackgroundProcesses {
+export class BackgroundProcesses implements BackgroundCommands {
   readonly #entries = new Map<string, Entry>();
   readonly #publish: (event: AgentOutput) => void;
   readonly #maxPerSession: number;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import type { AnyTool, ToolContext } from './tool.js';
-import { errorResult, textResult } from './tool.js';
-import type { BackgroundProcesses, BackgroundSnapshot } from './background-processes.js';
+import type { AnyTool, ToolContext } from '../contracts/tool.js';
+import { errorResult, textResult } from './tool-result.js';
+import type { BackgroundCommands, BackgroundSnapshot } from '../contracts/tool.js';
 
 const idParameter = z.strictObject({
   id: z.string().min(1).describe('The background command id that bash returned (bg-…).'),
@@ -59,6 +59,6 @@ export function describeBackground(snapshot: BackgroundSnapshot): string {
   return `${status}\n${snapshot.truncated ? '(earlier output dropped: showing the tail)\n' : ''}${output}`;
 }
 
-function requireBackground(context: ToolContext): BackgroundProcesses | undefined {
+function requireBackground(context: ToolContext): BackgroundCommands | undefined {
   return context.background;
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolCallContent } from '../contracts/agent-output.js';
 import { defineTool } from './define-tool.js';
-import type { AnyTool, ToolResult } from './tool.js';
-import { errorResult } from './tool.js';
+import type { AnyTool, ToolResult } from '../contracts/tool.js';
+import { errorResult } from './tool-result.js';
 import { errorMessage } from '../errors/error-message.js';
 import { startBackgroundCommand } from './start-background-command.js';
 

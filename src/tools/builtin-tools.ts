@@ -1,4 +1,4 @@
-import type { AnyTool } from './tool.js';
+import type { AnyTool } from '../contracts/tool.js';
 import { readFileTool } from './read-file-tool.js';
 import { writeFileTool } from './write-file-tool.js';
 import { editFileTool } from './edit-file-tool.js';

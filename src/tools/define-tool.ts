@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolCallLocation, ToolKind } from '../contracts/agent-output.js';
-import type { JsonSchema, Tool, ToolContext, ToolResult, ToolRisk, ToolSource } from './tool.js';
+import type { JsonSchema, Tool, ToolContext, ToolResult, ToolRisk, ToolSource } from '../contracts/tool.js';
 
 export interface DefineToolOptions<S extends z.ZodType> {
   name: string;

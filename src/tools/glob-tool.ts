@@ -2,7 +2,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { errorResult, textResult } from './tool.js';
+import { errorResult, textResult } from './tool-result.js';
 import { displayPath, resolveToolPath } from './resolve-tool-path.js';
 import { errorMessage } from '../errors/error-message.js';
 import { isWithin } from './workspace-path.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import type { AnyTool, ToolResult } from './tool.js';
-import { errorResult, textResult } from './tool.js';
+import type { AnyTool, ToolResult } from '../contracts/tool.js';
+import { errorResult, textResult } from './tool-result.js';
 import { displayPath, resolveToolPath } from './resolve-tool-path.js';
 import { errorMessage } from '../errors/error-message.js';
 import { ProcessSpawnError } from './process-spawn-error.js';

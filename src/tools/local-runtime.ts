@@ -1,7 +1,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProtectedLayer } from './protected-layer.js';
-import type { ExecOptions, ExecResult, Runtime } from './runtime.js';
+import type { ExecOptions, ExecResult, Runtime } from '../contracts/runtime.js';
 import { toolEnvironment } from './secret-env.js';
 import { spawnProcess } from './spawn-process.js';
 import { readTextWindow } from './read-text-window.js';

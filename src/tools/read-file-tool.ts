@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { errorResult, textResult } from './tool.js';
+import { errorResult, textResult } from './tool-result.js';
 import { resolveToolPath } from './resolve-tool-path.js';
 import { isFileNotFound } from './is-file-not-found.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../contracts/runtime.js';
 import type { TextWindow, TextWindowLine, TextWindowOptions } from './text-window.js';
 import { splitLines, textWindowFromText } from './text-window-from-text.js';
 

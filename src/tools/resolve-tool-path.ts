@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { ToolContext, ToolResult } from './tool.js';
-import { errorResult } from './tool.js';
+import type { ToolContext, ToolResult } from '../contracts/tool.js';
+import { errorResult } from './tool-result.js';
 import { PathOutsideWorkspaceError } from './path-outside-workspace-error.js';
 import { isWithin, resolveWorkspacePath } from './workspace-path.js';
 import { errorMessage } from '../errors/error-message.js';

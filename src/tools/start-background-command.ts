@@ -1,5 +1,5 @@
-import type { ToolContext, ToolResult } from './tool.js';
-import { errorResult, textResult } from './tool.js';
+import type { ToolContext, ToolResult } from '../contracts/tool.js';
+import { errorResult, textResult } from './tool-result.js';
 import { errorMessage } from '../errors/error-message.js';
 import { describeBackground } from './background-tools.js';
 

@@ -1,7 +1,8 @@
 import { convert } from 'html-to-text';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { errorResult, textResult, type Tool } from './tool.js';
+import type { Tool } from '../contracts/tool.js';
+import { errorResult, textResult } from './tool-result.js';
 import { errorMessage } from '../errors/error-message.js';
 import { WebFetchError } from './web-fetch-error.js';
 

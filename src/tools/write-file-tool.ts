@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { errorResult, textResult } from './tool.js';
+import { errorResult, textResult } from './tool-result.js';
 import { resolveToolPath } from './resolve-tool-path.js';
 import { isFileNotFound } from './is-file-not-found.js';
 import { FileTooLargeError } from './file-too-large-error.js';

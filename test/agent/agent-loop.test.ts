@@ -6,7 +6,7 @@ import { createAgent } from '../../src/agent/create-agent.js';
 import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema, type PlaitedConfigInput } from '../../src/config/schema.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { textResult } from '../../src/tools/tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
 import { scriptedModel, type MockStep } from '../helpers/scripted-mock-model.js';
 import { collect, makeAgent, tempProject } from './agent-test-kit.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { ToolCallCancelError } from '../../src/agent/running-tool-calls.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { textResult } from '../../src/tools/tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { makeAgent, tempProject, waitFor } from './agent-test-kit.js';
 import { processesMatching, uniqueSleep } from '../helpers/process-list.js';

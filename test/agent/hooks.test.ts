@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolCallHookEvent, ToolResultHookEvent, TurnEndHookEvent } from '../../src/contracts/agent-hooks.js';
+import type { AgentExtension } from '../../src/agent/agent-extension.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { collect, makeAgent, tempProject } from './agent-test-kit.js';
 
@@ -91,6 +92,56 @@ describe('config hooks', () => {
     expect(results[0]).toMatchObject({ toolName: 'write_file', risk: 'write', source: 'local', args: { path: 'y.txt', content: 'hooked' } });
     expect(results[0]!.result.isError).toBeFalsy();
     expect(ends).toEqual([{ sessionId, cwd: expect.any(String), stopReason: 'end_turn' }]);
+  });
+
+  it('one hook system: an extension decides tool calls before the config hooks; a throwing one is a notice naming it', async () => {
+    const cwd = tempProject();
+    const order: string[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'write_file', input: { path: 'a.txt', content: 'model' } }, { name: 'glob', input: { pattern: '*' } }] },
+      { text: 'done' },
+    ]);
+    const guard: AgentExtension = {
+      name: 'guard',
+      onToolCall: (_context, call) => {
+        order.push(`guard:${call.toolName}`);
+        if (call.toolName === 'glob') throw new Error('guard exploded');
+        return { deny: 'no writes today' };
+      },
+      onToolResult: (_context, call) => void order.push(`guard-result:${call.toolName}:${call.risk}:${call.source}:${call.toolCallId !== ''}`),
+      onTurnEnd: () => void order.push('guard-end'),
+    };
+    const agent = makeAgent(
+      model,
+      {
+        agent: { defaultMode: 'accept-edits' },
+        hooks: {
+          onToolCall: (event: ToolCallHookEvent) => void order.push(`config:${event.toolName}`),
+          onToolResult: (event: ToolResultHookEvent) => void order.push(`config-result:${event.toolName}`),
+          onTurnEnd: () => void order.push('config-end'),
+        },
+      },
+      { extensions: [guard] },
+    );
+    const { sessionId } = await agent.sessions.create({ cwd });
+    const events = await collect(agent, sessionId, 'write');
+    expect(existsSync(join(cwd, 'a.txt'))).toBe(false);
+    expect(JSON.stringify(model.calls[1]!.prompt)).toContain('Denied by a hook: no writes today');
+    // The guard decided write_file, so the config hook was not asked; its throw on glob decided nothing.
+    // Both see every result (the denied call's too), the extension first, then both see the turn end.
+    expect(order).toEqual([
+      'guard:write_file',
+      'guard:glob',
+      'config:glob',
+      'guard-result:write_file:write:local:true',
+      'config-result:write_file',
+      'guard-result:glob:read:local:true',
+      'config-result:glob',
+      'guard-end',
+      'config-end',
+    ]);
+    const notices = events.filter((event) => event.type === 'notice').map((event) => JSON.stringify(event));
+    expect(notices.some((notice) => notice.includes('guard (onToolCall) failed: guard exploded'))).toBe(true);
   });
 
   it('rejects a config whose hook is not a function, with its path', async () => {

@@ -5,7 +5,7 @@ import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import type { PlaitedConfigInput } from '../../src/config/schema.js';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { textResult } from '../../src/tools/tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { collect, makeAgent, tempProject } from './agent-test-kit.js';
 

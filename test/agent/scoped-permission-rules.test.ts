@@ -8,7 +8,8 @@ import { permissionChoices } from '../../src/agent/permission-choices.js';
 import { createBuiltinTools } from '../../src/tools/builtin-tools.js';
 import { createWebFetchTool } from '../../src/tools/web-fetch-tool.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { textResult, type AnyTool } from '../../src/tools/tool.js';
+import type { AnyTool } from '../../src/contracts/tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
 import type { PermissionRuleEntry } from '../../src/storage/permission-rule-file.js';
 import { tempProject } from './agent-test-kit.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { textResult } from '../../src/tools/tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { collect, deferred, makeAgent, tempProject, textOf, waitFor } from './agent-test-kit.js';
 

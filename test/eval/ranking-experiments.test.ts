@@ -67,7 +67,7 @@ describe('server evidence', () => {
   const namespaceOf = (rowid: number) => ({ 1: 'maps', 2: 'maps', 3: 'chat', 4: 'chat', 5: 'lone' })[rowid];
 
   it('has a centroid only for namespaces with enough documents', () => {
-    const centroids = namespaceCentroids(matrix, namespaceOf, 2);
+    const centroids = namespaceCentroids(matrix, [1, 2, 3, 4, 5], namespaceOf, 2);
     expect([...centroids.keys()].sort()).toEqual(['chat', 'maps']);
     expect(Math.hypot(...(centroids.get('maps') ?? []))).toBeCloseTo(1);
   });

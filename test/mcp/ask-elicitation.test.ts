@@ -11,7 +11,7 @@ import { askElicitation } from '../../src/mcp/ask-elicitation.js';
 import { createMcpRegistry } from '../../src/mcp/create-mcp-registry.js';
 import type { McpRegistry } from '../../src/mcp/mcp-registry.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import type { ToolContext } from '../../src/tools/tool.js';
+import type { ToolContext } from '../../src/contracts/tool.js';
 import { stdioConfig } from './fixture-servers.js';
 import { tempDir } from './registry-helpers.js';
 

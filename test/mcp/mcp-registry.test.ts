@@ -5,7 +5,7 @@ import { mcpServerSchema } from '../../src/config/schema.js';
 import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { PNG_BASE64 } from '../fixtures/mcp/fixture-catalog.mjs';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { textResult } from '../../src/tools/tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
 import { z } from 'zod';
 import { stdioConfig } from './fixture-servers.js';
 import { waitFor } from '../helpers/wait-for.js';

@@ -5,7 +5,7 @@ import { wrapLanguageModel } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { textResult } from '../../src/tools/tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
 import { createAgent } from '../../src/agent/create-agent.js';
 import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema } from '../../src/config/schema.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createDotKernel } from '../../src/retrieval/dot-kernel.js';
-import { isZeroVector, normalize, VectorMatrix } from '../../src/retrieval/vector-matrix.js';
+import { dotProduct, isZeroVector, normalize, VectorMatrix } from '../../src/retrieval/vector-matrix.js';
 
 const unit = (...values: number[]) => normalize(Float32Array.from(values));
 
@@ -78,7 +78,7 @@ describe('the WebAssembly SIMD scan', () => {
       a.forEach((hit, i) => expect(hit.score).toBeCloseTo(b[i].score, 5));
     }
     expect(simd.vectorOf(3)).toEqual(rows[2].vector);
-    expect(simd.similarity(1, 1)).toBeCloseTo(1, 5);
+    expect(dotProduct(simd.vectorOf(1), simd.vectorOf(1)!)).toBeCloseTo(1, 5);
   });
 
   it('is built from its committed source (tools/wasm/dot-kernel.wat)', () => {

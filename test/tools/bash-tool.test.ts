@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../src/tools/bash-tool.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import type { Runtime } from '../../src/tools/runtime.js';
+import type { Runtime } from '../../src/contracts/runtime.js';
 import {
   createWorkspace,
   markedProcesses,

@@ -3,8 +3,8 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import type { Runtime } from '../../src/tools/runtime.js';
-import type { AnyTool, ToolContext, ToolResult } from '../../src/tools/tool.js';
+import type { Runtime } from '../../src/contracts/runtime.js';
+import type { AnyTool, ToolContext, ToolResult } from '../../src/contracts/tool.js';
 import type { AgentOutput, ToolCallContent } from '../../src/contracts/agent-output.js';
 
 export interface Workspace {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebFetchTool, hostAllowed } from '../../src/tools/web-fetch-tool.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
-import type { ToolResult } from '../../src/tools/tool.js';
+import type { ToolResult } from '../../src/contracts/tool.js';
 import { toolContext } from './tool-test-helpers.js';
 import { waitFor } from '../helpers/wait-for.js';
 

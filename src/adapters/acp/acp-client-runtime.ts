@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ProtectedLayer } from '../../tools/protected-layer.js';
-import type { ElicitationAnswer, ElicitationQuestion, ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
+import type { ElicitationAnswer, ElicitationQuestion, ExecOptions, ExecResult, Runtime } from '../../contracts/runtime.js';
 import { splitLines, textWindowFromText } from '../../tools/text-window-from-text.js';
 
 /**

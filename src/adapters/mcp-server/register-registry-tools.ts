@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { DiscoveryHit } from '../../mcp/mcp-registry-types.js';
-import type { ToolResult } from '../../tools/tool.js';
+import type { ToolResult } from '../../contracts/tool.js';
 
 /** The part of the MCP registry (src/mcp) that `discover` and `call` use. */
 export interface RegistryFace {

@@ -8,7 +8,7 @@ import type { Agent, ProcessOptions, PromptInput, SessionInfo } from '../../agen
 import type { AgentOutput } from '../../contracts/agent-output.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
-import type { Runtime } from '../../tools/runtime.js';
+import type { Runtime } from '../../contracts/runtime.js';
 import { SECRETS_FD_ENV, sendSecrets, splitSecrets } from '../../tools/secret-hand-over.js';
 import { agentStateDir } from '../../tools/agent-state-path.js';
 import type { AgentAdapter } from '../agent-adapter.js';

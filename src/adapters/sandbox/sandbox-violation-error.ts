@@ -1,4 +1,4 @@
-import type { ExecResult } from '../../tools/runtime.js';
+import type { ExecResult } from '../../contracts/runtime.js';
 import type { SandboxFinding } from './explain-sandbox-failure.js';
 import { PlaitedError } from '../../errors/plaited-error.js';
 

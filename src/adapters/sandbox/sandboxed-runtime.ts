@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ExecOptions, ExecResult, Runtime } from '../../tools/runtime.js';
+import type { ExecOptions, ExecResult, Runtime } from '../../contracts/runtime.js';
 import type { TextWindowOptions } from '../../tools/text-window.js';
 import { followLinks, matchesAnyPath } from './path-match.js';
 import { explainSandboxFailure, networkFinding } from './explain-sandbox-failure.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSchema } from '../../../src/config/schema.js';
 import { createLocalRuntime } from '../../../src/tools/local-runtime.js';
-import type { Runtime } from '../../../src/tools/runtime.js';
+import type { Runtime } from '../../../src/contracts/runtime.js';
 import { createSandboxPolicy } from '../../../src/adapters/sandbox/sandbox-policy.js';
 import { createSandboxedRuntime } from '../../../src/adapters/sandbox/sandboxed-runtime.js';
 import { resetSandboxRuntime } from '../../../src/adapters/sandbox/sandbox-runtime-host.js';

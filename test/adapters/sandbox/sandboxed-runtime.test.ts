@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSchema } from '../../../src/config/schema.js';
 import { createLocalRuntime } from '../../../src/tools/local-runtime.js';
-import type { Runtime } from '../../../src/tools/runtime.js';
+import type { Runtime } from '../../../src/contracts/runtime.js';
 import { createSandboxPolicy, type SandboxPolicy } from '../../../src/adapters/sandbox/sandbox-policy.js';
 import { createSandboxedRuntime } from '../../../src/adapters/sandbox/sandboxed-runtime.js';
 import { SandboxViolationError } from '../../../src/adapters/sandbox/sandbox-violation-error.js';

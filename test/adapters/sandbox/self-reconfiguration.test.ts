@@ -6,7 +6,7 @@ import { loadConfig } from '../../../src/config/load-config.js';
 import { trustConfigFor } from '../../helpers/trust-config.js';
 import { sandboxSchema } from '../../../src/config/schema.js';
 import { createLocalRuntime } from '../../../src/tools/local-runtime.js';
-import type { Runtime } from '../../../src/tools/runtime.js';
+import type { Runtime } from '../../../src/contracts/runtime.js';
 import { createSandboxPolicy } from '../../../src/adapters/sandbox/sandbox-policy.js';
 import { createSandboxedRuntime } from '../../../src/adapters/sandbox/sandboxed-runtime.js';
 import { removeStalePlaceholders } from '../../../src/tools/protected-placeholders.js';

@@ -1,7 +1,11 @@
 import type { AgentOutput, ToolCallContent, ToolCallLocation, ToolKind } from '../contracts/agent-output.js';
 import type { Runtime } from './runtime.js';
-import type { BackgroundProcesses } from './background-processes.js';
 
+/**
+ * The tool contract: what the core runs and every tool module (built-in, MCP, skills, memory)
+ * implements. Tools, config and the agent import it from here; `src/tools/tool-result.ts` has
+ * the result helpers.
+ */
 export type ToolRisk = 'read' | 'write' | 'external';
 export type ToolSource = 'local' | 'mcp' | 'skill' | 'memory';
 
@@ -35,7 +39,7 @@ export interface ToolContext {
   /** Sends a session event (a plan update, a notice) into the turn's stream. */
   emit(event: AgentOutput): void;
   /** The agent's background commands (bash `background: true`); absent where the host keeps none. */
-  background?: BackgroundProcesses;
+  background?: BackgroundCommands;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -60,10 +64,42 @@ export interface Tool<Args = unknown> {
 /** A tool with its argument type erased, as registries hold them. */
 export type AnyTool = Tool<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export function textResult(text: string, extra: Omit<ToolResult, 'content'> = {}): ToolResult {
-  return { content: [{ type: 'text', text }], ...extra };
+/** A background command to start (see BackgroundCommands). */
+export interface BackgroundStart {
+  sessionId: string;
+  /** The tool call that started it. */
+  toolCallId?: string;
+  command: string;
+  runtime: Runtime;
+  cwd: string;
+  passEnv?: readonly string[];
+  /** Kill it after this many milliseconds (none by default: it runs until stopped). */
+  timeoutMs?: number;
 }
 
-export function errorResult(text: string): ToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+/** What the model reads back: output since its last read, and how the command ended (if it did). */
+export interface BackgroundSnapshot {
+  id: string;
+  command: string;
+  output: string;
+  truncated: boolean;
+  running: boolean;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/**
+ * The agent's background commands as a tool sees them (`bash` with `background: true`,
+ * `bash_output`, `bash_kill`); src/tools/background-processes.ts implements it.
+ */
+export interface BackgroundCommands {
+  /** Starts a command; its id. Throws BackgroundLimitError when the session has too many. */
+  start(options: BackgroundStart): string;
+  /** Output since the last read and how the command ended (if it did); undefined for an unknown id. */
+  read(sessionId: string, id: string): BackgroundSnapshot | undefined;
+  /** Waits up to `ms` for the command to end. */
+  settle(id: string, ms: number): Promise<void>;
+  /** Stops a command of the session; false when there is no such command. */
+  kill(sessionId: string, id: string): Promise<boolean>;
+  list(sessionId: string): Array<{ id: string; command: string; running: boolean }>;
 }
