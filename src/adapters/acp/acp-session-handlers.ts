@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, AgentCapabilities, SessionInfo, SessionManager } from '../../agent/agent.js';
 import type { McpServerConfig } from '../../config/schema.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
-import type { Runtime } from '../../tools/runtime.js';
+import type { Runtime } from '../../contracts/runtime.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { checkedCwd } from './acp-request-checks.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';

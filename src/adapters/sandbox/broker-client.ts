@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { PermissionRuleEntry } from '../../storage/permission-rule-file.js';
-import type { ExecOptions, ExecResult } from '../../tools/runtime.js';
+import type { ExecOptions, ExecResult } from '../../contracts/runtime.js';
 import type { SandboxFinding } from './explain-sandbox-failure.js';
 import { BROKER_FD_ENV, MAX_BROKER_COMMAND, launcherMessage, lineSplitter, parseLine, type AgentMessage, type LauncherMessage } from './broker-messages.js';
 import { CommandBrokerError } from './command-broker-error.js';

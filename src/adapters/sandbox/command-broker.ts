@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { PermissionRuleStore } from '../../storage/permission-rule-file.js';
-import type { Runtime } from '../../tools/runtime.js';
+import type { Runtime } from '../../contracts/runtime.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { agentMessage, lineSplitter, parseLine, type AgentMessage, type LauncherMessage } from './broker-messages.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
