@@ -126,7 +126,10 @@ describe('MemoryWiki', () => {
     expect(before).not.toContain('budget.md');
     await writeFile(join(copy.dir, 'budget.md'), '# Budget\n\nThe quarterly budget spreadsheet lives in the finance drive.\n');
     await extension.onToolResult!(context, {
+      toolCallId: 'call-1',
       toolName: 'write_file',
+      risk: 'write',
+      source: 'local',
       args: {},
       result: { content: [{ type: 'text', text: 'ok' }] },
       locations: [{ path: join(copy.dir, 'budget.md') }],

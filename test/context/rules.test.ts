@@ -11,7 +11,10 @@ import { copyFixture, testEmbedder, testIndex, turnContext } from './context-tes
 
 function editCall(path: string): ToolCallSummary {
   return {
+    toolCallId: 'call-1',
     toolName: 'edit_file',
+    risk: 'write',
+    source: 'local',
     args: { path, oldText: '1', newText: '2' },
     result: { content: [{ type: 'text', text: `Edited ${path}` }] },
     locations: [{ path }],

@@ -26,7 +26,7 @@ import {
   WebFetchError,
 } from '../../src/index.js';
 import { CliUsageError } from '../../src/cli/parse-cli-args.js';
-import { RestHttpError } from '../../src/adapters/a2a/write-rest-result.js';
+import { RestHttpError } from '../../src/adapters/a2a/rest-result-response.js';
 
 /** One instance of every error class, with the name and code callers see. */
 const samples: Array<{ error: Error; isInstance: (value: unknown) => boolean; name: string; code: string }> = [
