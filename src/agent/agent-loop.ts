@@ -14,7 +14,7 @@ import { authorizeToolCalls, type ApprovedCall } from './authorize-tool-calls.js
 import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { errorInfo } from './agent-notices.js';
-import type { StepOptions, StepToolCall } from './stream-model-step.js';
+import type { StepOptions, StepOutcome, StepToolCall } from './stream-model-step.js';
 import { streamStepDroppingRefusedAttachments } from './drop-refused-attachments.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
@@ -151,7 +151,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
 
     // Arguments over the size or depth bound are dropped here, before any event or message holds them.
     const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
-    const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls);
+    const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls, outcome.reasoningMetadata);
     if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {
       if (assistant) {
@@ -358,12 +358,15 @@ function assistantMessage(
   text: string,
   reasoning: string,
   toolCalls: readonly StepToolCall[],
+  reasoningMetadata?: StepOutcome['reasoningMetadata'],
 ): AssistantModelMessage | undefined {
   const content: Exclude<AssistantModelMessage['content'], string> = [];
-  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+  // The provider's metadata goes back with what it belongs to (a thinking signature, a thought signature, an item id).
+  if (reasoning || reasoningMetadata) content.push({ type: 'reasoning', text: reasoning, ...(reasoningMetadata ? { providerOptions: reasoningMetadata } : {}) });
   if (text) content.push({ type: 'text', text });
   for (const call of toolCalls) {
-    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    const providerOptions = call.providerMetadata ? { providerOptions: call.providerMetadata } : {};
+    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, ...providerOptions });
   }
   return content.length > 0 ? { role: 'assistant', content } : undefined;
 }

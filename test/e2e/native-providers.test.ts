@@ -1,0 +1,196 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import {
+  RECORDED,
+  recordedEvents,
+  startProviderWireServer,
+  wireErrors,
+  type ProviderWire,
+  type ProviderWireServer,
+} from '../helpers/provider-wire-server.js';
+
+/**
+ * The native providers through the built CLI, against a local server replaying streams recorded
+ * from the real APIs (test/fixtures/provider-streams): Anthropic's Messages SSE, OpenAI's
+ * Responses SSE, Gemini's streamGenerateContent. Only the model is scripted.
+ */
+
+const KEYS = { anthropic: 'sk-ant-wire-test', openai: 'sk-openai-wire-test', google: 'google-wire-test-key' } as const;
+const KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', google: 'GOOGLE_GENERATIVE_AI_API_KEY' } as const;
+const MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5-mini', google: 'gemini-2.5-flash' } as const;
+
+let server: ProviderWireServer;
+const clis: AcpCli[] = [];
+beforeEach(async () => {
+  server = await startProviderWireServer();
+});
+afterEach(async () => {
+  for (const cli of clis.splice(0)) {
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  }
+  await server.close();
+});
+
+function project(config?: Record<string, unknown>): string {
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-native-providers-'));
+  writeFileSync(join(cwd, 'notes.txt'), 'alpha\nbeta\n');
+  if (config) {
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify(config));
+  }
+  return cwd;
+}
+
+async function session(wire: ProviderWire, cwd: string, asked: acp.RequestPermissionRequest[] = [], model: string = MODELS[wire]) {
+  const cli = startAcpCli({
+    cwd,
+    args: ['--model', `${wire}:${model}`, '--base-url', server.baseURL(wire)],
+    env: { [KEY_ENV[wire]]: KEYS[wire] },
+    onPermission: (request) => {
+      asked.push(request);
+      return { outcome: { outcome: 'selected', optionId: 'allow-once' } };
+    },
+  });
+  clis.push(cli);
+  await initialize(cli);
+  const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+  const prompt = (text: string) => cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+  return { cli, sessionId, prompt };
+}
+
+function thoughts(cli: AcpCli, sessionId: string): string {
+  return cli.updates
+    .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_thought_chunk')
+    .map((n) => (n.update as { content: { text?: string } }).content.text ?? '')
+    .join('');
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  return promise.then(
+    () => ({ code: 0, message: 'the prompt succeeded' }),
+    (error: unknown) => error as { code: number; message: string },
+  );
+}
+
+const EDIT = { name: 'edit_file', input: { path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } };
+
+describe('anthropic: (Messages API)', () => {
+  it('runs a tool the user allows, sends its result back, and caches the system prompt and the tools', async () => {
+    const cwd = project();
+    const asked: acp.RequestPermissionRequest[] = [];
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.toolUse], toolCall: EDIT }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    const { cli, sessionId, prompt } = await session('anthropic', cwd, asked);
+    const response = await prompt('change beta to gamma');
+    expect(response.stopReason).toBe('end_turn');
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+    expect(agentText(cli, sessionId)).toBe("Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?");
+
+    const [first, second] = server.requests;
+    expect(first!.headers['x-api-key']).toBe(KEYS.anthropic);
+    expect(first!.body.model).toBe(MODELS.anthropic);
+    const system = first!.body.system as Array<{ cache_control?: unknown }>;
+    expect(system.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    const tools = first!.body.tools as Array<{ name: string; cache_control?: unknown }>;
+    expect(tools.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    const messages = second!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    expect(messages.at(-2)!.content).toContainEqual(expect.objectContaining({ type: 'tool_use', id: 'toolu_01KFbKqPYSuAKujiL6mTfzYA', name: 'edit_file' }));
+    expect(messages.at(-1)!.content).toContainEqual(expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_01KFbKqPYSuAKujiL6mTfzYA' }));
+  });
+
+  it('streams extended thinking as thought chunks and sends the thinking back with its signature', async () => {
+    const cwd = project({ agent: { reasoning: 'low' } });
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    const { cli, sessionId, prompt } = await session('anthropic', cwd);
+    await prompt('925 divided by 5?');
+    expect(thoughts(cli, sessionId)).toBe('The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185');
+    expect(agentText(cli, sessionId)).toBe('925 ÷ 5 = 185');
+    expect(server.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+
+    await prompt('thanks');
+    const messages = server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    const thinking = messages.find((message) => message.role === 'assistant')!.content[0];
+    expect(thinking).toMatchObject({ type: 'thinking', thinking: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185' });
+    expect(String(thinking!.signature)).toMatch(/^EvQBCkYICxgCKkAxhD4N/);
+  });
+
+  it('reports a refused key with its cause and the variable to fix', async () => {
+    server.push(wireErrors.unauthorized('anthropic'));
+    const { prompt } = await session('anthropic', project());
+    const error = await failure(prompt('hi'));
+    expect(error.code).toBe(-32603);
+    expect(error.message).toContain('HTTP 401');
+    expect(error.message).toContain('invalid x-api-key');
+    expect(error.message).toContain('ANTHROPIC_API_KEY');
+  });
+});
+
+describe('openai: (Responses API)', () => {
+  it('runs a tool the user allows and sends its output back by call id', async () => {
+    const cwd = project();
+    const asked: acp.RequestPermissionRequest[] = [];
+    server.push({ wire: 'openai', events: [RECORDED.openai.toolCall], toolCall: EDIT }, { wire: 'openai', events: [RECORDED.openai.text] });
+    const { cli, sessionId, prompt } = await session('openai', cwd, asked);
+    const response = await prompt('change beta to gamma');
+    expect(response.stopReason).toBe('end_turn');
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+    expect(agentText(cli, sessionId)).toContain('The capital of France is Paris.');
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEYS.openai}`);
+    const input = server.requests[1]!.body.input as Array<Record<string, unknown>>;
+    expect(input).toContainEqual(expect.objectContaining({ type: 'function_call_output', call_id: 'call_2FQdm3Br7Qb35YUBSkDR7kue' }));
+  });
+
+  it('streams reasoning summaries as thought chunks', async () => {
+    const text = recordedEvents(RECORDED.openai.text);
+    server.push({ wire: 'openai', events: [...text.slice(0, 2), RECORDED.openai.reasoning, ...text.slice(2)] });
+    const { cli, sessionId, prompt } = await session('openai', project());
+    await prompt('compute it');
+    expect(thoughts(cli, sessionId)).toBe(
+      "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
+    );
+    expect(server.requests[0]!.body.reasoning).toMatchObject({ summary: 'auto' });
+  });
+
+  it('reports a model that does not exist as model not found, naming it', async () => {
+    server.push(wireErrors.modelNotFound('openai', 'gpt-nope'));
+    const { prompt } = await session('openai', project(), [], 'gpt-nope');
+    const error = await failure(prompt('hi'));
+    expect(error.code).toBe(-32603);
+    expect(error.message).toContain('Model not found');
+    expect(error.message).toContain('HTTP 404');
+    expect(error.message).toContain('gpt-nope');
+  });
+});
+
+describe('google: (Gemini API)', () => {
+  it('runs a tool the user allows and sends the call back with its thought signature', async () => {
+    const cwd = project();
+    const asked: acp.RequestPermissionRequest[] = [];
+    server.push({ wire: 'google', events: [RECORDED.google.toolCall], toolCall: EDIT }, { wire: 'google', events: [RECORDED.google.text] });
+    const { cli, sessionId, prompt } = await session('google', cwd, asked);
+    const response = await prompt('change beta to gamma');
+    expect(response.stopReason).toBe('end_turn');
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+    expect(agentText(cli, sessionId)).toBe('There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y');
+    expect(server.requests[0]!.path).toBe(`/v1beta/models/${MODELS.google}:streamGenerateContent?alt=sse`);
+    expect(server.requests[0]!.headers['x-goog-api-key']).toBe(KEYS.google);
+    const contents = JSON.stringify(server.requests[1]!.body.contents);
+    expect(contents).toMatch(/"functionResponse":\{"id":"[^"]+","name":"edit_file"/);
+    expect(contents).toContain('"thoughtSignature":"EqUCCqICAb4+9vsh8Pd5');
+  });
+
+  it('reports a model that does not exist as model not found', async () => {
+    server.push(wireErrors.modelNotFound('google', 'gemini-nope'));
+    const { prompt } = await session('google', project(), [], 'gemini-nope');
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('Model not found');
+    expect(error.message).toContain('models/gemini-nope is not found');
+  });
+});
