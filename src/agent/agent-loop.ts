@@ -66,7 +66,7 @@ export interface TurnOptions {
 
 export interface TurnResult {
   stopReason: StopReason | 'error';
-  usage: { inputTokens: number; outputTokens: number };
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
 }
 
 /**
@@ -148,6 +148,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     // What the last step's context held: its prompt plus what it wrote.
     usage.contextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
+    addCacheTokens(usage, outcome.usage);
 
     // Arguments over the size or depth bound are dropped here, before any event or message holds them.
     const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
@@ -392,5 +393,13 @@ function usageEvent(sessionId: string, usage: TurnResult['usage'] & { contextTok
     outputTokens: usage.outputTokens,
     totalTokens: usage.inputTokens + usage.outputTokens,
     contextTokens: usage.contextTokens,
+    ...(usage.cacheReadTokens !== undefined ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
   };
+}
+
+/** Prompt-cache tokens (a provider's cache reads and writes), summed over the turn's steps when reported. */
+function addCacheTokens(usage: TurnResult['usage'], step: TurnResult['usage']): void {
+  if (step.cacheReadTokens !== undefined) usage.cacheReadTokens = (usage.cacheReadTokens ?? 0) + step.cacheReadTokens;
+  if (step.cacheWriteTokens !== undefined) usage.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + step.cacheWriteTokens;
 }

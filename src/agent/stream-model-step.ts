@@ -28,7 +28,8 @@ export interface StepOutcome {
   reasoningMetadata?: SharedV3ProviderMetadata;
   toolCalls: StepToolCall[];
   stopReason: StopReason;
-  usage: { inputTokens: number; outputTokens: number };
+  /** Input tokens include the cached ones; `cacheReadTokens`/`cacheWriteTokens` when the provider reports them. */
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   error?: AgentErrorInfo;
   /** Why the step ended early without an error (the prompt no longer fits a local model's context). */
   notice?: string;
@@ -99,6 +100,8 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
         case 'finish':
           outcome.usage.inputTokens += part.inputTokens;
           outcome.usage.outputTokens += part.outputTokens;
+          if (part.cacheReadTokens !== undefined) outcome.usage.cacheReadTokens = (outcome.usage.cacheReadTokens ?? 0) + part.cacheReadTokens;
+          if (part.cacheWriteTokens !== undefined) outcome.usage.cacheWriteTokens = (outcome.usage.cacheWriteTokens ?? 0) + part.cacheWriteTokens;
           outcome.stopReason = mapFinishReason(part.finishReason);
           break;
         case 'error':
@@ -117,7 +120,7 @@ type StepPart =
   | StepDelta
   | { type: 'tool-call'; call: StepToolCall }
   | { type: 'reasoning-metadata'; metadata: SharedV3ProviderMetadata }
-  | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number }
+  | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
   | { type: 'error'; error: unknown };
 
 /** The reply passed agent.maxReplyBytes: it ends there, without its (unfinished) tool calls, and the turn with it. */
@@ -232,6 +235,8 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
         finishReason: part.finishReason.unified,
         inputTokens: part.usage.inputTokens.total ?? 0,
         outputTokens: part.usage.outputTokens.total ?? 0,
+        cacheReadTokens: part.usage.inputTokens.cacheRead,
+        cacheWriteTokens: part.usage.inputTokens.cacheWrite,
       };
     case 'error':
       return { type: 'error', error: part.error };

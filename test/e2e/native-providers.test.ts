@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 import {
   RECORDED,
   recordedEvents,
@@ -111,12 +112,29 @@ describe('anthropic: (Messages API)', () => {
     expect(thoughts(cli, sessionId)).toBe('The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185');
     expect(agentText(cli, sessionId)).toBe('925 ÷ 5 = 185');
     expect(server.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    // Usage carries the prompt cache's reads and writes (ACP v1 has no field for them: _meta).
+    const usage = cli.updates.find((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update');
+    expect(usage?.update).toMatchObject({ used: 69 + 53, _meta: { cacheReadTokens: 0, cacheWriteTokens: 0 } });
 
     await prompt('thanks');
     const messages = server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     const thinking = messages.find((message) => message.role === 'assistant')!.content[0];
     expect(thinking).toMatchObject({ type: 'thinking', thinking: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185' });
     expect(String(thinking!.signature)).toMatch(/^EvQBCkYICxgCKkAxhD4N/);
+  });
+
+  it('cancels a turn mid-stream: the client hears cancelled and the agent takes the next prompt', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking], holdAfterFirst: held }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    const { cli, sessionId, prompt } = await session('anthropic', project());
+    const turn = prompt('think long');
+    await waitFor(() => server.requests.length === 1, 20_000, 'the model request');
+    await cli.agent.notify('session/cancel', { sessionId });
+    expect((await turn).stopReason).toBe('cancelled');
+    release();
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toContain('Is there anything I can help you with?');
   });
 
   it('reports a refused key with its cause and the variable to fix', async () => {
