@@ -212,3 +212,25 @@ describe('google: (Gemini API)', () => {
     expect(error.message).toContain('models/gemini-nope is not found');
   });
 });
+
+describe('keys', () => {
+  it("the ACP auth method names the configured provider's variable, and a key there opens sessions", async () => {
+    const cwd = project();
+    // No --base-url: the provider's own endpoint, never contacted here.
+    const args = ['--model', 'anthropic:claude-sonnet-4-5'];
+    const keyless = startAcpCli({ cwd, args, env: { ANTHROPIC_API_KEY: '', PLAITED_API_KEY: '' } });
+    clis.push(keyless);
+    const init = await initialize(keyless);
+    expect(init.authMethods).toEqual([expect.objectContaining({ id: 'plaited-api-key', _meta: { envVar: 'ANTHROPIC_API_KEY' } })]);
+    await expect(keyless.agent.request('session/new', { cwd, mcpServers: [] })).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('set ANTHROPIC_API_KEY'),
+    });
+
+    const keyed = startAcpCli({ cwd, args, env: { ANTHROPIC_API_KEY: 'sk-ant-test', PLAITED_API_KEY: '' } });
+    clis.push(keyed);
+    await initialize(keyed);
+    expect(await keyed.agent.request('authenticate', { methodId: 'plaited-api-key' })).toEqual({});
+    expect((await keyed.agent.request('session/new', { cwd, mcpServers: [] })).sessionId).toBeTruthy();
+  });
+});
