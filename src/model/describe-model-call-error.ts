@@ -19,8 +19,11 @@ export function describeModelCallError(error: unknown): string | undefined {
   if (!APICallError.isInstance(error)) return undefined;
   const { url, statusCode } = error;
   if (statusCode === undefined) {
-    const cause = error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
-    return `Cannot reach the model endpoint ${url} (${cause}): is the model server running? If it is, ${BASE_URL_HINT}.`;
+    return `Cannot reach the model endpoint ${url} (${causeOf(error)}): is the model server running? If it is, ${BASE_URL_HINT}.`;
+  }
+  if (statusCode >= 200 && statusCode < 300) {
+    // The reply had begun: the connection broke (or the body stopped parsing) mid-stream.
+    return `The model endpoint ${url} stopped mid-reply (${causeOf(error)}): what arrived was shown; send the prompt again.`;
   }
   const detail = `${error.message}`.slice(0, 300);
   const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
@@ -36,6 +39,11 @@ export function describeModelCallError(error: unknown): string | undefined {
     return `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`;
   }
   return `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`;
+}
+
+/** The innermost of two causes (fetch's "terminated" wraps undici's "other side closed"). */
+function causeOf(error: Error): string {
+  return error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
 }
 
 function pathOf(url: string): string {

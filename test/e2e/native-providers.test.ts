@@ -137,6 +137,17 @@ describe('anthropic: (Messages API)', () => {
     expect(agentText(cli, sessionId)).toContain('Is there anything I can help you with?');
   });
 
+  it('a stream cut mid-way fails the turn saying so, after what arrived was shown', async () => {
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking], cutAfter: 6 });
+    const { cli, sessionId, prompt } = await session('anthropic', project());
+    const error = await failure(prompt('hi'));
+    expect(error.code).toBe(-32603);
+    expect(error.message).toContain('stopped mid-reply');
+    expect(error.message).toContain('send the prompt again');
+    expect(thoughts(cli, sessionId)).toBe('The previous result was');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('reports a refused key with its cause and the variable to fix', async () => {
     server.push(wireErrors.unauthorized('anthropic'));
     const { prompt } = await session('anthropic', project());
@@ -188,7 +199,7 @@ describe('openai: (Responses API)', () => {
 
 describe('google: (Gemini API)', () => {
   it('runs a tool the user allows and sends the call back with its thought signature', async () => {
-    const cwd = project();
+    const cwd = project({ agent: { reasoning: 'medium' } });
     const asked: acp.RequestPermissionRequest[] = [];
     server.push({ wire: 'google', events: [RECORDED.google.toolCall], toolCall: EDIT }, { wire: 'google', events: [RECORDED.google.text] });
     const { cli, sessionId, prompt } = await session('google', cwd, asked);
@@ -199,6 +210,7 @@ describe('google: (Gemini API)', () => {
     expect(agentText(cli, sessionId)).toBe('There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y');
     expect(server.requests[0]!.path).toBe(`/v1beta/models/${MODELS.google}:streamGenerateContent?alt=sse`);
     expect(server.requests[0]!.headers['x-goog-api-key']).toBe(KEYS.google);
+    expect((server.requests[0]!.body.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
     const contents = JSON.stringify(server.requests[1]!.body.contents);
     expect(contents).toMatch(/"functionResponse":\{"id":"[^"]+","name":"edit_file"/);
     expect(contents).toContain('"thoughtSignature":"EqUCCqICAb4+9vsh8Pd5');

@@ -144,11 +144,12 @@ async function answer(reply: WireReply, response: ServerResponse): Promise<void>
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   for (const [index, event] of events.entries()) {
     if (reply.cutAfter !== undefined && index >= reply.cutAfter) {
+      // Everything before the cut has reached the socket: the client sees a stream that stops, not a refused request.
       response.socket?.destroy();
       return;
     }
     const type = reply.wire === 'google' ? undefined : (event.type as string | undefined);
-    response.write(`${type ? `event: ${type}\n` : ''}data: ${JSON.stringify(event)}\n\n`);
+    await new Promise<void>((written) => response.write(`${type ? `event: ${type}\n` : ''}data: ${JSON.stringify(event)}\n\n`, () => written()));
     if (index === 0 && reply.holdAfterFirst) await reply.holdAfterFirst.catch(() => undefined);
     if (response.destroyed) return;
   }
