@@ -205,7 +205,7 @@ export const wireErrors = {
   rateLimited(wire: ProviderWire, retryAfterSeconds: number): WireReply {
     const headers = { 'retry-after': String(retryAfterSeconds) };
     if (wire === 'anthropic') return { wire, status: 429, headers, body: anthropicError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit') };
-    if (wire === 'openai') return { wire, status: 429, headers, body: openaiError('Rate limit reached for requests', 'rate_limit_exceeded', 'requests') };
+    if (wire === 'openai') return { wire, status: 429, headers, body: openaiError('Rate limit reached for requests', 'requests', 'rate_limit_exceeded') };
     return { wire, status: 429, headers, body: googleError(429, 'Resource has been exhausted (e.g. check quota).', 'RESOURCE_EXHAUSTED') };
   },
   unauthorized(wire: ProviderWire): WireReply {
