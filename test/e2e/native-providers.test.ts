@@ -5,6 +5,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import {
   RECORDED,
   recordedEvents,
@@ -244,5 +245,28 @@ describe('keys', () => {
     await initialize(keyed);
     expect(await keyed.agent.request('authenticate', { methodId: 'plaited-api-key' })).toEqual({});
     expect((await keyed.agent.request('session/new', { cwd, mcpServers: [] })).sessionId).toBeTruthy();
+  });
+});
+
+describe('presets over the OpenAI-compatible API', () => {
+  it("openrouter: sends the model name as given and the key from OPENROUTER_API_KEY", async () => {
+    const gateway = await startScriptedOpenAIServer([{ text: 'Hello through the gateway.' }]);
+    try {
+      const cwd = project();
+      const cli = startAcpCli({
+        cwd,
+        args: ['--model', 'openrouter:meta-llama/llama-3.3-70b-instruct', '--base-url', gateway.url],
+        env: { OPENROUTER_API_KEY: 'sk-or-wire-test', PLAITED_API_KEY: '' },
+      });
+      clis.push(cli);
+      await initialize(cli);
+      const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+      await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+      expect(agentText(cli, sessionId)).toBe('Hello through the gateway.');
+      expect(gateway.requests[0]!.model).toBe('meta-llama/llama-3.3-70b-instruct');
+      expect(gateway.requestHeaders[0]!.authorization).toBe('Bearer sk-or-wire-test');
+    } finally {
+      await gateway.close();
+    }
   });
 });
