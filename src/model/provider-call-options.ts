@@ -1,5 +1,5 @@
 import type { LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { ModelProviderInfo } from './model-providers.js';
+import { modelProviderOf, type ModelProviderInfo } from './model-providers.js';
 
 export type ReasoningLevel = 'low' | 'medium' | 'high';
 
@@ -50,4 +50,16 @@ function cacheBreakpoints(params: LanguageModelV3CallOptions): LanguageModelV3Ca
     index === all.length - 1 && tool.type === 'function' ? { ...tool, providerOptions: { ...tool.providerOptions, ...EPHEMERAL } } : tool,
   );
   return { ...params, prompt, tools };
+}
+
+/**
+ * A reasoning effort picked per session (ACP `reasoning_effort`) for a native provider's model:
+ * the same options as `agent.reasoning` at that level (`minimal` counts as `low`). Undefined
+ * for the OpenAI-compatible providers, which take the effort as `reasoning_effort` as it is.
+ */
+export function sessionReasoningOptions(spec: string, effort: string): Transform | undefined {
+  const kind = modelProviderOf(spec)?.kind;
+  if (kind !== 'anthropic' && kind !== 'openai' && kind !== 'google') return undefined;
+  const level: ReasoningLevel = effort === 'medium' || effort === 'high' ? effort : 'low';
+  return providerCallOptions(kind, level);
 }

@@ -149,6 +149,19 @@ describe('anthropic: (Messages API)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a model picked per session with a reasoning effort thinks at that level', async () => {
+    const cwd = project({
+      agent: { models: [{ name: 'deep', model: 'anthropic:claude-opus-4-1', baseURL: server.baseURL('anthropic'), reasoningEfforts: ['low', 'high'] }] },
+    });
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] });
+    const { cli, sessionId, prompt } = await session('anthropic', cwd);
+    await cli.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'deep' });
+    await cli.agent.request('session/set_config_option', { sessionId, configId: 'reasoning_effort', value: 'high' });
+    await prompt('think hard');
+    expect(server.requests[0]!.body).toMatchObject({ model: 'claude-opus-4-1', thinking: { type: 'enabled', budget_tokens: 24576 } });
+    expect(thoughts(cli, sessionId)).toContain('925 ÷ 5 = 185');
+  });
+
   it('reports a refused key with its cause and the variable to fix', async () => {
     server.push(wireErrors.unauthorized('anthropic'));
     const { prompt } = await session('anthropic', project());
