@@ -149,6 +149,26 @@ describe('anthropic: (Messages API)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('thinks, then calls a tool: the continuation sends the signed thinking before the tool use', async () => {
+    const cwd = project({ agent: { reasoning: 'low' } });
+    // One recorded turn's thinking block, then another recorded turn's tool use moved to block 1.
+    const thinking = recordedEvents(RECORDED.anthropic.thinking);
+    const thinkingBlock = thinking.slice(0, thinking.findIndex((e) => e.type === 'content_block_stop') + 1);
+    const toolUse = recordedEvents(RECORDED.anthropic.toolUse).slice(1).map((e) => ('index' in e ? { ...e, index: 1 } : e));
+    server.push(
+      { wire: 'anthropic', events: [...thinkingBlock, ...toolUse], toolCall: EDIT },
+      { wire: 'anthropic', events: [RECORDED.anthropic.text] },
+    );
+    const { cli, sessionId, prompt } = await session('anthropic', cwd);
+    expect((await prompt('change beta')).stopReason).toBe('end_turn');
+    expect(thoughts(cli, sessionId)).toContain('925 ÷ 5 = 185');
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+    const messages = server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    const assistant = messages.find((message) => message.role === 'assistant')!;
+    expect(assistant.content.map((part) => part.type)).toEqual(['thinking', 'tool_use']);
+    expect(String(assistant.content[0]!.signature)).toMatch(/^EvQBCkYICxgCKkAxhD4N/);
+  });
+
   it('a model picked per session with a reasoning effort thinks at that level', async () => {
     const cwd = project({
       agent: { models: [{ name: 'deep', model: 'anthropic:claude-opus-4-1', baseURL: server.baseURL('anthropic'), reasoningEfforts: ['low', 'high'] }] },
