@@ -14,7 +14,7 @@ import { authorizeToolCalls, type ApprovedCall } from './authorize-tool-calls.js
 import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { errorInfo } from './agent-notices.js';
-import type { StepOptions, StepToolCall } from './stream-model-step.js';
+import type { StepOptions, StepOutcome, StepToolCall } from './stream-model-step.js';
 import { streamStepDroppingRefusedAttachments } from './drop-refused-attachments.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
@@ -66,7 +66,7 @@ export interface TurnOptions {
 
 export interface TurnResult {
   stopReason: StopReason | 'error';
-  usage: { inputTokens: number; outputTokens: number };
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
 }
 
 /**
@@ -148,10 +148,11 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     // What the last step's context held: its prompt plus what it wrote.
     usage.contextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
+    addCacheTokens(usage, outcome.usage);
 
     // Arguments over the size or depth bound are dropped here, before any event or message holds them.
     const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
-    const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls);
+    const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls, outcome.reasoningMetadata);
     if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {
       if (assistant) {
@@ -342,12 +343,15 @@ function assistantMessage(
   text: string,
   reasoning: string,
   toolCalls: readonly StepToolCall[],
+  reasoningMetadata?: StepOutcome['reasoningMetadata'],
 ): AssistantModelMessage | undefined {
   const content: Exclude<AssistantModelMessage['content'], string> = [];
-  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+  // The provider's metadata goes back with what it belongs to (a thinking signature, a thought signature, an item id).
+  if (reasoning || reasoningMetadata) content.push({ type: 'reasoning', text: reasoning, ...(reasoningMetadata ? { providerOptions: reasoningMetadata } : {}) });
   if (text) content.push({ type: 'text', text });
   for (const call of toolCalls) {
-    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    const providerOptions = call.providerMetadata ? { providerOptions: call.providerMetadata } : {};
+    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, ...providerOptions });
   }
   return content.length > 0 ? { role: 'assistant', content } : undefined;
 }
@@ -373,5 +377,13 @@ function usageEvent(sessionId: string, usage: TurnResult['usage'] & { contextTok
     outputTokens: usage.outputTokens,
     totalTokens: usage.inputTokens + usage.outputTokens,
     contextTokens: usage.contextTokens,
+    ...(usage.cacheReadTokens !== undefined ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
   };
+}
+
+/** Prompt-cache tokens (a provider's cache reads and writes), summed over the turn's steps when reported. */
+function addCacheTokens(usage: TurnResult['usage'], step: TurnResult['usage']): void {
+  if (step.cacheReadTokens !== undefined) usage.cacheReadTokens = (usage.cacheReadTokens ?? 0) + step.cacheReadTokens;
+  if (step.cacheWriteTokens !== undefined) usage.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + step.cacheWriteTokens;
 }

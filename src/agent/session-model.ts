@@ -52,14 +52,20 @@ export function createSessionModels(
     // Middleware wraps current-spec models only; an older one runs without the effort.
     if (!effort || !entry.reasoningEfforts?.includes(effort as never) || model.specificationVersion !== 'v3') return model;
     const { wrapLanguageModel } = await import('ai');
+    // A native provider's model takes the effort its own way (a thinking budget, the Responses effort).
+    const { sessionReasoningOptions } = await import('../model/provider-call-options.js');
+    const native = sessionReasoningOptions(entry.model, effort);
     return wrapLanguageModel({
       model,
       middleware: {
         specificationVersion: 'v3',
-        transformParams: async ({ params }) => ({
-          ...params,
-          providerOptions: { ...params.providerOptions, openaiCompatible: { ...params.providerOptions?.openaiCompatible, reasoningEffort: effort } },
-        }),
+        transformParams: async ({ params }) =>
+          native
+            ? native(params)
+            : {
+                ...params,
+                providerOptions: { ...params.providerOptions, openaiCompatible: { ...params.providerOptions?.openaiCompatible, reasoningEffort: effort } },
+              },
       },
     });
   };

@@ -1,6 +1,6 @@
 import { jsonSchema, streamText, type ModelMessage, type ToolSet } from 'ai';
 import { convertToLanguageModelPrompt } from 'ai/internal';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart, SharedV3ProviderMetadata } from '@ai-sdk/provider';
 import type { AgentErrorInfo, StopReason } from '../contracts/agent-output.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AnyTool } from '../contracts/tool.js';
@@ -17,14 +17,19 @@ export interface StepToolCall {
   input: unknown;
   /** Set when the model's call could not be parsed (bad JSON). */
   invalidReason?: string;
+  /** What the provider attached to the call (Gemini's thought signature, the Responses item id): sent back with it. */
+  providerMetadata?: SharedV3ProviderMetadata;
 }
 
 export interface StepOutcome {
   text: string;
   reasoning: string;
+  /** What the provider attached to the reasoning (Anthropic's thinking signature, OpenAI's reasoning item): sent back with it. */
+  reasoningMetadata?: SharedV3ProviderMetadata;
   toolCalls: StepToolCall[];
   stopReason: StopReason;
-  usage: { inputTokens: number; outputTokens: number };
+  /** Input tokens include the cached ones; `cacheReadTokens`/`cacheWriteTokens` when the provider reports them. */
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   error?: AgentErrorInfo;
   /** Why the step ended early without an error (the prompt no longer fits a local model's context). */
   notice?: string;
@@ -89,9 +94,14 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
         case 'tool-call':
           outcome.toolCalls.push(part.call);
           break;
+        case 'reasoning-metadata':
+          outcome.reasoningMetadata = mergeMetadata(outcome.reasoningMetadata, part.metadata);
+          break;
         case 'finish':
           outcome.usage.inputTokens += part.inputTokens;
           outcome.usage.outputTokens += part.outputTokens;
+          if (part.cacheReadTokens !== undefined) outcome.usage.cacheReadTokens = (outcome.usage.cacheReadTokens ?? 0) + part.cacheReadTokens;
+          if (part.cacheWriteTokens !== undefined) outcome.usage.cacheWriteTokens = (outcome.usage.cacheWriteTokens ?? 0) + part.cacheWriteTokens;
           outcome.stopReason = mapFinishReason(part.finishReason);
           break;
         case 'error':
@@ -109,7 +119,8 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
 type StepPart =
   | StepDelta
   | { type: 'tool-call'; call: StepToolCall }
-  | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number }
+  | { type: 'reasoning-metadata'; metadata: SharedV3ProviderMetadata }
+  | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
   | { type: 'error'; error: unknown };
 
 /** The reply passed agent.maxReplyBytes: it ends there, without its (unfinished) tool calls, and the turn with it. */
@@ -191,10 +202,20 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
     case 'text-delta':
       return { type: 'text-delta', text: part.delta };
     case 'reasoning-delta':
+      // Anthropic's signature arrives as an empty delta carrying it.
+      if (part.delta === '' && part.providerMetadata) return { type: 'reasoning-metadata', metadata: part.providerMetadata };
       return { type: 'thought-delta', text: part.delta };
+    case 'reasoning-start':
+    case 'reasoning-end':
+      return part.providerMetadata ? { type: 'reasoning-metadata', metadata: part.providerMetadata } : undefined;
     case 'tool-call': {
       if (part.providerExecuted) return undefined;
-      const call: StepToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: {} };
+      const call: StepToolCall = {
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: {},
+        ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+      };
       // Bounded before parsing: the text may be huge or nested deeper than any walker downstream survives.
       const tooBig = toolArgumentTextProblem(part.input);
       if (tooBig) return { type: 'tool-call', call: { ...call, invalidReason: tooBig } };
@@ -214,6 +235,8 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
         finishReason: part.finishReason.unified,
         inputTokens: part.usage.inputTokens.total ?? 0,
         outputTokens: part.usage.outputTokens.total ?? 0,
+        cacheReadTokens: part.usage.inputTokens.cacheRead,
+        cacheWriteTokens: part.usage.inputTokens.cacheWrite,
       };
     case 'error':
       return { type: 'error', error: part.error };
@@ -273,6 +296,13 @@ async function* streamLegacy(options: StepOptions): AsyncGenerator<StepPart> {
         break;
     }
   }
+}
+
+/** Later pieces of a provider's reasoning metadata win, key by key (the signature comes last). */
+function mergeMetadata(into: SharedV3ProviderMetadata | undefined, more: SharedV3ProviderMetadata): SharedV3ProviderMetadata {
+  const merged: SharedV3ProviderMetadata = { ...into };
+  for (const [provider, values] of Object.entries(more)) merged[provider] = { ...merged[provider], ...values };
+  return merged;
 }
 
 function mapFinishReason(reason: string): StopReason {

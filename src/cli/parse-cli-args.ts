@@ -50,8 +50,9 @@ Options:
   --adapter NAME|PATH   acp (default), mcp, a2a, sandbox, or a module whose default export is an
                         AgentAdapter; repeat to compose (--adapter sandbox --adapter acp)
   --config PATH         config file (default: .plaited/config.{ts,mts,js,mjs,json})
-  --model SPEC          openai-compatible:MODEL or llama-cpp:PATH_OR_URI
-  --base-url URL        base URL of an OpenAI-compatible endpoint
+  --model SPEC          PROVIDER:MODEL: anthropic:, openai:, google:, openrouter:, ollama:, lmstudio:,
+                        vllm:, llamacpp-server:, deepseek:, groq:, openai-compatible: or llama-cpp:PATH_OR_URI
+  --base-url URL        the model endpoint (any provider's; required for openai-compatible:)
   --transport T         stdio (default) or http
   --host HOST           bind address for --transport http (default 127.0.0.1)
   --port N              port for --transport http (or for --adapter a2a, when no other face listens)

@@ -7,13 +7,13 @@ import { z } from 'zod';
 export const namedModelSchema = z.strictObject({
   /** What the picker shows and what is stored with the session. */
   name: z.string().min(1).refine((name) => name !== 'default', 'the name "default" stands for agent.model'),
-  /** `openai-compatible:MODEL` or `llama-cpp:PATH_OR_URI`. */
+  /** `PROVIDER:MODEL` as `agent.model` (`anthropic:…`, `openai-compatible:…`, `llama-cpp:PATH_OR_URI` …). */
   model: z.string().min(1),
   description: z.string().optional(),
   baseURL: z.string().url().optional(),
   apiKey: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
-  /** Reasoning efforts the model accepts (sent as `reasoning_effort`); none means the option is not offered. */
+  /** Reasoning efforts the model accepts (sent as `reasoning_effort`; a native provider's thinking at that level); none means the option is not offered. */
   reasoningEfforts: z.array(z.enum(['minimal', 'low', 'medium', 'high'])).optional(),
 });
 

@@ -62,6 +62,8 @@ export const agentSchema = z.strictObject({
   /** Model steps per turn before the turn ends with `max_turn_requests`. */
   maxSteps: z.number().int().positive().default(25),
   temperature: z.number().min(0).max(2).optional(),
+  /** Thinking of native providers: Anthropic's extended thinking and Gemini's thinking with this budget, OpenAI's reasoning effort. */
+  reasoning: z.enum(['low', 'medium', 'high']).optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   /**
    * Largest reply one model step may stream (text and reasoning, UTF-8 bytes): past it the

@@ -101,6 +101,10 @@ export type AgentOutput =
       totalTokens: number;
       /** Tokens in the context after the turn's last step (its prompt plus its output). */
       contextTokens?: number;
+      /** Input tokens read from the provider's prompt cache (included in inputTokens), when it reports them. */
+      cacheReadTokens?: number;
+      /** Input tokens written to the provider's prompt cache (included in inputTokens), when it reports them. */
+      cacheWriteTokens?: number;
     }>
   | WithSession<{ type: 'mode-change'; modeId: string }>
   | WithSession<{ type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }>

@@ -1,7 +1,8 @@
 import type { PlaitedConfig } from '../config/schema.js';
 import { ModelError } from './model-error.js';
+import { MODEL_PROVIDERS } from './model-providers.js';
 
-export const MODEL_PROVIDERS = ['openai-compatible', 'llama-cpp'] as const;
+export { MODEL_PROVIDERS };
 
 /**
  * Checks `agent.model` and `agent.baseURL` (and the sub-agents' models) without loading
@@ -23,14 +24,15 @@ function checkSpec(spec: string, baseURL: string | undefined, where: string): vo
   if (colon === -1) {
     throw new ModelError(
       'model_spec_invalid',
-      `${where} "${spec}" names no provider: write PROVIDER:MODEL, e.g. "openai-compatible:${spec}" (with --base-url) or "llama-cpp:./model.gguf". Providers: ${MODEL_PROVIDERS.join(', ')}.`,
+      `${where} "${spec}" names no provider: write PROVIDER:MODEL, e.g. "openai-compatible:${spec}" (with --base-url), "anthropic:claude-sonnet-4-5" or "llama-cpp:./model.gguf". Providers: ${MODEL_PROVIDERS.join(', ')}.`,
     );
   }
   if (!(MODEL_PROVIDERS as readonly string[]).includes(provider)) {
     throw new ModelError('model_spec_invalid', `${where} "${spec}": unknown provider "${provider}". Providers: ${MODEL_PROVIDERS.join(', ')}.`);
   }
   if (!modelId) throw new ModelError('model_spec_invalid', `${where} "${spec}" names no model after "${provider}:".`);
-  if (provider === 'openai-compatible') checkBaseURL(spec, baseURL);
+  // The generic provider has no endpoint of its own; every other HTTP provider's is overridden by a base URL.
+  if (provider === 'openai-compatible' || (baseURL !== undefined && provider !== 'llama-cpp')) checkBaseURL(spec, baseURL);
 }
 
 function checkBaseURL(spec: string, baseURL: string | undefined): void {

@@ -2,6 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { PlaitedConfig } from '../config/schema.js';
 import { ModelError } from './model-error.js';
 import { checkModelSpec } from './check-model-spec.js';
+import { MODEL_PROVIDERS, modelProviderOf } from './model-providers.js';
 
 /** The seed's chat model: used when no model is configured at all. */
 export const DEFAULT_CHAT_MODEL = 'hf:ggml-org/functiongemma-270m-it-GGUF';
@@ -11,7 +12,8 @@ export type ResolvedLanguageModel = Exclude<LanguageModel, string>;
 /**
  * `agent.model` → an AI SDK LanguageModel. Providers are imported lazily so the CLI
  * answers `initialize` before any model code is loaded.
- *  - `openai-compatible:MODEL` with `agent.baseURL` (Ollama, vLLM, llama.cpp server, LM Studio, OpenAI)
+ *  - `anthropic:`, `openai:`, `google:` the native APIs; presets (`openrouter:`, `ollama:` …) and
+ *    `openai-compatible:MODEL` with `agent.baseURL` the OpenAI-compatible chat API (model-providers.ts)
  *  - `llama-cpp:PATH_OR_URI` runs a GGUF file in-process through node-llama-cpp
  *  - an AI SDK LanguageModel object from `.plaited/config.ts` is used as is
  */
@@ -24,35 +26,13 @@ export async function resolveModel(
   if (typeof spec !== 'string') return spec;
   checkModelSpec({ agent: { ...agentConfig, model: spec } });
 
-  const colon = spec.indexOf(':');
-  const provider = colon === -1 ? spec : spec.slice(0, colon);
-  const modelId = colon === -1 ? '' : spec.slice(colon + 1);
-  if (!modelId) {
-    throw new ModelError('model_spec_invalid', `Model "${spec}" must look like PROVIDER:MODEL, e.g. openai-compatible:gpt-4o-mini`);
+  const provider = modelProviderOf(spec);
+  const modelId = spec.slice(spec.indexOf(':') + 1);
+  if (!provider) {
+    throw new ModelError('model_spec_invalid', `Unknown model provider in "${spec}". Known: ${MODEL_PROVIDERS.join(', ')}.`);
   }
 
-  switch (provider) {
-    case 'openai-compatible': {
-      if (!agentConfig.baseURL) {
-        throw new ModelError(
-          'model_spec_invalid',
-          `Model "${spec}" needs a base URL: set agent.baseURL or pass --base-url (e.g. http://127.0.0.1:11434/v1)`,
-        );
-      }
-      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      const { createModelFetch } = await import('./model-fetch.js');
-      const { processModelCallLimiter } = await import('./model-call-limiter.js');
-      const provider = createOpenAICompatible({
-        // At most agent.maxConcurrentModelCalls connections at once, and a stale keep-alive socket retried once.
-        fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls)),
-        name: 'openai-compatible',
-        baseURL: agentConfig.baseURL,
-        apiKey: agentConfig.apiKey ?? process.env.PLAITED_API_KEY,
-        headers: agentConfig.headers,
-        includeUsage: true,
-      });
-      return provider.chatModel(modelId);
-    }
+  switch (provider.kind) {
     case 'llama-cpp': {
       const { createLlamaCppLanguageModel } = await import('./llama-cpp-language-model.js');
       const { createDownloadProgressReporter } = await import('./download-progress.js');
@@ -81,10 +61,9 @@ export async function resolveModel(
           : undefined,
       });
     }
-    default:
-      throw new ModelError(
-        'model_spec_invalid',
-        `Unknown model provider "${provider}" in "${spec}". Known: openai-compatible, llama-cpp.`,
-      );
+    default: {
+      const { createProviderModel } = await import('./create-provider-model.js');
+      return createProviderModel(provider, modelId, agentConfig);
+    }
   }
 }

@@ -19,6 +19,10 @@ const SECRETS = {
   PLAITED_AUTH_TOKEN: 'plaited-auth-proc-fixture-2',
   OPENAI_API_KEY: 'sk-openai-proc-fixture-3',
   GH_PAT: 'gh-pat-proc-fixture-4',
+  // The native providers' key variables (issue 24).
+  ANTHROPIC_API_KEY: 'sk-ant-proc-fixture-5',
+  GOOGLE_GENERATIVE_AI_API_KEY: 'google-proc-fixture-6',
+  OPENROUTER_API_KEY: 'sk-or-proc-fixture-7',
 };
 
 /**
@@ -29,7 +33,7 @@ const READ_ANCESTORS = [
   'parent() { read -r line < /proc/$1/stat; line=${line##*) }; line=${line#* }; echo ${line%% *}; }',
   'p=$(read -r line < /proc/self/stat; line=${line##*) }; line=${line#* }; echo ${line%% *})',
   'p=$(parent $p)',
-  'while [ "$p" -gt 0 ]; do echo "== pid $p"; tr \'\\0\' \'\\n\' < /proc/$p/environ | grep -E "^(PATH|PLAITED_|OPENAI_|GH_PAT)"; p=$(parent $p); done; echo "== end"',
+  'while [ "$p" -gt 0 ]; do echo "== pid $p"; tr \'\\0\' \'\\n\' < /proc/$p/environ | grep -E "^(PATH|PLAITED_|OPENAI_|ANTHROPIC_|GOOGLE_|OPENROUTER_|GH_PAT)"; p=$(parent $p); done; echo "== end"',
 ].join('\n');
 
 const MODES: Array<{ name: string; args: string[]; sandbox: Record<string, unknown>; env?: () => Record<string, string> }> = [

@@ -19,5 +19,9 @@ export function usageUpdate(config: PlaitedConfig, event: Extract<AgentOutput, {
     sessionUpdate: 'usage_update',
     used: event.contextTokens ?? event.totalTokens,
     size: config.agent.contextWindow ?? config.agent.contextSize ?? DEFAULT_CONTEXT_WINDOW,
+    // ACP v1 has no field for prompt-cache tokens: they ride in _meta when the provider reports them.
+    ...(event.cacheReadTokens !== undefined || event.cacheWriteTokens !== undefined
+      ? { _meta: { cacheReadTokens: event.cacheReadTokens ?? 0, cacheWriteTokens: event.cacheWriteTokens ?? 0 } }
+      : {}),
   };
 }

@@ -1,0 +1,69 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { PlaitedConfig } from '../config/schema.js';
+import { createModelFetch } from './model-fetch.js';
+import { processModelCallLimiter } from './model-call-limiter.js';
+import { ModelError } from './model-error.js';
+import { providerApiKey, type ModelProviderInfo, type ModelProviderName } from './model-providers.js';
+import { providerCallOptions } from './provider-call-options.js';
+
+/**
+ * A remote (HTTP) model of the table's providers, through the AI SDK's own provider package
+ * for it, each imported only here and only when used (cold start does not load them):
+ *  - `anthropic:` the Messages API; `openai:` the Responses API; `google:` the Gemini API;
+ *  - the presets and `openai-compatible:` the OpenAI-compatible chat API at their base URL.
+ * `agent.baseURL` (`--base-url`) overrides any provider's endpoint.
+ */
+export async function createProviderModel(
+  provider: ModelProviderInfo & { name: ModelProviderName },
+  modelId: string,
+  agentConfig: PlaitedConfig['agent'],
+): Promise<LanguageModelV3> {
+  const settings = {
+    // At most agent.maxConcurrentModelCalls connections at once, and a stale keep-alive socket retried once.
+    fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls)),
+    baseURL: agentConfig.baseURL ?? provider.baseURL,
+    apiKey: providerApiKey(provider, agentConfig.apiKey),
+    headers: agentConfig.headers,
+  };
+  const model = await baseModel(provider, modelId, settings);
+  const extra = providerCallOptions(provider.kind, agentConfig.reasoning);
+  if (!extra) return model;
+  const { wrapLanguageModel } = await import('ai');
+  return wrapLanguageModel({ model, middleware: { specificationVersion: 'v3', transformParams: async ({ params }) => extra(params) } });
+}
+
+interface ProviderSettings {
+  fetch: typeof fetch;
+  baseURL: string | undefined;
+  apiKey: string | undefined;
+  headers: Record<string, string> | undefined;
+}
+
+async function baseModel(provider: ModelProviderInfo & { name: ModelProviderName }, modelId: string, settings: ProviderSettings): Promise<LanguageModelV3> {
+  switch (provider.kind) {
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      return createAnthropic(settings).languageModel(modelId);
+    }
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      return createOpenAI(settings).responses(modelId);
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
+      return createGoogleGenerativeAI(settings).languageModel(modelId);
+    }
+    case 'openai-compatible': {
+      if (!settings.baseURL) {
+        throw new ModelError(
+          'model_spec_invalid',
+          `Model "${provider.name}:${modelId}" needs a base URL: set agent.baseURL or pass --base-url (e.g. http://127.0.0.1:11434/v1)`,
+        );
+      }
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({ ...settings, baseURL: settings.baseURL, name: provider.name, includeUsage: true }).chatModel(modelId);
+    }
+    default:
+      throw new ModelError('model_spec_invalid', `Provider "${provider.name}" is not an HTTP provider.`);
+  }
+}

@@ -1,0 +1,65 @@
+import type { LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import { modelProviderOf, type ModelProviderInfo } from './model-providers.js';
+
+export type ReasoningLevel = 'low' | 'medium' | 'high';
+
+/** Anthropic's thinking budget (tokens) and Gemini's per level. */
+const THINKING_BUDGET: Record<ReasoningLevel, number> = { low: 2048, medium: 8192, high: 24576 };
+const EPHEMERAL = { anthropic: { cacheControl: { type: 'ephemeral' } } } satisfies SharedV3ProviderOptions;
+
+type Transform = (params: LanguageModelV3CallOptions) => LanguageModelV3CallOptions;
+
+/**
+ * What every call to a native provider adds to the agent's request (undefined: nothing):
+ *  - Anthropic: cache breakpoints on the system prompt and on the tool list (the last tool),
+ *    the prefix every step of a session repeats, so it is read from the prompt cache instead
+ *    of paid again; with `agent.reasoning`, extended thinking with a budget.
+ *  - OpenAI (Responses): reasoning summaries (`auto`), so a reasoning model's thinking reaches
+ *    the client; with `agent.reasoning`, the effort.
+ *  - Google: with `agent.reasoning`, thinking with its thoughts included and a budget.
+ */
+export function providerCallOptions(kind: ModelProviderInfo['kind'], reasoning: ReasoningLevel | undefined): Transform | undefined {
+  switch (kind) {
+    case 'anthropic':
+      return (params) =>
+        withProviderOptions(cacheBreakpoints(params), 'anthropic', reasoning ? { thinking: { type: 'enabled', budgetTokens: THINKING_BUDGET[reasoning] } } : undefined);
+    case 'openai':
+      return (params) => withProviderOptions(params, 'openai', { reasoningSummary: 'auto', ...(reasoning ? { reasoningEffort: reasoning } : {}) });
+    case 'google':
+      if (!reasoning) return undefined;
+      return (params) => withProviderOptions(params, 'google', { thinkingConfig: { includeThoughts: true, thinkingBudget: THINKING_BUDGET[reasoning] } });
+    default:
+      return undefined;
+  }
+}
+
+function withProviderOptions(params: LanguageModelV3CallOptions, provider: string, options: Record<string, unknown> | undefined): LanguageModelV3CallOptions {
+  if (!options) return params;
+  const own = (params.providerOptions?.[provider] ?? {}) as Record<string, unknown>;
+  return { ...params, providerOptions: { ...params.providerOptions, [provider]: { ...options, ...own } as SharedV3ProviderOptions[string] } };
+}
+
+/** A breakpoint on the last system message and on the last tool (Anthropic caches everything up to each). */
+function cacheBreakpoints(params: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
+  const lastSystem = params.prompt.findLastIndex((message) => message.role === 'system');
+  const prompt =
+    lastSystem === -1
+      ? params.prompt
+      : params.prompt.map((message, index) => (index === lastSystem ? { ...message, providerOptions: { ...message.providerOptions, ...EPHEMERAL } } : message));
+  const tools = params.tools?.map((tool, index, all) =>
+    index === all.length - 1 && tool.type === 'function' ? { ...tool, providerOptions: { ...tool.providerOptions, ...EPHEMERAL } } : tool,
+  );
+  return { ...params, prompt, tools };
+}
+
+/**
+ * A reasoning effort picked per session (ACP `reasoning_effort`) for a native provider's model:
+ * the same options as `agent.reasoning` at that level (`minimal` counts as `low`). Undefined
+ * for the OpenAI-compatible providers, which take the effort as `reasoning_effort` as it is.
+ */
+export function sessionReasoningOptions(spec: string, effort: string): Transform | undefined {
+  const kind = modelProviderOf(spec)?.kind;
+  if (kind !== 'anthropic' && kind !== 'openai' && kind !== 'google') return undefined;
+  const level: ReasoningLevel = effort === 'medium' || effort === 'high' ? effort : 'low';
+  return providerCallOptions(kind, level);
+}
