@@ -5,6 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension } from './agent/agent-extension.js';
 import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
+import { agentValuesFromConfig } from './agent/agent-values-from-config.js';
+import { MCP_CAPABILITIES } from './mcp/mcp-capabilities.js';
 import { modelSource } from './agent/model-source.js';
 import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
 import { createEpisodicExtension } from './context/episodic-extension.js';
@@ -47,8 +49,8 @@ export interface CreateDefaultAgentOptions {
 }
 
 /**
- * The agent with the project's default extensions: the MCP registry, skills, rules,
- * memory and plans. Wired lazily: nothing heavy (MCP SDK, SQLite, node-llama-cpp) loads
+ * The preset: a config turned into the values `createAgent` takes, with the project's default
+ * extensions (the MCP registry, skills, rules, memory and plans). Wired lazily: nothing heavy (MCP SDK, SQLite, node-llama-cpp) loads
  * before a session needs it, so `initialize` is answered first.
  */
 export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultAgent {
@@ -104,8 +106,9 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   // An unreachable model may come back: a failure is retried next turn.
   const model = config.cache.enabled ? memoizeUntilFailure(() => cachedModel(baseModel, services, config, projectDir, log)) : baseModel;
   const agent = createAgent({
-    config,
-    model,
+    ...agentValuesFromConfig(config, model),
+    // The MCP extension loads with the first session; a client learns its transports at the handshake.
+    capabilities: MCP_CAPABILITIES,
     // "Always" answers persist per project in the user's own folder, outside every project.
     permissionRules: createPermissionRuleFile(userConfigDir()),
     // Commands outside the sandbox run under the read-only layer where bubblewrap works.

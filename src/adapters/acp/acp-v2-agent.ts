@@ -13,6 +13,7 @@ import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';
 import { fromV2McpServers, toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
 import type { ServeAcpOptions } from './serve-acp.js';
+import { acpSettings } from './acp-agent-settings.js';
 import { ToolCallCancelError } from '../../agent/running-tool-calls.js';
 import { isTerminalEvent, V2Terminals } from './acp-v2-terminals.js';
 import { acpSessionEnd } from './acp-session-end.js';
@@ -36,6 +37,7 @@ interface V2Session {
  * Tools run in the agent (v2 has no client file system or terminals).
  */
 export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOptions = {}): v2.AgentConnection {
+  const settings = acpSettings(options.settings);
   // Another principal's sessions do not exist for this connection (as in v1).
   const owned = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
   const sessions = new Map<string, V2Session>();
@@ -69,14 +71,14 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     }
     return update;
   };
-  const configOptions = (info: SessionInfo) => toV2ConfigOptions(sessionConfigOptions(agent, info));
+  const configOptions = (info: SessionInfo) => toV2ConfigOptions(sessionConfigOptions(settings, info));
   const requireSession = async (sessionId: string, cwd?: string): Promise<SessionInfo> => {
     const info = await owned.get(sessionId, cwd);
     if (!info) throw v2.RequestError.sessionNotFound(sessionId);
     return info;
   };
   const requireCredentials = () => {
-    if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
+    if (loggedOut || missingCredentials(settings)) throw authRequired(settings);
   };
   const openSession = (info: SessionInfo): V2Session => {
     const session = sessions.get(info.sessionId) ?? { cwd: info.cwd, state: 'idle' as const, turn: undefined };
@@ -137,7 +139,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
           continue;
         }
         if (event.type === 'usage') {
-          await send(sessionId, usageUpdate(agent.config, event) as v2.SessionUpdate);
+          await send(sessionId, usageUpdate(settings, event) as v2.SessionUpdate);
           continue;
         }
         const isText = event.type === 'text-delta';
@@ -222,7 +224,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
           },
           auth: {},
         },
-        authMethods: authMethods(agent.config).map((method) => ({
+        authMethods: authMethods(settings).map((method) => ({
           type: 'agent' as const,
           methodId: 'id' in method ? method.id : '',
           name: method.name,
@@ -231,7 +233,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       };
     })
     .onRequest('auth/login', ({ params }) => {
-      authenticate(agent.config, params.methodId);
+      authenticate(settings, params.methodId);
       loggedOut = false;
       return {};
     })
@@ -288,7 +290,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
     .onRequest('session/delete', sessionEnd.delete)
     .onRequest('session/set_config_option', async ({ params }) => {
       const info = await requireSession(params.sessionId);
-      const updated = await setSessionConfigOption(agent, info, params.configId, params.value as string | boolean);
+      const updated = await setSessionConfigOption(agent, settings, info, params.configId, params.value as string | boolean);
       return { configOptions: configOptions(updated.info) };
     })
     .onRequest('session/prompt', async ({ params }) => {

@@ -3,7 +3,7 @@ import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
 import type { AgentOutput } from '../../contracts/agent-output.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
-import { commandLayerFor } from '../sandbox/command-layer.js';
+import { acpSettings, type AcpAgentSettings } from './acp-agent-settings.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
 import { toAcpRequestError } from './to-acp-request-error.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
@@ -31,6 +31,8 @@ export interface ServeAcpOptions {
   maxJsonDepth?: number;
   /** Who is calling (from the network auth); stdio is the local user. Other principals' sessions do not exist for it. */
   principal?: string;
+  /** What ACP tells clients of the model(s) and the layer client commands run under; default: the default config's. */
+  settings?: AcpAgentSettings;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface ServeAcpOptions {
  * The SDK validates params and answers unknown methods; this maps ACP onto the core.
  */
 export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOptions = {}): acp.AgentConnection {
+  const settings = acpSettings(options.settings);
   let clientCapabilities: acp.ClientCapabilities | undefined;
   /** Sessions this connection opened, and the controller and completion of each running prompt. */
   const sessions = new Map<string, { cwd: string; prompts: Map<AbortController, Promise<unknown>> }>();
@@ -70,7 +73,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
   };
   const configOptionsUpdate = async (client: acp.AgentContext, sessionId: string) => {
     const info = await agent.sessions.get(sessionId);
-    if (info && sessions.has(sessionId)) await sendUpdate(client, sessionId, { sessionUpdate: 'config_option_update', configOptions: sessionConfigOptions(agent, info) });
+    if (info && sessions.has(sessionId)) await sendUpdate(client, sessionId, { sessionUpdate: 'config_option_update', configOptions: sessionConfigOptions(settings, info) });
   };
 
   const modeState = (mode: SessionMode): acp.SessionModeState => ({ currentModeId: mode, availableModes: [...MODES] });
@@ -116,26 +119,26 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
           mcpCapabilities: capabilities.mcp,
           sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
           // Logout means something only where there is a login.
-          ...(authMethods(agent.config).length > 0 ? { auth: { logout: {} } } : {}),
+          ...(authMethods(settings).length > 0 ? { auth: { logout: {} } } : {}),
         },
         agentInfo: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
-        authMethods: authMethods(agent.config),
+        authMethods: authMethods(settings),
       };
     })
     .onRequest('authenticate', ({ params }) => {
-      authenticate(agent.config, params.methodId);
+      authenticate(settings, params.methodId);
       loggedOut = false;
       return {};
     })
     .onRequest('logout', () => {
-      if (authMethods(agent.config).length === 0) throw acp.RequestError.methodNotFound('logout');
+      if (authMethods(settings).length === 0) throw acp.RequestError.methodNotFound('logout');
       loggedOut = true;
       return {};
     })
     .onRequest('session/new', async ({ params }) => {
       const cwd = await checkedCwd(params.cwd);
       // The spec's answer when credentials are missing, instead of a failure at the first prompt.
-      if (loggedOut || missingCredentials(agent.config)) throw authRequired(agent.config);
+      if (loggedOut || missingCredentials(settings)) throw authRequired(settings);
       const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, cwd);
       const info = await owned.create({
         cwd,
@@ -143,7 +146,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
         ...(additionalDirectories.length > 0 ? { options: { additionalDirectories } } : {}),
       });
       openSession(info);
-      return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
+      return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: sessionConfigOptions(settings, info) };
     })
     .onRequest('session/resume', async ({ params }) => {
       const cwd = await checkedCwd(params.cwd);
@@ -157,14 +160,14 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
         throw toAcpRequestError(error, found.sessionId);
       });
       openSession(info);
-      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
+      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(settings, info) };
     })
     .onRequest('session/close', sessionEnd.close)
     .onRequest('session/delete', sessionEnd.delete)
     .onRequest('session/set_config_option', async ({ params }) => {
       const info = await requireSession(params.sessionId);
-      const updated = await setSessionConfigOption(agent, info, params.configId, params.value);
-      return { configOptions: sessionConfigOptions(agent, updated.info) };
+      const updated = await setSessionConfigOption(agent, settings, info, params.configId, params.value);
+      return { configOptions: sessionConfigOptions(settings, updated.info) };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const found = await requireSession(params.sessionId, await checkedCwd(params.cwd));
@@ -175,7 +178,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
         throw toAcpRequestError(error, info.sessionId);
       });
       for (const update of replayUpdates(history, updateContext(info.cwd, true))) await sendUpdate(client, info.sessionId, update);
-      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(agent, info) };
+      return { modes: modeState(info.mode), configOptions: sessionConfigOptions(settings, info) };
     })
     .onRequest('session/list', async ({ params }) => {
       const start = decodeListCursor(params.cursor);
@@ -200,7 +203,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       return {};
     })
     .onRequest('session/prompt', async ({ params, client }) => {
-      if (loggedOut) throw authRequired(agent.config);
+      if (loggedOut) throw authRequired(settings);
       const prompt = checkedPrompt(params.prompt);
       const info = await requireSession(params.sessionId);
       const session = openSession(info);
@@ -208,7 +211,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       let finished!: () => void;
       session.prompts.set(controller, new Promise<void>((resolve) => (finished = resolve)));
       // The read-only layer for commands outside the sandbox (a sandbox wraps this runtime and turns it off).
-      const layer = commandLayerFor(agent.config);
+      const layer = settings.commandLayer();
       const runtime = createAcpClientRuntime({
         client,
         sessionId: info.sessionId,
@@ -238,7 +241,7 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
             throw acp.RequestError.internalError({ code: event.error.code }, event.error.message);
           }
           if (event.type === 'usage') {
-            await sendUpdate(client, info.sessionId, usageUpdate(agent.config, event));
+            await sendUpdate(client, info.sessionId, usageUpdate(settings, event));
             continue;
           }
           const update = toSessionUpdate(event, context);
