@@ -1,17 +1,15 @@
-import type { AgentOutput } from '../contracts/agent-output.js';
 import type { OnToolCallHook, OnToolResultHook, OnTurnEndHook } from '../contracts/agent-hooks.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { PermissionRuleStore } from '../storage/permission-rule-file.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
 import type { Runtime } from '../tools/runtime.js';
 import type { AnyTool } from '../tools/tool.js';
-import type { ProcessOptions, PromptInput, SessionOptions } from './agent.js';
+import type { SessionOptions } from './agent.js';
 import type { AgentEvents } from './agent-events.js';
 import type { AgentSettings } from './agent-settings.js';
 import type { ExtensionSet } from './extension-set.js';
 import type { LiveSession, LocalSessionManager } from './session-manager.js';
 import type { PermissionContext, ToolPolicy } from './tool-policy.js';
-import type { TurnOverrides } from './turn-overrides.js';
 import type { RunningToolCalls } from './running-tool-calls.js';
 import type { BackgroundProcesses } from '../tools/background-processes.js';
 
@@ -39,17 +37,7 @@ export interface AgentCore {
   sessionModel(options: SessionOptions | undefined): Promise<ResolvedLanguageModel>;
   /** Tools only the core offers: `task` (with sub-agents) and `exit_plan_mode` (in plan mode). */
   coreTools(): { task: AnyTool | undefined; exitPlanMode: AnyTool };
-  /** Runs a turn after the session's previous ones, recording its events. */
-  runQueued(live: LiveSession, input: PromptInput, turn: QueuedTurnOptions): AsyncGenerator<AgentOutput>;
   stopped: boolean;
-}
-
-export interface QueuedTurnOptions {
-  processOptions: ProcessOptions;
-  signal: AbortSignal | undefined;
-  overrides?: TurnOverrides;
-  /** Echo the prompt as a `user-message` (not when a steered message already did). */
-  announce: boolean;
 }
 
 /** The session's remembered answers beside the project's. */

@@ -4,6 +4,7 @@ import type { SubagentOptions } from './create-agent-options.js';
 import { createExitPlanModeTool } from './exit-plan-mode-tool.js';
 import { createSubagentRunner } from './run-subagent.js';
 import { createTaskTool } from './task-tool.js';
+import { runSessionTurn } from './run-session-turn.js';
 
 /** Tools the core itself offers: `exit_plan_mode`, and `task` when sub-agents are defined. */
 export function createCoreTools(core: AgentCore, subagents: SubagentOptions | undefined): ReturnType<AgentCore['coreTools']> {
@@ -13,8 +14,7 @@ export function createCoreTools(core: AgentCore, subagents: SubagentOptions | un
     agents: subagents.agents,
     resolveModel: subagents.resolveModel,
     manager: core.manager,
-    runTurn: (live, input, signal, runtime, overrides) =>
-      core.runQueued(live, input, { processOptions: { runtime }, signal, overrides, announce: true }),
+    runTurn: (live, input, signal, runtime, overrides) => runSessionTurn(core, { input, options: { runtime, signal }, live, overrides }),
   });
   return { task: createTaskTool({ agents: subagents.agents, maxParallel: subagents.maxParallel ?? 5, run }), exitPlanMode };
 }

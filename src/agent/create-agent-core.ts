@@ -14,8 +14,6 @@ import { modelSource } from './model-source.js';
 import { openSessionManager } from './open-session-manager.js';
 import { RunningToolCalls } from './running-tool-calls.js';
 import { createCoreTools } from './core-tools.js';
-import { runQueuedTurn } from './run-queued-turn.js';
-import { runSessionTurn } from './run-session-turn.js';
 import { ToolPolicy } from './tool-policy.js';
 import { defaultConfig } from '../config/default-config.js';
 
@@ -53,7 +51,6 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
     },
     sessionModel: options.sessionModel ?? (() => model()),
     coreTools: () => (coreTools ??= createCoreTools(core, options.subagents)),
-    runQueued: (live, input, turn) => runQueuedTurn(live, turn.signal, (signal) => runSessionTurn(core, live, input, { ...turn, signal })),
     stopped: false,
   };
   return core;

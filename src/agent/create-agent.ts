@@ -5,7 +5,7 @@ import { agentValuesFromConfig } from './agent-values-from-config.js';
 import { createAgentCore } from './create-agent-core.js';
 import type { CreateAgentOptions } from './create-agent-options.js';
 import { offeredTools } from './offered-tools.js';
-import { processPrompt } from './process-prompt.js';
+import { runSessionTurn } from './run-session-turn.js';
 import { stopAgent } from './stop-agent.js';
 import { parseConfig } from '../config/parse-config.js';
 
@@ -21,7 +21,7 @@ export function createAgent(options: CreateAgentOptions = {}): Agent {
   const core = createAgentCore(withConfigValues(options));
   return {
     sessions: agentSessions(core),
-    process: (input, processOptions) => processPrompt(core, input, processOptions),
+    process: (input, options = {}) => runSessionTurn(core, { input, options }),
     capabilities: () => agentCapabilities(core.extensions.list, options.capabilities),
     cancelToolCall: (sessionId, toolCallId) => core.runningCalls.cancel(sessionId, toolCallId),
     backgroundWork: (sessionId) => core.background.running(sessionId),
