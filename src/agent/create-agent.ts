@@ -17,7 +17,7 @@ export type { AgentHooks, CreateAgentOptions, SubagentOptions } from './create-a
  * adapter can answer its protocol's handshake first. `createDefaultAgent` is the preset that
  * builds these values from a config.
  */
-export function createAgent(options: CreateAgentOptions = {}): Agent {
+export function createAgent(options: CreateAgentOptions): Agent {
   const core = createAgentCore(withConfigValues(options));
   return {
     sessions: agentSessions(core),
