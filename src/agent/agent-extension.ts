@@ -38,6 +38,8 @@ export interface ToolCallSummary {
  */
 export interface AgentExtension {
   name: string;
+  /** What the extension adds to the agent's capabilities (an MCP extension: the MCP transports it connects). */
+  capabilities?: { mcp?: { http?: boolean; sse?: boolean } };
   /** Tools to offer for this turn (MCP tools for the intent, `read_skill`, `plan`, …). */
   tools?(context: TurnContext): Promise<AnyTool[]> | AnyTool[];
   /** Text appended to the system prompt for this turn (rules, skill catalog, episodes). */

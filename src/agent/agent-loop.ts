@@ -1,5 +1,5 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
-import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
+import type { AgentErrorInfo, AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { SessionMode } from './agent.js';
 import type { ToolCallSummary } from './agent-extension.js';
 import type { PermissionContext, ToolPolicy } from './tool-policy.js';
@@ -15,7 +15,7 @@ import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter
 import { executeToolCall } from './execute-tool-call.js';
 import { errorInfo } from './agent-notices.js';
 import type { StepOptions, StepOutcome, StepToolCall } from './stream-model-step.js';
-import { streamStepDroppingRefusedAttachments } from './drop-refused-attachments.js';
+import { streamModelStep } from './stream-model-step.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
 import { toModelOutput } from './tool-result-output.js';
@@ -69,158 +69,170 @@ export interface TurnResult {
   usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
 }
 
+/** What a turn carries from step to step. */
+interface TurnState {
+  messages: ModelMessage[];
+  usage: TurnResult['usage'] & { contextTokens: number };
+}
+
 /**
- * One user turn: stream a model step, collect its tool calls, check hooks and policy and
- * ask permission, run the approved calls in parallel, feed results back, repeat until the
- * model stops or `maxSteps` is hit. A plain async generator: it pauses with its
- * consumer, and every await honours `signal`. A model failure ends the stream with an
- * `error` event; nothing is thrown.
+ * One user turn, in the shape of pi-mono's agent loop: take steering, run a model step
+ * (its deltas stream straight through), and when it asked for tools authorize them, execute
+ * the approved ones in parallel and report every result; repeat until the model stops or
+ * `maxSteps` is hit. A plain async generator: it pauses with its consumer, and every await
+ * honours `signal`. A model failure ends the stream with an `error` event; nothing is thrown.
  */
 export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput, TurnResult> {
   const { sessionId, signal } = options;
-  let messages = [...options.messages];
-  const usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
-  const xml = options.toolCallFormat === 'xml';
-
+  const turn: TurnState = { messages: [...options.messages], usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0 } };
   for (let step = 1; ; step++) {
-    const steering = options.steering?.take() ?? [];
-    if (steering.length > 0) {
-      // Yielded here so the stored history shows the message where the model saw it.
-      for (const { event } of steering) yield event;
-      const injected = steering.map(({ message }) => message);
-      messages.push(...injected);
-      options.onStepMessages?.(injected);
+    yield* takeSteering(options, turn);
+    const prepared = await prepareStep(options, turn);
+    if ('error' in prepared) {
+      yield prepared.error;
+      return { stopReason: 'error', usage: turn.usage };
     }
-
-    const tools = await options.tools();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    const toolPrompt = xml ? textToolPrompt(tools) : '';
-    let model = options.model;
-    if (options.modelForStep) {
-      try {
-        model = await options.modelForStep();
-      } catch (error) {
-        yield { type: 'error', sessionId, error: errorInfo(error, 'model_unavailable') };
-        return { stopReason: 'error', usage };
-      }
-    }
-    const stepOptions: StepOptions = {
-      model,
-      system: toolPrompt ? [options.system, toolPrompt].filter(Boolean).join('\n\n') : options.system,
-      messages,
-      tools: xml ? [] : tools,
-      signal,
-      temperature: options.temperature,
-      maxOutputTokens: options.maxOutputTokens,
-      maxReplyBytes: options.maxReplyBytes,
-      sessionId,
-    };
+    const { stepOptions, byName } = prepared;
     // A local model's context is fixed: the step must fit it, or the history is compacted, or the turn ends.
     const fitted = yield* fitStepToContext(stepOptions, options.compact);
     if (fitted.stop) {
       yield { type: 'notice', sessionId, level: 'warning', message: fitted.stop };
-      yield usageEvent(sessionId, usage);
-      return { stopReason: 'max_tokens', usage };
+      return yield* finalize(options, turn, 'max_tokens');
     }
-    if (fitted.messages) messages = stepOptions.messages = fitted.messages;
-    const stepStream = streamStepDroppingRefusedAttachments(stepOptions);
+    if (fitted.messages) turn.messages = stepOptions.messages = fitted.messages;
 
-    const filter = xml ? new ToolCallTextFilter() : undefined;
-    let outcome;
-    while (true) {
-      const next = await stepStream.next();
-      if (next.done) {
-        outcome = next.value;
-        break;
-      }
-      if (filter && next.value.type === 'text-delta') {
-        const text = filter.push(next.value.text);
-        if (text) yield { type: 'text-delta', sessionId, text };
-        continue;
-      }
-      yield { ...next.value, sessionId } as AgentOutput;
+    const filter = options.toolCallFormat === 'xml' ? new ToolCallTextFilter() : undefined;
+    const model = streamModelStep(stepOptions);
+    let next = await model.next();
+    for (; !next.done; next = await model.next()) {
+      const text = filter && next.value.type === 'text-delta' ? filter.push(next.value.text) : next.value.text;
+      if (text) yield { type: next.value.type, sessionId, text };
     }
-    // The provider refused an attachment: the rest of the turn sends the history without them.
-    if (outcome.sent) messages = outcome.sent;
     const rest = filter?.flush();
     if (rest) yield { type: 'text-delta', sessionId, text: rest };
-    usage.inputTokens += outcome.usage.inputTokens;
-    // What the last step's context held: its prompt plus what it wrote.
-    usage.contextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
-    usage.outputTokens += outcome.usage.outputTokens;
-    addCacheTokens(usage, outcome.usage);
-
-    // Arguments over the size or depth bound are dropped here, before any event or message holds them.
-    const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
-    const assistant = assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls, outcome.reasoningMetadata);
+    const { outcome, calls, assistant } = takeOutcome(options, turn, next.value);
     if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {
-      if (assistant) {
-        // Never a call without a result: the next request would be refused ("tool result is missing").
-        const failed = unansweredCallResults(assistant, `Not run: the model's reply failed (${outcome.error.message}).`);
-        const stepMessages = failed ? [assistant, failed] : [assistant];
-        messages.push(...stepMessages);
-        options.onStepMessages?.(stepMessages);
-      }
-      yield { type: 'error', sessionId, error: outcome.error };
-      return { stopReason: 'error', usage };
+      yield* failStep(options, turn, assistant, outcome.error);
+      return { stopReason: 'error', usage: turn.usage };
     }
-
     if (calls.length === 0) {
       if (assistant) options.onStepMessages?.([assistant]);
-      yield usageEvent(sessionId, usage);
-      return { stopReason: signal.aborted ? 'cancelled' : outcome.stopReason, usage };
+      return yield* finalize(options, turn, signal.aborted ? 'cancelled' : outcome.stopReason);
     }
 
-    // Every tool call gets a result, even when cancelled: the history must stay valid for the next turn.
-    for (const call of calls) {
-      const tool = byName.get(call.toolName);
-      yield {
-        type: 'tool-call',
-        sessionId,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        title: toolCallTitle(tool, call),
-        kind: toolCallKind(tool),
-        status: 'pending',
-        input: call.input,
-        locations: locationsOf(tool, call, options.runtime.cwd),
-      };
-    }
-
-    const { approved, results } = yield* authorizeToolCalls({
-      sessionId,
-      cwd: options.runtime.cwd,
-      calls,
-      byName,
-      policy: options.policy,
-      mode: options.mode(),
-      permissions: options.permissions,
-      signal,
-      hooks: options.hooks?.onToolCall ?? [],
-      steering: options.steering,
-      onHookError: (error) => options.onHookError?.('onToolCall', error),
-    });
-    const cancelledCalls = new Set<string>();
-    yield* runApprovedCalls(options, approved, results, cancelledCalls);
-    const resultMessage = yield* reportResults(options, { calls, byName, results, cancelledCalls, approved });
+    const resultMessage = yield* runToolCalls(options, calls, byName);
     const stepMessages: ModelMessage[] = assistant ? [assistant, resultMessage] : [resultMessage];
-    messages.push(...stepMessages);
+    turn.messages.push(...stepMessages);
     options.onStepMessages?.(stepMessages);
-
-    if (signal.aborted) {
-      yield usageEvent(sessionId, usage);
-      return { stopReason: 'cancelled', usage };
-    }
-    if (step >= options.maxSteps) {
-      yield usageEvent(sessionId, usage);
-      return { stopReason: 'max_turn_requests', usage };
-    }
+    if (signal.aborted) return yield* finalize(options, turn, 'cancelled');
+    if (step >= options.maxSteps) return yield* finalize(options, turn, 'max_turn_requests');
     if (options.compact) {
       const compacted = yield* options.compact({ lastInputTokens: outcome.usage.inputTokens, added: stepMessages });
-      if (compacted) messages = compacted;
+      if (compacted) turn.messages = compacted;
     }
   }
+}
+
+/** Messages that arrived while the turn ran join before the next step, yielded where the model sees them. */
+function* takeSteering(options: TurnOptions, turn: TurnState): Generator<AgentOutput> {
+  const steering = options.steering?.take() ?? [];
+  if (steering.length === 0) return;
+  for (const { event } of steering) yield event;
+  const injected = steering.map(({ message }) => message);
+  turn.messages.push(...injected);
+  options.onStepMessages?.(injected);
+}
+
+/** The step's model (it may change mid-turn), its tools (they may too) and the request. */
+async function prepareStep(
+  options: TurnOptions,
+  turn: TurnState,
+): Promise<{ stepOptions: StepOptions; byName: Map<string, AnyTool> } | { error: AgentOutput }> {
+  const xml = options.toolCallFormat === 'xml';
+  const tools = await options.tools();
+  const toolPrompt = xml ? textToolPrompt(tools) : '';
+  let model = options.model;
+  try {
+    if (options.modelForStep) model = await options.modelForStep();
+  } catch (error) {
+    return { error: { type: 'error', sessionId: options.sessionId, error: errorInfo(error, 'model_unavailable') } };
+  }
+  const stepOptions: StepOptions = {
+    model,
+    system: toolPrompt ? [options.system, toolPrompt].filter(Boolean).join('\n\n') : options.system,
+    messages: turn.messages,
+    tools: xml ? [] : tools,
+    signal: options.signal,
+    temperature: options.temperature,
+    maxOutputTokens: options.maxOutputTokens,
+    maxReplyBytes: options.maxReplyBytes,
+    sessionId: options.sessionId,
+  };
+  return { stepOptions, byName: new Map(tools.map((tool) => [tool.name, tool])) };
+}
+
+/** The step's outcome counted into the turn: usage, the history it sent, its bounded calls and the assistant message. */
+function takeOutcome(options: TurnOptions, turn: TurnState, outcome: StepOutcome) {
+  // The provider refused an attachment: the rest of the turn sends the history without them.
+  if (outcome.sent) turn.messages = outcome.sent;
+  turn.usage.inputTokens += outcome.usage.inputTokens;
+  // What the last step's context held: its prompt plus what it wrote.
+  turn.usage.contextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
+  turn.usage.outputTokens += outcome.usage.outputTokens;
+  addCacheTokens(turn.usage, outcome.usage);
+  const xml = options.toolCallFormat === 'xml';
+  // Arguments over the size or depth bound are dropped here, before any event or message holds them.
+  const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
+  return { outcome, calls, assistant: assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls, outcome.reasoningMetadata) };
+}
+
+/** A failed reply is kept with a result for each of its calls (never a call without one: the next request would be refused). */
+function* failStep(options: TurnOptions, turn: TurnState, assistant: AssistantModelMessage | undefined, error: AgentErrorInfo): Generator<AgentOutput> {
+  if (assistant) {
+    const failed = unansweredCallResults(assistant, `Not run: the model's reply failed (${error.message}).`);
+    const stepMessages = failed ? [assistant, failed] : [assistant];
+    turn.messages.push(...stepMessages);
+    options.onStepMessages?.(stepMessages);
+  }
+  yield { type: 'error', sessionId: options.sessionId, error };
+}
+
+/** The turn's end: its usage, then its stop reason. */
+function* finalize(options: TurnOptions, turn: TurnState, stopReason: StopReason): Generator<AgentOutput, TurnResult> {
+  yield usageEvent(options.sessionId, turn.usage);
+  return { stopReason, usage: turn.usage };
+}
+
+/**
+ * The step's tool calls: announced, authorized (hooks, policy, the user), the approved ones
+ * executed in parallel, and every call's result reported. Every call gets a result, even when
+ * cancelled: the history must stay valid for the next turn.
+ */
+async function* runToolCalls(options: TurnOptions, calls: StepToolCall[], byName: Map<string, AnyTool>): AsyncGenerator<AgentOutput, ModelMessage> {
+  const { sessionId, signal } = options;
+  for (const call of calls) {
+    const tool = byName.get(call.toolName);
+    const title = toolCallTitle(tool, call);
+    const locations = locationsOf(tool, call, options.runtime.cwd);
+    yield { type: 'tool-call', sessionId, toolCallId: call.toolCallId, toolName: call.toolName, title, kind: toolCallKind(tool), status: 'pending', input: call.input, locations };
+  }
+  const { approved, results } = yield* authorizeToolCalls({
+    sessionId,
+    cwd: options.runtime.cwd,
+    calls,
+    byName,
+    policy: options.policy,
+    mode: options.mode(),
+    permissions: options.permissions,
+    signal,
+    hooks: options.hooks?.onToolCall ?? [],
+    steering: options.steering,
+    onHookError: (error) => options.onHookError?.('onToolCall', error),
+  });
+  const cancelledCalls = new Set<string>();
+  yield* runApprovedCalls(options, approved, results, cancelledCalls);
+  return yield* reportResults(options, { calls, byName, results, cancelledCalls, approved });
 }
 
 /** Runs the approved calls in parallel; their progress events interleave through one channel. Results land in `results`. */

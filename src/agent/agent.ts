@@ -1,7 +1,7 @@
 import type { AgentOutput, ContentPart } from '../contracts/agent-output.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool } from '../contracts/tool.js';
-import type { McpServerConfig, PlaitedConfig } from '../config/schema.js';
+import type { McpServerConfig } from '../config/schema.js';
 
 /** Permission modes a session can be in. */
 export type SessionMode = 'default' | 'accept-edits' | 'plan';
@@ -85,7 +85,6 @@ export interface AgentCapabilities {
 
 /** The protocol-agnostic core. Adapters translate between it and a protocol. */
 export interface Agent {
-  readonly config: PlaitedConfig;
   readonly sessions: SessionManager;
   /** Runs one user turn (or steers/queues onto a running one) and yields its events. */
   process(input: PromptInput, options?: ProcessOptions): AsyncIterable<AgentOutput>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from '../contracts/agent-output.js';
 import type { LiveSession } from './session-manager.js';
-import type { PlaitedConfig } from '../config/schema.js';
+import type { CompactionSettings } from './agent-settings.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import { compactionLimit, estimateTokens, stubToolOutputsExceptLast, summariseOldTurns, truncateOldToolOutputs } from './compact-history.js';
 import { canMeasurePrompt } from '../model/prompt-budget.js';
@@ -23,7 +23,7 @@ export const DEFAULT_CONTEXT_WINDOW = 128_000;
  */
 export async function* compactTurnHistory(options: {
   live: LiveSession;
-  config: PlaitedConfig['agent'];
+  config: CompactionSettings;
   model: ResolvedLanguageModel;
   system: string;
   signal: AbortSignal;
@@ -73,6 +73,6 @@ export async function* compactTurnHistory(options: {
   return true;
 }
 
-export function contextLimit(config: PlaitedConfig['agent']): number {
+export function contextLimit(config: Pick<CompactionSettings, 'compactAt' | 'contextWindow' | 'contextSize'>): number {
   return compactionLimit(config.compactAt, config.contextWindow ?? config.contextSize ?? DEFAULT_CONTEXT_WINDOW);
 }

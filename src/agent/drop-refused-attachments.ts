@@ -1,39 +1,26 @@
 import type { ModelMessage } from 'ai';
 import type { AgentErrorInfo } from '../contracts/agent-output.js';
-import { streamModelStep, type StepDelta, type StepOptions, type StepOutcome } from './stream-model-step.js';
+import type { StepOptions, StepOutcome } from './stream-model-step.js';
 
 /** A provider's refusal of the request's content (HTTP 400/413/415/422) that names an attachment. */
 const REFUSED_STATUS = /HTTP (?:400|413|415|422)\b/;
 const ATTACHMENT_WORDS = /image|attachment|file|media|mime|pdf|document/i;
 
 /**
- * A model step that survives a provider refusing an attachment: when the request fails
+ * A model step that survives a provider refusing an attachment: when the request failed
  * before anything streamed and the provider's error names an attachment, the step is sent
- * again with the history's images and files replaced by a note, and says so in a notice.
- * Only what is sent changes: the user's stored record keeps the attachment. `sent` is the
- * history the rest of the turn should send.
+ * again with the history's images and files replaced by a note (`retry`), and says so in a
+ * notice. Only what is sent changes: the user's stored record keeps the attachment. `undefined`:
+ * no retry.
  */
-export async function* streamStepDroppingRefusedAttachments(options: StepOptions): AsyncGenerator<StepDelta, StepOutcome & { sent?: ModelMessage[] }> {
-  const first = streamModelStep(options);
-  let streamed = false;
-  let outcome: StepOutcome;
-  while (true) {
-    const next = await first.next();
-    if (next.done) {
-      outcome = next.value;
-      break;
-    }
-    streamed = true;
-    yield next.value;
-  }
-  if (streamed || !outcome.error || outcome.toolCalls.length > 0 || !refusesAttachment(outcome.error)) return outcome;
+export function attachmentRetry(options: StepOptions, outcome: StepOutcome, streamed: boolean): { retry: StepOptions; notice: string } | undefined {
+  if (streamed || !outcome.error || outcome.toolCalls.length > 0 || !refusesAttachment(outcome.error)) return undefined;
   const stripped = withoutAttachments(options.messages);
-  if (stripped.dropped === 0) return outcome;
-  const retried = yield* streamModelStep({ ...options, messages: stripped.messages });
+  if (stripped.dropped === 0) return undefined;
   const notice =
     `The model refused an attachment (${outcome.error.message}); ${stripped.dropped === 1 ? 'it was' : `${stripped.dropped} attachments were`} ` +
     'left out of what is sent to the model this turn. The session keeps them in its record.';
-  return { ...retried, notice: retried.notice ? `${notice}\n${retried.notice}` : notice, sent: stripped.messages };
+  return { retry: { ...options, messages: stripped.messages }, notice };
 }
 
 function refusesAttachment(error: AgentErrorInfo): boolean {

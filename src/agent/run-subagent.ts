@@ -9,13 +9,18 @@ import type { Runtime } from '../contracts/runtime.js';
 import { forwardChildEvent } from './forward-child-event.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
 
+/** Named sub-agents for the `task` tool (the `agents` config section's shape). */
+export type SubagentDefinitions = PlaitedConfig['agents'];
+
 /**
  * The `task` tool's engine: a child session (hidden from session lists, same cwd and mode
  * as the parent), one turn with the agent's tools and prompt, its tool calls forwarded
  * into the parent's stream as nested calls. The parent's signal cancels the child.
  */
 export function createSubagentRunner(options: {
-  config: PlaitedConfig;
+  agents: SubagentDefinitions;
+  /** Resolves a sub-agent's model given by name (`provider:model`). */
+  resolveModel(spec: string): Promise<ResolvedLanguageModel>;
   manager(): Promise<LocalSessionManager>;
   runTurn(
     live: LiveSession,
@@ -26,11 +31,11 @@ export function createSubagentRunner(options: {
   ): AsyncIterable<AgentOutput>;
 }): RunSubagent {
   const models = new Map<string, () => Promise<ResolvedLanguageModel>>();
-  const modelFor = (name: string, spec: NonNullable<PlaitedConfig['agents'][string]['model']>) => {
+  const modelFor = (name: string, spec: NonNullable<SubagentDefinitions[string]['model']>) => {
     if (typeof spec !== 'string') return Promise.resolve(spec);
     let model = models.get(name);
     if (!model) {
-      model = memoizeUntilFailure(() => import('../model/resolve-model.js').then(({ resolveModel }) => resolveModel({ ...options.config.agent, model: spec })));
+      model = memoizeUntilFailure(() => options.resolveModel(spec));
       models.set(name, model);
     }
     return model();
@@ -39,7 +44,7 @@ export function createSubagentRunner(options: {
   return async (request, context) => {
     const manager = await options.manager();
     const parent = await manager.open(context.sessionId);
-    const definition = request.agent ? options.config.agents[request.agent] : undefined;
+    const definition = request.agent ? options.agents[request.agent] : undefined;
     const child = await manager.create({ cwd: parent.info.cwd, mode: parent.info.mode, parentSessionId: parent.info.sessionId, owner: parent.info.owner });
     try {
       const live = await manager.open(child.sessionId);

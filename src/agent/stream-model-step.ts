@@ -7,6 +7,7 @@ import type { AnyTool } from '../contracts/tool.js';
 import { errorInfo } from './agent-notices.js';
 import { toolArgumentTextProblem } from './tool-argument-limits.js';
 import { untilAborted } from './until-aborted.js';
+import { attachmentRetry } from './drop-refused-attachments.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
 import { describeModelCallError } from '../model/describe-model-call-error.js';
@@ -33,6 +34,8 @@ export interface StepOutcome {
   error?: AgentErrorInfo;
   /** Why the step ended early without an error (the prompt no longer fits a local model's context). */
   notice?: string;
+  /** Set when an attachment was refused: the history the rest of the turn sends (without them). */
+  sent?: ModelMessage[];
 }
 
 export type StepDelta = { type: 'text-delta'; text: string } | { type: 'thought-delta'; text: string };
@@ -68,52 +71,94 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
     stopReason: 'end_turn',
     usage: { inputTokens: 0, outputTokens: 0 },
   };
+  const maxBytes = options.maxReplyBytes ?? Number.POSITIVE_INFINITY;
+  let bytes = 0;
+  let reader: ReadableStreamDefaultReader<StepPart> | undefined;
+  let finished = false;
   try {
-    const parts = options.model.specificationVersion === 'v3' ? streamV3(options.model, options) : streamLegacy(options);
-    const maxBytes = options.maxReplyBytes ?? Number.POSITIVE_INFINITY;
-    let bytes = 0;
-    for await (const part of parts) {
+    reader = (await stepParts(options)).getReader();
+    while (true) {
+      // Raced with the signal: a provider that ignores abort (or a stalled stream) must not keep a cancelled turn going.
+      const read = await untilAborted(reader.read(), options.signal);
+      if (!read || read.done) {
+        finished = Boolean(read);
+        break;
+      }
+      const part = read.value;
       if ((part.type === 'text-delta' || part.type === 'thought-delta') && part.text) {
         bytes += Buffer.byteLength(part.text, 'utf8');
         // Leaving the loop cancels the provider's stream: the rest is never read.
         if (bytes > maxBytes) return cutAtReplyCap(outcome, maxBytes);
       }
-      switch (part.type) {
-        case 'text-delta':
-          if (part.text) {
-            outcome.text += part.text;
-            yield { type: 'text-delta', text: part.text };
-          }
-          break;
-        case 'thought-delta':
-          if (part.text) {
-            outcome.reasoning += part.text;
-            yield { type: 'thought-delta', text: part.text };
-          }
-          break;
-        case 'tool-call':
-          outcome.toolCalls.push(part.call);
-          break;
-        case 'reasoning-metadata':
-          outcome.reasoningMetadata = mergeMetadata(outcome.reasoningMetadata, part.metadata);
-          break;
-        case 'finish':
-          outcome.usage.inputTokens += part.inputTokens;
-          outcome.usage.outputTokens += part.outputTokens;
-          if (part.cacheReadTokens !== undefined) outcome.usage.cacheReadTokens = (outcome.usage.cacheReadTokens ?? 0) + part.cacheReadTokens;
-          if (part.cacheWriteTokens !== undefined) outcome.usage.cacheWriteTokens = (outcome.usage.cacheWriteTokens ?? 0) + part.cacheWriteTokens;
-          outcome.stopReason = mapFinishReason(part.finishReason);
-          break;
-        case 'error':
-          if (!options.signal.aborted) fail(outcome, part.error);
-          break;
-      }
+      const delta = applyPart(outcome, part, options.signal);
+      if (delta) yield delta;
     }
   } catch (error) {
     if (!options.signal.aborted) fail(outcome, error);
+  } finally {
+    // Left early (aborted, the reply cap, a failed consumer): stop the provider's stream, or its socket keeps reading.
+    if (reader && !finished) void reader.cancel().catch(() => undefined);
+    reader?.releaseLock();
   }
   if (options.signal.aborted) outcome.stopReason = 'cancelled';
-  return outcome;
+  const dropped = attachmentRetry(options, outcome, bytes > 0);
+  if (!dropped) return outcome;
+  // The provider refused an attachment: the rest of the turn sends the history without them (`sent`).
+  const retried = yield* streamModelStep(dropped.retry);
+  return { ...retried, notice: retried.notice ? `${dropped.notice}\n${retried.notice}` : dropped.notice, sent: dropped.retry.messages };
+}
+
+/** Adds one part to the outcome; a text or reasoning delta is also what the step streams on. */
+function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): StepDelta | undefined {
+  switch (part.type) {
+    case 'text-delta':
+      if (!part.text) return undefined;
+      outcome.text += part.text;
+      return { type: 'text-delta', text: part.text };
+    case 'thought-delta':
+      if (!part.text) return undefined;
+      outcome.reasoning += part.text;
+      return { type: 'thought-delta', text: part.text };
+    case 'tool-call':
+      outcome.toolCalls.push(part.call);
+      return undefined;
+    case 'reasoning-metadata':
+      outcome.reasoningMetadata = mergeMetadata(outcome.reasoningMetadata, part.metadata);
+      return undefined;
+    case 'finish':
+      outcome.usage.inputTokens += part.inputTokens;
+      outcome.usage.outputTokens += part.outputTokens;
+      if (part.cacheReadTokens !== undefined) outcome.usage.cacheReadTokens = (outcome.usage.cacheReadTokens ?? 0) + part.cacheReadTokens;
+      if (part.cacheWriteTokens !== undefined) outcome.usage.cacheWriteTokens = (outcome.usage.cacheWriteTokens ?? 0) + part.cacheWriteTokens;
+      outcome.stopReason = mapFinishReason(part.finishReason);
+      return undefined;
+    case 'error':
+      if (!signal.aborted) fail(outcome, part.error);
+      return undefined;
+  }
+}
+
+/**
+ * The step's parts as one stream, mapped from the provider's own (no generator in between):
+ * v3 models are called directly, older ones through `streamText`.
+ */
+async function stepParts(options: StepOptions): Promise<ReadableStream<StepPart>> {
+  const { model } = options;
+  if (model.specificationVersion === 'v3') {
+    const toolNames = new Set(options.tools.map((tool) => tool.name));
+    const { stream } = await model.doStream(await stepCallOptions(model, options));
+    return stream.pipeThrough(mapStream((part) => mapV3Part(part, toolNames)));
+  }
+  return legacyStream(options).pipeThrough(mapStream(mapLegacyPart));
+}
+
+function mapStream<I>(map: (part: I) => StepPart | undefined): TransformStream<I, StepPart> {
+  return new TransformStream<I, StepPart>({
+    transform(part, controller) {
+      const mapped = map(part);
+      if (mapped) controller.enqueue(mapped);
+    },
+  });
 }
 
 type StepPart =
@@ -169,34 +214,6 @@ export async function stepCallOptions(model: LanguageModelV3, options: StepOptio
   };
 }
 
-async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGenerator<StepPart> {
-  const toolNames = new Set(options.tools.map((tool) => tool.name));
-  const { stream } = await model.doStream(await stepCallOptions(model, options));
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    while (true) {
-      // Raced with the signal: a provider that ignores abort (or a stalled stream) must not keep a cancelled turn going.
-      const read = await untilAborted(reader.read(), options.signal);
-      if (!read) {
-        void reader.cancel().catch(() => undefined);
-        return;
-      }
-      const { value: part, done } = read;
-      if (done) {
-        finished = true;
-        return;
-      }
-      const mapped = mapV3Part(part, toolNames);
-      if (mapped) yield mapped;
-    }
-  } finally {
-    // Left early (the reply cap, a failed consumer): stop the provider's stream, or its socket keeps reading.
-    if (!finished) void reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-}
-
 function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<string>): StepPart | undefined {
   switch (part.type) {
     case 'text-delta':
@@ -245,7 +262,7 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
   }
 }
 
-async function* streamLegacy(options: StepOptions): AsyncGenerator<StepPart> {
+function legacyStream(options: StepOptions) {
   const toolSet: ToolSet = {};
   for (const tool of options.tools) {
     toolSet[tool.name] = { description: tool.description, inputSchema: jsonSchema(tool.inputSchema) };
@@ -261,40 +278,36 @@ async function* streamLegacy(options: StepOptions): AsyncGenerator<StepPart> {
     maxRetries: 1,
     onError: () => {},
   });
-  for await (const part of result.fullStream) {
-    switch (part.type) {
-      case 'text-delta':
-        yield { type: 'text-delta', text: part.text };
-        break;
-      case 'reasoning-delta':
-        yield { type: 'thought-delta', text: part.text };
-        break;
-      case 'tool-call': {
-        const invalid = 'invalid' in part && part.invalid && part.error !== undefined;
-        const unknownTool = invalid && part.error instanceof Error && part.error.name === 'AI_NoSuchToolError';
-        yield {
-          type: 'tool-call',
-          call: {
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input ?? {},
-            ...(invalid && !unknownTool ? { invalidReason: `could not parse the arguments (${String(part.error)})` } : {}),
-          },
-        };
-        break;
-      }
-      case 'finish-step':
-        yield {
-          type: 'finish',
-          finishReason: part.finishReason,
-          inputTokens: part.usage.inputTokens ?? 0,
-          outputTokens: part.usage.outputTokens ?? 0,
-        };
-        break;
-      case 'error':
-        yield { type: 'error', error: part.error };
-        break;
+  return result.fullStream;
+}
+
+type LegacyPart = ReturnType<typeof legacyStream> extends ReadableStream<infer P> ? P : never;
+
+function mapLegacyPart(part: LegacyPart): StepPart | undefined {
+  switch (part.type) {
+    case 'text-delta':
+      return { type: 'text-delta', text: part.text };
+    case 'reasoning-delta':
+      return { type: 'thought-delta', text: part.text };
+    case 'tool-call': {
+      const invalid = 'invalid' in part && part.invalid && part.error !== undefined;
+      const unknownTool = invalid && part.error instanceof Error && part.error.name === 'AI_NoSuchToolError';
+      return {
+        type: 'tool-call',
+        call: {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input ?? {},
+          ...(invalid && !unknownTool ? { invalidReason: `could not parse the arguments (${String(part.error)})` } : {}),
+        },
+      };
     }
+    case 'finish-step':
+      return { type: 'finish', finishReason: part.finishReason, inputTokens: part.usage.inputTokens ?? 0, outputTokens: part.usage.outputTokens ?? 0 };
+    case 'error':
+      return { type: 'error', error: part.error };
+    default:
+      return undefined;
   }
 }
 

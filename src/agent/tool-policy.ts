@@ -39,8 +39,11 @@ export interface PolicyCall {
 export class ToolPolicy {
   private readonly allow: PermissionRule[];
   private readonly deny: PermissionRule[];
+  /** The rules as given (what `/permissions` lists as the configured ones). */
+  readonly rules: ToolPolicyConfig;
 
   constructor(private readonly config: ToolPolicyConfig) {
+    this.rules = config;
     this.allow = config.allow.map(parsePermissionRule);
     this.deny = config.deny.map(parsePermissionRule);
   }

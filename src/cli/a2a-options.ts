@@ -14,6 +14,9 @@ export function a2aOptions(config: PlaitedConfig, args: CliArgs, log: Log, versi
   const sharedFlags = args.transport !== 'http';
   return {
     version,
+    settings,
+    ...(config.agent.stateDb ? { stateDb: config.agent.stateDb } : {}),
+    skills: config.skills,
     host: (sharedFlags ? args.host : undefined) ?? settings.host,
     port: (sharedFlags ? args.port : undefined) ?? settings.port,
     ...(networkAuth ? { networkAuth } : {}),

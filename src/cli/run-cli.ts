@@ -17,6 +17,7 @@ import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { stderrLog, type Log } from './stderr-log.js';
 import { a2aOptions } from './a2a-options.js';
+import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -173,6 +174,9 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       host: args.host ?? settings.host,
       port: args.port ?? settings.port,
       idleTimeoutMs: settings.idleTimeoutMs,
+      maxMessageBytes: settings.maxMessageBytes,
+      maxJsonDepth: settings.maxJsonDepth,
+      settings: acpSettingsFromConfig(config),
       networkAuth,
       onListening: (url: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path)`),
     };

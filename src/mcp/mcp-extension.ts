@@ -5,6 +5,7 @@ import type { AnyTool } from '../contracts/tool.js';
 import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
 import { errorMessage } from '../errors/error-message.js';
+import { MCP_CAPABILITIES } from './mcp-capabilities.js';
 
 export interface McpExtensionOptions {
   registry: McpRegistry;
@@ -62,6 +63,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
   return {
     name: 'mcp',
+    capabilities: MCP_CAPABILITIES,
 
     activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
 

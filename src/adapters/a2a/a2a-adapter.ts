@@ -1,6 +1,8 @@
 import { ensureStateFolder } from '../../storage/state-folder.js';
 import { join, resolve } from 'node:path';
 import type { Agent } from '../../agent/agent.js';
+import type { PlaitedConfig } from '../../config/schema.js';
+import { defaultConfig } from '../../config/default-config.js';
 import { A2aTaskStore } from '../../storage/a2a-task-store.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
@@ -13,7 +15,13 @@ import { SqliteTaskStore } from './sqlite-task-store.js';
 export interface A2aAdapterOptions {
   /** The agent's version, for the card. */
   version?: string;
-  /** Bind address and port; config `adapters.a2a` when absent. */
+  /** The `adapters.a2a` settings (card, limits, origins, input timeout); the defaults when absent. */
+  settings?: PlaitedConfig['adapters']['a2a'];
+  /** Where the task records live (config `agent.stateDb`); default `<cwd>/.plaited/state.db`. */
+  stateDb?: string;
+  /** Where the skills the card lists are found (config `skills`); the defaults when absent. */
+  skills?: PlaitedConfig['skills'];
+  /** Bind address and port; `settings` when absent. */
   host?: string;
   port?: number;
   /** Who may call: the process's shared network auth (the CLI's). Default: a bearer token from `authToken`, generated and logged when absent; `noAuth` only on loopback. */
@@ -38,16 +46,16 @@ export interface A2aServer {
 export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
   name: 'a2a',
   async wrap(agent: Agent, options: A2aAdapterOptions = {}) {
-    const settings = agent.config.adapters.a2a;
+    const settings = options.settings ?? defaultConfig().adapters.a2a;
     const cwd = resolve(options.cwd ?? process.cwd());
     const host = options.host ?? settings.host;
     const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });
-    const stateDb = agent.config.agent.stateDb;
+    const stateDb = options.stateDb;
     const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(ensureStateFolder(cwd), 'state.db'));
     const taskStore = new SqliteTaskStore(records);
     const failed = taskStore.failInterrupted();
     if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a previous process marked failed`);
-    const skills = await loadSkillPrompts(agent.config, cwd);
+    const skills = await loadSkillPrompts(options.skills ?? defaultConfig().skills, cwd);
     let server: A2aHttpServer;
     try {
       server = await serveA2aHttp({

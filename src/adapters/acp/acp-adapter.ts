@@ -5,6 +5,7 @@ import { boundedNdJsonStream } from './bounded-nd-json-stream.js';
 import type { NetworkAuth } from '../http/network-auth.js';
 import type { ServeAcpOptions } from './serve-acp.js';
 import { serveAcpVersions } from './serve-acp-versions.js';
+import { defaultConfig } from '../../config/default-config.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
   /** `stdio` (default) or `http`: streamable HTTP and WebSocket at `/acp`. */
@@ -12,7 +13,7 @@ export interface AcpAdapterOptions extends ServeAcpOptions {
   /** Defaults to the process's stdin/stdout. */
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
-  /** HTTP transport: bind address (127.0.0.1), port (3284), idle timeout, extra allowed origins. */
+  /** HTTP transport: bind address, port, idle timeout, extra allowed origins; defaults as for config `adapters.acp`. */
   host?: string;
   port?: number;
   idleTimeoutMs?: number;
@@ -39,7 +40,7 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
   async wrap(agent, options = {}) {
     if (options.transport === 'http') {
       const { serveAcpHttp } = await import('./acp-http-server.js');
-      const settings = agent.config.adapters.acp;
+      const settings = defaultConfig().adapters.acp;
       const host = options.host ?? settings.host;
       const auth = options.networkAuth?.(host);
       const server = await serveAcpHttp(agent, {
@@ -55,8 +56,8 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
     }
     const input = Readable.toWeb((options.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;
     const output = Writable.toWeb((options.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>;
-    const settings = agent.config.adapters.acp;
-    const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes ?? settings?.maxMessageBytes, maxDepth: options.maxJsonDepth ?? settings?.maxJsonDepth });
+    const settings = defaultConfig().adapters.acp;
+    const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes ?? settings.maxMessageBytes, maxDepth: options.maxJsonDepth ?? settings.maxJsonDepth });
     // v1, or the experimental v2 draft when the client's initialize asks for it.
     const connection = serveAcpVersions(agent, boundedNdJsonStream(output, input, { limits, warn: options.warn ?? options.log }), options);
     return { closed: connection.closed, close: () => connection.close() };

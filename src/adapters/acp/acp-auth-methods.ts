@@ -1,6 +1,8 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { PlaitedConfig } from '../../config/schema.js';
 import { modelKeyMissing, modelKeyNeed } from '../../model/model-credentials.js';
+import type { AcpAgentSettings } from './acp-agent-settings.js';
+
+type ModelSettings = Pick<AcpAgentSettings, 'model'>;
 
 /** The one auth method: an API key in the agent's environment, in the configured provider's variable. */
 export const API_KEY_METHOD_ID = 'plaited-api-key';
@@ -10,14 +12,18 @@ export const API_KEY_ENV = 'PLAITED_API_KEY';
  * Whether the configured model needs credentials the agent does not have (see model-credentials.ts):
  * a remote provider with neither `agent.apiKey` nor its key variable (nor `PLAITED_API_KEY`).
  */
-export function missingCredentials(config: PlaitedConfig, env: NodeJS.ProcessEnv = process.env): boolean {
-  const need = modelKeyNeed(config.agent);
-  return need !== undefined && modelKeyMissing(need, config.agent.apiKey, env);
+export function missingCredentials(settings: ModelSettings, env: NodeJS.ProcessEnv = process.env): boolean {
+  const need = keyNeed(settings);
+  return need !== undefined && modelKeyMissing(need, settings.model.hasApiKey ? 'configured' : undefined, env);
+}
+
+function keyNeed(settings: ModelSettings) {
+  return modelKeyNeed({ model: settings.model.spec, ...(settings.model.baseURL ? { baseURL: settings.model.baseURL } : {}) });
 }
 
 /** Advertised only when the model can need a key: a client shows no login for a local model. */
-export function authMethods(config: PlaitedConfig): acp.AuthMethod[] {
-  const need = modelKeyNeed(config.agent);
+export function authMethods(settings: ModelSettings): acp.AuthMethod[] {
+  const need = keyNeed(settings);
   if (!need) return [];
   return [
     {
@@ -30,18 +36,18 @@ export function authMethods(config: PlaitedConfig): acp.AuthMethod[] {
 }
 
 /** `authenticate`: succeeds when the key is there; otherwise auth-required saying where to put it. */
-export function authenticate(config: PlaitedConfig, methodId: string): void {
-  const methods = authMethods(config);
+export function authenticate(settings: ModelSettings, methodId: string): void {
+  const methods = authMethods(settings);
   if (!methods.some((method) => 'id' in method && method.id === methodId)) {
     throw acp.RequestError.invalidParams({ methodId }, `unknown auth method; available: ${methods.map((m) => ('id' in m ? m.id : '')).join(', ') || 'none'}`);
   }
-  if (missingCredentials(config)) throw authRequired(config);
+  if (missingCredentials(settings)) throw authRequired(settings);
 }
 
-export function authRequired(config: PlaitedConfig): acp.RequestError {
-  const need = modelKeyNeed(config.agent) ?? { envVar: API_KEY_ENV, endpoint: String(config.agent.baseURL) };
+export function authRequired(settings: ModelSettings): acp.RequestError {
+  const need = keyNeed(settings) ?? { envVar: API_KEY_ENV, endpoint: String(settings.model.baseURL) };
   return acp.RequestError.authRequired(
     { authMethods: [API_KEY_METHOD_ID], envVar: need.envVar },
-    `${String(config.agent.model)} at ${need.endpoint} needs an API key: set ${need.envVar} (or agent.apiKey) and restart the agent`,
+    `${String(settings.model.spec)} at ${need.endpoint} needs an API key: set ${need.envVar} (or agent.apiKey) and restart the agent`,
   );
 }

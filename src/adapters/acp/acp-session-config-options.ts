@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, SessionInfo, SessionMode } from '../../agent/agent.js';
-import { DEFAULT_MODEL_ID, modelChoices } from '../../agent/session-model.js';
+import { DEFAULT_MODEL_ID } from '../../agent/session-model.js';
+import type { AcpAgentSettings } from './acp-agent-settings.js';
 
 export const MODES: ReadonlyArray<acp.SessionMode & { id: SessionMode }> = [
   { id: 'default', name: 'Default', description: 'Ask before editing files or running commands' },
@@ -15,8 +16,8 @@ const DEFAULT_EFFORT = 'default';
  * `session/set_mode`), the model (the configured one plus `agent.models`), and the reasoning
  * effort when the chosen model declares efforts.
  */
-export function sessionConfigOptions(agent: Agent, info: SessionInfo): acp.SessionConfigOption[] {
-  const choices = modelChoices(agent.config);
+export function sessionConfigOptions(settings: Pick<AcpAgentSettings, 'modelChoices'>, info: SessionInfo): acp.SessionConfigOption[] {
+  const choices = settings.modelChoices;
   const model = choices.find((choice) => choice.id === info.options?.model) ?? choices[0]!;
   const options: acp.SessionConfigOption[] = [
     {
@@ -59,13 +60,14 @@ export function sessionConfigOptions(agent: Agent, info: SessionInfo): acp.Sessi
  */
 export async function setSessionConfigOption(
   agent: Agent,
+  settings: Pick<AcpAgentSettings, 'modelChoices'>,
   info: SessionInfo,
   configId: string,
   value: string | boolean,
 ): Promise<{ info: SessionInfo; modeChanged: boolean }> {
-  const current = sessionConfigOptions(agent, info).find((option) => option.id === configId);
+  const current = sessionConfigOptions(settings, info).find((option) => option.id === configId);
   if (!current || current.type !== 'select') {
-    throw acp.RequestError.invalidParams({ configId }, `unknown config option; available: ${sessionConfigOptions(agent, info).map((o) => o.id).join(', ')}`);
+    throw acp.RequestError.invalidParams({ configId }, `unknown config option; available: ${sessionConfigOptions(settings, info).map((o) => o.id).join(', ')}`);
   }
   const values = current.options.flatMap((entry) => ('value' in entry ? [entry.value] : entry.options.map((o) => o.value)));
   if (typeof value !== 'string' || !values.includes(value)) {

@@ -1,3 +1,4 @@
+import type { AcpAgentSettings } from './acp-agent-settings.js';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, AgentCapabilities, SessionInfo, SessionManager } from '../../agent/agent.js';
 import type { McpServerConfig } from '../../config/schema.js';
@@ -60,6 +61,8 @@ export class AcpSessionHandlers {
 
   constructor(
     private readonly agent: Agent,
+    /** The face's typed settings (models, context window, the command layer), from the CLI or a program. */
+    readonly settings: AcpAgentSettings,
     principal: string = LOCAL_PRINCIPAL,
     /** Told when a session stops on this connection (v2 forgets its terminals). */
     private readonly onStop: (sessionId: string) => void = () => undefined,
@@ -75,11 +78,11 @@ export class AcpSessionHandlers {
 
   /** The configured login methods (none for a local model). */
   authMethods(): acp.AuthMethod[] {
-    return authMethods(this.agent.config);
+    return authMethods(this.settings);
   }
 
   authenticate(methodId: string): void {
-    authenticate(this.agent.config, methodId);
+    authenticate(this.settings, methodId);
     this.loggedOut = false;
   }
 
@@ -89,12 +92,12 @@ export class AcpSessionHandlers {
 
   /** New sessions need credentials: the spec's auth-required answer instead of a failure at the first prompt. */
   requireCredentials(): void {
-    if (this.loggedOut || missingCredentials(this.agent.config)) throw authRequired(this.agent.config);
+    if (this.loggedOut || missingCredentials(this.settings)) throw authRequired(this.settings);
   }
 
   /** A prompt after `logout` needs `authenticate` again. */
   requireLogin(): void {
-    if (this.loggedOut) throw authRequired(this.agent.config);
+    if (this.loggedOut) throw authRequired(this.settings);
   }
 
   async require(sessionId: string, cwd?: string): Promise<SessionInfo> {
@@ -113,7 +116,7 @@ export class AcpSessionHandlers {
   }
 
   configOptions(info: SessionInfo): acp.SessionConfigOption[] {
-    return sessionConfigOptions(this.agent, info);
+    return sessionConfigOptions(this.settings, info);
   }
 
   /** Events outside a turn (MCP server failures, slash commands, mode changes) for this connection's sessions. */
@@ -176,7 +179,7 @@ export class AcpSessionHandlers {
 
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SessionInfo> {
     const info = await this.require(sessionId);
-    return (await setSessionConfigOption(this.agent, info, configId, value)).info;
+    return (await setSessionConfigOption(this.agent, this.settings, info, configId, value)).info;
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {

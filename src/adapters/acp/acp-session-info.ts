@@ -1,8 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput } from '../../contracts/agent-output.js';
-import type { PlaitedConfig } from '../../config/schema.js';
-import { DEFAULT_CONTEXT_WINDOW } from '../../agent/compact-turn-history.js';
+import type { AcpAgentSettings } from './acp-agent-settings.js';
 
 /** `session_info_update`: the title (from the first prompt) and the last activity. */
 export function sessionInfoUpdate(info: SessionInfo): acp.SessionUpdate {
@@ -14,11 +13,11 @@ export function sessionInfoUpdate(info: SessionInfo): acp.SessionUpdate {
  * configured window, else the local context size, else the 128k the compaction assumes).
  * No cost: the providers in use report tokens, not money.
  */
-export function usageUpdate(config: PlaitedConfig, event: Extract<AgentOutput, { type: 'usage' }>): acp.SessionUpdate {
+export function usageUpdate(settings: Pick<AcpAgentSettings, 'contextWindow'>, event: Extract<AgentOutput, { type: 'usage' }>): acp.SessionUpdate {
   return {
     sessionUpdate: 'usage_update',
     used: event.contextTokens ?? event.totalTokens,
-    size: config.agent.contextWindow ?? config.agent.contextSize ?? DEFAULT_CONTEXT_WINDOW,
+    size: settings.contextWindow,
     // ACP v1 has no field for prompt-cache tokens: they ride in _meta when the provider reports them.
     ...(event.cacheReadTokens !== undefined || event.cacheWriteTokens !== undefined
       ? { _meta: { cacheReadTokens: event.cacheReadTokens ?? 0, cacheWriteTokens: event.cacheWriteTokens ?? 0 } }

@@ -122,7 +122,7 @@ export class AcpV2Updates {
       ask: (event, signal) => void this.#ask(event, signal),
       update: async (event) => {
         if (isTerminalEvent(event)) return this.#sendTerminal(event);
-        if (event.type === 'usage') return this.send(sessionId, usageUpdate(this.agent.config, event) as v2.SessionUpdate);
+        if (event.type === 'usage') return this.send(sessionId, usageUpdate(this.handlers().settings, event) as v2.SessionUpdate);
         const isText = event.type === 'text-delta';
         // A new message after anything that is not text (a tool call between two answers).
         if (isText && !lastWasText) messageId = randomUUID();

@@ -1,3 +1,5 @@
+import type { AcpAgentSettings } from './acp-agent-settings.js';
+
 /** What one ACP connection (v1 or the v2 draft, any transport) is served with. */
 export interface ServeAcpOptions {
   name?: string;
@@ -11,4 +13,6 @@ export interface ServeAcpOptions {
   maxJsonDepth?: number;
   /** Who is calling (from the network auth); stdio is the local user. Other principals' sessions do not exist for it. */
   principal?: string;
+  /** What ACP tells clients of the model(s) and the layer client commands run under; default: the default config's. */
+  settings?: AcpAgentSettings;
 }

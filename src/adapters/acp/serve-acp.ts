@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput } from '../../contracts/agent-output.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
-import { commandLayerFor } from '../sandbox/command-layer.js';
+import { acpSettings } from './acp-agent-settings.js';
 import { createAcpClientRuntime } from './acp-client-runtime.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
 import { replayUpdates } from './acp-replay.js';
@@ -30,7 +30,7 @@ interface V1Connection {
  * The SDK validates params and answers unknown methods.
  */
 export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOptions = {}): acp.AgentConnection {
-  const v1: V1Connection = { agent, handlers: new AcpSessionHandlers(agent, options.principal), options };
+  const v1: V1Connection = { agent, handlers: new AcpSessionHandlers(agent, acpSettings(options.settings), options.principal), options };
   const { handlers } = v1;
   let connection: acp.AgentConnection | undefined;
   const unsubscribe = handlers.subscribe((event, cwd) => {
@@ -105,7 +105,7 @@ async function prompt(v1: V1Connection, client: acp.AgentContext, params: acp.Pr
   const parts = checkedPrompt(params.prompt);
   const info = await handlers.require(params.sessionId);
   // The read-only layer for commands outside the sandbox (a sandbox wraps this runtime and turns it off).
-  const layer = commandLayerFor(agent.config);
+  const layer = handlers.settings.commandLayer();
   const runtime = createAcpClientRuntime({
     client,
     sessionId: info.sessionId,
@@ -127,7 +127,7 @@ function turnSink(v1: V1Connection, client: acp.AgentContext, info: SessionInfo)
       throw acp.RequestError.internalError({ code: event.error.code }, event.error.message);
     },
     update: async (event) => {
-      const update = event.type === 'usage' ? usageUpdate(v1.agent.config, event) : toSessionUpdate(event, context);
+      const update = event.type === 'usage' ? usageUpdate(v1.handlers.settings, event) : toSessionUpdate(event, context);
       if (update) await sendUpdate(client, info.sessionId, update);
     },
     finished: (after) => sendUpdate(client, info.sessionId, sessionInfoUpdate(after)),

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Agent } from '../../agent/agent.js';
 import type { PlaitedConfig, PlaitedConfigInput } from '../../config/schema.js';
 import { parseConfig } from '../../config/parse-config.js';
+import { defaultConfig } from '../../config/default-config.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { BoundedStdioServerTransport } from './bounded-stdio-server-transport.js';
@@ -12,7 +13,7 @@ import type { RegistryFace } from './register-registry-tools.js';
 import { loadSkillPrompts, type SkillPrompt } from './skill-prompts.js';
 
 export interface McpServerAdapterOptions {
-  /** Defaults to the agent's config; a `defineConfig` input gets its defaults filled in. */
+  /** The `adapters.mcp` and `skills` settings; the defaults when absent. A `defineConfig` input gets its defaults filled in. */
   config?: PlaitedConfigInput | PlaitedConfig;
   version?: string;
   /** Overrides `adapters.mcp.transport`/`host`/`port` (the CLI flags). */
@@ -51,13 +52,13 @@ export interface McpServerHandle {
 export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHandle> = {
   name: 'mcp',
   async wrap(agent, options = {}) {
-    const config = options.config ? parseConfig(options.config) : agent.config;
+    const config = options.config ? parseConfig(options.config) : defaultConfig();
     const settings = config.adapters.mcp;
     const cwd = options.cwd ?? process.cwd();
     const log = options.log ?? (() => undefined);
     const registry = options.registry ?? (settings.exposeRegistry ? agentRegistry(agent) : undefined);
     if (settings.exposeRegistry && !registry) log('warn', 'adapters.mcp.exposeRegistry is set but no MCP registry is available; discover/call are not offered');
-    const skills = options.skills ?? (await loadSkillPrompts(config, cwd));
+    const skills = options.skills ?? (await loadSkillPrompts(config.skills, cwd));
     const factory = (principal?: string) =>
       createAgentMcpServer(agent, {
         ...(principal ? { principal } : {}),

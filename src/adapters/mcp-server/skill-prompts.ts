@@ -11,16 +11,16 @@ export interface SkillPrompt {
  * The skills of `cwd` per the config (roots, allow, deny), for the prompts list.
  * A skills folder that cannot be read yields no prompts; it never stops the server.
  */
-export async function loadSkillPrompts(config: PlaitedConfig, cwd: string): Promise<SkillPrompt[]> {
-  if (!config.skills.enabled) return [];
+export async function loadSkillPrompts(settings: PlaitedConfig['skills'], cwd: string): Promise<SkillPrompt[]> {
+  if (!settings.enabled) return [];
   try {
     const { loadSkills } = await import('../../context/skills.js');
     const { skills } = await loadSkills({
-      roots: config.skills.roots,
+      roots: settings.roots,
       cwd,
-      maxFileBytes: config.skills.maxFileBytes,
-      allow: config.skills.allow,
-      deny: config.skills.deny,
+      maxFileBytes: settings.maxFileBytes,
+      allow: settings.allow,
+      deny: settings.deny,
     });
     return skills.map((skill) => ({ name: skill.name, description: skill.description, body: skill.body }));
   } catch {

@@ -168,7 +168,7 @@ describe('a custom adapter file inside the project is loaded at start: read-only
   const ADAPTER_SOURCE = [
     `import { acpAdapter } from ${JSON.stringify(ACP_ADAPTER)};`,
     `import { sandboxAdapter } from ${JSON.stringify(SANDBOX_ADAPTER)};`,
-    'export default { name: "project-acp", async wrap(agent, options) { return acpAdapter.wrap(await sandboxAdapter.wrap(agent, { config: agent.config }), options); } };',
+    'export default { name: "project-acp", async wrap(agent, options) { return acpAdapter.wrap(await sandboxAdapter.wrap(agent, { config: options.config }), options); } };',
     '',
   ].join('\n');
 

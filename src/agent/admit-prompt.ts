@@ -1,0 +1,40 @@
+import type { AgentOutput } from '../contracts/agent-output.js';
+import type { PromptInput } from './agent.js';
+import type { AgentCore } from './agent-core.js';
+import { permissionsOf } from './agent-core.js';
+import { errorInfo } from './agent-notices.js';
+import { promptText } from './convert-prompt.js';
+import { permissionsCommand } from './permissions-command.js';
+import type { LiveSession } from './session-manager.js';
+import { validateContentParts } from './validate-content-parts.js';
+
+/** A prompt let in (its live session), or the events that answer it without a turn. */
+export type Admission = { live: LiveSession } | { answer: AgentOutput[] };
+
+/**
+ * Before a turn: the agent is running, the prompt's content is valid (checked before anything
+ * is stored: a saved undecodable attachment would fail every later turn), the session opens,
+ * and `/permissions` is answered by the agent itself (not part of the model's history).
+ */
+export async function admitPrompt(core: AgentCore, input: PromptInput): Promise<Admission> {
+  const { sessionId, prompt } = input;
+  if (core.stopped) return { answer: [{ type: 'error', sessionId, error: { code: 'agent_stopped', message: 'The agent is stopping' } }] };
+  const problem = validateContentParts(prompt);
+  if (problem) return { answer: [{ type: 'error', sessionId, error: { code: 'invalid_input', message: `${problem.path} ${problem.reason}` } }] };
+  let live: LiveSession;
+  try {
+    live = await (await core.manager()).open(sessionId);
+  } catch (error) {
+    return { answer: [{ type: 'error', sessionId, error: errorInfo(error, 'session_not_found') }] };
+  }
+  await live.ready;
+  const reply = permissionsCommand(promptText(prompt), { cwd: live.info.cwd, permissions: permissionsOf(core, live), config: core.policy.rules });
+  if (reply === undefined) return { live };
+  return {
+    answer: [
+      { type: 'user-message', sessionId, content: prompt },
+      { type: 'text-delta', sessionId, text: reply },
+      { type: 'turn-end', sessionId, stopReason: 'end_turn' },
+    ],
+  };
+}

@@ -1,0 +1,29 @@
+import type { SessionManager } from './agent.js';
+import type { AgentCore } from './agent-core.js';
+
+/** `Agent.sessions`: the session manager, opened on first use; a mode change is published, a closed session's calls and commands stop. */
+export function agentSessions(core: AgentCore): SessionManager {
+  const { manager } = core;
+  const release = async (id: string) => {
+    core.runningCalls.forget(id);
+    await core.background.stopSession(id);
+  };
+  return {
+    create: async (options) => {
+      const info = await (await manager()).create(options);
+      core.events.fresh.add(info.sessionId);
+      return info;
+    },
+    get: async (id, cwd) => (await manager()).get(id, cwd),
+    list: async (options) => (await manager()).list(options),
+    activate: async (id, cwd) => (await (await manager()).open(id, cwd)).info,
+    history: async (id, cwd) => (await manager()).history(id, cwd),
+    setMode: async (id, mode) => {
+      await (await manager()).setMode(id, mode);
+      core.events.publish({ type: 'mode-change', sessionId: id, modeId: mode });
+    },
+    setOptions: async (id, options) => (await manager()).setOptions(id, options),
+    close: (id) => release(id).then(async () => (await manager()).close(id)),
+    delete: (id) => release(id).then(async () => (await manager()).delete(id)),
+  };
+}
