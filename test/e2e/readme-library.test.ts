@@ -25,14 +25,18 @@ describe('the README library section', () => {
     const blocks = librarySection();
     expect(blocks.length).toBe(3);
     expect(blocks.join('\n')).toMatch(/createDefaultAgent[\s\S]*defineTool/);
+    // The bare core is shown built from values, not from a config.
+    expect(blocks.join('\n')).toMatch(/createAgent\(\{ model\b/);
     for (const name of ['acpAdapter', 'mcpAdapter', 'a2aAdapter', 'sandboxAdapter', 'CustomAdapterOptions']) expect(blocks.join('\n')).toContain(name);
 
     const work = mkdtempSync(join(tmpdir(), 'plaited-readme-lib-'));
     writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'readme-consumer', private: true, type: 'module' }));
     mkdirSync(join(work, 'node_modules'));
-    // The package as a consumer resolves it (its exports and types), and the one peer the blocks import.
+    // The package as a consumer resolves it (its exports and types), and the packages the blocks import.
     symlinkSync(root, join(work, 'node_modules/plaited-agent'), 'dir');
     symlinkSync(join(root, 'node_modules/zod'), join(work, 'node_modules/zod'), 'dir');
+    mkdirSync(join(work, 'node_modules/@ai-sdk'));
+    symlinkSync(join(root, 'node_modules/@ai-sdk/openai'), join(work, 'node_modules/@ai-sdk/openai'), 'dir');
     const files = blocks.map((code, index) => {
       const file = `block-${index + 1}.ts`;
       writeFileSync(join(work, file), code);
