@@ -21,6 +21,7 @@ import { createPermissionRuleFile } from './storage/permission-rule-file.js';
 import { commandLayerFor } from './adapters/sandbox/command-layer.js';
 import { brokerClient } from './adapters/sandbox/broker-client.js';
 import { brokeredRuleStore } from './adapters/sandbox/brokered-rule-store.js';
+import { brokeredStdioSpawner } from './adapters/sandbox/brokered-stdio-spawner.js';
 import { createLocalRuntime } from './tools/local-runtime.js';
 
 /** The shared services behind the default extensions, opened on first use. */
@@ -82,6 +83,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
       // first turn waits for them up to `mcp.startupWaitMs` (the MCP extension).
       const enabled = config.mcp.servers.filter((server) => server.enabled).length;
       if (enabled > 0) log('info', `MCP: connecting ${enabled} configured ${enabled === 1 ? 'server' : 'servers'}`);
+      const spawnStdio = brokeredStdioSpawner();
       const registry = await createMcpRegistry({
         config,
         index,
@@ -89,7 +91,10 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
         roots: [projectDir],
         // A server's sampling request is answered with the agent's own model.
         onSampling: createModelSampler({ model: () => baseModel() }),
-        prepareServer: config.adapters.sandbox.commands ? sandboxStdioServer(config, projectDir) : layeredStdioServer(config, projectDir, log),
+        // In the whole-agent sandbox the launcher starts stdio servers, each in a sandbox of its own.
+        ...(spawnStdio
+          ? { spawnStdio }
+          : { prepareServer: config.adapters.sandbox.commands ? sandboxStdioServer(config, projectDir) : layeredStdioServer(config, projectDir, log) }),
         onEvent: (event) => logRegistryEvent(log, event),
       });
       return { index, embedder, registry };

@@ -184,6 +184,7 @@ export class McpClient {
         onAuth: this.options.onAuth,
         onAuthRefresh: this.options.onAuthRefresh,
         oauthProvider: this.options.oauthProvider,
+        spawnStdio: this.options.spawnStdio,
         onStderr: (line) => this.options.onLog?.({ serverId: this.id, level: 'stderr', data: line }),
       });
       client.onclose = () => this.handleClose(client);

@@ -4,6 +4,7 @@ import type { Runtime } from '../../tools/runtime.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { agentMessage, lineSplitter, parseLine, type AgentMessage, type LauncherMessage } from './broker-messages.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
+import type { SandboxedProcess, SandboxedProcessHandlers } from './spawn-sandboxed-process.js';
 
 /** Commands the agent may have running through the broker at once (background ones included). */
 const MAX_RUNNING = 64;
@@ -15,6 +16,8 @@ export interface CommandBrokerOptions {
   channel: Duplex;
   /** Runs a command in its own sandbox (the whole-agent walls, the state hidden, a pid namespace of its own) from a cwd. */
   runtimeFor: (cwd: string) => Runtime;
+  /** Starts a long-lived program (a stdio MCP server) in a sandbox of its own, with its three pipes; absent: `spawn` is refused. */
+  spawn?: (argv: readonly string[], options: { cwd: string; env?: Record<string, string> }, handlers: SandboxedProcessHandlers) => Promise<SandboxedProcess>;
   /** Where "always" answers are written (the user's folder, which the sandboxed agent cannot write). */
   rules: PermissionRuleStore;
   warn: (message: string) => void;
@@ -37,7 +40,7 @@ export interface CommandBroker {
  */
 export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker {
   const { channel, warn } = options;
-  const running = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  const running = new Map<number, { abort: AbortController; done: Promise<void>; stdin?: (chunk: Buffer) => void }>();
   let reports = 0;
   let closed = false;
 
@@ -48,9 +51,15 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
     if (reports++ < MAX_REPORTS) warn(`command broker: ignored a message from the sandboxed agent: ${why}`);
   };
 
+  /** Whether a new command or program may start under this id (else the agent has been told why). */
+  const admit = (id: number) => {
+    if (running.has(id)) return void report(`command id ${id} is already running`);
+    if (running.size >= MAX_RUNNING) return void send({ t: 'error', id, message: `too many commands at once (${MAX_RUNNING}); wait for one to end or stop a background command or MCP server` });
+    return true;
+  };
+
   const exec = (message: Extract<AgentMessage, { t: 'exec' }>) => {
-    if (running.has(message.id)) return report(`command id ${message.id} is already running`);
-    if (running.size >= MAX_RUNNING) return send({ t: 'error', id: message.id, message: `too many commands at once (${MAX_RUNNING}); wait for one to end or stop a background command` });
+    if (!admit(message.id)) return;
     const abort = new AbortController();
     const done = (async () => {
       try {
@@ -74,6 +83,39 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
     running.set(message.id, { abort, done });
   };
 
+  const spawnProgram = (message: Extract<AgentMessage, { t: 'spawn' }>) => {
+    if (!admit(message.id)) return;
+    if (!options.spawn) return send({ t: 'error', id: message.id, message: 'this launcher does not start programs for the agent' });
+    const { id } = message;
+    const abort = new AbortController();
+    // Bytes that arrive while the sandbox is being built wait here (bounded by the channel's own line limit per message).
+    const queued: Buffer[] = [];
+    let program: SandboxedProcess | undefined;
+    const entry = { abort, done: Promise.resolve(), stdin: (chunk: Buffer) => (program ? program.write(chunk) : queued.push(chunk)) };
+    entry.done = new Promise<void>((ended) => {
+      const env = message.env || options.env ? { ...message.env, ...options.env } : undefined;
+      const handlers: SandboxedProcessHandlers = {
+        onStdout: (chunk) => send({ t: 'output', id, data: chunk.toString('base64') }),
+        onStderr: (chunk) => send({ t: 'output', id, stream: 'stderr', data: chunk.toString('base64') }),
+        onExit: (code, signal, error) => {
+          running.delete(id);
+          send({ t: 'exit', id, code, signal, ...(error ? { error } : {}) });
+          ended();
+        },
+      };
+      options.spawn!(message.argv, { cwd: message.cwd, ...(env ? { env } : {}) }, handlers).then(
+        (started) => {
+          program = started;
+          for (const chunk of queued.splice(0)) started.write(chunk);
+          if (abort.signal.aborted) started.kill();
+          else abort.signal.addEventListener('abort', () => started.kill(), { once: true });
+        },
+        (error: unknown) => handlers.onExit(null, null, errorMessage(error)),
+      );
+    });
+    running.set(id, entry);
+  };
+
   const rule = (message: Extract<AgentMessage, { t: 'rule' }>) => {
     try {
       if (message.op === 'add') {
@@ -92,7 +134,12 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
     if (!parsed.ok) return report(parsed.reason);
     const message = parsed.value;
     if (message.t === 'exec') exec(message);
-    else if (message.t === 'abort') running.get(message.id)?.abort.abort();
+    else if (message.t === 'spawn') spawnProgram(message);
+    else if (message.t === 'stdin') {
+      const target = running.get(message.id)?.stdin;
+      if (target) target(Buffer.from(message.data, 'base64'));
+      else report(`no program ${message.id} is running to take its input`);
+    } else if (message.t === 'abort') running.get(message.id)?.abort.abort();
     else rule(message);
   };
 

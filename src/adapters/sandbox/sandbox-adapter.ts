@@ -29,6 +29,7 @@ import { userConfigDir } from '../../config/user-config-dir.js';
 import { BROKER_FD_ENV } from './broker-messages.js';
 import { brokerClient } from './broker-client.js';
 import { serveCommandBroker, type CommandBroker } from './command-broker.js';
+import { spawnSandboxedProcess } from './spawn-sandboxed-process.js';
 
 /**
  * The sandbox adapter, in its two shapes:
@@ -184,6 +185,8 @@ function startBroker(channel: Duplex, policy: SandboxPolicy, cwd: string, warn: 
   return serveCommandBroker({
     channel,
     runtimeFor: (dir) => createSandboxedRuntime(createLocalRuntime(dir), policy, { mode: 'isolated' }),
+    // The agent's stdio MCP servers, under the same walls as its commands.
+    spawn: (argv, spawnOptions, handlers) => spawnSandboxedProcess(argv, { ...spawnOptions, policy }, handlers),
     rules: createPermissionRuleFile(userConfigDir()),
     warn,
     env: { [SANDBOXED_ENV]: '1', [SANDBOX_ISOLATED_ENV]: '1' },
