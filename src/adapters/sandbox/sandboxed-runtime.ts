@@ -62,7 +62,7 @@ export const WAIT_FOR_PROXY_BRIDGE =
  */
 export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
   if (inner.kind === 'sandbox') return inner;
-  const broker = insideSandbox() && inner.kind === 'local' ? brokerClient() : null;
+  const broker = insideSandbox() && runsCommandsHere(inner) ? brokerClient() : null;
   const mode = options.mode ?? (insideSandbox() ? (broker ? 'brokered' : 'limits-only') : 'isolated');
   const isRoot = process.geteuid?.() === 0;
 
@@ -175,6 +175,15 @@ function realPath(path: string): string {
   } catch {
     return followLinks(path);
   }
+}
+
+/**
+ * Whether a runtime runs its commands in this process's own shell: the local one, and an ACP
+ * client's that edits files but has no terminal (it falls back to the local shell for
+ * commands). Those go to the broker in whole-agent mode; a client's terminal runs elsewhere.
+ */
+function runsCommandsHere(runtime: Runtime): boolean {
+  return runtime.kind.split('+').every((part) => part === 'local' || part === 'acp-fs');
 }
 
 /** Unsets NO_PROXY when a loopback service is allowed: the proxy, which knows the allow list, must see those requests too. */
