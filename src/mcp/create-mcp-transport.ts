@@ -33,7 +33,7 @@ export interface CreateMcpTransportOptions extends McpAuthHooks {
  */
 export function createMcpTransport(server: McpServerConfig, options: CreateMcpTransportOptions = {}): Transport {
   if (server.transport === 'stdio' && options.spawnStdio) {
-    const command = { command: server.command ?? '', args: server.args, ...(server.cwd ? { cwd: server.cwd } : {}), ...(server.env ? { env: server.env } : {}) };
+    const command = { serverId: server.id, command: server.command ?? '', args: server.args, ...(server.cwd ? { cwd: server.cwd } : {}), ...(server.env ? { env: server.env } : {}) };
     const lines = stderrLines(options.onStderr);
     return new SpawnedStdioTransport(options.spawnStdio, command, (chunk) => lines(Buffer.from(chunk)));
   }

@@ -1,5 +1,6 @@
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { McpClientError } from './mcp-client-error.js';
 
 /** What a started stdio server reports to its transport. */
 export interface StdioServerHandlers {
@@ -18,6 +19,8 @@ export interface StdioServerProcess {
 
 /** A stdio server's program as the config names it; `env` holds only the config's own variables. */
 export interface StdioServerCommand {
+  /** The server's config id (for errors). */
+  serverId: string;
   command: string;
   args: readonly string[];
   cwd?: string;
@@ -56,7 +59,10 @@ export class SpawnedStdioTransport implements Transport {
       onStdout: (chunk) => this.read(chunk),
       onStderr: (chunk) => this.onStderr?.(chunk),
       onExit: (exit) => {
-        if (exit.error) this.onerror?.(new Error(`the MCP server "${this.command.command}" could not run: ${exit.error}`));
+        if (exit.error) {
+          const message = `the MCP server "${this.command.serverId}" could not run (${this.command.command}): ${exit.error}`;
+          this.onerror?.(new McpClientError({ code: 'connect_failed', serverId: this.command.serverId, message }));
+        }
         this.finish();
       },
     });
