@@ -8,6 +8,8 @@ import type { SandboxedProcess, SandboxedProcessHandlers } from './spawn-sandbox
 
 /** Commands the agent may have running through the broker at once (background ones included). */
 const MAX_RUNNING = 64;
+/** Input a spawned program may leave unread (queued while its sandbox is built, or in its pipe) before it is stopped. */
+const MAX_PENDING_INPUT = 64 * 1024 * 1024;
 /** Bad lines reported on stderr before the broker goes quiet about them (a flood is no log). */
 const MAX_REPORTS = 20;
 
@@ -44,8 +46,10 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
   let reports = 0;
   let closed = false;
 
-  const send = (message: LauncherMessage) => {
-    if (!closed && channel.writable) channel.write(`${JSON.stringify(message)}\n`);
+  /** False when the channel's buffer is full (wait for 'drain' before sending more output). */
+  const send = (message: LauncherMessage): boolean => {
+    if (!closed && channel.writable) return channel.write(`${JSON.stringify(message)}\n`);
+    return true;
   };
   const report = (why: string) => {
     if (reports++ < MAX_REPORTS) warn(`command broker: ignored a message from the sandboxed agent: ${why}`);
@@ -88,15 +92,27 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
     if (!options.spawn) return send({ t: 'error', id: message.id, message: 'this launcher does not start programs for the agent' });
     const { id } = message;
     const abort = new AbortController();
-    // Bytes that arrive while the sandbox is being built wait here (bounded by the channel's own line limit per message).
+    // Bytes that arrive while the sandbox is being built wait here, as much as a running program may leave unread.
     const queued: Buffer[] = [];
+    let queuedBytes = 0;
     let program: SandboxedProcess | undefined;
-    const entry = { abort, done: Promise.resolve(), stdin: (chunk: Buffer) => (program ? program.write(chunk) : queued.push(chunk)) };
+    const input = (chunk: Buffer) => {
+      if (program ? program.write(chunk) : (queuedBytes += chunk.length) <= MAX_PENDING_INPUT && queued.push(chunk) > 0) return;
+      warn(`command broker: stopped program ${id}: it left more than 64 MB of input unread`);
+      abort.abort();
+    };
+    // A program whose output the agent reads slower than it comes waits (its pipe fills), rather than this process buffering it.
+    const relay = (message: LauncherMessage) => {
+      if (send(message) || !program) return;
+      program.pauseOutput();
+      channel.once('drain', () => program?.resumeOutput());
+    };
+    const entry = { abort, done: Promise.resolve(), stdin: input };
     entry.done = new Promise<void>((ended) => {
       const env = message.env || options.env ? { ...message.env, ...options.env } : undefined;
       const handlers: SandboxedProcessHandlers = {
-        onStdout: (chunk) => send({ t: 'output', id, data: chunk.toString('base64') }),
-        onStderr: (chunk) => send({ t: 'output', id, stream: 'stderr', data: chunk.toString('base64') }),
+        onStdout: (chunk) => relay({ t: 'output', id, data: chunk.toString('base64') }),
+        onStderr: (chunk) => relay({ t: 'output', id, stream: 'stderr', data: chunk.toString('base64') }),
         onExit: (code, signal, error) => {
           running.delete(id);
           send({ t: 'exit', id, code, signal, ...(error ? { error } : {}) });
@@ -106,7 +122,7 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
       options.spawn!(message.argv, { cwd: message.cwd, ...(env ? { env } : {}) }, handlers).then(
         (started) => {
           program = started;
-          for (const chunk of queued.splice(0)) started.write(chunk);
+          for (const chunk of queued.splice(0)) input(chunk);
           if (abort.signal.aborted) started.kill();
           else abort.signal.addEventListener('abort', () => started.kill(), { once: true });
         },

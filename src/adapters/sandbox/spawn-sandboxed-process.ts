@@ -25,12 +25,18 @@ export interface SandboxedProcessHandlers {
 }
 
 export interface SandboxedProcess {
-  write(chunk: Buffer): void;
+  /** Input for the program; false (and the program is stopped) when it has left more than 64 MB unread. */
+  write(chunk: Buffer): boolean;
+  /** Stops and resumes reading its output (back-pressure: the channel to the agent is full). */
+  pauseOutput(): void;
+  resumeOutput(): void;
   /** Stops the program and everything it started (SIGTERM, SIGKILL after a grace period). */
   kill(): void;
 }
 
 const KILL_GRACE_MS = 500;
+/** Input a program may leave unread before it is stopped (the agent's bytes are not buffered without end). */
+const MAX_PENDING_INPUT = 64 * 1024 * 1024;
 /** After the program exits, what is still in its pipes gets this long to arrive. */
 const DRAIN_AFTER_EXIT_MS = 200;
 let sequence = 0;
@@ -106,14 +112,29 @@ export async function spawnSandboxedProcess(argv: readonly string[], options: Sp
   });
   child.once('close', finish);
 
+  const kill = () => {
+    if (ended) return;
+    killGroup('SIGTERM');
+    setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+  };
   return {
     write(chunk) {
-      if (!ended && child.stdin.writable) child.stdin.write(chunk);
+      if (ended || !child.stdin.writable) return true;
+      if (child.stdin.writableLength + chunk.length > MAX_PENDING_INPUT) {
+        kill();
+        return false;
+      }
+      child.stdin.write(chunk);
+      return true;
     },
-    kill() {
-      if (ended) return;
-      killGroup('SIGTERM');
-      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+    pauseOutput() {
+      child.stdout.pause();
+      child.stderr.pause();
     },
+    resumeOutput() {
+      child.stdout.resume();
+      child.stderr.resume();
+    },
+    kill,
   };
 }

@@ -40,7 +40,12 @@ function harness() {
       child.stdout.on('data', handlers.onStdout);
       child.stderr.on('data', handlers.onStderr);
       child.once('close', (code, signal) => handlers.onExit(code, signal));
-      return { write: (chunk) => child.stdin.write(chunk), kill: () => child.kill('SIGTERM') };
+      return {
+        write: (chunk) => child.stdin.write(chunk) || true,
+        pauseOutput: () => child.stdout.pause(),
+        resumeOutput: () => child.stdout.resume(),
+        kill: () => child.kill('SIGTERM'),
+      };
     },
   });
   const send = (line: string) => toLauncher.write(`${line}\n`);
