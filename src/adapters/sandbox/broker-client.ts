@@ -142,52 +142,60 @@ function openClient(socket: Duplex): BrokerClient {
       }
     },
     spawn(argv, options, handlers) {
-      let id = 0;
-      let ended = false;
-      // Checked here as the launcher will check it: a refusal it only logs would leave the client waiting.
-      const checked = agentMessage.safeParse({ t: 'spawn', id: 0, argv: [...argv], cwd: options.cwd, ...(options.env ? { env: options.env } : {}) });
-      if (!checked.success) {
-        const why = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ').slice(0, 500);
-        queueMicrotask(() => handlers.onExit({ code: null, signal: null, error: `the launcher cannot start it (${why}); variable names must be letters, digits and _` }));
-        return { write: () => undefined, kill: () => undefined };
-      }
-      const send = (message: AgentMessage) => {
-        if (!ended && !gone) socket.write(`${JSON.stringify(message)}\n`);
-      };
-      request(
-        (assigned) => {
-          id = assigned;
-          return { t: 'spawn', id: assigned, argv: [...argv], cwd: options.cwd, ...(options.env ? { env: options.env } : {}) };
-        },
-        handlers.onStdout,
-        handlers.onStderr,
-      ).then(
-        (message) => {
-          ended = true;
-          if (message.t === 'exit') handlers.onExit({ code: message.code, signal: message.signal, ...(message.error ? { error: message.error } : {}) });
-          else handlers.onExit({ code: null, signal: null, error: message.t === 'error' ? message.message : `unexpected answer "${message.t}" from the launcher` });
-        },
-        (error: Error) => {
-          ended = true;
-          handlers.onExit({ code: null, signal: null, error: error.message });
-        },
-      );
-      return {
-        write(chunk) {
-          // One message per at most 1 MB of input, well under the channel's line limit once in base64.
-          for (let start = 0; start < chunk.length; start += 1024 * 1024) {
-            send({ t: 'stdin', id, data: Buffer.from(chunk.subarray(start, start + 1024 * 1024)).toString('base64') });
-          }
-        },
-        kill() {
-          send({ t: 'abort', id });
-        },
-      };
+      return spawnThroughBroker({ argv, ...options }, handlers, request, (message) => {
+        if (!gone) socket.write(`${JSON.stringify(message)}\n`);
+      });
     },
     async rule(op, project, entry) {
       const message = await request((id) => ({ t: 'rule', id, op, project, entry }));
       if (message.t === 'done') return message.removed ?? true;
       throw new CommandBrokerError('rule_not_saved', message.t === 'error' ? message.message : `unexpected answer "${message.t}" from the launcher`);
+    },
+  };
+}
+
+type Request = (build: (id: number) => AgentMessage, onOutput?: (chunk: Uint8Array) => void, onStderr?: (chunk: Uint8Array) => void) => Promise<LauncherMessage>;
+
+/** A `spawn` request and the program's handle: input as `stdin` messages, `abort` to kill, its `exit` last. */
+function spawnThroughBroker(
+  spec: { argv: readonly string[]; cwd: string; env?: Record<string, string> },
+  handlers: BrokeredProgramHandlers,
+  request: Request,
+  write: (message: AgentMessage) => void,
+): BrokeredProgram {
+  const spawn = (id: number): AgentMessage => ({ t: 'spawn', id, argv: [...spec.argv], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}) });
+  // Checked here as the launcher will check it: a refusal it only logs would leave the client waiting.
+  const checked = agentMessage.safeParse(spawn(0));
+  if (!checked.success) {
+    const why = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ').slice(0, 500);
+    queueMicrotask(() => handlers.onExit({ code: null, signal: null, error: `the launcher cannot start it (${why}); variable names must be letters, digits and _` }));
+    return { write: () => undefined, kill: () => undefined };
+  }
+  let id = 0;
+  let ended = false;
+  const send = (message: AgentMessage) => {
+    if (!ended) write(message);
+  };
+  const end = (exit: { code: number | null; signal: string | null; error?: string }) => {
+    ended = true;
+    handlers.onExit(exit);
+  };
+  request((assigned) => spawn((id = assigned)), handlers.onStdout, handlers.onStderr).then(
+    (message) => {
+      if (message.t === 'exit') end({ code: message.code, signal: message.signal, ...(message.error ? { error: message.error } : {}) });
+      else end({ code: null, signal: null, error: message.t === 'error' ? message.message : `unexpected answer "${message.t}" from the launcher` });
+    },
+    (error: Error) => end({ code: null, signal: null, error: error.message }),
+  );
+  return {
+    write(chunk) {
+      // One message per at most 1 MB of input, well under the channel's line limit once in base64.
+      for (let start = 0; start < chunk.length; start += 1024 * 1024) {
+        send({ t: 'stdin', id, data: Buffer.from(chunk.subarray(start, start + 1024 * 1024)).toString('base64') });
+      }
+    },
+    kill() {
+      send({ t: 'abort', id });
     },
   };
 }

@@ -4,12 +4,10 @@ import type { Runtime } from '../../tools/runtime.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { agentMessage, lineSplitter, parseLine, type AgentMessage, type LauncherMessage } from './broker-messages.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
-import type { SandboxedProcess, SandboxedProcessHandlers } from './spawn-sandboxed-process.js';
+import { startBrokerProgram, type SpawnProgram } from './broker-program.js';
 
 /** Commands the agent may have running through the broker at once (background ones included). */
 const MAX_RUNNING = 64;
-/** Input a spawned program may leave unread (queued while its sandbox is built, or in its pipe) before it is stopped. */
-const MAX_PENDING_INPUT = 64 * 1024 * 1024;
 /** Bad lines reported on stderr before the broker goes quiet about them (a flood is no log). */
 const MAX_REPORTS = 20;
 
@@ -19,7 +17,7 @@ export interface CommandBrokerOptions {
   /** Runs a command in its own sandbox (the whole-agent walls, the state hidden, a pid namespace of its own) from a cwd. */
   runtimeFor: (cwd: string) => Runtime;
   /** Starts a long-lived program (a stdio MCP server) in a sandbox of its own, with its three pipes; absent: `spawn` is refused. */
-  spawn?: (argv: readonly string[], options: { cwd: string; env?: Record<string, string> }, handlers: SandboxedProcessHandlers) => Promise<SandboxedProcess>;
+  spawn?: SpawnProgram;
   /** Where "always" answers are written (the user's folder, which the sandboxed agent cannot write). */
   rules: PermissionRuleStore;
   warn: (message: string) => void;
@@ -90,46 +88,8 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
   const spawnProgram = (message: Extract<AgentMessage, { t: 'spawn' }>) => {
     if (!admit(message.id)) return;
     if (!options.spawn) return send({ t: 'error', id: message.id, message: 'this launcher does not start programs for the agent' });
-    const { id } = message;
-    const abort = new AbortController();
-    // Bytes that arrive while the sandbox is being built wait here, as much as a running program may leave unread.
-    const queued: Buffer[] = [];
-    let queuedBytes = 0;
-    let program: SandboxedProcess | undefined;
-    const input = (chunk: Buffer) => {
-      if (program ? program.write(chunk) : (queuedBytes += chunk.length) <= MAX_PENDING_INPUT && queued.push(chunk) > 0) return;
-      warn(`command broker: stopped program ${id}: it left more than 64 MB of input unread`);
-      abort.abort();
-    };
-    // A program whose output the agent reads slower than it comes waits (its pipe fills), rather than this process buffering it.
-    const relay = (message: LauncherMessage) => {
-      if (send(message) || !program) return;
-      program.pauseOutput();
-      channel.once('drain', () => program?.resumeOutput());
-    };
-    const entry = { abort, done: Promise.resolve(), stdin: input };
-    entry.done = new Promise<void>((ended) => {
-      const env = message.env || options.env ? { ...message.env, ...options.env } : undefined;
-      const handlers: SandboxedProcessHandlers = {
-        onStdout: (chunk) => relay({ t: 'output', id, data: chunk.toString('base64') }),
-        onStderr: (chunk) => relay({ t: 'output', id, stream: 'stderr', data: chunk.toString('base64') }),
-        onExit: (code, signal, error) => {
-          running.delete(id);
-          send({ t: 'exit', id, code, signal, ...(error ? { error } : {}) });
-          ended();
-        },
-      };
-      options.spawn!(message.argv, { cwd: message.cwd, ...(env ? { env } : {}) }, handlers).then(
-        (started) => {
-          program = started;
-          for (const chunk of queued.splice(0)) input(chunk);
-          if (abort.signal.aborted) started.kill();
-          else abort.signal.addEventListener('abort', () => started.kill(), { once: true });
-        },
-        (error: unknown) => handlers.onExit(null, null, errorMessage(error)),
-      );
-    });
-    running.set(id, entry);
+    const program = startBrokerProgram({ message, spawn: options.spawn, channel, send, warn, ...(options.env ? { env: options.env } : {}), onEnd: () => running.delete(message.id) });
+    running.set(message.id, program);
   };
 
   const rule = (message: Extract<AgentMessage, { t: 'rule' }>) => {
