@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { initialize } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { RUNTIMES } from '../helpers/runtimes.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from '../adapters/sandbox/acp-cli-harness.js';
 import { requirePrograms } from '../adapters/sandbox/sandbox-fixture.js';
 
@@ -15,7 +16,8 @@ import { requirePrograms } from '../adapters/sandbox/sandbox-fixture.js';
  * launcher in a sandbox of its own (the command broker), not by the agent inside its walls. Its
  * tools are listed and called through the agent as before, it gets its config's `env` and no
  * secret, and it reaches neither the agent's state (`.plaited/state/`: every principal's
- * transcripts) nor the agent process in `/proc`; it ends with the agent.
+ * transcripts) nor the agent process in `/proc`; it ends with the agent. Under Node and Bun
+ * (whose end of the broker's channel is read as a file).
  */
 
 const probeServer = join(resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures'), 'mcp/probe-server.mjs');
@@ -29,7 +31,7 @@ const bed = acpTestBed({
   },
 });
 
-describe('whole-agent sandbox: stdio MCP servers run in a sandbox of their own', () => {
+describe.each(RUNTIMES)('whole-agent sandbox under %s: stdio MCP servers run in a sandbox of their own', (runtime) => {
   it("a configured stdio server's tools are listed and called; it reads neither the agent's state nor the agent process", async () => {
     const cwd = bed.project();
     const tag = `plaited-mcp-probe-${process.pid}-${Date.now()}`;
@@ -47,7 +49,7 @@ describe('whole-agent sandbox: stdio MCP servers run in a sandbox of their own',
       },
     });
     const env = { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'plaited-mcp-broker-home-')), PLAITED_API_KEY: 'sk-probe-secret' };
-    const cli = bed.start(cwd, { env });
+    const cli = bed.start(cwd, { env, runtime });
     await initialize(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     bed.server.push({ text: 'Noted.' });
