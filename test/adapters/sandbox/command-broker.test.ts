@@ -131,4 +131,49 @@ describe('command broker (launcher side)', () => {
     expect(replies.find((reply) => reply.t === 'exit')).toEqual({ t: 'exit', id: 3, code: null, signal: 'SIGTERM' });
     await broker.close();
   });
+
+  it("waits with a program's output while the agent does not read it, and relays all of it once it does", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'plaited-broker-unit-'));
+    const toLauncher = new PassThrough();
+    const toAgent = new PassThrough();
+    let paused = 0;
+    const broker = serveCommandBroker({
+      channel: Duplex.from({ readable: toLauncher, writable: toAgent }),
+      runtimeFor: (cwd) => createLocalRuntime(cwd),
+      rules: createPermissionRuleFile(mkdtempSync(join(tmpdir(), 'plaited-broker-unit-config-'))),
+      warn: () => undefined,
+      spawn: async (argv, options, handlers) => {
+        const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: 'pipe' });
+        child.stdout.on('data', handlers.onStdout);
+        child.once('close', (code, signal) => handlers.onExit(code, signal));
+        return {
+          write: () => true,
+          pauseOutput: () => (paused++, child.stdout.pause()),
+          resumeOutput: () => child.stdout.resume(),
+          kill: () => child.kill('SIGTERM'),
+        };
+      },
+    });
+    const total = 8 * 1024 * 1024;
+    toLauncher.write(`${JSON.stringify({ t: 'spawn', id: 1, argv: ['head', '-c', String(total), '/dev/zero'], cwd: project })}\n`);
+    await waitFor(() => paused > 0, 10_000, 'the output to be paused');
+    // Held back: what waits for the agent is a small part of the 8 MB.
+    expect(toAgent.readableLength + toAgent.writableLength).toBeLessThan(total / 4);
+
+    let received = 0;
+    let exited = false;
+    let pending = '';
+    toAgent.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const reply = JSON.parse(line) as { t: string; data?: string };
+        if (reply.t === 'output') received += Buffer.from(reply.data!, 'base64').length;
+        if (reply.t === 'exit') exited = true;
+      }
+    });
+    await waitFor(() => exited, 20_000, 'the exit');
+    expect(received).toBe(total);
+    await broker.close();
+  });
 });
