@@ -23,6 +23,7 @@ import { brokerClient } from './adapters/sandbox/broker-client.js';
 import { brokeredRuleStore } from './adapters/sandbox/brokered-rule-store.js';
 import { prepareStdioServer } from './adapters/sandbox/prepare-stdio-server.js';
 import { openEmbedder } from './model/open-embedder.js';
+import { brokeredStdioSpawner } from './adapters/sandbox/brokered-stdio-spawner.js';
 import { createLocalRuntime } from './tools/local-runtime.js';
 
 /** The shared services behind the default extensions, opened on first use. */
@@ -124,6 +125,7 @@ async function openAgentServices(config: PlaitedConfig, projectDir: string, log:
         log('warn', `embedder unavailable (${opened.unavailable}); discovery uses keyword search only`),
       )
     : hybrid;
+  const spawnStdio = brokeredStdioSpawner();
   const { createMcpRegistry } = await import('./mcp/create-mcp-registry.js');
   const { createModelSampler } = await import('./mcp/create-model-sampler.js');
   const { logRegistryEvent } = await import('./mcp/log-registry-event.js');
@@ -138,7 +140,8 @@ async function openAgentServices(config: PlaitedConfig, projectDir: string, log:
     roots: [projectDir],
     // A server's sampling request is answered with the agent's own model.
     onSampling: createModelSampler({ model: () => baseModel() }),
-    prepareServer: prepareStdioServer(config, projectDir, log),
+    // In the whole-agent sandbox the launcher starts stdio servers, each in a sandbox of its own.
+    ...(spawnStdio ? { spawnStdio } : { prepareServer: prepareStdioServer(config, projectDir, log) }),
     onEvent: (event) => logRegistryEvent(log, event),
   });
   return { index, embedder, registry };

@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../config/schema.js';
 import { toolEnvironment } from '../tools/secret-env.js';
 import { McpClientError } from './mcp-client-error.js';
+import { SpawnedStdioTransport, type SpawnStdioServer } from './spawned-stdio-transport.js';
 
 /** How a client finds credentials; every hook may be async. */
 export interface McpAuthHooks {
@@ -18,6 +19,12 @@ export interface McpAuthHooks {
 export interface CreateMcpTransportOptions extends McpAuthHooks {
   /** Receives each line the stdio child writes to stderr (kept off our own stderr). */
   onStderr?(line: string): void;
+  /**
+   * Starts stdio servers somewhere else instead of as this process's children (the
+   * whole-agent launcher runs each in a sandbox of its own); it gives them the allow-listed
+   * environment where they run, plus the config's `env`.
+   */
+  spawnStdio?: SpawnStdioServer;
 }
 
 /**
@@ -25,6 +32,11 @@ export interface CreateMcpTransportOptions extends McpAuthHooks {
  * fresh one (transports are single-use in the SDK).
  */
 export function createMcpTransport(server: McpServerConfig, options: CreateMcpTransportOptions = {}): Transport {
+  if (server.transport === 'stdio' && options.spawnStdio) {
+    const command = { serverId: server.id, command: server.command ?? '', args: server.args, ...(server.cwd ? { cwd: server.cwd } : {}), ...(server.env ? { env: server.env } : {}) };
+    const lines = stderrLines(options.onStderr);
+    return new SpawnedStdioTransport(options.spawnStdio, command, (chunk) => lines(Buffer.from(chunk)));
+  }
   if (server.transport === 'stdio') {
     const transport = new StdioClientTransport({
       command: server.command ?? '',
@@ -35,16 +47,7 @@ export function createMcpTransport(server: McpServerConfig, options: CreateMcpTr
       cwd: server.cwd,
       stderr: 'pipe',
     });
-    const stderr = transport.stderr;
-    if (stderr) {
-      let buffered = '';
-      stderr.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('utf8');
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) if (line.trim()) options.onStderr?.(line);
-      });
-    }
+    transport.stderr?.on('data', stderrLines(options.onStderr));
     return transport;
   }
   const url = new URL(server.url ?? '');
@@ -52,6 +55,17 @@ export function createMcpTransport(server: McpServerConfig, options: CreateMcpTr
   const requestInit: RequestInit = { headers: { ...server.headers } };
   if (server.transport === 'http') return new StreamableHTTPClientTransport(url, { authProvider, requestInit });
   return new SSEClientTransport(url, { authProvider, requestInit, eventSourceInit: {} });
+}
+
+/** A stdio server's stderr, line by line, blank lines skipped. */
+function stderrLines(onLine?: (line: string) => void): (chunk: Buffer) => void {
+  let buffered = '';
+  return (chunk) => {
+    buffered += chunk.toString('utf8');
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) onLine?.(line);
+  };
 }
 
 function createAuthProvider(server: McpServerConfig, hooks: McpAuthHooks): AuthProvider | OAuthClientProvider | undefined {

@@ -9,6 +9,7 @@ import type {
   Tool as McpToolDefinition,
 } from '@modelcontextprotocol/client';
 import type { McpAuthHooks } from './create-mcp-transport.js';
+import type { SpawnStdioServer } from './spawned-stdio-transport.js';
 import type { McpClientError } from './mcp-client-error.js';
 
 export type { McpToolDefinition };
@@ -92,6 +93,8 @@ export interface McpClientOptions extends McpAuthHooks {
    * of the server's `timeoutMs` and 15 s, because starting a server (`npx …`) is slower than a call.
    */
   connectTimeoutMs?: number;
+  /** Starts stdio servers elsewhere (create-mcp-transport.ts); default: as children of this process. */
+  spawnStdio?: SpawnStdioServer;
 }
 
 export interface McpRequestOptions {

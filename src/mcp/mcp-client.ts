@@ -179,22 +179,28 @@ export class McpClient {
     this.setStatus(this.everConnected ? 'reconnecting' : 'connecting');
     const client = buildSdkClient(this.id, this.options, (kind) => this.listChanged(kind));
     this.pendingClient = client;
+    let startFailure: McpClientError | undefined;
     try {
       const transport = createMcpTransport(this.config, {
         onAuth: this.options.onAuth,
         onAuthRefresh: this.options.onAuthRefresh,
         oauthProvider: this.options.oauthProvider,
+        spawnStdio: this.options.spawnStdio,
         onStderr: (line) => this.options.onLog?.({ serverId: this.id, level: 'stderr', data: line }),
       });
       client.onclose = () => this.handleClose(client);
       // Transport errors are reported out of band and are not fatal by themselves; a real drop
       // arrives through onclose.
-      client.onerror = (error) => this.options.onLog?.({ serverId: this.id, level: 'debug', logger: 'transport', data: error.message });
+      client.onerror = (error) => {
+        // A program that could not start says why (spawned-stdio-transport.ts); the handshake would only see the close.
+        if (McpClientError.isInstance(error) && error.code === 'connect_failed') startFailure = error;
+        this.options.onLog?.({ serverId: this.id, level: 'debug', logger: 'transport', data: error.message });
+      };
       await client.connect(transport, { timeout: this.connectTimeoutMs });
     } catch (cause) {
       this.pendingClient = undefined;
       await client.close().catch(() => undefined);
-      const mapped = toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
+      const mapped = startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
       // Whatever broke the handshake (exit, timeout, garbage), the caller's question is "did it connect".
       const error =
         mapped.code === 'auth_failed' || mapped.code === 'connect_failed'

@@ -39,7 +39,7 @@ export interface McpSessionCallContext extends McpCallContext {
 export interface McpRegistryOptions
   extends Pick<
     McpClientOptions,
-    'clientInfo' | 'onAuth' | 'onAuthRefresh' | 'oauthProvider' | 'onRequest' | 'onResponse' | 'onLog' | 'onPaginate' | 'reconnect' | 'maxPages' | 'connectTimeoutMs'
+    'clientInfo' | 'onAuth' | 'onAuthRefresh' | 'oauthProvider' | 'onRequest' | 'onResponse' | 'onLog' | 'onPaginate' | 'reconnect' | 'maxPages' | 'connectTimeoutMs' | 'spawnStdio'
   > {
   /** The one hybrid index (the registry writes one namespace per server). */
   index: SearchIndex;

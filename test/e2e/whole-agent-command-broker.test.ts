@@ -99,6 +99,20 @@ describe('whole-agent sandbox: commands run in a sandbox of their own (the comma
     await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0, 15_000, 'the background command to be gone');
   }, 120_000);
 
+  it('a client that edits files but has no terminal: its commands still go to the broker, not into the agent\'s namespace', async () => {
+    const { cwd, env } = setup(['bash']);
+    const cli = bed.start(cwd, { env, configureClient: (app) => app.onRequest('fs/read_text_file', () => ({ content: '' })) });
+    await initialize(cli, { fs: { readTextFile: true } });
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ text: 'Noted.' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember-marker-5813 is the word' }] });
+    const probed = await bash(cli, sessionId, { command: PROBE });
+    expect(probed).toContain('probe-done');
+    expect(probed).toContain('entries: 0');
+    expect(probed).toContain('transcript: 0');
+    expect(probed).not.toContain('agent-visible');
+  }, 120_000);
+
   it('"always" picked in the sandbox holds after a restart; a command cannot write a rule itself', async () => {
     const { cwd, env, configHome } = setup([]);
     const asked: string[] = [];

@@ -4,7 +4,7 @@ import { Duplex } from 'node:stream';
 import type { PermissionRuleEntry } from '../../storage/permission-rule-file.js';
 import type { ExecOptions, ExecResult } from '../../contracts/runtime.js';
 import type { SandboxFinding } from './explain-sandbox-failure.js';
-import { BROKER_FD_ENV, MAX_BROKER_COMMAND, launcherMessage, lineSplitter, parseLine, type AgentMessage, type LauncherMessage } from './broker-messages.js';
+import { BROKER_FD_ENV, MAX_BROKER_COMMAND, agentMessage, launcherMessage, lineSplitter, parseLine, type AgentMessage, type LauncherMessage } from './broker-messages.js';
 import { CommandBrokerError } from './command-broker-error.js';
 
 /** What the launcher answered for a command: its result, and the sandbox's findings when it stopped it. */
@@ -13,14 +13,31 @@ export interface BrokeredResult {
   findings?: SandboxFinding[];
 }
 
+/** What a program the launcher started for the agent reports. */
+export interface BrokeredProgramHandlers {
+  onStdout(chunk: Uint8Array): void;
+  onStderr(chunk: Uint8Array): void;
+  /** Once: the program ended, could not start (`error`), or the channel went away. */
+  onExit(exit: { code: number | null; signal: string | null; error?: string }): void;
+}
+
+/** A long-lived program the launcher runs for the agent in a sandbox of its own (a stdio MCP server). */
+export interface BrokeredProgram {
+  write(chunk: Uint8Array): void;
+  /** Stops it (and everything it started). */
+  kill(): void;
+}
+
 /** The sandboxed agent's half of the command broker (command-broker.ts). */
 export interface BrokerClient {
   exec(command: string, options: ExecOptions & { cwd: string }): Promise<BrokeredResult>;
+  /** Starts a program with its pipes (argv run without a shell) in a sandbox of its own. */
+  spawn(argv: readonly string[], options: { cwd: string; env?: Record<string, string> }, handlers: BrokeredProgramHandlers): BrokeredProgram;
   /** Asks the launcher to add or remove a project rule in the user's folder; resolves once written. */
   rule(op: 'add' | 'remove', project: string, entry: PermissionRuleEntry): Promise<boolean>;
 }
 
-type Pending = { settle: (message: LauncherMessage | Error) => void; onOutput?: (chunk: Uint8Array) => void };
+type Pending = { settle: (message: LauncherMessage | Error) => void; onOutput?: (chunk: Uint8Array) => void; onStderr?: (chunk: Uint8Array) => void };
 
 let client: BrokerClient | null | undefined;
 
@@ -68,7 +85,7 @@ function openClient(socket: Duplex): BrokerClient {
         const message = parsed.value;
         const waiting = pending.get(message.id);
         if (!waiting) return;
-        if (message.t === 'output') waiting.onOutput?.(Buffer.from(message.data, 'base64'));
+        if (message.t === 'output') (message.stream === 'stderr' ? waiting.onStderr : waiting.onOutput)?.(Buffer.from(message.data, 'base64'));
         else {
           pending.delete(message.id);
           waiting.settle(message);
@@ -85,11 +102,11 @@ function openClient(socket: Duplex): BrokerClient {
   socket.on('error', (error) => fail(new CommandBrokerError('broker_gone', `the launcher's command channel failed: ${error.message}`)));
   socket.on('close', () => fail(new CommandBrokerError('broker_gone', 'the launcher closed the command channel (it is stopping)')));
 
-  const request = (build: (id: number) => AgentMessage, onOutput?: (chunk: Uint8Array) => void) =>
+  const request = (build: (id: number) => AgentMessage, onOutput?: (chunk: Uint8Array) => void, onStderr?: (chunk: Uint8Array) => void) =>
     new Promise<LauncherMessage>((resolve, reject) => {
       if (gone) return reject(gone);
       const id = nextId++;
-      pending.set(id, { settle: (message) => (message instanceof Error ? reject(message) : resolve(message)), ...(onOutput ? { onOutput } : {}) });
+      pending.set(id, { settle: (message) => (message instanceof Error ? reject(message) : resolve(message)), ...(onOutput ? { onOutput } : {}), ...(onStderr ? { onStderr } : {}) });
       socket.write(`${JSON.stringify(build(id))}\n`);
       return id;
     });
@@ -124,10 +141,61 @@ function openClient(socket: Duplex): BrokerClient {
         options.signal?.removeEventListener('abort', abort);
       }
     },
+    spawn(argv, options, handlers) {
+      return spawnThroughBroker({ argv, ...options }, handlers, request, (message) => {
+        if (!gone) socket.write(`${JSON.stringify(message)}\n`);
+      });
+    },
     async rule(op, project, entry) {
       const message = await request((id) => ({ t: 'rule', id, op, project, entry }));
       if (message.t === 'done') return message.removed ?? true;
       throw new CommandBrokerError('rule_not_saved', message.t === 'error' ? message.message : `unexpected answer "${message.t}" from the launcher`);
+    },
+  };
+}
+
+type Request = (build: (id: number) => AgentMessage, onOutput?: (chunk: Uint8Array) => void, onStderr?: (chunk: Uint8Array) => void) => Promise<LauncherMessage>;
+
+/** A `spawn` request and the program's handle: input as `stdin` messages, `abort` to kill, its `exit` last. */
+function spawnThroughBroker(
+  spec: { argv: readonly string[]; cwd: string; env?: Record<string, string> },
+  handlers: BrokeredProgramHandlers,
+  request: Request,
+  write: (message: AgentMessage) => void,
+): BrokeredProgram {
+  const spawn = (id: number): AgentMessage => ({ t: 'spawn', id, argv: [...spec.argv], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}) });
+  // Checked here as the launcher will check it: a refusal it only logs would leave the client waiting.
+  const checked = agentMessage.safeParse(spawn(0));
+  if (!checked.success) {
+    const why = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ').slice(0, 500);
+    queueMicrotask(() => handlers.onExit({ code: null, signal: null, error: `the launcher cannot start it (${why}); variable names must be letters, digits and _` }));
+    return { write: () => undefined, kill: () => undefined };
+  }
+  let id = 0;
+  let ended = false;
+  const send = (message: AgentMessage) => {
+    if (!ended) write(message);
+  };
+  const end = (exit: { code: number | null; signal: string | null; error?: string }) => {
+    ended = true;
+    handlers.onExit(exit);
+  };
+  request((assigned) => spawn((id = assigned)), handlers.onStdout, handlers.onStderr).then(
+    (message) => {
+      if (message.t === 'exit') end({ code: message.code, signal: message.signal, ...(message.error ? { error: message.error } : {}) });
+      else end({ code: null, signal: null, error: message.t === 'error' ? message.message : `unexpected answer "${message.t}" from the launcher` });
+    },
+    (error: Error) => end({ code: null, signal: null, error: error.message }),
+  );
+  return {
+    write(chunk) {
+      // One message per at most 1 MB of input, well under the channel's line limit once in base64.
+      for (let start = 0; start < chunk.length; start += 1024 * 1024) {
+        send({ t: 'stdin', id, data: Buffer.from(chunk.subarray(start, start + 1024 * 1024)).toString('base64') });
+      }
+    },
+    kill() {
+      send({ t: 'abort', id });
     },
   };
 }

@@ -31,6 +31,17 @@ export const agentMessage = z.discriminatedUnion('t', [
     env: z.record(name, z.string().max(64 * 1024)).optional(),
     passEnv: z.array(name).max(256).optional(),
   }),
+  /** Starts a long-lived program with pipes (a stdio MCP server): its argv, run without a shell. */
+  z.strictObject({
+    t: z.literal('spawn'),
+    id,
+    argv: z.array(z.string().max(64 * 1024)).min(1).max(1024),
+    cwd: path,
+    env: z.record(name, z.string().max(64 * 1024)).optional(),
+  }),
+  /** Bytes for a spawned program's stdin. */
+  z.strictObject({ t: z.literal('stdin'), id, data: z.string().max(MAX_BROKER_LINE - 1024).base64() }),
+  /** Stops a command or a spawned program (its whole tree). */
   z.strictObject({ t: z.literal('abort'), id }),
   z.strictObject({ t: z.literal('rule'), id, op: z.enum(['add', 'remove']), project: path, entry: ruleEntry }),
 ]);
@@ -47,7 +58,10 @@ const execResult = z.strictObject({
 
 /** What the launcher answers. */
 export const launcherMessage = z.discriminatedUnion('t', [
-  z.strictObject({ t: z.literal('output'), id, data: z.string().max(MAX_BROKER_LINE).base64() }),
+  /** Output of a command (both streams), or a spawned program's stdout, or with `stream: 'stderr'` its stderr. */
+  z.strictObject({ t: z.literal('output'), id, data: z.string().max(MAX_BROKER_LINE).base64(), stream: z.literal('stderr').optional() }),
+  /** A spawned program ended (also when it could not start: `error` says why). */
+  z.strictObject({ t: z.literal('exit'), id, code: z.number().int().nullable(), signal: z.string().max(32).nullable(), error: z.string().max(64 * 1024).optional() }),
   z.strictObject({ t: z.literal('result'), id, result: execResult, findings: z.array(finding).max(64).optional() }),
   z.strictObject({ t: z.literal('error'), id, message: z.string().max(64 * 1024) }),
   z.strictObject({ t: z.literal('done'), id, removed: z.boolean().optional() }),

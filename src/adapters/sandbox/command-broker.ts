@@ -4,6 +4,7 @@ import type { Runtime } from '../../contracts/runtime.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { agentMessage, lineSplitter, parseLine, type AgentMessage, type LauncherMessage } from './broker-messages.js';
 import { SandboxViolationError } from './sandbox-violation-error.js';
+import { startBrokerProgram, type SpawnProgram } from './broker-program.js';
 
 /** Commands the agent may have running through the broker at once (background ones included). */
 const MAX_RUNNING = 64;
@@ -15,6 +16,8 @@ export interface CommandBrokerOptions {
   channel: Duplex;
   /** Runs a command in its own sandbox (the whole-agent walls, the state hidden, a pid namespace of its own) from a cwd. */
   runtimeFor: (cwd: string) => Runtime;
+  /** Starts a long-lived program (a stdio MCP server) in a sandbox of its own, with its three pipes; absent: `spawn` is refused. */
+  spawn?: SpawnProgram;
   /** Where "always" answers are written (the user's folder, which the sandboxed agent cannot write). */
   rules: PermissionRuleStore;
   warn: (message: string) => void;
@@ -37,20 +40,28 @@ export interface CommandBroker {
  */
 export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker {
   const { channel, warn } = options;
-  const running = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  const running = new Map<number, { abort: AbortController; done: Promise<void>; stdin?: (chunk: Buffer) => void }>();
   let reports = 0;
   let closed = false;
 
-  const send = (message: LauncherMessage) => {
-    if (!closed && channel.writable) channel.write(`${JSON.stringify(message)}\n`);
+  /** False when the channel's buffer is full (wait for 'drain' before sending more output). */
+  const send = (message: LauncherMessage): boolean => {
+    if (!closed && channel.writable) return channel.write(`${JSON.stringify(message)}\n`);
+    return true;
   };
   const report = (why: string) => {
     if (reports++ < MAX_REPORTS) warn(`command broker: ignored a message from the sandboxed agent: ${why}`);
   };
 
+  /** Whether a new command or program may start under this id (else the agent has been told why). */
+  const admit = (id: number) => {
+    if (running.has(id)) return void report(`command id ${id} is already running`);
+    if (running.size >= MAX_RUNNING) return void send({ t: 'error', id, message: `too many commands at once (${MAX_RUNNING}); wait for one to end or stop a background command or MCP server` });
+    return true;
+  };
+
   const exec = (message: Extract<AgentMessage, { t: 'exec' }>) => {
-    if (running.has(message.id)) return report(`command id ${message.id} is already running`);
-    if (running.size >= MAX_RUNNING) return send({ t: 'error', id: message.id, message: `too many commands at once (${MAX_RUNNING}); wait for one to end or stop a background command` });
+    if (!admit(message.id)) return;
     const abort = new AbortController();
     const done = (async () => {
       try {
@@ -74,6 +85,13 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
     running.set(message.id, { abort, done });
   };
 
+  const spawnProgram = (message: Extract<AgentMessage, { t: 'spawn' }>) => {
+    if (!admit(message.id)) return;
+    if (!options.spawn) return send({ t: 'error', id: message.id, message: 'this launcher does not start programs for the agent' });
+    const program = startBrokerProgram({ message, spawn: options.spawn, channel, send, warn, ...(options.env ? { env: options.env } : {}), onEnd: () => running.delete(message.id) });
+    running.set(message.id, program);
+  };
+
   const rule = (message: Extract<AgentMessage, { t: 'rule' }>) => {
     try {
       if (message.op === 'add') {
@@ -92,7 +110,12 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
     if (!parsed.ok) return report(parsed.reason);
     const message = parsed.value;
     if (message.t === 'exec') exec(message);
-    else if (message.t === 'abort') running.get(message.id)?.abort.abort();
+    else if (message.t === 'spawn') spawnProgram(message);
+    else if (message.t === 'stdin') {
+      const target = running.get(message.id)?.stdin;
+      if (target) target(Buffer.from(message.data, 'base64'));
+      else report(`no program ${message.id} is running to take its input`);
+    } else if (message.t === 'abort') running.get(message.id)?.abort.abort();
     else rule(message);
   };
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { followLinks, matchesAnyPath } from './path-match.js';
 import { formatBytes } from './resource-limits.js';
@@ -124,12 +125,29 @@ function explainFileLine(line: string, input: ExplainInput): SandboxFinding | nu
     if ((isAccess || isMissing) && matchesAnyPath(real, input.policy.denyRead)) {
       return { kind: 'read', message: `blocked by sandbox: read of ${shown} (a protected path)` };
     }
+    if (isAccess && !isWrite && readRefused(line, real)) {
+      return { kind: 'read', message: `read of ${shown} refused: permission denied` };
+    }
     if ((isWrite || isAccess) && !isWritable(real, input.policy)) {
       const where = input.policy.allowWrite.length === 0 ? 'nothing is writable' : `writable: ${input.policy.allowWrite.join(', ')}`;
       return { kind: 'write', message: `blocked by sandbox: write to ${shown} (outside the writable paths; ${where})` };
     }
   }
   return null;
+}
+
+/** What a failed write says it was doing (a bare `bash: f: Permission denied` says nothing). */
+const WRITE_VERBS = /cannot (?:create|touch|remove|make|move|overwrite)|can't create|for writing|mkdir|rmdir|unlink|rename|symlink|copyfile|chmod|chown/i;
+
+/**
+ * Whether a "permission denied" was a read: outside the writable paths a write fails with
+ * EROFS (the sandbox mounts them read-only), so EACCES on a file that exists, or on anything
+ * under `/proc` (another process's `environ`; its pids are another namespace's), was a read
+ * or an open for reading, unless the line names a writing operation.
+ */
+function readRefused(line: string, path: string): boolean {
+  if (WRITE_VERBS.test(line)) return false;
+  return path === '/proc' || path.startsWith('/proc/') || existsSync(path);
 }
 
 /** Paths an error line names: quoted ones first, then the field before "<path>: <error>". */

@@ -29,6 +29,7 @@ import { userConfigDir } from '../../config/user-config-dir.js';
 import { BROKER_FD_ENV } from './broker-messages.js';
 import { brokerClient } from './broker-client.js';
 import { serveCommandBroker, type CommandBroker } from './command-broker.js';
+import { spawnSandboxedProcess } from './spawn-sandboxed-process.js';
 
 /**
  * The sandbox adapter, in its two shapes:
@@ -37,9 +38,9 @@ import { serveCommandBroker, type CommandBroker } from './command-broker.js';
  *   `runSandboxed` re-executes this CLI, minus the sandbox adapter, as a child
  *   under bubblewrap with `PLAITED_SANDBOXED=1`. The child inherits stdin,
  *   stdout and stderr, so the protocol's bytes pass through untouched; it dies
- *   with this process. Its tools and stdio MCP servers run inside the walls; its
- *   bash and background commands are run by this process, each in a sandbox of
- *   its own, on the child's request (command-broker.ts).
+ *   with this process. Its file tools run inside the walls; its bash and
+ *   background commands and its stdio MCP servers are run by this process, each in
+ *   a sandbox of its own, on the child's request (command-broker.ts).
  * - Per command (`adapters.sandbox.commands`): `sandboxAdapter.wrap(agent)`
  *   returns the agent with every turn's runtime replaced by a sandboxed one.
  */
@@ -112,7 +113,10 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
   const commandLine = [process.execPath, ...nodeArgs].map(shellQuote).join(' ');
 
   // As root, `ulimit -u` binds nothing: the agent gets a pids group of its own, and
-  // the child gets a second one, bound writable, to make per-command groups in.
+  // the child gets a second one, bound writable, to make per-command groups in. The
+  // broker's commands and MCP servers get theirs from this process; the child's second
+  // group is for the commands it still runs itself, those of an ACP client's terminal
+  // (limits-only mode: the line the client runs joins the group the child made).
   const limitProcesses = mode === 'isolated' && process.geteuid?.() === 0 && policy.limits.processes !== null;
   const group = limitProcesses ? createProcessLimitGroup(AGENT_TASKS) : null;
   const commandsGroup = limitProcesses ? createProcessLimitGroup((policy.limits.processes ?? 0) * PARALLEL_COMMANDS) : null;
@@ -184,6 +188,8 @@ function startBroker(channel: Duplex, policy: SandboxPolicy, cwd: string, warn: 
   return serveCommandBroker({
     channel,
     runtimeFor: (dir) => createSandboxedRuntime(createLocalRuntime(dir), policy, { mode: 'isolated' }),
+    // The agent's stdio MCP servers, under the same walls as its commands.
+    spawn: (argv, spawnOptions, handlers) => spawnSandboxedProcess(argv, { ...spawnOptions, policy }, handlers),
     rules: createPermissionRuleFile(userConfigDir()),
     warn,
     env: { [SANDBOXED_ENV]: '1', [SANDBOX_ISOLATED_ENV]: '1' },

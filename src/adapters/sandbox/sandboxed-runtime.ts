@@ -50,7 +50,7 @@ let commandSequence = 0;
  * first milliseconds would find nothing listening and fail as if the network
  * were down. Wait (up to ~0.5 s, usually one try) until the bridge answers.
  */
-const WAIT_FOR_PROXY_BRIDGE =
+export const WAIT_FOR_PROXY_BRIDGE =
   'for _plaited_try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do (exec 9<>/dev/tcp/127.0.0.1/3128) 2>/dev/null && break; sleep 0.02; done; unset _plaited_try\n';
 
 /**
@@ -62,7 +62,7 @@ const WAIT_FOR_PROXY_BRIDGE =
  */
 export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, options: SandboxedRuntimeOptions = {}): Runtime {
   if (inner.kind === 'sandbox') return inner;
-  const broker = insideSandbox() && inner.kind === 'local' ? brokerClient() : null;
+  const broker = insideSandbox() && runsCommandsHere(inner) ? brokerClient() : null;
   const mode = options.mode ?? (insideSandbox() ? (broker ? 'brokered' : 'limits-only') : 'isolated');
   const isRoot = process.geteuid?.() === 0;
 
@@ -80,7 +80,7 @@ export function createSandboxedRuntime(inner: Runtime, policy: SandboxPolicy, op
     // The proxy is the only way out, and it is the one that knows the allow
     // list; NO_PROXY would send loopback requests around it into an empty
     // network namespace. So when a loopback service is allowed, nothing bypasses it.
-    const proxyPrefix = policy.allowedDomains.some(isLoopbackEntry) ? 'unset NO_PROXY no_proxy; ' : '';
+    const proxyPrefix = proxyBypassPrefix(policy);
     const secrets = secretsToUnset(process.env, { passthrough: execOptions.passEnv, explicit: execOptions.env });
     const unsetSecrets = secrets.length > 0 ? `unset ${secrets.join(' ')}; ` : '';
     const limited = `${prefix ? `${prefix} || exit 125\n` : ''}${unsetSecrets}${proxyPrefix}${command}`;
@@ -175,6 +175,20 @@ function realPath(path: string): string {
   } catch {
     return followLinks(path);
   }
+}
+
+/**
+ * Whether a runtime runs its commands in this process's own shell: the local one, and an ACP
+ * client's that edits files but has no terminal (it falls back to the local shell for
+ * commands). Those go to the broker in whole-agent mode; a client's terminal runs elsewhere.
+ */
+function runsCommandsHere(runtime: Runtime): boolean {
+  return runtime.kind.split('+').every((part) => part === 'local' || part === 'acp-fs');
+}
+
+/** Unsets NO_PROXY when a loopback service is allowed: the proxy, which knows the allow list, must see those requests too. */
+export function proxyBypassPrefix(policy: SandboxPolicy): string {
+  return policy.allowedDomains.some(isLoopbackEntry) ? 'unset NO_PROXY no_proxy; ' : '';
 }
 
 function isLoopbackEntry(entry: string): boolean {

@@ -90,7 +90,7 @@ describe('ACP scenarios through the whole-agent sandbox', () => {
     expect(agentText(second, sessionId)).toBe('It says: content of a.');
   });
 
-  it('a stdio MCP server started by the sandboxed agent cannot read a denied path', async () => {
+  it('a stdio MCP server of the sandboxed agent (started by the launcher) cannot read a denied path', async () => {
     const cwd = project();
     const home = mkdtempSync(join(tmpdir(), 'plaited-sandboxed-home-'));
     mkdirSync(join(home, '.ssh'));

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,19 @@ function harness() {
     rules: createPermissionRuleFile(configDir),
     warn: (message) => warnings.push(message),
     env: { PLAITED_MARKER: 'from-launcher' },
+    // A plain child with three pipes (the launcher's real one adds the sandbox: test/e2e/whole-agent-mcp-broker.test.ts).
+    spawn: async (argv, options, handlers) => {
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env: { PATH: process.env.PATH, ...options.env }, stdio: 'pipe' });
+      child.stdout.on('data', handlers.onStdout);
+      child.stderr.on('data', handlers.onStderr);
+      child.once('close', (code, signal) => handlers.onExit(code, signal));
+      return {
+        write: (chunk) => child.stdin.write(chunk) || true,
+        pauseOutput: () => child.stdout.pause(),
+        resumeOutput: () => child.stdout.resume(),
+        kill: () => child.kill('SIGTERM'),
+      };
+    },
   });
   const send = (line: string) => toLauncher.write(`${line}\n`);
   return { project, configDir, warnings, replies, broker, send };
@@ -91,6 +104,76 @@ describe('command broker (launcher side)', () => {
     await waitFor(() => replies.some((reply) => reply.id === 2), 10_000, 'the second answer');
     expect(replies).toContainEqual({ t: 'done', id: 2, removed: true });
     expect(rules.list(project)).toEqual([]);
+    await broker.close();
+  });
+
+  it('starts a program with its pipes: relays stdin (also before it has started), stdout and stderr apart, and its exit; refuses bad spawns', async () => {
+    const { project, warnings, replies, broker, send } = harness();
+    send(JSON.stringify({ t: 'spawn', id: 1, argv: ['cat'], cwd: 'relative' }));
+    send(JSON.stringify({ t: 'spawn', id: 2, argv: [], cwd: project }));
+    send(JSON.stringify({ t: 'stdin', id: 77, data: Buffer.from('x').toString('base64') }));
+    await waitFor(() => warnings.length === 3, 10_000, 'three warnings');
+    expect(warnings[2]).toMatch(/no program 77/);
+
+    const script = 'read line; echo "got $line"; echo "err $PLAITED_MARKER $CFG" >&2; sleep 600';
+    send(JSON.stringify({ t: 'spawn', id: 3, argv: ['bash', '-c', script], cwd: project, env: { CFG: 'cfg' } }));
+    send(JSON.stringify({ t: 'stdin', id: 3, data: Buffer.from('hello\n').toString('base64') }));
+    const text = (stream?: 'stderr') =>
+      replies
+        .filter((reply) => reply.t === 'output' && reply.id === 3 && reply.stream === stream)
+        .map((reply) => Buffer.from(reply.data as string, 'base64').toString())
+        .join('');
+    await waitFor(() => text().includes('got hello') && text('stderr').includes('err'), 10_000, 'stdout and stderr');
+    expect(text()).not.toContain('err');
+    expect(text('stderr')).toContain('err from-launcher cfg');
+    send(JSON.stringify({ t: 'abort', id: 3 }));
+    await waitFor(() => replies.some((reply) => reply.t === 'exit'), 10_000, 'the exit');
+    expect(replies.find((reply) => reply.t === 'exit')).toEqual({ t: 'exit', id: 3, code: null, signal: 'SIGTERM' });
+    await broker.close();
+  });
+
+  it("waits with a program's output while the agent does not read it, and relays all of it once it does", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'plaited-broker-unit-'));
+    const toLauncher = new PassThrough();
+    const toAgent = new PassThrough();
+    let paused = 0;
+    const broker = serveCommandBroker({
+      channel: Duplex.from({ readable: toLauncher, writable: toAgent }),
+      runtimeFor: (cwd) => createLocalRuntime(cwd),
+      rules: createPermissionRuleFile(mkdtempSync(join(tmpdir(), 'plaited-broker-unit-config-'))),
+      warn: () => undefined,
+      spawn: async (argv, options, handlers) => {
+        const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: 'pipe' });
+        child.stdout.on('data', handlers.onStdout);
+        child.once('close', (code, signal) => handlers.onExit(code, signal));
+        return {
+          write: () => true,
+          pauseOutput: () => (paused++, child.stdout.pause()),
+          resumeOutput: () => child.stdout.resume(),
+          kill: () => child.kill('SIGTERM'),
+        };
+      },
+    });
+    const total = 8 * 1024 * 1024;
+    toLauncher.write(`${JSON.stringify({ t: 'spawn', id: 1, argv: ['head', '-c', String(total), '/dev/zero'], cwd: project })}\n`);
+    await waitFor(() => paused > 0, 10_000, 'the output to be paused');
+    // Held back: what waits for the agent is a small part of the 8 MB.
+    expect(toAgent.readableLength + toAgent.writableLength).toBeLessThan(total / 4);
+
+    let received = 0;
+    let exited = false;
+    let pending = '';
+    toAgent.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const reply = JSON.parse(line) as { t: string; data?: string };
+        if (reply.t === 'output') received += Buffer.from(reply.data!, 'base64').length;
+        if (reply.t === 'exit') exited = true;
+      }
+    });
+    await waitFor(() => exited, 20_000, 'the exit');
+    expect(received).toBe(total);
     await broker.close();
   });
 });

@@ -29,6 +29,16 @@ describe('explainSandboxFailure', () => {
     expect(explain('cat: missing.txt: No such file or directory')).toEqual([]);
   });
 
+  it('names a refused read of another process or an unreadable file as a read, not a write', () => {
+    expect(explain('bash: line 3: /proc/4242/environ: Permission denied')).toEqual(['read of /proc/4242/environ refused: permission denied']);
+    expect(explain("tr: /proc/1/environ: Permission denied")).toEqual(['read of /proc/1/environ refused: permission denied']);
+    expect(explain("Error: EACCES: permission denied, open '/proc/7/cmdline'")).toEqual(['read of /proc/7/cmdline refused: permission denied']);
+    expect(explain('cat: /etc/hostname: Permission denied')).toEqual(['read of /etc/hostname refused: permission denied']);
+    // A write that names itself stays a write.
+    expect(explain("touch: cannot touch '/etc/hostname': Permission denied")[0]).toMatch(/^blocked by sandbox: write to \/etc\/hostname/);
+    expect(explain('bash: /usr/new-file: Permission denied')[0]).toMatch(/^blocked by sandbox: write to \/usr\/new-file/);
+  });
+
   it('writes inside ./output are not reported', () => {
     expect(explain('bash: output/x: No such file or directory')).toEqual([]);
   });
