@@ -65,6 +65,8 @@ export interface SessionManager {
 export interface PromptInput {
   sessionId: string;
   prompt: ContentPart[];
+  /** The protocol's id for this user message; carried (and stored) on its `user-message` event. */
+  messageId?: string;
 }
 
 export interface ProcessOptions {

@@ -30,6 +30,7 @@ import { createSessionModels } from './session-model.js';
 import { memoizeUntilFailure } from './memoize-until-failure.js';
 import { RunningToolCalls } from './running-tool-calls.js';
 import { BackgroundProcesses } from '../tools/background-processes.js';
+import { userMessageEvent } from './user-message-event.js';
 
 export interface CreateAgentOptions {
   /** What `defineConfig` returns, or a parsed config; defaults are filled in (none: all defaults). */
@@ -222,7 +223,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       transcript: () => messageTranscript(live.messages.slice(turnStart)),
     };
 
-    if (announce) yield { type: 'user-message', sessionId, content: input.prompt } satisfies AgentOutput;
+    if (announce) yield userMessageEvent(input);
     const userMessage = toUserMessage(input.prompt);
     // Stored first: when the write fails (a full disk), memory does not hold what the store lacks.
     live.store.appendMessages(sessionId, [userMessage]);
@@ -367,7 +368,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const reply = permissionsCommand(promptText(input.prompt), { cwd: live.info.cwd, permissions: permissionsOf(live), config: config.tools });
     if (reply !== undefined) {
       // Answered by the agent itself: not part of the model's history.
-      yield { type: 'user-message', sessionId: input.sessionId, content: input.prompt };
+      yield userMessageEvent(input);
       yield { type: 'text-delta', sessionId: input.sessionId, text: reply };
       yield { type: 'turn-end', sessionId: input.sessionId, stopReason: 'end_turn' };
       return;
@@ -378,7 +379,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     const sendMode = processOptions.sendMode ?? config.agent.sendMode;
     let announce = true;
     if (live.running && sendMode === 'steer') {
-      const userEvent: AgentOutput = { type: 'user-message', sessionId: input.sessionId, content: input.prompt };
+      const userEvent = userMessageEvent(input);
       const absorbing = live.running.steering.push(toUserMessage(input.prompt), userEvent, processOptions.signal);
       yield userEvent;
       const absorbed = await absorbing;

@@ -54,9 +54,11 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       const prompt = checkedPrompt(params.prompt as never);
       const info = await handlers.require(params.sessionId);
       // After the session's previous turn: the core queues turns of one session anyway.
-      const done = handlers.queueTurn(info, (controller) => updates.runTurn(info, prompt, controller));
+      // The message's id: echoed on its `user_message` during the turn, stored, and kept by a replay.
+      const messageId = randomUUID();
+      const done = handlers.queueTurn(info, (controller) => updates.runTurn(info, prompt, controller, messageId));
       void done.catch((error: unknown) => options.log?.(`ACP v2 turn failed: ${String(error)}`));
-      return { messageId: randomUUID() };
+      return { messageId };
     })
     .onRequest('tool_call/cancel', async ({ params }) => {
       await requireOwned(handlers, params.sessionId);
