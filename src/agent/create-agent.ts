@@ -148,6 +148,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
       fresh.add(info.sessionId);
       return info;
     },
+    fork: async (id: string, o: Parameters<Agent['sessions']['fork']>[1]) => {
+      const info = await (await manager()).fork(id, o);
+      fresh.add(info.sessionId);
+      return info;
+    },
     get: async (id: string, cwd?: string) => (await manager()).get(id, cwd),
     list: async (o?: { cwd?: string }) => (await manager()).list(o),
     activate: async (id: string, cwd?: string) => (await (await manager()).open(id, cwd)).info,

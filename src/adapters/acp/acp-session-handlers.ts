@@ -4,6 +4,7 @@ import type { McpServerConfig } from '../../config/schema.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import type { Runtime } from '../../tools/runtime.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
+import { AgentError } from '../../agent/agent-error.js';
 import { checkedCwd, checkedListCwd } from './acp-request-checks.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';
 import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';
@@ -133,6 +134,30 @@ export class AcpSessionHandlers {
       mcpServers: mcpServers(),
       ...(additionalDirectories.length > 0 ? { options: { additionalDirectories } } : {}),
     });
+    this.open(info);
+    return info;
+  }
+
+  /**
+   * `session/fork`: a new session with the source's history so far, its own cwd, MCP servers and
+   * additional directories from the request. Refused while the source has a turn running or queued.
+   */
+  async fork(params: OpenSessionParams, mcpServers: () => McpServerConfig[]): Promise<SessionInfo> {
+    const cwd = await checkedCwd(params.cwd);
+    this.requireCredentials();
+    await this.require(params.sessionId);
+    const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, cwd);
+    if (this.running(params.sessionId)) {
+      throw toAcpRequestError(
+        new AgentError('session_busy', `Session "${params.sessionId}" has a turn running: wait for it to end (or cancel it with session/cancel), then fork`),
+        params.sessionId,
+      );
+    }
+    const info = await this.owned
+      .fork(params.sessionId, { cwd, mcpServers: mcpServers(), options: { additionalDirectories } })
+      .catch((error: unknown) => {
+        throw toAcpRequestError(error, params.sessionId);
+      });
     this.open(info);
     return info;
   }
