@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 
 /** `session/fork` (unstable ACP v1) through the built CLI, every message checked against the SDK's unstable v1 schema. */
 let server: ScriptedOpenAIServer;
@@ -43,6 +44,11 @@ async function replayText(cli: AcpCli, sessionId: string, cwd: string): Promise<
 }
 
 describe('ACP session/fork (unstable v1)', () => {
+  it('--help lists session/fork as unstable, beside the stable v1 entry', () => {
+    const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    expect(help.stdout).toMatch(/stable entry.*\n.*session\/fork \(unstable/);
+  });
+
   it('forks the history so far into a new session with its own cwd; both go their own way, survive a restart, are listed and load', async () => {
     const cwd = folder();
     const elsewhere = folder();
