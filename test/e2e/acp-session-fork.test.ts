@@ -6,10 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { initializeV2, startAcpV2Cli, statesOf } from '../helpers/acp-v2-cli.js';
 
 /** `session/fork` (unstable ACP v1) through the built CLI, every message checked against the SDK's unstable v1 schema. */
 let server: ScriptedOpenAIServer;
-const clis: AcpCli[] = [];
+const clis: Array<{ close(): Promise<unknown>; validator: { errors: string[] } }> = [];
 beforeEach(async () => {
   server = await startScriptedOpenAIServer();
 });
@@ -120,5 +121,29 @@ describe('ACP session/fork (unstable v1)', () => {
     expect((await running).stopReason).toBe('end_turn');
     const forked = await fork(cli, { sessionId, cwd, mcpServers: [] });
     expect((await cli.agent.request('session/list', { cwd })).sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, forked.sessionId].sort());
+  });
+
+  it('the v2 draft forks too (its unstable schema has session/fork): the fork replays the copied history and answers with it', async () => {
+    const cwd = folder();
+    const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url], unstable: true });
+    clis.push(cli);
+    await initializeV2(cli);
+    // The stable draft client drops keys its schema lacks: the capability is read from the wire.
+    const answer = cli.validator.messages.find((m) => m.direction === 'agent' && (m.message.result as { protocolVersion?: number } | undefined)?.protocolVersion === 2);
+    expect((answer?.message.result as { capabilities: { session: Record<string, unknown> } }).capabilities.session.fork).toEqual({});
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    server.push({ text: 'Draft answer.' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'draft question' }] });
+    await waitFor(() => statesOf(cli, sessionId).includes('idle:end_turn'), 20_000, 'the idle state');
+
+    const forked = (await cli.agent.request('session/fork' as never, { sessionId, cwd, mcpServers: [] } as never)) as { sessionId: string; configOptions?: unknown[] };
+    expect(forked.sessionId).not.toBe(sessionId);
+    expect(forked.configOptions?.length).toBeGreaterThan(0);
+    const from = cli.updates.length;
+    await cli.agent.request('session/resume', { sessionId: forked.sessionId, cwd, replayFrom: { type: 'start' } });
+    await waitFor(() => statesOf({ updates: cli.updates.slice(from) }, forked.sessionId).length > 0, 10_000, 'the replay snapshot');
+    const replayed = JSON.stringify(cli.updates.slice(from).filter((n) => n.sessionId === forked.sessionId).map((n) => n.update));
+    expect(replayed).toContain('draft question');
+    expect(replayed, replayed).toContain('Draft answer.');
   });
 });

@@ -65,6 +65,8 @@ describe('ACP v2 (draft): message ids and list filters', () => {
     const second = start(cwd);
     await initializeV2(second);
     await second.agent.request('session/resume', { sessionId, cwd, replayFrom: { type: 'start' } });
+    // The snapshot follows the replay.
+    await waitFor(() => statesOf(second, sessionId).length > 0, 10_000, 'the replay snapshot');
     const replayed = updatesOf(second, sessionId).filter((u) => u.sessionUpdate !== 'state_update' && u.sessionUpdate !== 'available_commands_update');
     expect(replayed.find((u) => u.sessionUpdate === 'user_message')).toEqual({ sessionUpdate: 'user_message', messageId, content: [{ type: 'text', text: 'hello there' }] });
     const primer = replayed.findIndex((u) => u.sessionUpdate === 'agent_message');

@@ -42,8 +42,8 @@ const REQUESTS: Record<string, { params: string; result: string; from: Direction
   'terminal/wait_for_exit': { params: 'WaitForTerminalExitRequest', result: 'WaitForTerminalExitResponse', from: 'agent' },
   'terminal/kill': { params: 'KillTerminalRequest', result: 'KillTerminalResponse', from: 'agent' },
 };
-/** Unstable v1 methods this agent serves (`schema/v1/schema.unstable.json`). */
-const V1_UNSTABLE_REQUESTS: Record<string, { params: string; result: string; from: Direction }> = {
+/** Unstable methods this agent serves (in `schema.unstable.json` of v1 and of the v2 draft alike). */
+const UNSTABLE_REQUESTS: Record<string, { params: string; result: string; from: Direction }> = {
   'session/fork': { params: 'ForkSessionRequest', result: 'ForkSessionResponse', from: 'client' },
 };
 const NOTIFICATIONS: Record<string, { params: string; from: Direction }> = {
@@ -87,11 +87,11 @@ export class AcpSchemaValidator {
   readonly #requests: typeof REQUESTS;
   readonly #notifications: typeof NOTIFICATIONS;
 
-  /** Against `schema/v1/schema.json` (stable; `unstable`: `schema.unstable.json`, with `session/fork`), or the v2 draft's `schema/v2/schema.json`. */
+  /** Against `schema/v1/schema.json` (stable), or the v2 draft's `schema/v2/schema.json`; `unstable`: their `schema.unstable.json`, with `session/fork`. */
   constructor(version: 1 | 2 = 1, unstable = false) {
     this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     this.#ajv.addSchema(JSON.parse(readFileSync(schemaPath(version, unstable), 'utf8')), 'acp');
-    this.#requests = version === 2 ? V2_REQUESTS : unstable ? { ...REQUESTS, ...V1_UNSTABLE_REQUESTS } : REQUESTS;
+    this.#requests = unstable ? { ...(version === 2 ? V2_REQUESTS : REQUESTS), ...UNSTABLE_REQUESTS } : version === 2 ? V2_REQUESTS : REQUESTS;
     this.#notifications = version === 1 ? NOTIFICATIONS : V2_NOTIFICATIONS;
   }
 

@@ -7,6 +7,9 @@ import type { ServeAcpOptions } from './serve-acp-options.js';
 import { ToolCallCancelError } from '../../agent/running-tool-calls.js';
 import { AcpSessionHandlers } from './acp-session-handlers.js';
 import { AcpV2Updates } from './acp-v2-updates.js';
+import { forkSessionRequest } from './fork-session-request.js';
+import { fromAcpMcpServers } from './acp-prompt.js';
+import type { McpServer } from '@agentclientprotocol/sdk';
 
 /**
  * Serves one ACP v2 (draft, experimental) connection over the agent: a thin translator between
@@ -42,6 +45,11 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       if (params.replayFrom?.type === 'start') await updates.replay(info);
       await updates.announceState(info);
       return { configOptions: updates.configOptions(info) };
+    })
+    // In the draft's unstable schema (`/experimental/v2/unstable`), as in unstable v1: served beside the draft.
+    .onRequest('session/fork', forkSessionRequest, async ({ params }) => {
+      const info = await handlers.fork(params, () => fromAcpMcpServers(params.mcpServers as McpServer[]));
+      return { sessionId: info.sessionId, configOptions: updates.configOptions(info) };
     })
     .onRequest('session/close', (request) => handlers.end.close(request))
     .onRequest('session/delete', (request) => handlers.end.delete(request))
@@ -112,6 +120,7 @@ function sessionCapabilities(capabilities: AgentCapabilities) {
     mcp: { stdio: {}, ...(capabilities.mcp.http ? { http: {} } : {}) },
     delete: {},
     additionalDirectories: {},
+    fork: {},
   };
 }
 
