@@ -27,7 +27,7 @@ export function ownedSessions(sessions: SessionManager, principal: string): Sess
   return {
     create: (options: CreateSessionOptions) => sessions.create({ ...options, owner: principal }),
     fork: async (sessionId: string, options: ForkSessionOptions) => {
-      await require(sessionId);
+      await require(sessionId, options.cwd);
       return sessions.fork(sessionId, { ...options, owner: principal });
     },
     get: owned,

@@ -68,7 +68,7 @@ export class LocalSessionManager implements SessionManager {
         `Session "${sessionId}" has a turn running: wait for it to end (or cancel it with session/cancel), then fork`,
       );
     }
-    const source = this.#find(sessionId, live?.info.cwd);
+    const source = this.#find(sessionId, live?.info.cwd ?? options.cwd);
     if (!source) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
     const cwd = resolve(options.cwd);
     const store = this.stores.forProject(cwd);

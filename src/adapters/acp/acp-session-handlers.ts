@@ -145,7 +145,8 @@ export class AcpSessionHandlers {
   async fork(params: OpenSessionParams, mcpServers: () => McpServerConfig[]): Promise<SessionInfo> {
     const cwd = await checkedCwd(params.cwd);
     this.requireCredentials();
-    await this.require(params.sessionId);
+    // The fork's cwd is where a source in the same project is found (its store may not be open yet).
+    await this.require(params.sessionId, cwd);
     const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, cwd);
     if (this.running(params.sessionId)) {
       throw toAcpRequestError(
