@@ -16,7 +16,7 @@ import { migrateSessionSchema } from './session-schema.js';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
-import { readHistoryRows, writeHistoryRows } from './session-fork.js';
+import { readHistoryRows, writeHistoryRows } from './session-history-rows.js';
 import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
 import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
