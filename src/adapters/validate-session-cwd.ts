@@ -78,6 +78,9 @@ export async function validateSessionCwd(value: unknown, field = 'cwd'): Promise
   return cwd;
 }
 
+/** The reasons that mean "no such folder here": a filter by such a folder matches nothing (ACP `session/list`). */
+export const NO_SUCH_FOLDER_REASONS: readonly string[] = ['does not exist', 'is not a directory'];
+
 function isPseudo(path: string): boolean {
   return PSEUDO_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
 }

@@ -6,6 +6,7 @@ import { errorInfo } from './agent-notices.js';
 import { promptText } from './convert-prompt.js';
 import { permissionsCommand } from './permissions-command.js';
 import type { LiveSession } from './session-manager.js';
+import { userMessageEvent } from './user-message-event.js';
 import { validateContentParts } from './validate-content-parts.js';
 
 /** A prompt let in (its live session), or the events that answer it without a turn. */
@@ -32,7 +33,7 @@ export async function admitPrompt(core: AgentCore, input: PromptInput): Promise<
   if (reply === undefined) return { live };
   return {
     answer: [
-      { type: 'user-message', sessionId, content: prompt },
+      userMessageEvent(input),
       { type: 'text-delta', sessionId, text: reply },
       { type: 'turn-end', sessionId, stopReason: 'end_turn' },
     ],

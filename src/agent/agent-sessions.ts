@@ -14,6 +14,11 @@ export function agentSessions(core: AgentCore): SessionManager {
       core.events.fresh.add(info.sessionId);
       return info;
     },
+    fork: async (id, options) => {
+      const info = await (await manager()).fork(id, options);
+      core.events.fresh.add(info.sessionId);
+      return info;
+    },
     get: async (id, cwd) => (await manager()).get(id, cwd),
     list: async (options) => (await manager()).list(options),
     activate: async (id, cwd) => (await (await manager()).open(id, cwd)).info,

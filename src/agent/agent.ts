@@ -45,8 +45,24 @@ export interface CreateSessionOptions {
   options?: SessionOptions;
 }
 
+/** A fork's own parts; the rest (history, mode, title, model choices) is the source's. */
+export interface ForkSessionOptions {
+  cwd: string;
+  mcpServers?: McpServerConfig[];
+  /** The principal forking it (it owns the fork); the local user when absent. */
+  owner?: string;
+  /** Over the source's stored options (e.g. the fork's own `additionalDirectories`). */
+  options?: SessionOptions;
+}
+
 export interface SessionManager {
   create(options: CreateSessionOptions): Promise<SessionInfo>;
+  /**
+   * A new session with a copy of `sessionId`'s history as stored now (messages, tool results,
+   * plan), live and persisted; independent of the source afterwards. Throws `session_busy` while
+   * the source has a turn running.
+   */
+  fork(sessionId: string, options: ForkSessionOptions): Promise<SessionInfo>;
   /** Finds a session, in memory or on disk (`cwd` names the project whose store to look in). */
   get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined>;
   list(options?: { cwd?: string }): Promise<SessionInfo[]>;
@@ -65,6 +81,8 @@ export interface SessionManager {
 export interface PromptInput {
   sessionId: string;
   prompt: ContentPart[];
+  /** The protocol's id for this user message; carried (and stored) on its `user-message` event. */
+  messageId?: string;
 }
 
 export interface ProcessOptions {

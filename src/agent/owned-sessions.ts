@@ -1,4 +1,4 @@
-import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
+import type { CreateSessionOptions, ForkSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
 import { AgentError } from './agent-error.js';
 
 /** The local user: stdio clients, the main network token, and sessions stored before owners were recorded. */
@@ -26,6 +26,10 @@ export function ownedSessions(sessions: SessionManager, principal: string): Sess
   };
   return {
     create: (options: CreateSessionOptions) => sessions.create({ ...options, owner: principal }),
+    fork: async (sessionId: string, options: ForkSessionOptions) => {
+      await require(sessionId, options.cwd);
+      return sessions.fork(sessionId, { ...options, owner: principal });
+    },
     get: owned,
     list: async (options) => (await sessions.list(options)).filter((info) => ownsSession(principal, info)),
     history: async (sessionId, cwd) => {

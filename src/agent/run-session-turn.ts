@@ -10,6 +10,7 @@ import { prepareTurn } from './prepare-turn.js';
 import { QueuedTurn } from './queued-turn.js';
 import type { LiveSession } from './session-manager.js';
 import { turnLoopOptions } from './turn-loop-options.js';
+import { userMessageEvent } from './user-message-event.js';
 import type { TurnOverrides } from './turn-overrides.js';
 
 export interface SessionTurnRequest {
@@ -40,7 +41,7 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
   try {
     let announce = true;
     if (!request.live && live.running && (options.sendMode ?? core.settings.sendMode) === 'steer') {
-      const userEvent: AgentOutput = { type: 'user-message', sessionId, content: input.prompt };
+      const userEvent: AgentOutput = userMessageEvent(input);
       const absorbing = live.running.steering.push(toUserMessage(input.prompt), userEvent, options.signal);
       yield userEvent;
       const absorbed = await absorbing;
@@ -55,7 +56,7 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
     const early: AgentOutput[] = [];
     await core.extensions.ensure(sessionId, (event) => early.push(event));
     const runtime = options.runtime ?? (await core.runtimeFor(live.info.cwd));
-    if (announce) yield queued.record({ type: 'user-message', sessionId, content: input.prompt });
+    if (announce) yield queued.record(userMessageEvent(input));
     const turn = await prepareTurn(core, live, input, { runtime, signal, overrides: request.overrides });
     if ('error' in turn) {
       yield queued.record(turn.error);

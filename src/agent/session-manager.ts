@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from '../contracts/agent-output.js';
-import type { CreateSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
+import type { CreateSessionOptions, ForkSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
 import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStore } from '../storage/session-store.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
@@ -58,6 +58,35 @@ export class LocalSessionManager implements SessionManager {
     store.leases.acquire(stored.sessionId); // a new id: nobody else holds it
     for (const [key, value] of Object.entries(options.options ?? {})) if (value !== undefined) store.settings.set(stored.sessionId, key, value);
     return this.#attach(sessionInfoFromRecord(stored), store, []).info;
+  }
+
+  async fork(sessionId: string, options: ForkSessionOptions): Promise<SessionInfo> {
+    const live = this.#live.get(sessionId);
+    if (live?.running) {
+      throw new AgentError(
+        'session_busy',
+        `Session "${sessionId}" has a turn running: wait for it to end (or cancel it with session/cancel), then fork`,
+      );
+    }
+    const source = this.#find(sessionId, live?.info.cwd ?? options.cwd);
+    if (!source) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
+    const cwd = resolve(options.cwd);
+    const store = this.stores.forProject(cwd);
+    const forked = source.store.forkSession(
+      sessionId,
+      {
+        sessionId: randomUUID(),
+        cwd,
+        title: source.session.title,
+        mode: source.session.mode,
+        mcpServers: options.mcpServers ?? [],
+        owner: options.owner ?? null,
+      },
+      store,
+      { ...options.options },
+    );
+    store.leases.acquire(forked.sessionId); // a new id: nobody else holds it
+    return this.#attach(sessionInfoFromRecord(forked), store, repairStoredMessages(store.loadMessages(forked.sessionId))).info;
   }
 
   async get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined> {

@@ -52,7 +52,8 @@ export type AgentErrorInfo = { code: string; message: string };
 type WithSession<T> = T & { sessionId: string };
 
 export type AgentOutput =
-  | WithSession<{ type: 'user-message'; content: ContentPart[] }>
+  /** `messageId`: the id a protocol gave the prompt (ACP v2 `session/prompt` answers it), stored so a replay keeps it. */
+  | WithSession<{ type: 'user-message'; content: ContentPart[]; messageId?: string }>
   | WithSession<{ type: 'text-delta'; text: string }>
   | WithSession<{ type: 'thought-delta'; text: string }>
   | WithSession<{

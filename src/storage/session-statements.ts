@@ -31,6 +31,12 @@ const SQL = {
   finishToolCall: `UPDATE tool_calls SET status = @status, result = @result, finished_at = @finishedAt
      WHERE session_id = @sessionId AND tool_call_id = @toolCallId`,
   loadToolCalls: 'SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid',
+  // A fork copies rows as stored (JSON text and timestamps unchanged) under the new session's id.
+  copyMessageRows: 'SELECT seq, message FROM messages WHERE session_id = ? ORDER BY seq',
+  copyEventRows: 'SELECT seq, type, data, created_at FROM events WHERE session_id = ? ORDER BY seq',
+  insertEventRow: 'INSERT INTO events (session_id, seq, type, data, created_at) VALUES (@sessionId, @seq, @type, @data, @createdAt)',
+  insertToolCallRow: `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, result, started_at, finished_at)
+     VALUES (@sessionId, @toolCallId, @toolName, @args, @status, @result, @startedAt, @finishedAt)`,
 } as const;
 
 export type SessionStatements = { readonly [Name in keyof typeof SQL]: SqliteStatement };

@@ -16,6 +16,7 @@ import { migrateSessionSchema } from './session-schema.js';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 import { prepareSessionStatements, type SessionStatements } from './session-statements.js';
+import { readHistoryRows, writeHistoryRows } from './session-history-rows.js';
 import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
 import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
@@ -139,6 +140,30 @@ export class SessionStore {
       throw storageWriteError(error, this.path, sessionId);
     }
     return result.changes === 0 ? undefined : this.getSession(sessionId);
+  }
+
+  /**
+   * A new session (`target`, in `into`: the store of its cwd, this one by default) holding a copy
+   * of this store's session `sourceId` as stored now: its messages, events (plans, tool results)
+   * and tool calls, and its settings with `settings` over them. One transaction in `into`: the
+   * fork exists whole or not at all. Independent afterwards: nothing is shared.
+   */
+  forkSession(sourceId: string, target: NewSession, into: SessionStore = this, settings: Record<string, unknown> = {}): StoredSession {
+    if (!this.getSession(sourceId)) throw this.notFound(sourceId);
+    const rows = readHistoryRows(this.statements, sourceId, { ...this.settings.get(sourceId), ...settings });
+    try {
+      return into.db
+        .transaction(() => {
+          const created = into.createSession(target);
+          writeHistoryRows(into.statements, created.sessionId, rows);
+          for (const [key, value] of Object.entries(rows.settings)) if (value !== undefined) into.settings.set(created.sessionId, key, value);
+          return created;
+        })
+        .immediate();
+    } catch (error) {
+      if (StorageError.isInstance(error)) throw error;
+      throw storageWriteError(error, into.path, target.sessionId);
+    }
   }
 
   /** Removes the session with its messages, tool calls and events. Returns whether it existed. */

@@ -13,7 +13,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(root, 'dist/bin/plaited-agent.js');
 
 // The package's exports hide package.json, so locate the schemas from the project's node_modules.
-const schemaPath = (version: 1 | 2) => join(root, `node_modules/@agentclientprotocol/sdk/schema/v${version}/schema.json`);
+const schemaPath = (version: 1 | 2, unstable = false) =>
+  join(root, `node_modules/@agentclientprotocol/sdk/schema/v${version}/schema${unstable ? '.unstable' : ''}.json`);
 
 type Direction = 'agent' | 'client';
 type Json = { jsonrpc?: string; id?: string | number | null; method?: string; params?: unknown; result?: unknown; error?: unknown };
@@ -40,6 +41,10 @@ const REQUESTS: Record<string, { params: string; result: string; from: Direction
   'terminal/release': { params: 'ReleaseTerminalRequest', result: 'ReleaseTerminalResponse', from: 'agent' },
   'terminal/wait_for_exit': { params: 'WaitForTerminalExitRequest', result: 'WaitForTerminalExitResponse', from: 'agent' },
   'terminal/kill': { params: 'KillTerminalRequest', result: 'KillTerminalResponse', from: 'agent' },
+};
+/** Unstable methods this agent serves (in `schema.unstable.json` of v1 and of the v2 draft alike). */
+const UNSTABLE_REQUESTS: Record<string, { params: string; result: string; from: Direction }> = {
+  'session/fork': { params: 'ForkSessionRequest', result: 'ForkSessionResponse', from: 'client' },
 };
 const NOTIFICATIONS: Record<string, { params: string; from: Direction }> = {
   'session/update': { params: 'SessionNotification', from: 'agent' },
@@ -82,11 +87,11 @@ export class AcpSchemaValidator {
   readonly #requests: typeof REQUESTS;
   readonly #notifications: typeof NOTIFICATIONS;
 
-  /** Against `schema/v1/schema.json` (stable), or the v2 draft's `schema/v2/schema.json`. */
-  constructor(version: 1 | 2 = 1) {
+  /** Against `schema/v1/schema.json` (stable), or the v2 draft's `schema/v2/schema.json`; `unstable`: their `schema.unstable.json`, with `session/fork`. */
+  constructor(version: 1 | 2 = 1, unstable = false) {
     this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-    this.#ajv.addSchema(JSON.parse(readFileSync(schemaPath(version), 'utf8')), 'acp');
-    this.#requests = version === 1 ? REQUESTS : V2_REQUESTS;
+    this.#ajv.addSchema(JSON.parse(readFileSync(schemaPath(version, unstable), 'utf8')), 'acp');
+    this.#requests = unstable ? { ...(version === 2 ? V2_REQUESTS : REQUESTS), ...UNSTABLE_REQUESTS } : version === 2 ? V2_REQUESTS : REQUESTS;
     this.#notifications = version === 1 ? NOTIFICATIONS : V2_NOTIFICATIONS;
   }
 
@@ -162,6 +167,8 @@ export interface StartCliOptions {
   runtime?: RuntimeName;
   /** Trust the project's config first with `plaited-agent trust`, as its user would (default true). */
   trust?: boolean;
+  /** Validate against the unstable v1 schema (a client of `@agentclientprotocol/sdk/unstable` methods such as `session/fork`). */
+  unstable?: boolean;
 }
 
 /**
@@ -179,7 +186,7 @@ export function startAcpCli(options: StartCliOptions): AcpCli {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // Listened for from the start: a child killed by a signal has no exitCode to check later.
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const validator = new AcpSchemaValidator();
+  const validator = new AcpSchemaValidator(1, options.unstable ?? false);
   const updates: acp.SessionNotification[] = [];
   const rawResponses: Json[] = [];
 

@@ -20,6 +20,8 @@ export interface StartV2Options {
   args?: string[];
   env?: Record<string, string>;
   onPermission?: (request: v2.RequestPermissionRequest) => v2.RequestPermissionResponse | Promise<v2.RequestPermissionResponse>;
+  /** Validate against the draft's unstable schema (`session/fork`). */
+  unstable?: boolean;
 }
 
 export function startAcpV2Cli(options: StartV2Options): AcpV2Cli {
@@ -32,7 +34,7 @@ export function startAcpV2Cli(options: StartV2Options): AcpV2Cli {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const validator = new AcpSchemaValidator(2);
+  const validator = new AcpSchemaValidator(2, options.unstable ?? false);
   const updates: v2.UpdateSessionNotification[] = [];
   const permissions: v2.RequestPermissionRequest[] = [];
 

@@ -148,6 +148,38 @@ describe('SessionStore', () => {
     expect(store.updateSession('nope', { title: 'x' })).toBeUndefined();
   });
 
+  it('forkSession copies messages, events, tool calls and settings into a new session, in this store or another, whole or not at all', () => {
+    const store = openStore();
+    store.createSession({ sessionId: 's1', cwd: '/p', mode: 'plan' });
+    store.appendMessages('s1', messages);
+    store.appendEvents('s1', events);
+    store.recordToolCall({ sessionId: 's1', toolCallId: 'call-1', toolName: 'read_file', args: { path: 'README.md' } });
+    store.finishToolCall({ sessionId: 's1', toolCallId: 'call-1', status: 'completed', result: { text: '# Hello' } });
+    store.settings.set('s1', 'model', 'big');
+    store.settings.set('s1', 'additionalDirectories', ['/extra']);
+
+    const forked = store.forkSession('s1', { sessionId: 'f1', cwd: '/p', mode: 'plan' }, store, { additionalDirectories: [] });
+    expect(forked).toMatchObject({ sessionId: 'f1', cwd: '/p', mode: 'plan' });
+    expect(store.loadMessages('f1')).toEqual(messages);
+    expect(store.loadEvents('f1')).toEqual(events.map((event) => ({ ...event, sessionId: 'f1' })));
+    expect(store.loadToolCalls('f1')).toMatchObject([{ toolCallId: 'call-1', status: 'completed', result: { text: '# Hello' } }]);
+    expect(store.settings.get('f1')).toEqual({ model: 'big', additionalDirectories: [] });
+    // Independent: the fork's new rows do not reach the source.
+    store.appendMessages('f1', messages.slice(0, 1));
+    expect(store.loadMessages('s1')).toEqual(messages);
+
+    const other = new SessionStore(join(dir, 'other', 'state.db'));
+    open.push(other);
+    store.forkSession('s1', { sessionId: 'f2', cwd: '/q' }, other);
+    expect(other.loadMessages('f2')).toEqual(messages);
+    expect(store.getSession('f2')).toBeUndefined();
+    // A clash leaves nothing behind; an unknown source is session_not_found.
+    expect(() => store.forkSession('s1', { sessionId: 'f2', cwd: '/q' }, other)).toThrow(expect.objectContaining({ code: 'session_exists' }));
+    expect(other.loadMessages('f2')).toEqual(messages);
+    expect(() => store.forkSession('nope', { sessionId: 'f3', cwd: '/p' })).toThrow(expect.objectContaining({ code: 'session_not_found' }));
+    expect(store.getSession('f3')).toBeUndefined();
+  });
+
   it('deleting a session removes its messages, events and tool calls', () => {
     const store = openStore();
     store.createSession({ sessionId: 's1', cwd: '/p' });

@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { ContentPart } from '../../contracts/agent-output.js';
 import { validateContentParts } from '../../agent/validate-content-parts.js';
 import { InvalidCwdError } from '../invalid-cwd-error.js';
-import { validateSessionCwd } from '../validate-session-cwd.js';
+import { NO_SUCH_FOLDER_REASONS, validateSessionCwd } from '../validate-session-cwd.js';
 import { fromContentBlocks } from './acp-prompt.js';
 
 /** Protocol versions this agent speaks; the spec's negotiation answers the latest one otherwise. */
@@ -18,6 +18,21 @@ export async function checkedCwd(value: unknown, field = 'cwd'): Promise<string>
   try {
     return await validateSessionCwd(value, field);
   } catch (error) {
+    if (InvalidCwdError.isInstance(error)) throw acp.RequestError.invalidParams({ field: error.field, reason: error.reason }, error.message);
+    throw error;
+  }
+}
+
+/**
+ * The `cwd` filter of `session/list`: a folder that does not exist (or is a file) holds no
+ * session, so the filter matches nothing (`undefined`) rather than failing; a malformed path
+ * (relative, not normalized, a pseudo-filesystem) is still -32602.
+ */
+export async function checkedListCwd(value: unknown): Promise<string | undefined> {
+  try {
+    return await validateSessionCwd(value, 'cwd');
+  } catch (error) {
+    if (InvalidCwdError.isInstance(error) && NO_SUCH_FOLDER_REASONS.includes(error.reason)) return undefined;
     if (InvalidCwdError.isInstance(error)) throw acp.RequestError.invalidParams({ field: error.field, reason: error.reason }, error.message);
     throw error;
   }

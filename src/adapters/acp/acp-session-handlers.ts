@@ -5,7 +5,8 @@ import type { McpServerConfig } from '../../config/schema.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import type { Runtime } from '../../contracts/runtime.js';
 import { LOCAL_PRINCIPAL, ownedSessions } from '../../agent/owned-sessions.js';
-import { checkedCwd } from './acp-request-checks.js';
+import { AgentError } from '../../agent/agent-error.js';
+import { checkedCwd, checkedListCwd } from './acp-request-checks.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';
 import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';
 import { toAcpRequestError } from './to-acp-request-error.js';
@@ -140,6 +141,31 @@ export class AcpSessionHandlers {
     return info;
   }
 
+  /**
+   * `session/fork`: a new session with the source's history so far, its own cwd, MCP servers and
+   * additional directories from the request. Refused while the source has a turn running or queued.
+   */
+  async fork(params: OpenSessionParams, mcpServers: () => McpServerConfig[]): Promise<SessionInfo> {
+    const cwd = await checkedCwd(params.cwd);
+    this.requireCredentials();
+    // The fork's cwd is where a source in the same project is found (its store may not be open yet).
+    await this.require(params.sessionId, cwd);
+    const additionalDirectories = await checkAdditionalDirectories(params.additionalDirectories, cwd);
+    if (this.running(params.sessionId)) {
+      throw toAcpRequestError(
+        new AgentError('session_busy', `Session "${params.sessionId}" has a turn running: wait for it to end (or cancel it with session/cancel), then fork`),
+        params.sessionId,
+      );
+    }
+    const info = await this.owned
+      .fork(params.sessionId, { cwd, mcpServers: mcpServers(), options: { additionalDirectories } })
+      .catch((error: unknown) => {
+        throw toAcpRequestError(error, params.sessionId);
+      });
+    this.open(info);
+    return info;
+  }
+
   /** Live again (its MCP servers reconnect), with nothing replayed; the request's directories are the session's from now on. */
   async resume(params: OpenSessionParams): Promise<SessionInfo> {
     const cwd = await checkedCwd(params.cwd);
@@ -170,7 +196,9 @@ export class AcpSessionHandlers {
 
   async list(params: { cursor?: string | null; cwd?: string | null }): Promise<{ sessions: SessionInfo[]; nextCursor?: string }> {
     const start = decodeListCursor(params.cursor);
-    const all = await this.owned.list(params.cwd != null ? { cwd: await checkedCwd(params.cwd) } : {});
+    const cwd = params.cwd != null ? await checkedListCwd(params.cwd) : null;
+    // A folder that does not exist holds no session: an empty page, and nothing created for it.
+    const all = cwd === undefined ? [] : await this.owned.list(cwd !== null ? { cwd } : {});
     return {
       sessions: all.slice(start, start + LIST_PAGE_SIZE),
       ...(start + LIST_PAGE_SIZE < all.length ? { nextCursor: encodeListCursor(start + LIST_PAGE_SIZE) } : {}),
@@ -208,13 +236,19 @@ export class AcpSessionHandlers {
    * as the spec asks. `controller`: the turn's from `queueTurn` (v2); else (v1, whose request lasts
    * the turn) a new one, cancelled by `session/cancel` and waited for by close.
    */
-  async runTurn(info: SessionInfo, prompt: ContentPart[], sink: TurnSink, options: { runtime?: Runtime; controller?: AbortController } = {}): Promise<TurnOutcome> {
+  async runTurn(
+    info: SessionInfo,
+    prompt: ContentPart[],
+    sink: TurnSink,
+    options: { runtime?: Runtime; controller?: AbortController; messageId?: string } = {},
+  ): Promise<TurnOutcome> {
     const controller = options.controller ?? new AbortController();
     const untrack = options.controller ? undefined : this.track(info, controller);
     const { signal } = controller;
     const outcome: TurnOutcome = { stopReason: 'end_turn' };
     try {
-      const events = this.agent.process({ sessionId: info.sessionId, prompt }, options.runtime ? { signal, runtime: options.runtime } : { signal });
+      const input = { sessionId: info.sessionId, prompt, ...(options.messageId ? { messageId: options.messageId } : {}) };
+      const events = this.agent.process(input, options.runtime ? { signal, runtime: options.runtime } : { signal });
       for await (const event of events) {
         if (event.type === 'permission-request') sink.ask(event, signal);
         else if (event.type === 'turn-end') outcome.stopReason = event.stopReason;

@@ -8,6 +8,9 @@ import type { ServeAcpOptions } from './serve-acp-options.js';
 import { ToolCallCancelError } from '../../agent/running-tool-calls.js';
 import { AcpSessionHandlers } from './acp-session-handlers.js';
 import { AcpV2Updates } from './acp-v2-updates.js';
+import { forkSessionRequest } from './fork-session-request.js';
+import { fromAcpMcpServers } from './acp-prompt.js';
+import type { McpServer } from '@agentclientprotocol/sdk';
 
 /**
  * Serves one ACP v2 (draft, experimental) connection over the agent: a thin translator between
@@ -44,6 +47,11 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       await updates.announceState(info);
       return { configOptions: updates.configOptions(info) };
     })
+    // In the draft's unstable schema (`/experimental/v2/unstable`), as in unstable v1: served beside the draft.
+    .onRequest('session/fork', forkSessionRequest, async ({ params }) => {
+      const info = await handlers.fork(params, () => fromAcpMcpServers(params.mcpServers as McpServer[]));
+      return { sessionId: info.sessionId, configOptions: updates.configOptions(info) };
+    })
     .onRequest('session/close', (request) => handlers.end.close(request))
     .onRequest('session/delete', (request) => handlers.end.delete(request))
     .onRequest('session/set_config_option', async ({ params }) => ({
@@ -55,9 +63,11 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       const prompt = checkedPrompt(params.prompt as never);
       const info = await handlers.require(params.sessionId);
       // After the session's previous turn: the core queues turns of one session anyway.
-      const done = handlers.queueTurn(info, (controller) => updates.runTurn(info, prompt, controller));
+      // The message's id: echoed on its `user_message` during the turn, stored, and kept by a replay.
+      const messageId = randomUUID();
+      const done = handlers.queueTurn(info, (controller) => updates.runTurn(info, prompt, controller, messageId));
       void done.catch((error: unknown) => options.log?.(`ACP v2 turn failed: ${String(error)}`));
-      return { messageId: randomUUID() };
+      return { messageId };
     })
     .onRequest('tool_call/cancel', async ({ params }) => {
       await requireOwned(handlers, params.sessionId);
@@ -111,6 +121,7 @@ function sessionCapabilities(capabilities: AgentCapabilities) {
     mcp: { stdio: {}, ...(capabilities.mcp.http ? { http: {} } : {}) },
     delete: {},
     additionalDirectories: {},
+    fork: {},
   };
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import type { Agent, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
@@ -8,6 +7,7 @@ import { toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
 import { isTerminalEvent, V2Terminals } from './acp-v2-terminals.js';
 import type { AcpSessionHandlers, TurnOutcome, TurnSink } from './acp-session-handlers.js';
 import { bridgePermission, type PermissionRequestEvent } from './bridge-permission.js';
+import { V2MessageIds } from './v2-message-ids.js';
 
 type ForegroundState = 'idle' | 'running' | 'requires_action';
 
@@ -66,12 +66,12 @@ export class AcpV2Updates {
   }
 
   /** One accepted prompt's turn, reported through `state_update`s (its answer, `{ messageId }`, went out already). */
-  async runTurn(info: SessionInfo, prompt: ContentPart[], controller: AbortController): Promise<void> {
+  async runTurn(info: SessionInfo, prompt: ContentPart[], controller: AbortController, messageId?: string): Promise<void> {
     const sessionId = info.sessionId;
     await this.sendState(sessionId, 'running');
     let outcome: TurnOutcome;
     try {
-      outcome = await this.handlers().runTurn(info, prompt, this.#turnSink(info), { controller });
+      outcome = await this.handlers().runTurn(info, prompt, this.#turnSink(info), { controller, ...(messageId ? { messageId } : {}) });
     } catch (thrown) {
       outcome = { stopReason: 'error', error: { code: 'internal_error', message: thrown instanceof Error ? thrown.message : String(thrown) } };
     }
@@ -80,25 +80,45 @@ export class AcpV2Updates {
     await this.sendState(sessionId, 'idle', stopReason === 'error' ? { stopReason: 'error', error } : { stopReason });
   }
 
-  /** `replayFrom: start`: the stored history as the draft's messages and upserts. */
+  /**
+   * `replayFrom: start`: the stored history as the draft's messages and upserts. A user message
+   * keeps the id its prompt answered; each agent message or thought opens with its whole-message
+   * update (no content: the chunk that follows carries it) and its text as one chunk.
+   */
   async replay(info: SessionInfo): Promise<void> {
-    let messageId = randomUUID();
-    let lastWasText = false;
+    const ids = new V2MessageIds();
+    let open: { kind: 'agent' | 'thought'; messageId: string; text: string } | undefined;
+    const flush = async () => {
+      if (!open) return;
+      const chunk = open.kind === 'agent' ? 'agent_message_chunk' : 'agent_thought_chunk';
+      await this.send(info.sessionId, { sessionUpdate: chunk, messageId: open.messageId, content: { type: 'text', text: open.text } } as v2.SessionUpdate);
+      open = undefined;
+    };
     for (const event of await this.handlers().history(info)) {
-      if (event.type === 'user-message') {
-        lastWasText = false;
-        await this.send(info.sessionId, { sessionUpdate: 'user_message', messageId: randomUUID(), content: event.content.map(toContentBlock) as v2.ContentBlock[] });
+      const kind = chunkKind(event);
+      if (kind && event.type !== 'user-message' && 'text' in event) {
+        const { messageId, first } = ids.chunk(kind);
+        if (first) {
+          await flush();
+          await this.send(info.sessionId, { sessionUpdate: kind === 'agent' ? 'agent_message' : 'agent_thought', messageId } as v2.SessionUpdate);
+          open = { kind, messageId, text: '' };
+        }
+        open!.text += event.text;
         continue;
       }
-      const isText = event.type === 'text-delta';
-      if (isText && !lastWasText) messageId = randomUUID();
-      lastWasText = isText;
+      await flush();
+      if (event.type === 'user-message') {
+        await this.send(info.sessionId, userMessage(ids.user(event.messageId), event.content));
+        continue;
+      }
+      ids.other();
       // Notices were live-only; a replayed terminal shows its output (v2 has no client terminals anyway).
       // A replayed call runs no more: it is never offered for cancel.
       const stored = event.type === 'tool-call-update' ? { ...event, cancellable: false } : event;
-      const update = event.type === 'notice' ? undefined : toV2Update(stored, info.cwd, () => messageId);
+      const update = event.type === 'notice' ? undefined : toV2Update(stored, info.cwd, () => '');
       if (update) await this.send(info.sessionId, update);
     }
+    await flush();
   }
 
   /**
@@ -116,17 +136,16 @@ export class AcpV2Updates {
 
   #turnSink(info: SessionInfo): TurnSink {
     const sessionId = info.sessionId;
-    let messageId = randomUUID();
-    let lastWasText = false;
+    const ids = new V2MessageIds();
     return {
       ask: (event, signal) => void this.#ask(event, signal),
       update: async (event) => {
         if (isTerminalEvent(event)) return this.#sendTerminal(event);
         if (event.type === 'usage') return this.send(sessionId, usageUpdate(this.handlers().settings, event) as v2.SessionUpdate);
-        const isText = event.type === 'text-delta';
-        // A new message after anything that is not text (a tool call between two answers).
-        if (isText && !lastWasText) messageId = randomUUID();
-        lastWasText = isText;
+        // The prompt echoed with the id `session/prompt` answered (the draft asks for it during the live session).
+        if (event.type === 'user-message') return this.send(sessionId, userMessage(ids.user(event.messageId), event.content));
+        const kind = chunkKind(event);
+        const messageId = kind ? ids.chunk(kind).messageId : (ids.other(), '');
         const update = this.#update(event, info.cwd, () => messageId);
         if (update) await this.send(sessionId, update);
       },
@@ -166,4 +185,14 @@ export class AcpV2Updates {
     }
     return update;
   }
+}
+
+/** Agent text and thoughts stream as chunks of a message; everything else is not a chunk. */
+function chunkKind(event: AgentOutput): 'agent' | 'thought' | undefined {
+  return event.type === 'text-delta' ? 'agent' : event.type === 'thought-delta' ? 'thought' : undefined;
+}
+
+/** The draft's whole user message (an upsert keyed by its id). */
+function userMessage(messageId: string, content: readonly ContentPart[]): v2.SessionUpdate {
+  return { sessionUpdate: 'user_message', messageId, content: content.map(toContentBlock) as v2.ContentBlock[] };
 }

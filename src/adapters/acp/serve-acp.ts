@@ -13,6 +13,7 @@ import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
 import { AcpSessionHandlers, type TurnSink } from './acp-session-handlers.js';
 import { bridgePermission, type PermissionRequestEvent } from './bridge-permission.js';
 import type { ServeAcpOptions } from './serve-acp-options.js';
+import { forkSessionRequest } from './fork-session-request.js';
 
 export type { ServeAcpOptions } from './serve-acp-options.js';
 
@@ -50,6 +51,11 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       return { sessionId: info.sessionId, ...session(info) };
     })
     .onRequest('session/resume', async ({ params }) => session(await handlers.resume(params)))
+    // Unstable v1 (`@agentclientprotocol/sdk/unstable`): served on the stable entry, parsed here.
+    .onRequest('session/fork', forkSessionRequest, async ({ params }) => {
+      const info = await handlers.fork(params, () => fromAcpMcpServers(params.mcpServers as acp.McpServer[]));
+      return { sessionId: info.sessionId, ...session(info) };
+    })
     .onRequest('session/close', (request) => handlers.end.close(request))
     .onRequest('session/delete', (request) => handlers.end.delete(request))
     .onRequest('session/set_config_option', async ({ params }) => ({
@@ -81,7 +87,8 @@ function initialize(v1: V1Connection, params: acp.InitializeRequest): acp.Initia
       loadSession: capabilities.loadSession,
       promptCapabilities: capabilities.prompt,
       mcpCapabilities: capabilities.mcp,
-      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
+      // `fork` is unstable v1 (the stable schema has no such key; stable clients ignore it).
+      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} } as acp.SessionCapabilities,
       // Logout means something only where there is a login.
       ...(authMethods.length > 0 ? { auth: { logout: {} } } : {}),
     },

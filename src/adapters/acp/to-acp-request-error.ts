@@ -8,5 +8,7 @@ import { AgentError } from '../../agent/agent-error.js';
 export function toAcpRequestError(error: unknown, sessionId: string): unknown {
   if (!AgentError.isInstance(error)) return error;
   if (error.code === 'session_not_found') return acp.RequestError.sessionNotFound(sessionId);
+  // A state of the session, not a fault: the message names the fix.
+  if (error.code === 'session_busy') return acp.RequestError.invalidParams({ code: error.code, sessionId }, error.message);
   return acp.RequestError.internalError({ code: error.code }, error.message);
 }
