@@ -19,7 +19,8 @@ export function usageUpdate(settings: Pick<AcpAgentSettings, 'contextWindow'>, e
     used: event.contextTokens ?? event.totalTokens,
     size: settings.contextWindow,
     // ACP v1 has no field for prompt-cache tokens: they ride in _meta when the provider reports them.
-    ...(event.cacheReadTokens !== undefined || event.cacheWriteTokens !== undefined
+    // Only when the cache did something: a provider reporting zeros adds nothing a client can use.
+    ...((event.cacheReadTokens ?? 0) + (event.cacheWriteTokens ?? 0) > 0
       ? { _meta: { cacheReadTokens: event.cacheReadTokens ?? 0, cacheWriteTokens: event.cacheWriteTokens ?? 0 } }
       : {}),
   };
