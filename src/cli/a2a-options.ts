@@ -14,7 +14,7 @@ export function a2aOptions(config: PlaitedConfig, args: CliArgs, log: Log, versi
   const sharedFlags = args.transport !== 'http';
   return {
     version,
-    settings,
+    a2aSettings: settings,
     ...(config.agent.stateDb ? { stateDb: config.agent.stateDb } : {}),
     skills: config.skills,
     host: (sharedFlags ? args.host : undefined) ?? settings.host,

@@ -176,7 +176,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       idleTimeoutMs: settings.idleTimeoutMs,
       maxMessageBytes: settings.maxMessageBytes,
       maxJsonDepth: settings.maxJsonDepth,
-      settings: acpSettingsFromConfig(config),
+      acpSettings: acpSettingsFromConfig(config),
       networkAuth,
       onListening: (url: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path)`),
     };

@@ -15,8 +15,8 @@ import { SqliteTaskStore } from './sqlite-task-store.js';
 export interface A2aAdapterOptions {
   /** The agent's version, for the card. */
   version?: string;
-  /** The `adapters.a2a` settings (card, limits, origins, input timeout); the defaults when absent. */
-  settings?: PlaitedConfig['adapters']['a2a'];
+  /** The `adapters.a2a` settings (card, limits, origins, input timeout); the defaults when absent (named for its face, like ACP's `acpSettings`). */
+  a2aSettings?: PlaitedConfig['adapters']['a2a'];
   /** Where the task records live (config `agent.stateDb`); default `<cwd>/.plaited/state.db`. */
   stateDb?: string;
   /** Where the skills the card lists are found (config `skills`); the defaults when absent. */
@@ -46,7 +46,7 @@ export interface A2aServer {
 export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
   name: 'a2a',
   async wrap(agent: Agent, options: A2aAdapterOptions = {}) {
-    const settings = options.settings ?? defaultConfig().adapters.a2a;
+    const settings = options.a2aSettings ?? defaultConfig().adapters.a2a;
     const cwd = resolve(options.cwd ?? process.cwd());
     const host = options.host ?? settings.host;
     const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });

@@ -6,8 +6,11 @@ import type { NetworkAuth } from '../http/network-auth.js';
 import type { ServeAcpOptions } from './serve-acp.js';
 import { serveAcpVersions } from './serve-acp-versions.js';
 import { defaultConfig } from '../../config/default-config.js';
+import type { PlaitedConfig } from '../../config/schema.js';
 
 export interface AcpAdapterOptions extends ServeAcpOptions {
+  /** A resolved config to take `acpSettings` from when they are not given (what a custom adapter's `wrap` receives). */
+  config?: PlaitedConfig;
   /** `stdio` (default) or `http`: streamable HTTP and WebSocket at `/acp`. */
   transport?: 'stdio' | 'http';
   /** Defaults to the process's stdin/stdout. */
@@ -37,7 +40,8 @@ export interface AcpStdioServer {
 /** ACP over stdio (newline-delimited JSON-RPC; stdout carries protocol bytes only), or over HTTP/WebSocket. */
 export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
   name: 'acp',
-  async wrap(agent, options = {}) {
+  async wrap(agent, given = {}) {
+    const options = given.acpSettings || !given.config ? given : { ...given, acpSettings: (await import('./acp-agent-settings.js')).acpSettingsFromConfig(given.config) };
     if (options.transport === 'http') {
       const { serveAcpHttp } = await import('./acp-http-server.js');
       const settings = defaultConfig().adapters.acp;

@@ -23,7 +23,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
   let connection: v2.AgentConnection | undefined;
   const updates: AcpV2Updates = new AcpV2Updates(agent, () => handlers, () => connection?.client);
   // Another principal's sessions do not exist for this connection (as in v1).
-  const handlers = new AcpSessionHandlers(agent, acpSettings(options.settings), options.principal, (sessionId) => updates.forget(sessionId));
+  const handlers = new AcpSessionHandlers(agent, acpSettings(options.acpSettings), options.principal, (sessionId) => updates.forget(sessionId));
   const unsubscribe = handlers.subscribe((event, cwd) => updates.onAgentEvent(event, cwd));
   const app = v2
     .agent({ name: options.name ?? 'plaited-agent' })

@@ -13,6 +13,10 @@ export interface ServeAcpOptions {
   maxJsonDepth?: number;
   /** Who is calling (from the network auth); stdio is the local user. Other principals' sessions do not exist for it. */
   principal?: string;
-  /** What ACP tells clients of the model(s) and the layer client commands run under; default: the default config's. */
-  settings?: AcpAgentSettings;
+  /**
+   * What ACP tells clients of the model(s) and the layer client commands run under; default: the
+   * default config's. Named for its face: a custom adapter that hands its own options on (whose
+   * `settings` are its config section) does not clash.
+   */
+  acpSettings?: AcpAgentSettings;
 }

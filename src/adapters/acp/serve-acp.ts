@@ -31,7 +31,7 @@ interface V1Connection {
  * The SDK validates params and answers unknown methods.
  */
 export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOptions = {}): acp.AgentConnection {
-  const v1: V1Connection = { agent, handlers: new AcpSessionHandlers(agent, acpSettings(options.settings), options.principal), options };
+  const v1: V1Connection = { agent, handlers: new AcpSessionHandlers(agent, acpSettings(options.acpSettings), options.principal), options };
   const { handlers } = v1;
   let connection: acp.AgentConnection | undefined;
   const unsubscribe = handlers.subscribe((event, cwd) => {
