@@ -23,7 +23,7 @@ export async function* streamStepDroppingRefusedAttachments(options: StepOptions
       outcome = next.value;
       break;
     }
-    streamed = true;
+    if (next.value.type !== 'notice') streamed = true;
     yield next.value;
   }
   if (streamed || !outcome.error || outcome.toolCalls.length > 0 || !refusesAttachment(outcome.error)) return outcome;
