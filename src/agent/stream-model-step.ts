@@ -10,7 +10,7 @@ import { untilAborted } from './until-aborted.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
 import { describeModelCallError } from '../model/describe-model-call-error.js';
-import { observeModelCall } from '../model/model-call-observer.js';
+import { noticesUntil } from './notices-until.js';
 
 export interface StepToolCall {
   toolCallId: string;
@@ -179,9 +179,7 @@ export async function stepCallOptions(model: LanguageModelV3, options: StepOptio
 
 async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGenerator<StepPart> {
   const toolNames = new Set(options.tools.map((tool) => tool.name));
-  const { stream } = yield* noticesUntil(async (observer) =>
-    observeModelCall(observer, async () => model.doStream(await stepCallOptions(model, options))),
-  );
+  const { stream } = yield* noticesUntil(async () => model.doStream(await stepCallOptions(model, options)));
   const reader = stream.getReader();
   let finished = false;
   try {
@@ -205,28 +203,6 @@ async function* streamV3(model: LanguageModelV3, options: StepOptions): AsyncGen
     if (!finished) void reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
-}
-
-/** Yields the model layer's notices while `start` runs (retries, a download), then its result. */
-async function* noticesUntil<T>(start: (observer: (notice: { level: 'info' | 'warning'; message: string }) => void) => Promise<T>): AsyncGenerator<StepPart, T> {
-  const notices: StepPart[] = [];
-  let wake: (() => void) | undefined;
-  let settled = false;
-  const started = start((notice) => {
-    notices.push({ type: 'notice', ...notice });
-    wake?.();
-  });
-  const done = () => {
-    settled = true;
-    wake?.();
-  };
-  started.then(done, done);
-  while (!settled || notices.length > 0) {
-    const notice = notices.shift();
-    if (notice) yield notice;
-    else await new Promise<void>((resolve) => (wake = resolve));
-  }
-  return started;
 }
 
 function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<string>): StepPart | undefined {
