@@ -80,10 +80,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (wholeAgent || config.adapters.sandbox.commands) chain.unshift('sandbox');
 
   // Mounted as an MCP server with no model configured: borrow the host's model through MCP
-  // sampling during its turns (hosts without sampling get the default model).
+  // sampling during its turns (hosts without sampling are told to configure one).
   const model =
     chain.includes('mcp') && config.agent.model === undefined
-      ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(modelSource(config))
+      ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(
+          chain.length === 1 ? (await import('./mcp-model-not-configured.js')).mcpModelNotConfigured : modelSource(config),
+        )
       : undefined;
   // Inside the isolated whole-agent sandbox the launcher runs (and records) the commands; what this agent starts dies with the sandbox's pid namespace.
   if (config.agent.stateDb !== ':memory:' && !(insideSandbox && process.env.PLAITED_SANDBOX_ISOLATED === '1')) {

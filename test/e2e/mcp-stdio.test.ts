@@ -173,6 +173,18 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
 });
 
 describe('the mounted agent with no model configured (the built CLI)', () => {
+  it('in a host without sampling, prompt answers a tool error saying a model must be configured and how', async () => {
+    const cwd = project();
+    const cli = await startMcpCli({ cwd, capabilities: { elicitation: {} } });
+    clis.push(cli);
+    const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'hi' } });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('No model configured');
+    expect(resultText(result)).toContain('does not offer sampling');
+    expect(resultText(result)).toContain('--model anthropic:claude-sonnet-4-5');
+    expect(resultText(result)).toContain('agent.model');
+  });
+
   it('borrows the host model through MCP sampling', async () => {
     const cwd = project();
     const sampled: unknown[] = [];
