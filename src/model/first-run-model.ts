@@ -58,6 +58,6 @@ export function firstRunModel(model: LanguageModelV3, defaultSpec: string): Lang
 }
 
 function unavailable(error: unknown): boolean {
-  if (LocalModelError.isInstance(error)) return error.code === 'model_download_failed' || error.code === 'model_file_not_found';
+  if (LocalModelError.isInstance(error)) return error.code === 'model_download_failed' || error.code === 'model_file_not_found' || error.code === 'local_runtime_missing';
   return ModelError.isInstance(error) && error.code === 'model_unavailable';
 }

@@ -162,6 +162,8 @@ export interface StartCliOptions {
   runtime?: RuntimeName;
   /** Trust the project's config first with `plaited-agent trust`, as its user would (default true). */
   trust?: boolean;
+  /** The CLI script to run (default: this repository's built one; an installed package's bin). */
+  cli?: string;
 }
 
 /**
@@ -170,7 +172,7 @@ export interface StartCliOptions {
  */
 export function startAcpCli(options: StartCliOptions): AcpCli {
   if (options.trust !== false) trustProjectConfig(options.cwd, options.args, options.env);
-  const child = spawn(runtimeExecutable(options.runtime), [CLI, ...(options.args ?? [])], {
+  const child = spawn(runtimeExecutable(options.runtime), [options.cli ?? CLI, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
