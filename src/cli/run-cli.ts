@@ -39,7 +39,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const log = stderrLog(args.logLevel);
   if (args.command?.name === 'models') {
     const { runModelsCommand } = await import('../model/models-command.js');
-    return runModelsCommand(args.command.args, { stdout: process.stdout, stderr: process.stderr });
+    const { configuredModels } = await import('./configured-models.js');
+    const configured = configuredModels((await loadConfig({ cwd: process.cwd() }).catch(() => undefined))?.config);
+    return runModelsCommand(args.command.args, { stdout: process.stdout, stderr: process.stderr }, { configured });
   }
   if (args.command?.name === 'trust') {
     const { runTrustCommand } = await import('./trust-command.js');
