@@ -20,7 +20,7 @@ export async function createProviderModel(
 ): Promise<LanguageModelV3> {
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
-    fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries),
+    fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name),
     baseURL: agentConfig.baseURL ?? provider.baseURL,
     apiKey: providerApiKey(provider, agentConfig.apiKey),
     headers: agentConfig.headers,

@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
-import { MODEL_PROVIDER_TABLE } from './model-providers.js';
-import { ATTEMPTS_HEADER } from './model-fetch.js';
+import { MODEL_PROVIDER_TABLE, modelProviderOf } from './model-providers.js';
+import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
 
 const BASE_URL_HINT = 'set agent.baseURL or --base-url to the server\'s OpenAI-compatible API, which usually ends in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama)';
 
@@ -46,7 +46,8 @@ export function describeModelCallError(error: unknown): string | undefined {
     );
   }
   if (statusCode === 401 || statusCode === 403 || (native?.name === 'google' && statusCode === 400 && /API key/i.test(detail))) {
-    const key = native ? `${native.keyEnv} or agent.apiKey` : 'agent.apiKey or PLAITED_API_KEY';
+    const keyEnv = native?.keyEnv ?? modelProviderOf(`${error.responseHeaders?.[PROVIDER_HEADER] ?? ''}:`)?.keyEnv;
+    const key = keyEnv && keyEnv !== 'PLAITED_API_KEY' ? `${keyEnv} or agent.apiKey` : 'agent.apiKey or PLAITED_API_KEY';
     return `The model endpoint ${url} refused the API key (HTTP ${statusCode}: ${detail}): check the key (${key}).`;
   }
   if (statusCode === 404 && (native || mentionsModel(error.responseBody))) {

@@ -8,6 +8,8 @@ const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 /** The header a reply that failed after retries carries: how many attempts were made (errors say so). */
 export const ATTEMPTS_HEADER = 'x-plaited-attempts';
+/** The header a failed reply carries: the provider (table name) it came from, so its error names the right key variable. */
+export const PROVIDER_HEADER = 'x-plaited-provider';
 
 /** `agent.retries`: attempts in all (the first included) and the time they may take together. */
 export interface ModelRetryPolicy {
@@ -34,9 +36,10 @@ export function createModelFetch(
   limiter: ModelCallLimiter,
   base: typeof fetch = (input, init) => globalThis.fetch(input, init),
   retries: ModelRetryPolicy = DEFAULT_MODEL_RETRIES,
+  provider?: string,
 ): typeof fetch {
   const limited = limitedFetch(limiter, base);
-  return (input, init) => withRetries(limited, input, init, retries);
+  return async (input, init) => marked(await withRetries(limited, input, init, retries), provider);
 }
 
 function limitedFetch(limiter: ModelCallLimiter, base: typeof fetch): typeof fetch {
@@ -74,8 +77,11 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
     const wait = (response && retryAfterMs(response.headers)) ?? backoffMs(attempt);
     const last = attempt >= policy.attempts || !replayable(init) || Date.now() - started + wait > policy.maxTotalMs;
     if (last) {
-      if (response) return withAttempts(response, attempt);
-      throw failure;
+      if (!response) throw failure;
+      if (attempt === 1) return response;
+      const headers = new Headers(response.headers);
+      headers.set(ATTEMPTS_HEADER, String(attempt));
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     }
     await response?.body?.cancel().catch(() => undefined);
     const what = response ? `answered HTTP ${response.status}${response.status === 429 ? ' (rate limited)' : ''}` : `dropped the connection (${socketCode(failure)})`;
@@ -87,11 +93,11 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
   }
 }
 
-/** The reply as it came, marked with the number of attempts it took (the error's description reads it). */
-function withAttempts(response: Response, attempts: number): Response {
-  if (attempts === 1) return response;
+/** A failed reply, marked with the provider it came from (the error's description reads it). */
+function marked(response: Response, provider: string | undefined): Response {
+  if (response.ok || !provider) return response;
   const headers = new Headers(response.headers);
-  headers.set(ATTEMPTS_HEADER, String(attempts));
+  headers.set(PROVIDER_HEADER, provider);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

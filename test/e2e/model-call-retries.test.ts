@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { RECORDED, startProviderWireServer, wireErrors, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 
 /**
@@ -132,5 +133,35 @@ describe('an endpoint that is down', () => {
     expect(error.message).toContain('ECONNREFUSED');
     expect(error.message).toContain('the Anthropic API (by default https://api.anthropic.com/v1)');
     expect(error.message).not.toContain('OpenAI-compatible');
+  });
+});
+
+describe('errors that say what to do', () => {
+  it('a prompt over the context window says so and how to go on, unretried', async () => {
+    const tooLong = { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 212345 tokens > 200000 maximum' } };
+    server.push({ wire: 'anthropic', status: 400, body: tooLong });
+    const { prompt } = await session('anthropic');
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain("The conversation no longer fits the model's context");
+    expect(error.message).toContain('prompt is too long');
+    expect(error.message).toContain('start a new session, or set agent.contextWindow');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a preset's refused key names the preset's variable", async () => {
+    const gateway = await startScriptedOpenAIServer([{ status: 401, errorBody: { error: { message: 'No auth credentials found', code: 401 } } }]);
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'plaited-model-retries-'));
+      const cli = startAcpCli({ cwd, args: ['--model', 'openrouter:meta-llama/llama-3.3-70b-instruct', '--base-url', gateway.url], env: { OPENROUTER_API_KEY: 'sk-or-wrong' } });
+      clis.push(cli);
+      await initialize(cli);
+      const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+      const error = await failure(cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }));
+      expect(error.message).toContain('HTTP 401');
+      expect(error.message).toContain('check the key (OPENROUTER_API_KEY or agent.apiKey)');
+      expect(gateway.requests).toHaveLength(1);
+    } finally {
+      await gateway.close();
+    }
   });
 });
