@@ -57,6 +57,9 @@ export function describeModelCallError(error: unknown): string | undefined {
   if (statusCode >= 500 && statusCode !== 501 && statusCode !== 505) {
     return `The model endpoint ${url} failed (HTTP ${statusCode}${tries}: ${detail}): the service is down or overloaded; send the prompt again later, or use another model (--model).`;
   }
+  if (native && (statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody))) {
+    return `The model endpoint ${url} is not the ${native.label} API (HTTP ${statusCode}: ${detail}): --base-url or agent.baseURL, when set, must point at it (by default ${native.home}).`;
+  }
   if (statusCode === 404 || statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody)) {
     return `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`;
   }

@@ -137,6 +137,15 @@ describe('an endpoint that is down', () => {
 });
 
 describe('errors that say what to do', () => {
+  it("a base URL that is not the provider's API names the API and its default address", async () => {
+    server.push({ wire: 'openai', status: 405, body: '<html>Method Not Allowed</html>', headers: { 'content-type': 'text/html' } });
+    const { prompt } = await session('openai');
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('is not the OpenAI API (HTTP 405');
+    expect(error.message).toContain('by default https://api.openai.com/v1');
+    expect(error.message).not.toContain('OpenAI-compatible');
+  });
+
   it('a prompt over the context window says so and how to go on, unretried', async () => {
     const tooLong = { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 212345 tokens > 200000 maximum' } };
     server.push({ wire: 'anthropic', status: 400, body: tooLong });
