@@ -105,8 +105,13 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     const model = streamModelStep(stepOptions);
     let next = await model.next();
     for (; !next.done; next = await model.next()) {
-      const text = filter && next.value.type === 'text-delta' ? filter.push(next.value.text) : next.value.text;
-      if (text) yield { type: next.value.type, sessionId, text };
+      const part = next.value;
+      if (part.type === 'notice') {
+        yield { ...part, sessionId };
+        continue;
+      }
+      const text = filter && part.type === 'text-delta' ? filter.push(part.text) : part.text;
+      if (text) yield { type: part.type, sessionId, text };
     }
     const rest = filter?.flush();
     if (rest) yield { type: 'text-delta', sessionId, text: rest };

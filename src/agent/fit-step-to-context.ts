@@ -4,6 +4,7 @@ import type { HistoryMeasure } from './compact-turn-history.js';
 import type { StepOptions } from './stream-model-step.js';
 import { MIN_OUTPUT_ROOM } from '../model/prompt-budget.js';
 import { historyMeasure, measureStep } from './measure-step.js';
+import { noticesUntil } from './notices-until.js';
 
 export type CompactStep = (step: { lastInputTokens: number; added: readonly ModelMessage[]; measure?: HistoryMeasure }) => AsyncGenerator<
   AgentOutput,
@@ -21,7 +22,17 @@ export async function* fitStepToContext(
   step: StepOptions,
   compact: CompactStep | undefined,
 ): AsyncGenerator<AgentOutput, { messages?: ModelMessage[]; stop?: string }> {
-  let budget = await measureStep(step);
+  // Measuring loads a local model (downloading it the first time): its progress reaches the client.
+  const measuring = noticesUntil(() => measureStep(step));
+  let budget;
+  while (true) {
+    const next = await measuring.next();
+    if (next.done) {
+      budget = next.value;
+      break;
+    }
+    yield { ...next.value, sessionId: step.sessionId ?? '' };
+  }
   if (!budget) return {};
   let messages: ModelMessage[] | undefined;
   if (compact) {

@@ -11,6 +11,7 @@ import { attachmentRetry } from './drop-refused-attachments.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
 import { describeModelCallError } from '../model/describe-model-call-error.js';
+import { observeModelCall } from '../model/model-call-observer.js';
 
 export interface StepToolCall {
   toolCallId: string;
@@ -38,7 +39,11 @@ export interface StepOutcome {
   sent?: ModelMessage[];
 }
 
-export type StepDelta = { type: 'text-delta'; text: string } | { type: 'thought-delta'; text: string };
+export type StepDelta =
+  | { type: 'text-delta'; text: string }
+  | { type: 'thought-delta'; text: string }
+  /** What the model layer told while the call started (a retry after a 429, a download's progress). */
+  | { type: 'notice'; level: 'info' | 'warning'; message: string };
 
 export interface StepOptions {
   model: ResolvedLanguageModel;
@@ -119,6 +124,8 @@ function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): S
       if (!part.text) return undefined;
       outcome.reasoning += part.text;
       return { type: 'thought-delta', text: part.text };
+    case 'notice':
+      return part;
     case 'tool-call':
       outcome.toolCalls.push(part.call);
       return undefined;
@@ -146,8 +153,22 @@ async function stepParts(options: StepOptions): Promise<ReadableStream<StepPart>
   const { model } = options;
   if (model.specificationVersion === 'v3') {
     const toolNames = new Set(options.tools.map((tool) => tool.name));
-    const { stream } = await model.doStream(await stepCallOptions(model, options));
-    return stream.pipeThrough(mapStream((part) => mapV3Part(part, toolNames)));
+    // What the model layer tells while the call starts (a retry after a 429, a download's
+    // progress) goes first, as it happens; then the provider's parts. A failed call fails the stream.
+    const { readable, writable } = new TransformStream<StepPart, StepPart>();
+    const notices = writable.getWriter();
+    const call = observeModelCall(
+      (notice) => void notices.write({ type: 'notice', ...notice }).catch(() => undefined),
+      async () => model.doStream(await stepCallOptions(model, options)),
+    );
+    call.then(
+      ({ stream }) => {
+        notices.releaseLock();
+        void stream.pipeThrough(mapStream((part) => mapV3Part(part, toolNames))).pipeTo(writable).catch(() => undefined);
+      },
+      (error: unknown) => void notices.abort(error).catch(() => undefined),
+    );
+    return readable;
   }
   return legacyStream(options).pipeThrough(mapStream(mapLegacyPart));
 }

@@ -40,7 +40,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const log = stderrLog(args.logLevel);
   if (args.command?.name === 'models') {
     const { runModelsCommand } = await import('../model/models-command.js');
-    return runModelsCommand(args.command.args, { stdout: process.stdout, stderr: process.stderr });
+    const { configuredModels } = await import('./configured-models.js');
+    const configured = configuredModels((await loadConfig({ cwd: process.cwd() }).catch(() => undefined))?.config);
+    return runModelsCommand(args.command.args, { stdout: process.stdout, stderr: process.stderr }, { configured });
   }
   if (args.command?.name === 'trust') {
     const { runTrustCommand } = await import('./trust-command.js');
@@ -81,10 +83,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (wholeAgent || config.adapters.sandbox.commands) chain.unshift('sandbox');
 
   // Mounted as an MCP server with no model configured: borrow the host's model through MCP
-  // sampling during its turns (hosts without sampling get the default model).
+  // sampling during its turns (hosts without sampling are told to configure one).
   const model =
     chain.includes('mcp') && config.agent.model === undefined
-      ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(modelSource(config))
+      ? (await import('../adapters/mcp-server/host-sampling.js')).hostSampling.resolver(
+          chain.length === 1 ? (await import('./mcp-model-not-configured.js')).mcpModelNotConfigured : modelSource(config),
+        )
       : undefined;
   // Inside the isolated whole-agent sandbox the launcher runs (and records) the commands; what this agent starts dies with the sandbox's pid namespace.
   if (config.agent.stateDb !== ':memory:' && !(insideSandbox && process.env.PLAITED_SANDBOX_ISOLATED === '1')) {

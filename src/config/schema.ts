@@ -115,6 +115,13 @@ export const agentSchema = z.strictObject({
   maxParallelSubagents: z.number().int().positive().default(5),
   /** Model calls (HTTP providers) this process makes at once; more wait in line (first come, first served). */
   maxConcurrentModelCalls: z.number().int().positive().default(8),
+  /** A model call answered 429/5xx or cut by a connection reset is retried (backoff, `retry-after`): attempts in all, and their total time. */
+  retries: z
+    .strictObject({
+      attempts: z.number().int().positive().default(4),
+      maxTotalMs: z.number().int().nonnegative().default(60_000),
+    })
+    .prefault({}),
   /** The model's context window in tokens; `contextSize` (local models) or 128k when absent. */
   contextWindow: z.number().int().positive().optional(),
   /** Compact the history sent to the model past this many tokens (a value <= 1 is a fraction of the window). Default 0.8. */

@@ -19,8 +19,8 @@ export async function createProviderModel(
   agentConfig: PlaitedConfig['agent'],
 ): Promise<LanguageModelV3> {
   const settings = {
-    // At most agent.maxConcurrentModelCalls connections at once, and a stale keep-alive socket retried once.
-    fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls)),
+    // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
+    fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name),
     baseURL: agentConfig.baseURL ?? provider.baseURL,
     apiKey: providerApiKey(provider, agentConfig.apiKey),
     headers: agentConfig.headers,

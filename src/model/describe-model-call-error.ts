@@ -1,13 +1,14 @@
 import { APICallError } from '@ai-sdk/provider';
-import { MODEL_PROVIDER_TABLE } from './model-providers.js';
+import { MODEL_PROVIDER_TABLE, modelProviderOf } from './model-providers.js';
+import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
 
 const BASE_URL_HINT = 'set agent.baseURL or --base-url to the server\'s OpenAI-compatible API, which usually ends in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama)';
 
 /** A native provider's API, told by the path its SDK calls (whatever the host: proxies and --base-url keep the path). */
 const NATIVE_PATHS = [
-  { pattern: /\/messages$/, name: 'anthropic', keyEnv: MODEL_PROVIDER_TABLE.anthropic.keyEnv, example: 'anthropic:claude-sonnet-4-5' },
-  { pattern: /\/responses$/, name: 'openai', keyEnv: MODEL_PROVIDER_TABLE.openai.keyEnv, example: 'openai:gpt-5-mini' },
-  { pattern: /:(?:stream)?[gG]enerateContent\b/, name: 'google', keyEnv: MODEL_PROVIDER_TABLE.google.keyEnv, example: 'google:gemini-2.5-flash' },
+  { pattern: /\/messages$/, name: 'anthropic', label: 'Anthropic', home: 'https://api.anthropic.com/v1', keyEnv: MODEL_PROVIDER_TABLE.anthropic.keyEnv, example: 'anthropic:claude-sonnet-4-5' },
+  { pattern: /\/responses$/, name: 'openai', label: 'OpenAI', home: 'https://api.openai.com/v1', keyEnv: MODEL_PROVIDER_TABLE.openai.keyEnv, example: 'openai:gpt-5-mini' },
+  { pattern: /:(?:stream)?[gG]enerateContent\b/, name: 'google', label: 'Gemini', home: 'https://generativelanguage.googleapis.com/v1beta', keyEnv: MODEL_PROVIDER_TABLE.google.keyEnv, example: 'google:gemini-2.5-flash' },
 ] as const;
 
 /**
@@ -18,28 +19,55 @@ const NATIVE_PATHS = [
 export function describeModelCallError(error: unknown): string | undefined {
   if (!APICallError.isInstance(error)) return undefined;
   const { url, statusCode } = error;
+  const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
   if (statusCode === undefined) {
-    return `Cannot reach the model endpoint ${url} (${causeOf(error)}): is the model server running? If it is, ${BASE_URL_HINT}.`;
+    const fix = native
+      ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
+      : `is the model server running? If it is, ${BASE_URL_HINT}`;
+    return `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`;
   }
   if (statusCode >= 200 && statusCode < 300) {
     // The reply had begun: the connection broke (or the body stopped parsing) mid-stream.
     return `The model endpoint ${url} stopped mid-reply (${causeOf(error)}): what arrived was shown; send the prompt again.`;
   }
   const detail = `${error.message}`.slice(0, 300);
-  const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
+  const attempts = Number(error.responseHeaders?.[ATTEMPTS_HEADER] ?? 1);
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  if (statusCode === 429) {
+    return (
+      `Rate limited: ${url} answered HTTP 429${tries} (${detail}): wait a moment and send the prompt again; ` +
+      'fewer calls at once (agent.maxConcurrentModelCalls) or more patience (agent.retries: attempts, maxTotalMs) may help, or a higher quota with the provider.'
+    );
+  }
+  if ((statusCode === 400 || statusCode === 413) && CONTEXT_TOO_LONG.test(`${detail} ${error.responseBody ?? ''}`)) {
+    return (
+      `The conversation no longer fits the model's context (HTTP ${statusCode}: ${detail}): start a new session, or set agent.contextWindow ` +
+      "to the model's window in tokens so the history is compacted before it is sent."
+    );
+  }
   if (statusCode === 401 || statusCode === 403 || (native?.name === 'google' && statusCode === 400 && /API key/i.test(detail))) {
-    const key = native ? `${native.keyEnv} or agent.apiKey` : 'agent.apiKey or PLAITED_API_KEY';
+    const keyEnv = native?.keyEnv ?? modelProviderOf(`${error.responseHeaders?.[PROVIDER_HEADER] ?? ''}:`)?.keyEnv;
+    const key = keyEnv && keyEnv !== 'PLAITED_API_KEY' ? `${keyEnv} or agent.apiKey` : 'agent.apiKey or PLAITED_API_KEY';
     return `The model endpoint ${url} refused the API key (HTTP ${statusCode}: ${detail}): check the key (${key}).`;
   }
   if (statusCode === 404 && (native || mentionsModel(error.responseBody))) {
     const example = native ? ` (e.g. ${native.example})` : '';
     return `Model not found: ${url} answered HTTP 404 (${detail}): check the model name in --model or agent.model${example}.`;
   }
+  if (statusCode >= 500 && statusCode !== 501 && statusCode !== 505) {
+    return `The model endpoint ${url} failed (HTTP ${statusCode}${tries}: ${detail}): the service is down or overloaded; send the prompt again later, or use another model (--model).`;
+  }
+  if (native && (statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody))) {
+    return `The model endpoint ${url} is not the ${native.label} API (HTTP ${statusCode}: ${detail}): --base-url or agent.baseURL, when set, must point at it (by default ${native.home}).`;
+  }
   if (statusCode === 404 || statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody)) {
     return `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`;
   }
   return `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`;
 }
+
+/** Providers' words for a prompt over the model's context window. */
+const CONTEXT_TOO_LONG = /context[ _](length|window)|prompt is too long|too many tokens|maximum context|input token count|exceeds the (context|maximum)/i;
 
 /** The innermost of two causes (fetch's "terminated" wraps undici's "other side closed"). */
 function causeOf(error: Error): string {

@@ -13,6 +13,8 @@ export class LocalModelError extends PlaitedError<
     /** The prompt does not fit the model's context: compact the history or raise `agent.contextSize`. */
     | 'context_exceeded'
     | 'embedding_failed'
+    /** node-llama-cpp (an optional peer dependency) is not installed. */
+    | 'local_runtime_missing'
 > {
   /** The path or URI the failure is about. */
   readonly model: string;

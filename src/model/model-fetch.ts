@@ -1,17 +1,48 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelCallLimiter } from './model-call-limiter.js';
+import { currentModelCallObserver } from './model-call-observer.js';
+import { backoffMs, retryableStatus, retryAfterMs } from './retry-delay.js';
 
 /** Socket errors that mean the connection was dead before the server answered anything. */
 const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
+/** The header a reply that failed after retries carries: how many attempts were made (errors say so). */
+export const ATTEMPTS_HEADER = 'x-plaited-attempts';
+/** The header a failed reply carries: the provider (table name) it came from, so its error names the right key variable. */
+export const PROVIDER_HEADER = 'x-plaited-provider';
+
+/** `agent.retries`: attempts in all (the first included) and the time they may take together. */
+export interface ModelRetryPolicy {
+  attempts: number;
+  maxTotalMs: number;
+}
+
+export const DEFAULT_MODEL_RETRIES: ModelRetryPolicy = { attempts: 4, maxTotalMs: 60_000 };
+
 /**
- * The `fetch` an HTTP model provider calls: each call first takes a slot of `limiter` (waiting
- * in line, or leaving the line when its request is aborted) and holds it until the response
- * body is read to its end, fails or is cancelled, so the cap counts open connections, streams
- * included. A call that fails on a stale keep-alive socket (the server closed an idle connection,
- * typically while this process was busy: "other side closed") before any byte of a response
- * arrived is sent once more, on a fresh connection: the pool drops the dead socket first.
+ * The `fetch` an HTTP model provider calls:
+ *  - each call first takes a slot of `limiter` (waiting in line, or leaving the line when its
+ *    request is aborted) and holds it until the response body is read to its end, fails or is
+ *    cancelled, so the cap counts open connections, streams included;
+ *  - a call that fails on a stale keep-alive socket (the server closed an idle connection,
+ *    typically while this process was busy: "other side closed") before any byte of a response
+ *    arrived is sent once more at once, on a fresh connection: the pool drops the dead socket first;
+ *  - a reply of 429, 408/409 or 5xx, or a connection reset, is retried with exponential backoff
+ *    and jitter, or after the server's `retry-after`/`retry-after-ms`, within `retries` (attempts
+ *    and total time); the wait ends with the request's abort signal, and each retry is told to
+ *    the turn's observer as a notice. 400/401/403/404 are answered at once.
  */
-export function createModelFetch(limiter: ModelCallLimiter, base: typeof fetch = (input, init) => globalThis.fetch(input, init)): typeof fetch {
+export function createModelFetch(
+  limiter: ModelCallLimiter,
+  base: typeof fetch = (input, init) => globalThis.fetch(input, init),
+  retries: ModelRetryPolicy = DEFAULT_MODEL_RETRIES,
+  provider?: string,
+): typeof fetch {
+  const limited = limitedFetch(limiter, base);
+  return async (input, init) => marked(await withRetries(limited, input, init, retries), provider);
+}
+
+function limitedFetch(limiter: ModelCallLimiter, base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ?? undefined;
     const release = await limiter.acquire(signal);
@@ -28,6 +59,64 @@ export function createModelFetch(limiter: ModelCallLimiter, base: typeof fetch =
     }
     return releasedAtEnd(response, release);
   };
+}
+
+async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0], init: RequestInit | undefined, policy: ModelRetryPolicy): Promise<Response> {
+  const started = Date.now();
+  const signal = init?.signal ?? undefined;
+  for (let attempt = 1; ; attempt++) {
+    let response: Response | undefined;
+    let failure: unknown;
+    try {
+      response = await call(input, init);
+      if (!retryableStatus(response.status)) return response;
+    } catch (error) {
+      if (signal?.aborted || !retryable(error, init)) throw error;
+      failure = error;
+    }
+    const wait = (response && retryAfterMs(response.headers)) ?? backoffMs(attempt);
+    const last = attempt >= policy.attempts || !replayable(init) || Date.now() - started + wait > policy.maxTotalMs;
+    if (last) {
+      if (!response) throw failure;
+      if (attempt === 1) return response;
+      const headers = new Headers(response.headers);
+      headers.set(ATTEMPTS_HEADER, String(attempt));
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+    await response?.body?.cancel().catch(() => undefined);
+    const what = response ? `answered HTTP ${response.status}${response.status === 429 ? ' (rate limited)' : ''}` : `dropped the connection (${socketCode(failure)})`;
+    currentModelCallObserver()?.({
+      level: 'warning',
+      message: `The model endpoint ${urlOf(input)} ${what}: retrying in ${formatWait(wait)} (attempt ${attempt + 1} of ${policy.attempts}).`,
+    });
+    await sleep(wait, undefined, { signal });
+  }
+}
+
+/** A failed reply, marked with the provider it came from (the error's description reads it). */
+function marked(response: Response, provider: string | undefined): Response {
+  if (response.ok || !provider) return response;
+  const headers = new Headers(response.headers);
+  headers.set(PROVIDER_HEADER, provider);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** A body sent again must still be there: the AI SDK sends strings. */
+function replayable(init: RequestInit | undefined): boolean {
+  return init?.body === undefined || init.body === null || typeof init.body === 'string';
+}
+
+function socketCode(error: unknown): string {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : 'connection reset';
+}
+
+function urlOf(input: Parameters<typeof fetch>[0]): string {
+  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+}
+
+function formatWait(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 function retryable(error: unknown, init: RequestInit | undefined): boolean {

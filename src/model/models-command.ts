@@ -1,12 +1,15 @@
 import { LocalModelError } from './local-model-error.js';
 import { createDownloadProgressReporter } from './download-progress.js';
 import { defaultModelCacheDir, listCachedModels, resolveModelFile } from './model-files.js';
+import type { ConfiguredModel, EndpointModels } from './list-endpoint-models.js';
 
 const USAGE = `Usage:
   plaited-agent models pull SPEC [--cache-dir DIR] [--connect-timeout MS] [--read-timeout MS]
       download a model once (SPEC: hf:ORG/REPO[:QUANT], a URL, or llama-cpp:SPEC); gives up when the
       host does not answer within the connect timeout (30000) or sends nothing for the read timeout (60000)
-  plaited-agent models list [--cache-dir DIR] [--json]   show the cached GGUF files
+  plaited-agent models list [--cache-dir DIR] [--model SPEC] [--base-url URL] [--json]
+      show the cached GGUF files, and the models each configured provider's endpoint offers
+      (agent.model, or --model, and agent.models), the configured ones marked *
 `;
 
 export interface ModelsCommandIo {
@@ -18,8 +21,9 @@ export interface ModelsCommandIo {
  * `plaited-agent models pull|list`. Results go to stdout, progress and errors to stderr;
  * the return value is the exit code (0 ok, 1 failed, 2 bad usage).
  */
-export async function runModelsCommand(argv: string[], io: ModelsCommandIo): Promise<number> {
+export async function runModelsCommand(argv: string[], io: ModelsCommandIo, options: { configured?: ConfiguredModel[] } = {}): Promise<number> {
   const args = [...argv];
+  const configured = [...(options.configured ?? [])];
   let cacheDir: string | undefined;
   let json = false;
   const timeouts: { connectTimeoutMs?: number; readTimeoutMs?: number } = {};
@@ -31,6 +35,13 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo): Pro
       if (!cacheDir) return usageError(io, '--cache-dir needs a folder');
     } else if (arg.startsWith('--cache-dir=')) cacheDir = arg.slice('--cache-dir='.length);
     else if (arg === '--json') json = true;
+    else if (arg === '--model' || arg === '--base-url') {
+      const value = args.shift();
+      if (!value) return usageError(io, `${arg} needs a value`);
+      // The flags stand for agent.model and agent.baseURL: they replace the configured default (the first entry).
+      const first = configured[0]?.default ? configured.shift()! : { spec: '', default: true };
+      configured.unshift(arg === '--model' ? { ...first, spec: value } : { ...first, baseURL: value });
+    }
     else if (arg === '--connect-timeout' || arg === '--read-timeout') {
       const ms = Number(args.shift());
       if (!Number.isInteger(ms) || ms <= 0) return usageError(io, `${arg} needs a positive number of milliseconds`);
@@ -52,15 +63,19 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo): Pro
   if (sub === 'list') {
     if (rest.length > 0) return usageError(io, `"models list" takes no arguments`);
     const models = await listCachedModels({ cacheDir: dir });
+    const asked = configured.filter((model) => model.spec !== '');
+    const endpoints = asked.length > 0 ? await (await import('./list-endpoint-models.js')).listEndpointModels(asked) : [];
     if (json) {
-      io.stdout.write(`${JSON.stringify({ cacheDir: dir, models: models.map((m) => ({ ...m, modifiedAt: m.modifiedAt.toISOString() })) }, null, 2)}\n`);
+      const cached = models.map((m) => ({ ...m, modifiedAt: m.modifiedAt.toISOString() }));
+      io.stdout.write(`${JSON.stringify({ cacheDir: dir, models: cached, ...(endpoints.length > 0 ? { endpoints } : {}) }, null, 2)}\n`);
     } else if (models.length === 0) {
       io.stdout.write(`No models cached in ${dir}\n`);
     } else {
       io.stdout.write(`Models in ${dir}:\n`);
       for (const m of models) io.stdout.write(`${(m.bytes / 1_000_000).toFixed(1).padStart(9)} MB  ${m.file}\n`);
     }
-    return 0;
+    if (!json) writeEndpoints(io, endpoints);
+    return endpoints.some((endpoint) => endpoint.error) ? 1 : 0;
   }
   if (sub === 'pull') {
     if (rest.length !== 1) return usageError(io, '"models pull" needs exactly one SPEC');
@@ -80,6 +95,14 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo): Pro
     }
   }
   return usageError(io, `unknown subcommand "${sub}"`);
+}
+
+function writeEndpoints(io: ModelsCommandIo, endpoints: readonly EndpointModels[]): void {
+  for (const endpoint of endpoints) {
+    io.stdout.write(`\n${endpoint.provider}: ${endpoint.url}\n`);
+    if (endpoint.error) io.stderr.write(`models: ${endpoint.provider}: ${endpoint.error}\n`);
+    for (const model of endpoint.models) io.stdout.write(`${model.configured ? '  * ' : '    '}${endpoint.provider}:${model.id}\n`);
+  }
 }
 
 function usageError(io: ModelsCommandIo, message: string): number {

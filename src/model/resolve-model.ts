@@ -21,8 +21,13 @@ export async function resolveModel(
   agentConfig: PlaitedConfig['agent'],
   options: { /** Debug diagnostics (a local model's token counters per generation). */ log?: (message: string) => void } = {},
 ): Promise<ResolvedLanguageModel> {
-  // No model configured: the seed's default, FunctionGemma run locally (downloaded once, then cached).
-  const spec = agentConfig.model ?? `llama-cpp:${DEFAULT_CHAT_MODEL}`;
+  // No model configured: the seed's default, FunctionGemma run locally (downloaded once, then cached), saying so.
+  if (agentConfig.model === undefined) {
+    const model = await resolveModel({ ...agentConfig, model: `llama-cpp:${DEFAULT_CHAT_MODEL}` }, options);
+    const { firstRunModel } = await import('./first-run-model.js');
+    return model.specificationVersion === 'v3' ? firstRunModel(model, DEFAULT_CHAT_MODEL) : model;
+  }
+  const spec = agentConfig.model;
   if (typeof spec !== 'string') return spec;
   checkModelSpec({ agent: { ...agentConfig, model: spec } });
 
@@ -36,10 +41,16 @@ export async function resolveModel(
     case 'llama-cpp': {
       const { createLlamaCppLanguageModel } = await import('./llama-cpp-language-model.js');
       const { createDownloadProgressReporter } = await import('./download-progress.js');
+      const { createDownloadNoticeReporter } = await import('./download-notices.js');
+      // The first use of a remote model downloads it: show the progress (stderr; stdout is the protocol's), and to the turn's client.
+      const toStderr = createDownloadProgressReporter(process.stderr, `Downloading ${modelId}`);
+      const toClient = createDownloadNoticeReporter(`Downloading the model ${modelId}`);
       return createLlamaCppLanguageModel({
         model: modelId,
-        // The first use of a remote model downloads it: show the progress (stderr; stdout is the protocol's).
-        onDownloadProgress: createDownloadProgressReporter(process.stderr, `Downloading ${modelId}`),
+        onDownloadProgress: (progress) => {
+          toStderr(progress);
+          toClient(progress);
+        },
         threads: agentConfig.threads,
         contextSize: agentConfig.contextSize,
         chatFormat: agentConfig.chatFormat,

@@ -15,8 +15,28 @@ type NodeLlamaCpp = typeof import('node-llama-cpp');
 let moduleLoad: Promise<NodeLlamaCpp> | undefined;
 let llamaLoad: Promise<Llama> | undefined;
 
+/** The version the local models are built and tested against (package.json's optional peer). */
+export const NODE_LLAMA_CPP_VERSION = '3.21.1';
+
+/**
+ * node-llama-cpp, an optional peer dependency (about 600 MB of llama.cpp builds that users of
+ * remote models do without): missing, a local model or the local embedder fails naming the
+ * install command (the registry's discovery then falls back to keyword search).
+ */
 export function loadNodeLlamaCpp(): Promise<NodeLlamaCpp> {
-  moduleLoad ??= import('node-llama-cpp');
+  moduleLoad ??= import('node-llama-cpp').catch((cause: unknown) => {
+    moduleLoad = undefined;
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !/node-llama-cpp/.test(errorMessage(cause))) throw cause;
+    throw new LocalModelError(
+      'local_runtime_missing',
+      'node-llama-cpp',
+      'Local models (llama-cpp:) and the local embedder need node-llama-cpp, which is not installed: ' +
+        `run \`npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION}\` where plaited-agent is installed (add -g for a global install), ` +
+        'or use a remote model (e.g. --model anthropic:claude-sonnet-4-5).',
+      { cause },
+    );
+  });
   return moduleLoad;
 }
 

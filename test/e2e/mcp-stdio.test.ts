@@ -172,7 +172,32 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
   });
 });
 
+describe('a rate-limited model call on the MCP face', () => {
+  it('is retried, the retry told to the host as progress, and the turn answers', async () => {
+    const cwd = project();
+    const cli = await start(cwd);
+    server.push({ status: 429, errorBody: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } }, { text: 'Answered after the retry.', chunkDelayMs: 15 });
+    const progress: string[] = [];
+    const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'hi' } }, { onprogress: (update) => void progress.push(update.message ?? '') });
+    expect(resultText(result)).toBe('Answered after the retry.');
+    expect(progress[0]).toMatch(/^\[warning\] The model endpoint .* answered HTTP 429 \(rate limited\): retrying in .* \(attempt 2 of 4\)\.$/);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
 describe('the mounted agent with no model configured (the built CLI)', () => {
+  it('in a host without sampling, prompt answers a tool error saying a model must be configured and how', async () => {
+    const cwd = project();
+    const cli = await startMcpCli({ cwd, capabilities: { elicitation: {} } });
+    clis.push(cli);
+    const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'hi' } });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('No model configured');
+    expect(resultText(result)).toContain('does not offer sampling');
+    expect(resultText(result)).toContain('--model anthropic:claude-sonnet-4-5');
+    expect(resultText(result)).toContain('agent.model');
+  });
+
   it('borrows the host model through MCP sampling', async () => {
     const cwd = project();
     const sampled: unknown[] = [];

@@ -102,13 +102,18 @@ describe('first-use downloads', () => {
     );
     const models = cacheDir();
     const cli = bed.track(startAcpCli({ cwd, args: [], env: { PLAITED_MODELS_DIR: models } }));
-    await initialize(cli);
+    await initialize(cli, { session: { notices: {} } } as never);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(['end_turn', 'max_tokens']).toContain(response.stopReason);
     expect(cli.stderr()).toMatch(new RegExp(`Downloading ${base}/chat.gguf 100%`));
     expect(cli.stderr()).toMatch(new RegExp(`Downloading embedder ${base}/embed.gguf 100%`));
     expect(existsSync(join(models, 'chat.gguf'))).toBe(true);
+    // The client of the turn that started the download sees its progress as notices.
+    const notices = cli.updates
+      .filter((n) => n.sessionId === sessionId && (n.update.sessionUpdate as string) === 'notice')
+      .map((n) => String((n.update as unknown as { description: string }).description));
+    expect(notices).toContainEqual(expect.stringMatching(new RegExp(`^Downloading the model ${base}/chat.gguf: 100% \\(1\\.8/1\\.8 MB\\)`)));
     expect(cli.rawResponses).toEqual([]);
   }, 120_000);
 });

@@ -6,6 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { agentText, initialize, startAcpCli } from '../helpers/acp-cli.js';
+import { requireTestModel } from '../model/test-models.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = join(root, 'test/fixtures/library-consumer');
@@ -70,5 +72,37 @@ describe('the packed package as a library', () => {
     expect(JSON.parse(turn.stdout.trim())).toEqual({ text: 'Done: HELLO', tool: true, stopReason: 'end_turn' });
     // The tool's result went back to the model.
     expect(JSON.stringify(server.requests[1]?.messages)).toContain('HELLO');
+
+    // A light install: npm leaves the optional peer node-llama-cpp (llama.cpp builds, ~600 MB) out.
+    expect(existsSync(join(consumer, 'node_modules/node-llama-cpp'))).toBe(false);
+    const megabytes = Number(run('du', ['-sm', 'node_modules'], consumer).stdout.split('\t')[0]);
+    expect(megabytes).toBeGreaterThan(0);
+    expect(megabytes).toBeLessThanOrEqual(250);
+
+    // A turn through the installed bin, over ACP.
+    const bin = join(consumer, 'node_modules/plaited-agent/dist/bin/plaited-agent.js');
+    server.push({ text: 'Answered through the installed bin.' });
+    const cli = startAcpCli({ cwd: consumer, cli: bin, trust: false, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+    try {
+      await initialize(cli);
+      const { sessionId } = await cli.agent.request('session/new', { cwd: consumer, mcpServers: [] });
+      expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+      expect(agentText(cli, sessionId)).toBe('Answered through the installed bin.');
+    } finally {
+      await cli.close();
+    }
+
+    // A local model without node-llama-cpp: the turn names the install command.
+    const local = startAcpCli({ cwd: consumer, cli: bin, trust: false, args: ['--model', `llama-cpp:${requireTestModel('PLAITED_TEST_CHAT_MODEL')}`] });
+    try {
+      await initialize(local);
+      const { sessionId } = await local.agent.request('session/new', { cwd: consumer, mcpServers: [] });
+      await expect(local.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({
+        message: expect.stringContaining('npm install node-llama-cpp@3.21.1'),
+        data: { code: 'local_runtime_missing' },
+      });
+    } finally {
+      await local.close();
+    }
   }, 600_000);
 });

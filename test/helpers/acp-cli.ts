@@ -169,6 +169,8 @@ export interface StartCliOptions {
   trust?: boolean;
   /** Validate against the unstable v1 schema (a client of `@agentclientprotocol/sdk/unstable` methods such as `session/fork`). */
   unstable?: boolean;
+  /** The CLI script to run (default: this repository's built one; an installed package's bin). */
+  cli?: string;
 }
 
 /**
@@ -177,7 +179,7 @@ export interface StartCliOptions {
  */
 export function startAcpCli(options: StartCliOptions): AcpCli {
   if (options.trust !== false) trustProjectConfig(options.cwd, options.args, options.env);
-  const child = spawn(runtimeExecutable(options.runtime), [CLI, ...(options.args ?? [])], {
+  const child = spawn(runtimeExecutable(options.runtime), [options.cli ?? CLI, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -101,6 +101,10 @@ export async function runMcpTurn(agent: Agent, options: RunMcpTurnOptions): Prom
       case 'turn-end':
         stopReason = event.stopReason;
         break;
+      case 'notice':
+        // A model call retried after a 429, a download's progress: the host hears it as progress.
+        report(`[${event.level}] ${event.message}`);
+        break;
       case 'error':
         stopReason = 'error';
         error = event.error;
