@@ -46,6 +46,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const { runTrustCommand } = await import('./trust-command.js');
     return runTrustCommand(args.command.args, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
   }
+  const oneShot = await (await import('./one-shot-commands.js')).runOneShotCommand(args.command, log);
+  if (oneShot !== undefined) return oneShot;
 
   let config: PlaitedConfig;
   let untrusted: string | undefined;
