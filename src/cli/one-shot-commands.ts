@@ -10,6 +10,8 @@ export async function runOneShotCommand(command: { name: string; args: string[] 
   switch (command?.name) {
     case 'sessions':
       return (await import('./sessions-command.js')).runSessionsCommand(command.args, process.cwd(), streams(), log);
+    case 'init':
+      return (await import('./init-command.js')).runInitCommand(command.args, process.cwd(), streams());
     default:
       return undefined;
   }

@@ -10,11 +10,12 @@ export interface CliRun {
 
 /**
  * The built CLI run to its end in `cwd` (a one-shot command: `-p`, `sessions`, `doctor`...),
- * asynchronously, so a scripted model served by this test process keeps answering. `input` is
- * written to its stdin, which is then closed (an empty pipe when absent).
+ * asynchronously, so a scripted model served by this test process keeps answering. The
+ * project's config is trusted first (`trust: false`: not). `input` is written to its stdin, which is then closed (an empty pipe when absent).
  */
-export function runCliOnce(args: readonly string[], options: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
-  trustProjectConfig(options.cwd, args, options.env);
+export function runCliOnce(args: readonly string[], options: { cwd: string; input?: string; env?: Record<string, string>; trust?: boolean }): Promise<CliRun> {
+  // As a user would after writing a config; `trust: false` leaves trust to the command under test.
+  if (options.trust !== false) trustProjectConfig(options.cwd, args, options.env);
   const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
