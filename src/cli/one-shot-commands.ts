@@ -12,6 +12,8 @@ export async function runOneShotCommand(command: { name: string; args: string[] 
       return (await import('./sessions-command.js')).runSessionsCommand(command.args, process.cwd(), streams(), log);
     case 'init':
       return (await import('./init-command.js')).runInitCommand(command.args, process.cwd(), streams());
+    case 'doctor':
+      return (await import('./doctor-command.js')).runDoctorCommand(command.args, process.cwd(), streams(), log);
     default:
       return undefined;
   }
