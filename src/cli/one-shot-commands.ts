@@ -14,6 +14,8 @@ export async function runOneShotCommand(command: { name: string; args: string[] 
       return (await import('./init-command.js')).runInitCommand(command.args, process.cwd(), streams());
     case 'doctor':
       return (await import('./doctor-command.js')).runDoctorCommand(command.args, process.cwd(), streams(), log);
+    case 'mcp':
+      return (await import('./mcp-command.js')).runMcpCommand(command.args, process.cwd(), streams(), log);
     default:
       return undefined;
   }
