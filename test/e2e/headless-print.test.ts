@@ -30,6 +30,14 @@ interface Result {
 }
 
 describe('plaited-agent -p (headless one-shot)', () => {
+  it('--help lists the terminal commands and the -p flags', async () => {
+    const run = await runCliOnce(['--help'], { cwd: project() });
+    expect(run.status).toBe(0);
+    for (const text of ['-p, --print', '--output-format', '--mode', '--allow RULE', '--deny RULE', '--resume ID', '--continue', 'sessions list', 'init', 'doctor', 'mcp list']) {
+      expect(run.stdout).toContain(text);
+    }
+  });
+
   it('prints the answer on stdout and exits 0', async () => {
     server.push({ text: 'Hello from the model.' });
     const run = await print(project(), ['-p', 'say hello']);
