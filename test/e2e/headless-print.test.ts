@@ -130,6 +130,12 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(cut.status).toBe(1);
     expect(cut.stderr).toContain('max_tokens');
 
+    // Port 9 is one fetch never connects to: the model call fails at once, without retries to wait out.
+    const unreachable = await runCliOnce(['-p', 'hello', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', 'http://127.0.0.1:9/v1'], { cwd: project() });
+    expect(unreachable.status).toBe(1);
+    expect(unreachable.stderr).toContain('the turn failed (model_call_failed)');
+    expect(JSON.parse(unreachable.stdout)).toMatchObject({ stopReason: 'error', error: { code: 'model_call_failed' } });
+
     const empty = await print(project(), ['-p'], '');
     expect(empty.status).toBe(2);
     expect(empty.stderr).toContain('-p needs a task');
