@@ -57,6 +57,24 @@ describe('plaited-agent doctor', () => {
     expect(run.stdout).toMatch(/\d+ checks? failed\./);
   });
 
+  it('says when the endpoint refuses the key', async () => {
+    const { createServer } = await import('node:http');
+    const refusing = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'invalid api key' } }));
+    });
+    await new Promise<void>((done) => refusing.listen(0, '127.0.0.1', done));
+    try {
+      const port = (refusing.address() as { port: number }).port;
+      const cwd = project({ agent: { model: 'openai-compatible:scripted', baseURL: `http://127.0.0.1:${port}/v1` } });
+      const run = await runCliOnce(['doctor'], { cwd });
+      expect(run.status).toBe(1);
+      expect(line(run.stdout, 'model')).toMatch(/^✗ model: .*refused the key \(HTTP 401\) — fix: check PLAITED_API_KEY/);
+    } finally {
+      await new Promise((done) => refusing.close(done));
+    }
+  });
+
   it('reports a state file written by a newer plaited-agent', async () => {
     const cwd = project({ agent: { model: 'openai-compatible:scripted', baseURL: model.url } });
     mkdirSync(join(cwd, '.plaited/state'), { recursive: true });

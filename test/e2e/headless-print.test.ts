@@ -79,6 +79,13 @@ describe('plaited-agent -p (headless one-shot)', () => {
     const result = JSON.parse(refused.stdout) as Result;
     expect(result.refusedPermissions).toEqual([expect.objectContaining({ title: 'Write out.txt' })]);
 
+    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'written\n' } }] }, { text: 'Tried again.' });
+    const streamed = await print(cwd, ['-p', 'write out.txt', '--output-format', 'stream-json']);
+    expect(streamed.status, streamed.stderr).toBe(0);
+    const events = streamed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; title?: string });
+    expect(events.filter((event) => event.type === 'permission-refused').map((event) => event.title)).toEqual(['Write out.txt']);
+    expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
+
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'written\n' } }] }, { text: 'Wrote it.' });
     const allowed = await print(cwd, ['-p', 'write out.txt', '--allow', 'write_file']);
     expect(allowed.status, allowed.stderr).toBe(0);
