@@ -83,7 +83,8 @@ Headless one-shot (scripts, CI): runs one turn in the current project and exits
                         and reported: nothing waits for an answer
   --resume ID           add the turn to that session of this project
   -c, --continue        add the turn to the project's latest session
-  Exit code 0 when the turn ends normally (end_turn); 1 otherwise, the reason on stderr.
+  Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C); 1 otherwise,
+  the reason on stderr.
 
 Commands:
   sessions              list, show, export (Markdown or JSON) or delete this project's sessions

@@ -12,7 +12,8 @@ export interface PrintStreams {
 /**
  * `plaited-agent -p "task"`: one turn in `cwd` on a new session (or `--resume ID`, `--continue`),
  * the answer on stdout in the asked format, then stop. Resolves to the exit code: 0 on `end_turn`,
- * 1 otherwise (the reason on stderr), 2 when the command itself is wrong (no prompt, no such session).
+ * 130 when cancelled (Ctrl-C, SIGTERM), 1 otherwise (the reason on stderr), 2 when the command
+ * itself is wrong (no prompt, no such session).
  */
 export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: string, streams: PrintStreams): Promise<number> {
   const say = (line: string) => streams.stderr.write(`plaited-agent: ${line}\n`);
@@ -34,9 +35,13 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
     return 1;
   }
   const abort = new AbortController();
-  const cancel = () => abort.abort();
-  process.once('SIGINT', cancel);
-  process.once('SIGTERM', cancel);
+  // The first Ctrl-C (or SIGTERM) cancels the turn, which then ends and reports; a second one exits at once.
+  const cancel = () => {
+    if (abort.signal.aborted) process.exit(130);
+    abort.abort();
+  };
+  process.on('SIGINT', cancel);
+  process.on('SIGTERM', cancel);
   let result: PrintResult;
   try {
     result = await printTurn(agent, session.sessionId, prompt, { format: print.outputFormat, stdout: streams.stdout, report: say, signal: abort.signal });
@@ -46,6 +51,10 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
   }
   if (print.outputFormat !== 'text') streams.stdout.write(`${JSON.stringify(result)}\n`);
   if (result.stopReason === 'end_turn') return 0;
+  if (result.stopReason === 'cancelled') {
+    say('the turn was cancelled');
+    return 130;
+  }
   say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}` : `the turn ended with stop reason ${result.stopReason}, not end_turn`);
   return 1;
 }

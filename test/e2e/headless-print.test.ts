@@ -153,3 +153,26 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(stray.stderr).toContain('--output-format goes with -p');
   });
 });
+
+describe('plaited-agent -p and Ctrl-C', () => {
+  it('SIGINT cancels the running turn: the partial result is still printed, exit 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const { CLI } = await import('../helpers/acp-cli.js');
+    const { waitFor } = await import('../helpers/wait-for.js');
+    server.push({ text: 'never sent', until: new Promise(() => undefined) });
+    const child = spawn(process.execPath, [CLI, '-p', 'take your time', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', server.url], {
+      cwd: project(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
+    await waitFor(() => server.open() === 1, 20_000, 'the model call');
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toContain('the turn was cancelled');
+    expect(JSON.parse(stdout)).toMatchObject({ stopReason: 'cancelled' });
+  });
+});
