@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors/error-message.js';
 import { PlaitedError } from '../errors/plaited-error.js';
+import { PRINT_OPTIONS, printArgsFrom, type PrintArgs } from './print-args.js';
 
 export interface CliArgs {
   adapters: string[];
@@ -21,7 +22,12 @@ export interface CliArgs {
   version: boolean;
   /** A subcommand (`models`, `trust`) and its arguments. */
   command?: { name: string; args: string[] };
+  /** `-p` / `--print`: one headless turn (see print-args.ts). */
+  print?: PrintArgs;
 }
+
+/** Subcommands that parse their own arguments. */
+const SUBCOMMANDS = new Set(['models', 'trust', 'sessions', 'init', 'doctor', 'mcp']);
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -41,6 +47,9 @@ export class CliUsageError extends PlaitedError<'cli_usage'> {
 export const USAGE = `Usage: plaited-agent [options]
        plaited-agent models pull SPEC | models list
        plaited-agent trust [--config PATH] [--revoke]
+       plaited-agent -p "TASK" [--output-format text|json|stream-json] [--mode M] [--allow T]... [--deny T]... [--resume ID | --continue]
+       plaited-agent sessions list | show ID | export ID [--format markdown|json] | delete ID
+       plaited-agent init | doctor | mcp list
 
 Starts an agent that speaks the Agent Client Protocol on stdio (default): ACP v1, or the
 ACP v2 draft (experimental) when the client's initialize asks for protocol version 2
@@ -66,21 +75,41 @@ Options:
                         /proc/<pid>/cmdline; use --auth-token-file or PLAITED_AUTH_TOKEN)
   --no-auth             accept HTTP clients without a token (only with a loopback --host)
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
+
+Headless one-shot (scripts, CI): runs one turn in the current project and exits
+  -p, --print [TASK]    the task (read from stdin when omitted and stdin is piped); the answer on stdout
+  --output-format F     text (default), json (one object: result, session id, stop reason, usage,
+                        tool calls, refused permissions) or stream-json (one JSON event per line)
+  --mode M              default, accept-edits or plan
+  --allow RULE          a tool (or tool(scope), e.g. "bash(npm test:*)") that runs without asking; repeat
+  --deny RULE           a tool (or tool(scope)) refused; repeat. Any call that would ask is refused
+                        and reported: nothing waits for an answer
+  --resume ID           add the turn to that session of this project
+  -c, --continue        add the turn to the project's latest session
+  Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C); 1 otherwise,
+  the reason on stderr.
+
+Commands:
+  sessions              list, show, export (Markdown or JSON) or delete this project's sessions
+  init                  write a commented .plaited/config.ts and AGENTS.md (never overwrites)
+  doctor                check the tools, model, embedder, MCP servers and state store; exit 1 on a failure
+  mcp list              each configured MCP server: state, tool count, last error
   -h, --help            show this help
   -v, --version         show the version
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
-  if (argv[0] === 'models' || argv[0] === 'trust') {
+  if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }
   let parsed;
   try {
     parsed = parseArgs({
       args: [...argv],
-      allowPositionals: false,
+      allowPositionals: true,
       strict: true,
       options: {
+        ...PRINT_OPTIONS,
         adapter: { type: 'string', multiple: true },
         config: { type: 'string' },
         model: { type: 'string' },
@@ -100,6 +129,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     throw new CliUsageError(errorMessage(error));
   }
   const values = parsed.values;
+  let print: PrintArgs | undefined;
+  try {
+    print = printArgsFrom(values, parsed.positionals);
+  } catch (error) {
+    throw new CliUsageError(errorMessage(error));
+  }
   const logLevel = (values['log-level'] ?? 'info') as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new CliUsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
   const transport = values.transport;
@@ -125,5 +160,6 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     noAuth: values['no-auth'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
+    ...(print ? { print } : {}),
   };
 }

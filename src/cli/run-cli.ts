@@ -48,6 +48,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const { runTrustCommand } = await import('./trust-command.js');
     return runTrustCommand(args.command.args, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
   }
+  const oneShot = await (await import('./one-shot-commands.js')).runOneShotCommand(args.command, log);
+  if (oneShot !== undefined) return oneShot;
 
   let config: PlaitedConfig;
   let untrusted: string | undefined;
@@ -65,6 +67,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   }
   // Inside the whole-agent sandbox the outer process already said it.
   if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
+
+  const hint = (await import('./terminal-hint.js')).terminalHint(args, process.stdin.isTTY);
+  if (hint !== undefined) process.stderr.write(`${hint}\n`);
 
   const requested = args.adapters.length > 0 ? args.adapters : ['acp'];
   const wholeAgent = requested.includes('sandbox') || config.adapters.sandbox.enabled;
@@ -101,7 +106,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];
   try {
-    for (const name of chain) {
+    // A headless one-shot (-p) takes the wrappers (sandbox) but serves no protocol.
+    for (const name of args.print ? chain.filter((entry) => entry === 'sandbox') : chain) {
       const adapter = await resolveAdapter(name);
       const result = await adapter.wrap(current, adapterOptions(name, config, args, log, adapter.name));
       if (isAgent(result)) current = result;
@@ -111,6 +117,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
     await agent.stop();
     return 2;
+  }
+  if (args.print) {
+    const { runPrintCommand } = await import('./print-command.js');
+    const code = await runPrintCommand(current, args.print, process.cwd(), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    await agent.stop().catch(() => undefined);
+    return code;
   }
   if (served.length === 0) {
     process.stderr.write('plaited-agent: no adapter is serving a protocol (add --adapter acp or --adapter mcp)\n');
@@ -135,6 +147,8 @@ function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
   return {
     ...config,
     hooks: { ...config.hooks, onTurnEnd: [...onTurnEnd, () => reclaimer.afterTurn()] },
+    // -p --allow/--deny: rules for this run only, beside the config's.
+    ...(args.print ? { tools: { ...config.tools, allow: [...config.tools.allow, ...args.print.allow], deny: [...config.tools.deny, ...args.print.deny] } } : {}),
     agent: {
       ...config.agent,
       ...(args.model ? { model: args.model } : {}),

@@ -1,0 +1,39 @@
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { errorMessage } from '../errors/error-message.js';
+import { SESSION_SCHEMA_VERSION } from '../storage/session-schema.js';
+import { openSqliteDatabase } from '../storage/sqlite/open-sqlite-database.js';
+import { ensureStateFolder, stateFolder } from '../storage/state-folder.js';
+import type { DoctorCheck } from './doctor-check.js';
+
+/** The project's state folder is writable and its session file (if any) has a schema this version reads. */
+export function checkStateStore(cwd: string, stateDb: string | undefined): DoctorCheck {
+  const name = 'state store';
+  if (stateDb === ':memory:') return { name, ok: true, detail: 'agent.stateDb is :memory: (nothing is kept between runs)' };
+  let folder: string;
+  try {
+    folder = ensureStateFolder(cwd);
+    const probe = join(folder, `.doctor-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    return { name, ok: false, detail: `${stateFolder(cwd)} is not writable (${errorMessage(error)})`, fix: 'make .plaited/state writable by this user, or set agent.stateDb to a writable file' };
+  }
+  const file = stateDb !== undefined ? resolve(cwd, stateDb) : join(folder, 'state.db');
+  if (!existsSync(file)) return { name, ok: true, detail: `${folder} writable; no sessions yet (schema ${SESSION_SCHEMA_VERSION} on first use)` };
+  try {
+    const db = openSqliteDatabase(file);
+    try {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SESSION_SCHEMA_VERSION) {
+        return { name, ok: false, detail: `${file} has schema ${version}, newer than this plaited-agent's ${SESSION_SCHEMA_VERSION}`, fix: 'upgrade plaited-agent, or set agent.stateDb to another file' };
+      }
+      const note = version < SESSION_SCHEMA_VERSION ? `, migrated to ${SESSION_SCHEMA_VERSION} at the next start` : '';
+      return { name, ok: true, detail: `${file} writable, schema ${version}${note}` };
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return { name, ok: false, detail: `${file} cannot be opened (${errorMessage(error)})`, fix: `move ${file} aside (its sessions are lost) or restore it from a backup` };
+  }
+}

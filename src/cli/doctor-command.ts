@@ -1,0 +1,74 @@
+import { parseArgs } from 'node:util';
+import { errorMessage } from '../errors/error-message.js';
+import { openEmbedder } from '../model/open-embedder.js';
+import { checkModel } from './check-model.js';
+import { checkPrograms } from './check-programs.js';
+import { checkStateStore } from './check-state-store.js';
+import { doctorLine, type DoctorCheck } from './doctor-check.js';
+import { mcpServerStates } from './mcp-server-states.js';
+import { openProjectAgent } from './open-project-agent.js';
+import type { Log } from './stderr-log.js';
+
+export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--model SPEC] [--base-url URL]
+
+Checks what the agent needs here: Node, rg, bwrap, socat, setpriv, the model (reachable, key
+accepted, model served), the embedder, each configured MCP server (starts, lists tools) and the
+state store (writable, schema version). One line each, ✓ or ✗ with the fix; exit 1 when any failed.
+`;
+
+interface Streams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** `plaited-agent doctor`: prints each check as it completes; resolves to the exit code. */
+export async function runDoctorCommand(argv: readonly string[], cwd: string, streams: Streams, log: Log): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { config: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    streams.stderr.write(`plaited-agent doctor: ${errorMessage(error)}\n\n${DOCTOR_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    streams.stdout.write(DOCTOR_USAGE);
+    return 0;
+  }
+  let failed = 0;
+  const show = (check: DoctorCheck) => {
+    if (!check.ok) failed++;
+    streams.stdout.write(`${doctorLine(check)}\n`);
+  };
+  checkPrograms().forEach(show);
+  let project;
+  try {
+    project = await openProjectAgent({ cwd, configPath: values.config, log });
+  } catch (error) {
+    show({ name: 'config', ok: false, detail: errorMessage(error), fix: 'correct the config file named above' });
+    return 1;
+  }
+  const { agent, untrusted, path } = project;
+  const config = { ...project.config, agent: { ...project.config.agent, ...(values.model ? { model: values.model } : {}), ...(values['base-url'] ? { baseURL: values['base-url'] } : {}) } };
+  show(untrusted === undefined ? { name: 'config', ok: true, detail: path ?? 'none (defaults; plaited-agent init writes one)' } : { name: 'config', ok: false, detail: untrusted, fix: 'plaited-agent trust (after reading it)' });
+  try {
+    show(await checkModel(config, cwd));
+    const embedder = await openEmbedder(config, cwd);
+    show(
+      embedder.embedder
+        ? { name: 'embedder', ok: true, detail: `${config.embedder.model} (${await embedder.embedder.dimensions()} dimensions)` }
+        : { name: 'embedder', ok: false, detail: `${config.embedder.model}: ${embedder.unavailable}`, fix: 'let it download once (network), or set embedder.model to a local GGUF; without it tool search uses keywords alone' },
+    );
+    await embedder.embedder?.close?.();
+    const servers = await mcpServerStates(agent, config, 20_000);
+    if (servers.length === 0) show({ name: 'mcp servers', ok: true, detail: 'none configured' });
+    for (const server of servers) {
+      const ok = server.state === 'connected' || server.state === 'disabled';
+      show({ name: `mcp ${server.id}`, ok, detail: ok ? `${server.state}, ${server.tools} tools` : `${server.state}${server.lastError ? `: ${server.lastError}` : ''}`, fix: `check mcp.servers "${server.id}" (command, url, auth) in the config` });
+    }
+    show(checkStateStore(cwd, config.agent.stateDb));
+  } finally {
+    await agent.stop().catch(() => undefined);
+  }
+  streams.stdout.write(failed === 0 ? 'All checks passed.\n' : `${failed} check${failed === 1 ? '' : 's'} failed.\n`);
+  return failed === 0 ? 0 : 1;
+}

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { configFingerprint } from '../config/config-fingerprint.js';
+import { recordTrust } from '../config/config-trust.js';
+import { CONFIG_FILE_NAMES } from '../config/load-config.js';
+import { errorMessage } from '../errors/error-message.js';
+import { detectProviders } from './detect-providers.js';
+import { INIT_AGENTS_MD, initConfigSource } from './init-config-source.js';
+
+export const INIT_USAGE = `Usage: plaited-agent init
+
+Writes a commented .plaited/config.ts (with a model found in the environment: a provider's key
+variable, or an Ollama or LM Studio server on its usual local port) and an AGENTS.md, each only if
+the project has none: nothing is ever overwritten. The config it writes is trusted at once (you
+asked for it, and it is plaited-agent's own text); after you edit it, run plaited-agent trust.
+`;
+
+interface Streams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** `plaited-agent init`: resolves to the exit code. */
+export async function runInitCommand(argv: readonly string[], cwd: string, streams: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { help: { type: 'boolean', short: 'h' } } });
+    if (values.help) {
+      streams.stdout.write(INIT_USAGE);
+      return 0;
+    }
+  } catch (error) {
+    streams.stderr.write(`plaited-agent init: ${errorMessage(error)}\n\n${INIT_USAGE}`);
+    return 2;
+  }
+  const say = (line: string) => streams.stdout.write(`${line}\n`);
+  try {
+    const existing = CONFIG_FILE_NAMES.map((name) => join(cwd, '.plaited', name)).find((file) => existsSync(file));
+    if (existing !== undefined) say(`Kept ${existing}: a config exists (nothing overwritten).`);
+    else {
+      const detected = await detectProviders(env);
+      const file = join(cwd, '.plaited', 'config.ts');
+      mkdirSync(join(cwd, '.plaited'), { recursive: true });
+      writeFileSync(file, initConfigSource(detected), { flag: 'wx' });
+      say(`Wrote ${file}`);
+      say(detected[0] ? `  model: ${detected[0].model} (${detected[0].found})` : '  no model found: set a provider key or start Ollama / LM Studio, then edit agent.model');
+      // The user asked for this file and it is our own text: trusting it spares a step that would
+      // only confirm what init just wrote. An edit (by anyone) needs `plaited-agent trust` again.
+      const store = recordTrust(file, await configFingerprint(file, cwd), env);
+      say(`  trusted (recorded in ${store}); after editing it, run plaited-agent trust`);
+    }
+    const agents = join(cwd, 'AGENTS.md');
+    if (existsSync(agents)) say(`Kept ${agents} (nothing overwritten).`);
+    else {
+      writeFileSync(agents, INIT_AGENTS_MD, { flag: 'wx' });
+      say(`Wrote ${agents}: fill in how to build and test this project.`);
+    }
+    say('Next: plaited-agent doctor checks the setup; plaited-agent -p "task" runs one task.');
+    return 0;
+  } catch (error) {
+    streams.stderr.write(`plaited-agent init: ${errorMessage(error)}\n`);
+    return 1;
+  }
+}

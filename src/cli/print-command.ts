@@ -1,0 +1,83 @@
+import type { Agent, SessionInfo } from '../agent/agent.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { PrintArgs } from './print-args.js';
+import { printTurn, type PrintResult } from './print-turn.js';
+
+export interface PrintStreams {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * `plaited-agent -p "task"`: one turn in `cwd` on a new session (or `--resume ID`, `--continue`),
+ * the answer on stdout in the asked format, then stop. Resolves to the exit code: 0 on `end_turn`,
+ * 130 when cancelled (Ctrl-C, SIGTERM), 1 otherwise (the reason on stderr), 2 when the command
+ * itself is wrong (no prompt, no such session).
+ */
+export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: string, streams: PrintStreams): Promise<number> {
+  const say = (line: string) => streams.stderr.write(`plaited-agent: ${line}\n`);
+  const prompt = print.prompt ?? (streams.stdin.isTTY ? undefined : await readAll(streams.stdin));
+  if (prompt === undefined || prompt.trim() === '') {
+    say('-p needs a task: plaited-agent -p "what to do", or pipe it in (echo "what to do" | plaited-agent -p)');
+    return 2;
+  }
+  let session: SessionInfo;
+  try {
+    const found = await sessionFor(agent, print, cwd);
+    if (typeof found === 'string') {
+      say(found);
+      return 2;
+    }
+    session = found;
+  } catch (error) {
+    say(errorMessage(error));
+    return 1;
+  }
+  const abort = new AbortController();
+  // The first Ctrl-C (or SIGTERM) cancels the turn, which then ends and reports; a second one exits at once.
+  const cancel = () => {
+    if (abort.signal.aborted) process.exit(130);
+    abort.abort();
+  };
+  process.on('SIGINT', cancel);
+  process.on('SIGTERM', cancel);
+  let result: PrintResult;
+  try {
+    result = await printTurn(agent, session.sessionId, prompt, { format: print.outputFormat, stdout: streams.stdout, report: say, signal: abort.signal });
+  } finally {
+    process.off('SIGINT', cancel);
+    process.off('SIGTERM', cancel);
+  }
+  if (print.outputFormat !== 'text') streams.stdout.write(`${JSON.stringify(result)}\n`);
+  if (result.stopReason === 'end_turn') return 0;
+  if (result.stopReason === 'cancelled') {
+    say('the turn was cancelled');
+    return 130;
+  }
+  say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}` : `the turn ended with stop reason ${result.stopReason}, not end_turn`);
+  return 1;
+}
+
+/** The session the turn goes to, or what is wrong with the asked one. */
+async function sessionFor(agent: Agent, print: PrintArgs, cwd: string): Promise<SessionInfo | string> {
+  let id = print.resume;
+  if (print.continue) {
+    const sessions = (await agent.sessions.list({ cwd })).filter((session) => session.cwd === cwd);
+    const latest = sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    if (!latest) return `--continue: no session in ${cwd} yet; start one with plaited-agent -p "task"`;
+    id = latest.sessionId;
+  }
+  if (id === undefined) return agent.sessions.create({ cwd, ...(print.mode ? { mode: print.mode } : {}) });
+  const found = await agent.sessions.get(id, cwd);
+  if (!found) return `--resume: no session ${id} in ${cwd} (plaited-agent sessions list shows them)`;
+  const session = await agent.sessions.activate(id, cwd);
+  if (print.mode && print.mode !== session.mode) await agent.sessions.setMode(id, print.mode);
+  return session;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,124 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Agent, SessionInfo } from '../agent/agent.js';
+import { errorMessage } from '../errors/error-message.js';
+import { openProjectAgent } from './open-project-agent.js';
+import { sessionMarkdown } from './session-markdown.js';
+import type { Log } from './stderr-log.js';
+
+export const SESSIONS_USAGE = `Usage: plaited-agent sessions list [--format text|json]
+       plaited-agent sessions show ID
+       plaited-agent sessions export ID [--format markdown|json] [--output FILE]
+       plaited-agent sessions delete ID
+
+The sessions of the project in the current folder (stored in .plaited/state/). ID may be any
+unique beginning of a session id.
+
+Options:
+  --format F      list: text (default) or json; export: markdown (default) or json
+  --output FILE   export: write to FILE instead of stdout
+  --config PATH   the config to read (default: .plaited/config.{ts,mts,js,mjs,json})
+  -h, --help      show this help
+`;
+
+interface Streams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const ACTIONS = ['list', 'show', 'export', 'delete'] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** `plaited-agent sessions …`: resolves to the exit code (2: wrong usage, 1: no such session). */
+export async function runSessionsCommand(argv: readonly string[], cwd: string, streams: Streams, log: Log): Promise<number> {
+  const fail = (message: string, code: number) => {
+    streams.stderr.write(`plaited-agent sessions: ${message}\n`);
+    return code;
+  };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    return fail(`${errorMessage(error)}\n\n${SESSIONS_USAGE}`, 2);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    streams.stdout.write(SESSIONS_USAGE);
+    return 0;
+  }
+  const [action, id, ...extra] = positionals as [string | undefined, string | undefined, ...string[]];
+  if (action === undefined || !(ACTIONS as readonly string[]).includes(action)) return fail(`say what to do: ${ACTIONS.join(', ')}\n\n${SESSIONS_USAGE}`, 2);
+  if (action !== 'list' && id === undefined) return fail(`${action} needs a session id (plaited-agent sessions list shows them)`, 2);
+  if (extra.length > 0 || (action === 'list' && id !== undefined)) return fail(`unexpected argument '${action === 'list' ? id : extra[0]}'`, 2);
+  const formats = action === 'list' ? ['text', 'json'] : action === 'export' ? ['markdown', 'json'] : [];
+  const format = values.format ?? formats[0];
+  if (values.format !== undefined && !formats.includes(values.format)) return fail(formats.length === 0 ? `--format goes with list or export` : `--format for ${action} is one of ${formats.join(', ')}`, 2);
+  const { agent, untrusted } = await openProjectAgent({ cwd, configPath: values.config, log });
+  if (untrusted !== undefined) log('warn', untrusted);
+  try {
+    return await act(agent, action as Action, { id, format, output: values.output, cwd, streams, fail });
+  } catch (error) {
+    return fail(errorMessage(error), 1);
+  } finally {
+    await agent.stop().catch(() => undefined);
+  }
+}
+
+interface ActOptions {
+  id: string | undefined;
+  format: string | undefined;
+  output: string | undefined;
+  cwd: string;
+  streams: Streams;
+  fail: (message: string, code: number) => number;
+}
+
+async function act(agent: Agent, action: Action, options: ActOptions): Promise<number> {
+  const { cwd, streams } = options;
+  const sessions = (await agent.sessions.list({ cwd })).filter((session) => session.cwd === cwd).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  if (action === 'list') {
+    if (options.format === 'json') streams.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
+    else if (sessions.length === 0) streams.stdout.write(`No sessions in ${cwd} yet.\n`);
+    else for (const session of sessions) streams.stdout.write(`${session.sessionId}  ${session.updatedAt}  ${session.mode.padEnd(12)}  ${session.title ?? '(untitled)'}\n`);
+    return 0;
+  }
+  const matches = sessions.filter((session) => session.sessionId === options.id || session.sessionId.startsWith(options.id!));
+  const exact = matches.find((session) => session.sessionId === options.id);
+  if (matches.length === 0) return options.fail(`no session ${options.id} in ${cwd} (plaited-agent sessions list shows them)`, 1);
+  if (!exact && matches.length > 1) return options.fail(`${options.id} names ${matches.length} sessions (${matches.map((s) => s.sessionId).join(', ')}): give more of the id`, 2);
+  const session = exact ?? matches[0]!;
+  if (action === 'delete') {
+    await agent.sessions.delete(session.sessionId);
+    streams.stdout.write(`Deleted session ${session.sessionId}.\n`);
+    return 0;
+  }
+  const history = await agent.sessions.history(session.sessionId, cwd);
+  if (action === 'show') {
+    streams.stdout.write(summary(session, history.filter((event) => event.type === 'user-message').length));
+    return 0;
+  }
+  const text = options.format === 'json' ? `${JSON.stringify({ session, events: history }, null, 2)}\n` : sessionMarkdown(session, history);
+  if (options.output === undefined) streams.stdout.write(text);
+  else {
+    writeFileSync(resolve(cwd, options.output), text);
+    streams.stderr.write(`Wrote ${resolve(cwd, options.output)}\n`);
+  }
+  return 0;
+}
+
+function summary(session: SessionInfo, prompts: number): string {
+  const lines = [
+    `id:       ${session.sessionId}`,
+    `title:    ${session.title ?? '(untitled)'}`,
+    `project:  ${session.cwd}`,
+    `mode:     ${session.mode}`,
+    `created:  ${session.createdAt}`,
+    `updated:  ${session.updatedAt}`,
+    `prompts:  ${prompts}`,
+    ...(session.options?.model ? [`model:    ${session.options.model}`] : []),
+    ...(session.mcpServers.length > 0 ? [`mcp:      ${session.mcpServers.map((server) => server.name).join(', ')}`] : []),
+    `export:   plaited-agent sessions export ${session.sessionId} [--format markdown|json]`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,178 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCliOnce } from '../helpers/run-cli-once.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+
+// `plaited-agent -p`: one headless turn through the built CLI, on the scripted model (issue 25, item 1).
+let server: ScriptedOpenAIServer;
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const project = () => mkdtempSync(join(tmpdir(), 'plaited-print-'));
+const print = (cwd: string, args: string[], input?: string) =>
+  runCliOnce([...args, '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd, ...(input !== undefined ? { input } : {}) });
+const sent = (index: number) => JSON.stringify(server.requests[index]!.messages);
+
+interface Result {
+  type: 'result';
+  sessionId: string;
+  result: string;
+  stopReason: string;
+  usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
+  toolCalls: Array<{ name: string; status: string; input: unknown }>;
+  refusedPermissions: Array<{ title: string; reason: string }>;
+}
+
+describe('plaited-agent -p (headless one-shot)', () => {
+  it('--help lists the terminal commands and the -p flags', async () => {
+    const run = await runCliOnce(['--help'], { cwd: project() });
+    expect(run.status).toBe(0);
+    for (const text of ['-p, --print', '--output-format', '--mode', '--allow RULE', '--deny RULE', '--resume ID', '--continue', 'sessions list', 'init', 'doctor', 'mcp list']) {
+      expect(run.stdout).toContain(text);
+    }
+  });
+
+  it('prints the answer on stdout and exits 0', async () => {
+    server.push({ text: 'Hello from the model.' });
+    const run = await print(project(), ['-p', 'say hello']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('Hello from the model.\n');
+    expect(sent(0)).toContain('say hello');
+  });
+
+  it('--output-format json prints one object: result, session id, stop reason, usage and tool calls', async () => {
+    server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'Read it.', usage: { prompt_tokens: 40, completion_tokens: 3 } });
+    const cwd = project();
+    const run = await print(cwd, ['--print', 'read notes', '--output-format', 'json']);
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as Result;
+    expect(result).toMatchObject({ type: 'result', result: 'Read it.', stopReason: 'end_turn', refusedPermissions: [] });
+    expect(result.sessionId).toMatch(/\S/);
+    expect(result.usage?.outputTokens).toBeGreaterThan(0);
+    expect(result.toolCalls).toEqual([expect.objectContaining({ name: 'read_file', input: { path: 'notes.txt' } })]);
+  });
+
+  it('--output-format stream-json prints one JSON event per line, then the result', async () => {
+    server.push({ text: 'Streamed answer.' });
+    const run = await print(project(), ['-p', 'stream it', '--output-format', 'stream-json']);
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; text?: string });
+    expect(lines.filter((line) => line.type === 'text-delta').map((line) => line.text).join('')).toBe('Streamed answer.');
+    expect(lines.some((line) => line.type === 'turn-end')).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'Streamed answer.', stopReason: 'end_turn' });
+  });
+
+  it('a call that would ask is refused and reported, never waited on; --allow lets it run', async () => {
+    const cwd = project();
+    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'written\n' } }] }, { text: 'Tried.' });
+    const refused = await print(cwd, ['-p', 'write out.txt', '--output-format', 'json']);
+    expect(refused.status, refused.stderr).toBe(0);
+    expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
+    expect(refused.stderr).toContain('refused Write out.txt');
+    expect(refused.stderr).toContain('--allow');
+    const result = JSON.parse(refused.stdout) as Result;
+    expect(result.refusedPermissions).toEqual([expect.objectContaining({ title: 'Write out.txt' })]);
+
+    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'written\n' } }] }, { text: 'Tried again.' });
+    const streamed = await print(cwd, ['-p', 'write out.txt', '--output-format', 'stream-json']);
+    expect(streamed.status, streamed.stderr).toBe(0);
+    const events = streamed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; title?: string });
+    expect(events.filter((event) => event.type === 'permission-refused').map((event) => event.title)).toEqual(['Write out.txt']);
+    expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
+
+    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'written\n' } }] }, { text: 'Wrote it.' });
+    const allowed = await print(cwd, ['-p', 'write out.txt', '--allow', 'write_file']);
+    expect(allowed.status, allowed.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('written\n');
+    expect(allowed.stderr).not.toContain('refused');
+    expect(allowed.stdout).toBe('Wrote it.\n');
+  });
+
+  it('--deny refuses a tool even in accept-edits mode', async () => {
+    const cwd = project();
+    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'x' } }] }, { text: 'Done.' });
+    const run = await print(cwd, ['-p', 'write', '--mode', 'accept-edits', '--deny', 'write_file']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
+  });
+
+  it('--continue and --resume add a turn to an earlier session, which the model sees', async () => {
+    const cwd = project();
+    server.push({ text: 'Noted.' });
+    const first = JSON.parse((await print(cwd, ['-p', 'the secret word is banana', '--output-format', 'json'])).stdout) as Result;
+    server.push({ text: 'It was banana.' });
+    const second = await print(cwd, ['-p', 'which word?', '--continue', '--output-format', 'json']);
+    expect(second.status, second.stderr).toBe(0);
+    expect((JSON.parse(second.stdout) as Result).sessionId).toBe(first.sessionId);
+    expect(sent(1)).toContain('the secret word is banana');
+    expect(sent(1)).toContain('Noted.');
+
+    server.push({ text: 'Still banana.' });
+    const third = await print(cwd, ['-p', 'again?', '--resume', first.sessionId]);
+    expect(third.status, third.stderr).toBe(0);
+    expect(sent(2)).toContain('which word?');
+
+    const missing = await print(cwd, ['-p', 'x', '--resume', 'no-such-session']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('no session no-such-session');
+  });
+
+  it('reads the task from stdin when piped and no task is given', async () => {
+    server.push({ text: 'From the pipe.' });
+    const run = await print(project(), ['-p'], 'summarise the piped task\n');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('From the pipe.\n');
+    expect(sent(0)).toContain('summarise the piped task');
+  });
+
+  it('exits non-zero with the reason on stderr when the turn does not end normally, or there is no task', async () => {
+    server.push({ text: 'cut sh', finishReason: 'length' });
+    const cut = await print(project(), ['-p', 'long answer']);
+    expect(cut.status).toBe(1);
+    expect(cut.stderr).toContain('max_tokens');
+
+    // Port 9 is one fetch never connects to: the model call fails at once, without retries to wait out.
+    const unreachable = await runCliOnce(['-p', 'hello', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', 'http://127.0.0.1:9/v1'], { cwd: project() });
+    expect(unreachable.status).toBe(1);
+    expect(unreachable.stderr).toContain('the turn failed (model_call_failed)');
+    expect(JSON.parse(unreachable.stdout)).toMatchObject({ stopReason: 'error', error: { code: 'model_call_failed' } });
+
+    const empty = await print(project(), ['-p'], '');
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('-p needs a task');
+    expect(empty.stdout).toBe('');
+
+    const stray = await print(project(), ['--output-format', 'json']);
+    expect(stray.status).toBe(2);
+    expect(stray.stderr).toContain('--output-format goes with -p');
+  });
+});
+
+describe('plaited-agent -p and Ctrl-C', () => {
+  it('SIGINT cancels the running turn: the partial result is still printed, exit 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const { CLI } = await import('../helpers/acp-cli.js');
+    const { waitFor } = await import('../helpers/wait-for.js');
+    server.push({ text: 'never sent', until: new Promise(() => undefined) });
+    const child = spawn(process.execPath, [CLI, '-p', 'take your time', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', server.url], {
+      cwd: project(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
+    await waitFor(() => server.open() === 1, 20_000, 'the model call');
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toContain('the turn was cancelled');
+    expect(JSON.parse(stdout)).toMatchObject({ stopReason: 'cancelled' });
+  });
+});

@@ -1,0 +1,83 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCliOnce } from '../helpers/run-cli-once.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+
+// `plaited-agent sessions list|show|export|delete` through the built CLI, on sessions a real
+// `-p` run stored in the project's SQLite state (issue 25, item 5).
+let server: ScriptedOpenAIServer;
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const project = () => mkdtempSync(join(tmpdir(), 'plaited-sessions-'));
+const sessions = (cwd: string, args: string[]) => runCliOnce(['sessions', ...args], { cwd });
+
+async function storedSession(cwd: string, prompt: string, answer: string): Promise<string> {
+  server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] }, { text: answer });
+  const run = await runCliOnce(['-p', prompt, '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd });
+  expect(run.status, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { sessionId: string }).sessionId;
+}
+
+describe('plaited-agent sessions', () => {
+  it('lists, shows, exports (Markdown and JSON) and deletes the project sessions', async () => {
+    const cwd = project();
+    const empty = await sessions(cwd, ['list']);
+    expect(empty.status, empty.stderr).toBe(0);
+    expect(empty.stdout).toContain('No sessions');
+
+    const first = await storedSession(cwd, 'first question', 'First answer.');
+    const second = await storedSession(cwd, 'second question', 'Second answer.');
+    const list = await sessions(cwd, ['list']);
+    expect(list.status, list.stderr).toBe(0);
+    const ids = list.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0]);
+    expect(ids).toEqual([second, first]);
+    const json = JSON.parse((await sessions(cwd, ['list', '--format', 'json'])).stdout) as Array<{ sessionId: string; cwd: string }>;
+    expect(json.map((session) => session.sessionId)).toEqual([second, first]);
+
+    const show = await sessions(cwd, ['show', first]);
+    expect(show.status, show.stderr).toBe(0);
+    expect(show.stdout).toContain(`id:       ${first}`);
+    expect(show.stdout).toContain('prompts:  1');
+
+    const markdown = await sessions(cwd, ['export', first]);
+    expect(markdown.status, markdown.stderr).toBe(0);
+    expect(markdown.stdout).toMatch(/## User\n\nfirst question\n/);
+    expect(markdown.stdout).toMatch(/## Agent\n/);
+    expect(markdown.stdout).toContain('First answer.');
+    expect(markdown.stdout).toContain('tool `read_file`');
+    expect(markdown.stdout).not.toContain('second question');
+
+    const toFile = await sessions(cwd, ['export', first.slice(0, 12), '--format', 'json', '--output', 'first.json']);
+    expect(toFile.status, toFile.stderr).toBe(0);
+    const exported = JSON.parse(readFileSync(join(cwd, 'first.json'), 'utf8')) as { session: { sessionId: string }; events: Array<{ type: string }> };
+    expect(exported.session.sessionId).toBe(first);
+    expect(exported.events.map((event) => event.type)).toEqual(expect.arrayContaining(['user-message', 'tool-call', 'text-delta', 'turn-end']));
+
+    const deleted = await sessions(cwd, ['delete', first]);
+    expect(deleted.status, deleted.stderr).toBe(0);
+    const after = await sessions(cwd, ['list']);
+    expect(after.stdout).not.toContain(first);
+    expect(after.stdout).toContain(second);
+  });
+
+  it('names what is wrong: an unknown session, a missing id, a wrong format', async () => {
+    const cwd = project();
+    const unknown = await sessions(cwd, ['show', 'no-such-session']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('no session no-such-session');
+    const noId = await sessions(cwd, ['export']);
+    expect(noId.status).toBe(2);
+    expect(noId.stderr).toContain('export needs a session id');
+    const format = await sessions(cwd, ['list', '--format', 'yaml']);
+    expect(format.status).toBe(2);
+    expect(format.stderr).toContain('text, json');
+    expect(existsSync(join(cwd, 'first.json'))).toBe(false);
+  });
+});
