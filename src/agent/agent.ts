@@ -1,3 +1,4 @@
+import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AgentOutput, ContentPart } from '../contracts/agent-output.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool } from '../contracts/tool.js';
@@ -91,6 +92,12 @@ export interface ProcessOptions {
   runtime?: Runtime;
   /** For a prompt sent while a turn runs: steer it or queue after it (default: config `agent.sendMode`). */
   sendMode?: 'steer' | 'queue';
+  /**
+   * The model for each step of this turn instead of the session's, asked before every step (so a
+   * change takes over at the next one); `undefined` from it: the session's model. An adapter's
+   * routing of the model (ACP `providers/set`), held by the adapter and never stored with the session.
+   */
+  stepModel?: () => Promise<ResolvedLanguageModel | undefined>;
 }
 
 export interface AgentCapabilities {
