@@ -16,11 +16,13 @@ import { providerCallOptions } from './provider-call-options.js';
 export async function createProviderModel(
   provider: ModelProviderInfo & { name: ModelProviderName },
   modelId: string,
-  agentConfig: PlaitedConfig['agent'],
+  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'baseURL' | 'apiKey' | 'headers' | 'reasoning'>,
+  /** Wraps the model's fetch (a route's header clean-up). */
+  wrapFetch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
 ): Promise<LanguageModelV3> {
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once, and a stale keep-alive socket retried once.
-    fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls)),
+    fetch: wrapFetch(createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls))),
     baseURL: agentConfig.baseURL ?? provider.baseURL,
     apiKey: providerApiKey(provider, agentConfig.apiKey),
     headers: agentConfig.headers,
