@@ -44,9 +44,9 @@ export async function createRoutedModel(
       : own.kind === 'openai'
         ? { name: 'openai', kind: 'openai', needsKey: false }
         : { name: 'openai-compatible', kind: 'openai-compatible', needsKey: false };
-  // Native SDKs insist on a key: an empty one, dropped on the way out unless the route's headers set it.
-  const apiKey = provider.kind === 'openai-compatible' ? undefined : '';
-  return createProviderModel(provider, modelId, { ...agentConfig, baseURL: route.baseURL, apiKey, headers }, withoutEmptyAuth);
+  // An empty key, never the agent's own (config or environment): native SDKs insist on one, and
+  // the empty header it makes is dropped on the way out unless the route's headers set it.
+  return createProviderModel(provider, modelId, { ...agentConfig, baseURL: route.baseURL, apiKey: '', headers }, withoutEmptyAuth);
 }
 
 /** A fetch that drops the empty key headers a native SDK adds when the route brings its own credentials. */

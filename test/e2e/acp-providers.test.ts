@@ -31,9 +31,10 @@ afterEach(async () => {
   await Promise.all([first.close(), second.close(), wire.close()]);
 });
 
-function start(args: string[] = ['--model', 'openai-compatible:scripted', '--base-url', first.url]): AcpCli {
+const FIRST = () => ['--model', 'openai-compatible:scripted', '--base-url', first.url];
+function start(args: string[] = FIRST(), more: Pick<Parameters<typeof startAcpCli>[0], 'env' | 'onPermission'> = {}): AcpCli {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-providers-'));
-  const cli = startAcpCli({ cwd, args: [...args, '--log-level', 'debug'], unstable: true });
+  const cli = startAcpCli({ cwd, args: [...args, '--log-level', 'debug'], unstable: true, ...more });
   clis.push(cli);
   return cli;
 }
@@ -93,6 +94,29 @@ describe('ACP providers/* (unstable v1)', () => {
     const loaded = cli.updates.length;
     await cli.agent.request('session/load', { sessionId, cwd: (await cli.agent.request('session/list', {})).sessions[0]!.cwd, mcpServers: [] });
     expect(JSON.stringify(cli.updates.slice(loaded))).not.toContain('client-secret');
+  });
+
+  it('a set during a turn takes over at its next model step; the agent key never goes to the client endpoint', async () => {
+    let cli!: AcpCli;
+    cli = start(FIRST(), {
+      env: { PLAITED_API_KEY: 'agent-own-key' },
+      // The turn waits on this answer: the route is set between the turn's first and second step.
+      onPermission: async (request) => {
+        await call(cli, 'providers/set', { providerId: 'main', apiType: 'openai', baseUrl: second.url, headers: { 'x-editor-route': 'zed' } });
+        return { outcome: { outcome: 'selected', optionId: request.options.find((o) => o.kind === 'allow_once')!.optionId } };
+      },
+    });
+    await initialize(cli);
+    const sessionId = await newSession(cli);
+    first.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'routed' } }] });
+    second.push({ text: 'Written, via the second.' });
+    await prompt(cli, sessionId, 'write it');
+    expect([first.requests.length, second.requests.length]).toEqual([1, 1]);
+    expect(first.requestHeaders[0]!.authorization).toBe('Bearer agent-own-key');
+    expect(second.requestHeaders[0]!.authorization).toBeUndefined();
+    expect(second.requestHeaders[0]!['x-editor-route']).toBe('zed');
+    expect(JSON.stringify(second.requests[0]!.messages)).toContain('out.txt');
+    expect(agentText(cli, sessionId)).toBe('Written, via the second.');
   });
 
   it('routes through an Anthropic-protocol endpoint, the client headers carrying the key', async () => {
