@@ -48,7 +48,7 @@ ACP v2 draft (experimental) when the client's initialize asks for protocol versi
 ACP v1 is served from the SDK's stable entry; unstable v1 methods are served beside it
 to clients that call them: session/fork (unstable; the v2 draft serves it too) and
 providers/list, providers/set, providers/disable (unstable: route the model calls through
-the client's endpoint). Unstable methods may change with any SDK release.
+the client's endpoint; v2 too). Unstable methods may change with any SDK release.
 
 Options:
   --adapter NAME|PATH   acp (default), mcp, a2a, sandbox, or a module whose default export is an

@@ -7,6 +7,7 @@ import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers
 import { RECORDED, startProviderWireServer, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers/acp-v2-cli.js';
 
 /**
  * Unstable v1 `providers/list`, `providers/set`, `providers/disable` through the built CLI: the
@@ -17,7 +18,7 @@ const SECRET = 'Bearer client-secret-7f3a';
 let first: ScriptedOpenAIServer;
 let second: ScriptedOpenAIServer;
 let wire: ProviderWireServer;
-const clis: AcpCli[] = [];
+const clis: Array<AcpCli | AcpV2Cli> = [];
 beforeEach(async () => {
   first = await startScriptedOpenAIServer();
   second = await startScriptedOpenAIServer();
@@ -158,6 +159,33 @@ describe('ACP providers/* (unstable v1)', () => {
     first.push({ text: 'Still first.' });
     await prompt(cli, await newSession(cli), 'hi');
     expect([first.requests.length, second.requests.length]).toEqual([1, 0]);
+  });
+
+  it('the v2 draft serves them too (its unstable schema has them): set reroutes the next turn, disable routes back', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-providers-v2-'));
+    const cli = startAcpV2Cli({ cwd, args: FIRST(), unstable: true });
+    clis.push(cli);
+    await initializeV2(cli);
+    // The stable draft client drops keys its schema lacks: the capability is read from the wire.
+    const answer = cli.validator.messages.find((m) => m.direction === 'agent' && (m.message.result as { protocolVersion?: number } | undefined)?.protocolVersion === 2);
+    expect((answer?.message.result as { capabilities: Record<string, unknown> }).capabilities.providers).toEqual({});
+    const request = (method: string, params: Record<string, unknown>) => cli.agent.request(method as never, params as never) as Promise<Record<string, unknown>>;
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    const turn = async (text: string, done: number) => {
+      await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+      await waitFor(() => statesOf(cli, sessionId).filter((state) => state === 'idle:end_turn').length === done, 20_000, 'the turn to end');
+    };
+    await request('providers/set', { providerId: 'main', apiType: 'openai', baseUrl: second.url, headers: { authorization: SECRET } });
+    second.push({ text: 'Second.' });
+    await turn('one', 1);
+    expect([first.requests.length, second.requests.length]).toEqual([0, 1]);
+    expect(second.requestHeaders[0]!.authorization).toBe(SECRET);
+    expect(((await request('providers/list', {})).providers as ProviderInfo[])[0]!.current).toEqual({ apiType: 'openai', baseUrl: second.url });
+    await request('providers/disable', { providerId: 'main' });
+    first.push({ text: 'First.' });
+    await turn('two', 2);
+    expect([first.requests.length, second.requests.length]).toEqual([1, 1]);
+    expect(JSON.stringify(cli.validator.messages.filter((m) => m.direction === 'agent'))).not.toContain('client-secret');
   });
 
   it('an in-process model advertises no providers and says why set cannot route', async () => {
