@@ -93,11 +93,12 @@ export interface ProcessOptions {
   /** For a prompt sent while a turn runs: steer it or queue after it (default: config `agent.sendMode`). */
   sendMode?: 'steer' | 'queue';
   /**
-   * The model for each step of this turn instead of the session's, asked before every step (so a
-   * change takes over at the next one); `undefined` from it: the session's model. An adapter's
+   * The model for each step of this turn instead of the session's, asked before every step with
+   * the session's options as they are then (so a change of either takes over at the next step);
+   * `undefined` from it: the session's model. An adapter's
    * routing of the model (ACP `providers/set`), held by the adapter and never stored with the session.
    */
-  stepModel?: () => Promise<ResolvedLanguageModel | undefined>;
+  stepModel?: (options: SessionOptions | undefined) => Promise<ResolvedLanguageModel | undefined>;
 }
 
 export interface AgentCapabilities {

@@ -58,7 +58,7 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
     const runtime = options.runtime ?? (await core.runtimeFor(live.info.cwd));
     if (announce) yield queued.record(userMessageEvent(input));
     // The adapter's model for the step (a client's routing), else the session's own.
-    const sessionModel = async () => (await options.stepModel?.()) ?? core.sessionModel(live.info.options);
+    const sessionModel = async () => (await options.stepModel?.(live.info.options)) ?? core.sessionModel(live.info.options);
     const turn = await prepareTurn(core, live, input, { runtime, signal, overrides: request.overrides, sessionModel });
     if ('error' in turn) {
       yield queued.record(turn.error);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,8 +33,12 @@ afterEach(async () => {
 });
 
 const FIRST = () => ['--model', 'openai-compatible:scripted', '--base-url', first.url];
-function start(args: string[] = FIRST(), more: Pick<Parameters<typeof startAcpCli>[0], 'env' | 'onPermission'> = {}): AcpCli {
+function start(args: string[] = FIRST(), more: Pick<Parameters<typeof startAcpCli>[0], 'env' | 'onPermission'> & { config?: unknown } = {}): AcpCli {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-providers-'));
+  if (more.config) {
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify(more.config));
+  }
   const cli = startAcpCli({ cwd, args: [...args, '--log-level', 'debug'], unstable: true, ...more });
   clis.push(cli);
   return cli;
@@ -120,19 +124,29 @@ describe('ACP providers/* (unstable v1)', () => {
     expect(agentText(cli, sessionId)).toBe('Written, via the second.');
   });
 
-  it('routes through an Anthropic-protocol endpoint, the client headers carrying the key', async () => {
-    const cli = start();
+  it("routes through an Anthropic-protocol endpoint with the client's credentials only, the session's picked model id along", async () => {
+    const cli = start(FIRST(), {
+      env: { ANTHROPIC_API_KEY: 'agent-anthropic-key', PLAITED_API_KEY: 'agent-own-key' },
+      config: { agent: { models: [{ name: 'big', model: 'openai-compatible:big-model' }] } },
+    });
     await initialize(cli);
     const sessionId = await newSession(cli);
-    await call(cli, 'providers/set', { providerId: 'main', apiType: 'anthropic', baseUrl: wire.baseURL('anthropic'), headers: { 'x-api-key': 'sk-client-key' } });
-    wire.push({ wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    await call(cli, 'providers/set', { providerId: 'main', apiType: 'anthropic', baseUrl: wire.baseURL('anthropic'), headers: { 'X-Api-Key': 'sk-client-key' } });
+    wire.push({ wire: 'anthropic', events: [RECORDED.anthropic.text] }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
     await prompt(cli, sessionId, 'hello');
-    await waitFor(() => wire.requests.length === 1, 10_000, 'the routed request');
     expect(wire.requests[0]!.path).toBe('/v1/messages');
     expect(wire.requests[0]!.headers['x-api-key']).toBe('sk-client-key');
     expect(wire.requests[0]!.body.model).toBe('scripted');
     expect(first.requests).toHaveLength(0);
     expect(agentText(cli, sessionId)).toContain('How are you doing today?');
+
+    // A bearer token instead: no empty (nor the agent's) x-api-key goes along; the session's pick is the model sent.
+    await call(cli, 'providers/set', { providerId: 'main', apiType: 'anthropic', baseUrl: wire.baseURL('anthropic'), headers: { authorization: 'Bearer client-token' } });
+    await cli.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
+    await prompt(cli, sessionId, 'again');
+    expect(wire.requests[1]!.headers.authorization).toBe('Bearer client-token');
+    expect(wire.requests[1]!.headers).not.toHaveProperty('x-api-key');
+    expect(wire.requests[1]!.body.model).toBe('big-model');
   });
 
   it('bad params answer -32602 naming the fix; the agent lives on', async () => {

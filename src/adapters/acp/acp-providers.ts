@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { SessionInfo } from '../../agent/agent.js';
+import type { SessionOptions } from '../../agent/agent.js';
 import { modelProviderOf } from '../../model/model-providers.js';
 import type { ResolvedLanguageModel } from '../../model/resolve-model.js';
 import { ROUTE_PROTOCOLS, type ModelRoute, type RouteProtocol } from '../../model/routed-model.js';
@@ -73,22 +73,20 @@ export class AcpProviders {
     this.models = new Map();
   }
 
-  /** The core's per-step model for a session's turn: the routed one while a route is set, else the session's own. */
-  stepModel(info: SessionInfo): () => Promise<ResolvedLanguageModel | undefined> {
-    return async () => {
-      const route = this.route;
-      if (!route || !this.settings.routeModel) return undefined;
-      const choice = info.options?.model;
-      const key = choice ?? '';
-      let model = this.models.get(key);
-      if (!model) {
-        model = this.settings.routeModel(choice, route);
-        this.models.set(key, model);
-        model.catch(() => this.models.get(key) === model && this.models.delete(key));
-      }
-      return model;
-    };
-  }
+  /** The core's per-step model (`ProcessOptions.stepModel`): the session's pick, routed while a route is set; else `undefined` (its own). */
+  readonly stepModel = async (options: SessionOptions | undefined): Promise<ResolvedLanguageModel | undefined> => {
+    const route = this.route;
+    if (!route || !this.settings.routeModel) return undefined;
+    const choice = options?.model;
+    const key = choice ?? '';
+    let model = this.models.get(key);
+    if (!model) {
+      model = this.settings.routeModel(choice, route);
+      this.models.set(key, model);
+      model.catch(() => this.models.get(key) === model && this.models.delete(key));
+    }
+    return model;
+  };
 
   private check(providerId: string): void {
     if (!this.available()) {

@@ -252,7 +252,7 @@ export class AcpSessionHandlers {
     const outcome: TurnOutcome = { stopReason: 'end_turn' };
     try {
       const input = { sessionId: info.sessionId, prompt, ...(options.messageId ? { messageId: options.messageId } : {}) };
-      const stepModel = this.providers.stepModel(info);
+      const { stepModel } = this.providers;
       const events = this.agent.process(input, options.runtime ? { signal, runtime: options.runtime, stepModel } : { signal, stepModel });
       for await (const event of events) {
         if (event.type === 'permission-request') sink.ask(event, signal);
