@@ -1,6 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { PlaitedConfig } from '../config/schema.js';
-import { createProviderModel } from './create-provider-model.js';
 import { ModelError } from './model-error.js';
 import { modelProviderOf, type ModelProviderInfo, type ModelProviderName } from './model-providers.js';
 
@@ -46,6 +45,8 @@ export async function createRoutedModel(
         : { name: 'openai-compatible', kind: 'openai-compatible', needsKey: false };
   // An empty key, never the agent's own (config or environment): native SDKs insist on one, and
   // the empty header it makes is dropped on the way out unless the route's headers set it.
+  // Loaded when first routed, like every provider (cold start loads none).
+  const { createProviderModel } = await import('./create-provider-model.js');
   return createProviderModel(provider, modelId, { ...agentConfig, baseURL: route.baseURL, apiKey: '', headers }, withoutEmptyAuth);
 }
 
