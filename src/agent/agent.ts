@@ -1,3 +1,4 @@
+import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { AgentOutput, ContentPart } from '../contracts/agent-output.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool } from '../contracts/tool.js';
@@ -91,6 +92,13 @@ export interface ProcessOptions {
   runtime?: Runtime;
   /** For a prompt sent while a turn runs: steer it or queue after it (default: config `agent.sendMode`). */
   sendMode?: 'steer' | 'queue';
+  /**
+   * The model for each step of this turn instead of the session's, asked before every step with
+   * the session's options as they are then (so a change of either takes over at the next step);
+   * `undefined` from it: the session's model. An adapter's
+   * routing of the model (ACP `providers/set`), held by the adapter and never stored with the session.
+   */
+  stepModel?: (options: SessionOptions | undefined) => Promise<ResolvedLanguageModel | undefined>;
 }
 
 export interface AgentCapabilities {

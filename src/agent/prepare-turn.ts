@@ -20,12 +20,12 @@ export async function prepareTurn(
   core: AgentCore,
   live: LiveSession,
   input: PromptInput,
-  turn: { runtime: Runtime; signal: AbortSignal; overrides: TurnOverrides | undefined },
+  turn: { runtime: Runtime; signal: AbortSignal; overrides: TurnOverrides | undefined; sessionModel: () => Promise<ResolvedLanguageModel> },
 ): Promise<PreparedTurn | { error: AgentOutput }> {
   const started = startTurn(core, live, input, turn.runtime, turn.signal);
   let model: ResolvedLanguageModel;
   try {
-    model = turn.overrides?.model ?? (await core.sessionModel(live.info.options));
+    model = turn.overrides?.model ?? (await turn.sessionModel());
   } catch (error) {
     return { error: { type: 'error', sessionId: live.info.sessionId, error: errorInfo(error, 'model_unavailable') } };
   }

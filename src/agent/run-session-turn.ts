@@ -57,7 +57,9 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
     await core.extensions.ensure(sessionId, (event) => early.push(event));
     const runtime = options.runtime ?? (await core.runtimeFor(live.info.cwd));
     if (announce) yield queued.record(userMessageEvent(input));
-    const turn = await prepareTurn(core, live, input, { runtime, signal, overrides: request.overrides });
+    // The adapter's model for the step (a client's routing), else the session's own.
+    const sessionModel = async () => (await options.stepModel?.(live.info.options)) ?? core.sessionModel(live.info.options);
+    const turn = await prepareTurn(core, live, input, { runtime, signal, overrides: request.overrides, sessionModel });
     if ('error' in turn) {
       yield queued.record(turn.error);
     } else {
@@ -67,7 +69,7 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
       for await (const event of compactTurnHistory({ live, config: core.settings, model, system, signal })) yield queued.record(event);
       // Loaded with the first turn: the AI SDK stays out of a cold start.
       const { runTurn } = await import('./agent-loop.js');
-      const loop = runTurn(turnLoopOptions(core, live, context, { model, system, overrides: request.overrides }));
+      const loop = runTurn(turnLoopOptions(core, live, context, { model, system, overrides: request.overrides, sessionModel }));
       let stopReason: StopReason | 'error';
       while (true) {
         while (pending.length > 0) yield queued.record(pending.shift()!);

@@ -15,7 +15,7 @@ export function turnLoopOptions(
   core: AgentCore,
   live: LiveSession,
   context: TurnContext,
-  turn: { model: ResolvedLanguageModel; system: string; overrides: TurnOverrides | undefined },
+  turn: { model: ResolvedLanguageModel; system: string; overrides: TurnOverrides | undefined; sessionModel: () => Promise<ResolvedLanguageModel> },
 ): TurnOptions {
   const { sessionId } = live.info;
   const { settings } = core;
@@ -23,8 +23,8 @@ export function turnLoopOptions(
   return {
     sessionId,
     model,
-    // A model picked mid-turn (ACP config option) takes over at the next step.
-    modelForStep: overrides?.model ? undefined : () => core.sessionModel(live.info.options),
+    // A model picked mid-turn (ACP config option, a client's routing) takes over at the next step.
+    modelForStep: overrides?.model ? undefined : turn.sessionModel,
     system,
     messages: live.messages,
     tools: () => offeredTools(core, live, context, overrides),

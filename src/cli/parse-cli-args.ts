@@ -54,9 +54,10 @@ export const USAGE = `Usage: plaited-agent [options]
 Starts an agent that speaks the Agent Client Protocol on stdio (default): ACP v1, or the
 ACP v2 draft (experimental) when the client's initialize asks for protocol version 2
 (with tool-call and terminal cancel, agent-owned terminals and background commands).
-ACP v1 is served from the SDK's stable entry; one unstable v1 method is served beside it
-to clients that call it: session/fork (unstable: may change with any SDK release; the v2
-draft serves it too).
+ACP v1 is served from the SDK's stable entry; unstable v1 methods are served beside it
+to clients that call them: session/fork (unstable; the v2 draft serves it too) and
+providers/list, providers/set, providers/disable (unstable: route the model calls through
+the client's endpoint; v2 too). Unstable methods may change with any SDK release.
 
 Options:
   --adapter NAME|PATH   acp (default), mcp, a2a, sandbox, or a module whose default export is an

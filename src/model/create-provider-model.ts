@@ -16,11 +16,13 @@ import { providerCallOptions } from './provider-call-options.js';
 export async function createProviderModel(
   provider: ModelProviderInfo & { name: ModelProviderName },
   modelId: string,
-  agentConfig: PlaitedConfig['agent'],
+  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'baseURL' | 'apiKey' | 'headers' | 'reasoning'> & Partial<Pick<PlaitedConfig['agent'], 'retries'>>,
+  /** Wraps the model's fetch (a route's header clean-up). */
+  wrapFetch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
 ): Promise<LanguageModelV3> {
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
-    fetch: createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name),
+    fetch: wrapFetch(createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name)),
     baseURL: agentConfig.baseURL ?? provider.baseURL,
     apiKey: providerApiKey(provider, agentConfig.apiKey),
     headers: agentConfig.headers,

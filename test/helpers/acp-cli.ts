@@ -45,6 +45,9 @@ const REQUESTS: Record<string, { params: string; result: string; from: Direction
 /** Unstable methods this agent serves (in `schema.unstable.json` of v1 and of the v2 draft alike). */
 const UNSTABLE_REQUESTS: Record<string, { params: string; result: string; from: Direction }> = {
   'session/fork': { params: 'ForkSessionRequest', result: 'ForkSessionResponse', from: 'client' },
+  'providers/list': { params: 'ListProvidersRequest', result: 'ListProvidersResponse', from: 'client' },
+  'providers/set': { params: 'SetProviderRequest', result: 'SetProviderResponse', from: 'client' },
+  'providers/disable': { params: 'DisableProviderRequest', result: 'DisableProviderResponse', from: 'client' },
 };
 const NOTIFICATIONS: Record<string, { params: string; from: Direction }> = {
   'session/update': { params: 'SessionNotification', from: 'agent' },

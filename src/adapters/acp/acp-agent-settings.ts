@@ -4,6 +4,9 @@ import { DEFAULT_CONTEXT_WINDOW } from '../../agent/compact-turn-history.js';
 import { modelChoices, type ModelChoice } from '../../agent/session-model.js';
 import type { ProtectedLayer } from '../../tools/protected-layer.js';
 import { commandLayerFor } from '../sandbox/command-layer.js';
+import { ModelError } from '../../model/model-error.js';
+import type { ResolvedLanguageModel } from '../../model/resolve-model.js';
+import type { ModelRoute } from '../../model/routed-model.js';
 
 /**
  * What the ACP face tells a client about the agent and how it runs a client's terminal
@@ -18,6 +21,12 @@ export interface AcpAgentSettings {
   contextWindow: number;
   /** The read-only layer for commands run outside the sandbox; `null` for none. */
   commandLayer(): ProtectedLayer | null;
+  /**
+   * The model a session runs on (`choice`: its picked `agent.models` entry, else the configured
+   * model) called through a client's endpoint (unstable `providers/set`). Absent: the face serves
+   * no `providers/*` methods and advertises none.
+   */
+  routeModel?(choice: string | undefined, route: ModelRoute): Promise<ResolvedLanguageModel>;
 }
 
 /** The ACP settings of a parsed config. */
@@ -28,6 +37,13 @@ export function acpSettingsFromConfig(config: PlaitedConfig): AcpAgentSettings {
     modelChoices: modelChoices(config),
     contextWindow: contextWindow ?? contextSize ?? DEFAULT_CONTEXT_WINDOW,
     commandLayer: () => commandLayerFor(config),
+    routeModel: async (choice, route) => {
+      const entry = config.agent.models.find((candidate) => candidate.name === choice);
+      const spec = entry?.model ?? (typeof model === 'string' ? model : undefined);
+      if (!spec) throw new ModelError('model_not_configured', 'No model is configured to route: set agent.model or pass --model');
+      const { createRoutedModel } = await import('../../model/routed-model.js');
+      return createRoutedModel(spec, route, config.agent);
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { toAcpRequestError } from './to-acp-request-error.js';
 import { MODES, sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
 import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
 import { acpSessionEnd } from './acp-session-end.js';
+import { AcpProviders } from './acp-providers.js';
 import type { PermissionRequestEvent } from './bridge-permission.js';
 
 const LIST_PAGE_SIZE = 50;
@@ -57,6 +58,8 @@ export class AcpSessionHandlers {
   /** `session/close` and `session/delete`. */
   readonly end: ReturnType<typeof acpSessionEnd>;
   private readonly live = new Map<string, LiveSession>();
+  /** Unstable `providers/*`: the client's routing of the model calls, for this connection's turns. */
+  readonly providers: AcpProviders;
   /** `logout` on this connection: new sessions and prompts need `authenticate` again. */
   private loggedOut = false;
 
@@ -69,6 +72,7 @@ export class AcpSessionHandlers {
     private readonly onStop: (sessionId: string) => void = () => undefined,
   ) {
     this.owned = ownedSessions(agent.sessions, principal);
+    this.providers = new AcpProviders(settings);
     this.end = acpSessionEnd({ owned: this.owned, requireSession: (id) => this.require(id), stopSession: (id) => this.stop(id) });
   }
 
@@ -248,7 +252,8 @@ export class AcpSessionHandlers {
     const outcome: TurnOutcome = { stopReason: 'end_turn' };
     try {
       const input = { sessionId: info.sessionId, prompt, ...(options.messageId ? { messageId: options.messageId } : {}) };
-      const events = this.agent.process(input, options.runtime ? { signal, runtime: options.runtime } : { signal });
+      const { stepModel } = this.providers;
+      const events = this.agent.process(input, options.runtime ? { signal, runtime: options.runtime, stepModel } : { signal, stepModel });
       for await (const event of events) {
         if (event.type === 'permission-request') sink.ask(event, signal);
         else if (event.type === 'turn-end') outcome.stopReason = event.stopReason;

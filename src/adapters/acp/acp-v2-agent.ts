@@ -9,6 +9,7 @@ import { ToolCallCancelError } from '../../agent/running-tool-calls.js';
 import { AcpSessionHandlers } from './acp-session-handlers.js';
 import { AcpV2Updates } from './acp-v2-updates.js';
 import { forkSessionRequest } from './fork-session-request.js';
+import { disableProviderRequest, listProvidersRequest, setProviderRequest } from './provider-requests.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
 import type { McpServer } from '@agentclientprotocol/sdk';
 
@@ -27,7 +28,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
   const unsubscribe = handlers.subscribe((event, cwd) => updates.onAgentEvent(event, cwd));
   const app = v2
     .agent({ name: options.name ?? 'plaited-agent' })
-    .onRequest('initialize', () => initialize(handlers.initialize(), options))
+    .onRequest('initialize', () => initialize(handlers.initialize(), options, handlers.providers.available()))
     .onRequest('auth/login', ({ params }) => (handlers.authenticate(params.methodId), {}))
     .onRequest('auth/logout', () => (handlers.logout(), {}))
     .onRequest('session/new', async ({ params }) => {
@@ -52,6 +53,10 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       const info = await handlers.fork(params, () => fromAcpMcpServers(params.mcpServers as McpServer[]));
       return { sessionId: info.sessionId, configOptions: updates.configOptions(info) };
     })
+    // Also in the draft's unstable schema, with the same shapes as unstable v1's.
+    .onRequest('providers/list', listProvidersRequest, () => handlers.providers.list())
+    .onRequest('providers/set', setProviderRequest, ({ params }) => (handlers.providers.set(params), {}))
+    .onRequest('providers/disable', disableProviderRequest, ({ params }) => (handlers.providers.disable(params.providerId), {}))
     .onRequest('session/close', (request) => handlers.end.close(request))
     .onRequest('session/delete', (request) => handlers.end.delete(request))
     .onRequest('session/set_config_option', async ({ params }) => ({
@@ -97,11 +102,12 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
 }
 
 /** The draft's `initialize` answer. */
-function initialize(init: ReturnType<AcpSessionHandlers['initialize']>, options: ServeAcpOptions) {
+function initialize(init: ReturnType<AcpSessionHandlers['initialize']>, options: ServeAcpOptions, providers: boolean) {
   return {
     protocolVersion: v2.PROTOCOL_VERSION,
     info: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
-    capabilities: { session: sessionCapabilities(init.capabilities), auth: {} },
+    // `providers` (unstable): only when the configured model can be routed.
+    capabilities: { session: sessionCapabilities(init.capabilities), auth: {}, ...(providers ? { providers: {} } : {}) },
     authMethods: init.authMethods.map((method) => ({
       type: 'agent' as const,
       methodId: 'id' in method ? method.id : '',

@@ -14,6 +14,7 @@ import { AcpSessionHandlers, type TurnSink } from './acp-session-handlers.js';
 import { bridgePermission, type PermissionRequestEvent } from './bridge-permission.js';
 import type { ServeAcpOptions } from './serve-acp-options.js';
 import { forkSessionRequest } from './fork-session-request.js';
+import { disableProviderRequest, listProvidersRequest, setProviderRequest } from './provider-requests.js';
 
 export type { ServeAcpOptions } from './serve-acp-options.js';
 
@@ -51,11 +52,14 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       return { sessionId: info.sessionId, ...session(info) };
     })
     .onRequest('session/resume', async ({ params }) => session(await handlers.resume(params)))
-    // Unstable v1 (`@agentclientprotocol/sdk/unstable`): served on the stable entry, parsed here.
+    // Unstable v1 (`@agentclientprotocol/sdk/unstable`): served on the stable entry, parsed here (fork, providers/*).
     .onRequest('session/fork', forkSessionRequest, async ({ params }) => {
       const info = await handlers.fork(params, () => fromAcpMcpServers(params.mcpServers as acp.McpServer[]));
       return { sessionId: info.sessionId, ...session(info) };
     })
+    .onRequest('providers/list', listProvidersRequest, () => handlers.providers.list())
+    .onRequest('providers/set', setProviderRequest, ({ params }) => (handlers.providers.set(params), {}))
+    .onRequest('providers/disable', disableProviderRequest, ({ params }) => (handlers.providers.disable(params.providerId), {}))
     .onRequest('session/close', (request) => handlers.end.close(request))
     .onRequest('session/delete', (request) => handlers.end.delete(request))
     .onRequest('session/set_config_option', async ({ params }) => ({
@@ -89,6 +93,8 @@ function initialize(v1: V1Connection, params: acp.InitializeRequest): acp.Initia
       mcpCapabilities: capabilities.mcp,
       // `fork` is unstable v1 (the stable schema has no such key; stable clients ignore it).
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} } as acp.SessionCapabilities,
+      // Unstable v1 too: advertised only when the configured model can be routed (an HTTP provider).
+      ...(v1.handlers.providers.available() ? { providers: {} } : {}),
       // Logout means something only where there is a login.
       ...(authMethods.length > 0 ? { auth: { logout: {} } } : {}),
     },
