@@ -4,6 +4,8 @@ import { PlaitedError } from '../errors/plaited-error.js';
 export type McpClientErrorCode =
   /** The server could not be started or did not complete the handshake. */
   | 'connect_failed'
+  /** The server's config cannot work (its command is not found, its URL is invalid): not retried. */
+  | 'bad_config'
   /** The server rejected our credentials (HTTP 401/403), or OAuth needs a provider. */
   | 'auth_failed'
   /** The request got no answer within the server's `timeoutMs`. */

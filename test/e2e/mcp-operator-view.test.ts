@@ -1,0 +1,55 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const bed = acpTestBed({ prefix: 'plaited-mcp-operator-' });
+
+function project(config: Record<string, unknown>): string {
+  const cwd = bed.project();
+  mkdirSync(join(cwd, '.plaited'));
+  writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: join(cwd, 'no-such-embedder.gguf') }, ...config }));
+  return cwd;
+}
+
+const told = (cli: AcpCli, sessionId: string) =>
+  cli.updates.filter((n) => n.sessionId === sessionId && JSON.stringify(n.update).includes('MCP server \\"ghost\\" is unavailable'));
+
+describe('MCP servers an operator can see', () => {
+  it('tells the client once that a configured server cannot start, lists it as failed under /mcp, and stops retrying it', async () => {
+    const cwd = project({ mcp: { servers: [{ id: 'ghost', transport: 'stdio', command: 'no-such-mcp-server-command', args: ['--x'] }], startupWaitMs: 500 } });
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    // /mcp is announced with the agent's own commands.
+    await waitFor(() => cli.updates.some((n) => n.update.sessionUpdate === 'available_commands_update' && JSON.stringify(n.update).includes('"mcp"')), 10_000, '/mcp announced');
+    await waitFor(() => told(cli, sessionId).length > 0, 15_000, 'the notice about "ghost"');
+    expect(JSON.stringify(told(cli, sessionId)[0]!.update)).toContain('command \\"no-such-mcp-server-command\\" was not found on PATH');
+
+    // The bounded backoff of a permanent failure ends with the server marked failed.
+    await waitFor(() => cli.stderr().includes('MCP server "ghost" failed'), 15_000, 'ghost marked failed');
+    const from = cli.updates.length;
+    const listed = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/mcp' }] });
+    expect(listed.stopReason).toBe('end_turn');
+    const text = agentText(cli, sessionId, from);
+    expect(text).toContain('- ghost (config, stdio): failed');
+    expect(text).toContain('last error (bad_config)');
+    expect(text).toContain('not retried any more');
+    // Answered by the agent itself: the model was never asked.
+    expect(bed.server.requests).toHaveLength(0);
+
+    // A turn after the failure neither starts it again nor tells the client again.
+    bed.server.push({ text: 'done' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    const attempts = cli.stderr().split('\n').filter((line) => line.includes('MCP server "ghost": connecting'));
+    expect(attempts).toHaveLength(3);
+    expect(told(cli, sessionId)).toHaveLength(1);
+
+    // A session started later hears of it too, once.
+    const second = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    await waitFor(() => told(cli, second.sessionId).length > 0, 10_000, 'the notice in the second session');
+    expect(told(cli, sessionId)).toHaveLength(1);
+  });
+});
