@@ -8,6 +8,8 @@ export interface CliArgs {
   model?: string;
   baseURL?: string;
   logLevel: LogLevel;
+  /** Also write the log as JSON lines to this file (size-bounded, rotated). */
+  logFile?: string;
   transport?: 'stdio' | 'http';
   host?: string;
   port?: number;
@@ -63,6 +65,8 @@ Options:
                         /proc/<pid>/cmdline; use --auth-token-file or PLAITED_AUTH_TOKEN)
   --no-auth             accept HTTP clients without a token (only with a loopback --host)
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
+  --log-file PATH       also write the log as JSON lines to PATH (rotated past
+                        PLAITED_LOG_FILE_MAX_BYTES, default 10 MiB; 3 old files kept)
   -h, --help            show this help
   -v, --version         show the version
 `;
@@ -83,6 +87,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         model: { type: 'string' },
         'base-url': { type: 'string' },
         'log-level': { type: 'string' },
+        'log-file': { type: 'string' },
         transport: { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
@@ -114,6 +119,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     model: values.model,
     baseURL: values['base-url'],
     logLevel,
+    logFile: values['log-file'],
     transport,
     host: values.host,
     port,
