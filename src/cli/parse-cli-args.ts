@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors/error-message.js';
 import { PlaitedError } from '../errors/plaited-error.js';
+import { parseChatArgs } from './parse-chat-args.js';
 
 export interface CliArgs {
   adapters: string[];
@@ -43,6 +44,7 @@ export class CliUsageError extends PlaitedError<'cli_usage'> {
 export const USAGE = `Usage: plaited-agent [options]
        plaited-agent models pull SPEC | models list
        plaited-agent trust [--config PATH] [--revoke]
+       plaited-agent chat [--resume ID] [options]   an interactive session in this terminal
 
 Starts an agent that speaks the Agent Client Protocol on stdio (default): ACP v1, or the
 ACP v2 draft (experimental) when the client's initialize asks for protocol version 2
@@ -75,6 +77,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (argv[0] === 'models' || argv[0] === 'trust') {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }
+  if (argv[0] === 'chat') return parseChatArgs(argv.slice(1), parseCliArgs);
   let parsed;
   try {
     parsed = parseArgs({

@@ -111,6 +111,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     extensions: [logToolCalls(log), ...(untrusted === undefined ? [] : [sessionNotice('config trust', untrusted)])],
     modelObservers: [async (resolved) => (await import('../model/log-model-calls.js')).logModelCalls(resolved, log)],
   });
+  if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(agent, args.command.args);
   let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];
   try {

@@ -1,0 +1,17 @@
+import type { CliArgs } from './parse-cli-args.js';
+
+/**
+ * `chat [--resume ID] [the agent's options]`: the agent's own options (model, config, log) as
+ * for the server, plus the session to go on with; `command.args` carries `--resume ID`.
+ */
+export function parseChatArgs(argv: readonly string[], parseRest: (argv: readonly string[]) => CliArgs): CliArgs {
+  const rest: string[] = [];
+  const chatArgs: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === '--resume' && index + 1 < argv.length) chatArgs.push(arg, argv[++index]!);
+    else if (arg.startsWith('--resume=')) chatArgs.push('--resume', arg.slice('--resume='.length));
+    else rest.push(arg);
+  }
+  return { ...parseRest(rest), command: { name: 'chat', args: chatArgs } };
+}
