@@ -19,6 +19,7 @@ import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
+import { telemetryEnabled } from './telemetry-enabled.js';
 import { a2aOptions } from './a2a-options.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
 
@@ -104,13 +105,19 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const reaped = useProcessLedger(join(ensureStateFolder(process.cwd()), 'processes'));
     if (reaped > 0) log('warn', `stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
   }
+  // Loaded only when the OTEL_* variables ask for traces: nothing of the SDK at a cold start otherwise.
+  const telemetry = telemetryEnabled() ? await (await import('./start-telemetry.js')).startTelemetry(packageVersion(), (message) => log('warn', message)) : undefined;
   const agent = createDefaultAgent({
     config,
     log,
     model,
     extensions: [logToolCalls(log), ...(untrusted === undefined ? [] : [sessionNotice('config trust', untrusted)])],
-    modelObservers: [async (resolved) => (await import('../model/log-model-calls.js')).logModelCalls(resolved, log)],
+    modelObservers: [
+      async (resolved) => (await import('../model/log-model-calls.js')).logModelCalls(resolved, log),
+      ...(telemetry ? [telemetry.observeModel] : []),
+    ],
   });
+  telemetry?.trace(agent);
   if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(agent, args.command.args);
   let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];

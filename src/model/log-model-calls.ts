@@ -22,9 +22,6 @@ export interface ModelStepRecord {
  * stream) whatever the level. Models of an older specification are returned as they are.
  */
 export async function logModelCalls(model: ResolvedLanguageModel, log: Log): Promise<ResolvedLanguageModel> {
-  if (model.specificationVersion !== 'v3') return model;
-  const { wrapLanguageModel } = await import('ai');
-  const who = { provider: model.provider, model: model.modelId };
   const done = (record: ModelStepRecord) => {
     if (record.error !== undefined) {
       log('warn', `model call to ${record.provider} ${record.model} failed after ${Math.round(record.latencyMs)} ms: ${record.error}`, { event: 'model-error', ...record });
@@ -33,11 +30,23 @@ export async function logModelCalls(model: ResolvedLanguageModel, log: Log): Pro
     const tokens = `${record.inputTokens ?? '?'} in / ${record.outputTokens ?? '?'} out tokens`;
     log('debug', `model step: ${record.provider} ${record.model}, ${tokens}, ${Math.round(record.latencyMs)} ms, stop: ${record.stopReason ?? 'unknown'}`, { event: 'model-step', ...record });
   };
+  return watchModelCalls(model, () => done);
+}
+
+/**
+ * Wraps a model so each call is watched: `start` runs as the call begins (in the caller's async
+ * context) and returns what to do with the call's record when it ends (finished or failed).
+ */
+export async function watchModelCalls(model: ResolvedLanguageModel, start: () => (record: ModelStepRecord) => void): Promise<ResolvedLanguageModel> {
+  if (model.specificationVersion !== 'v3') return model;
+  const { wrapLanguageModel } = await import('ai');
+  const who = { provider: model.provider, model: model.modelId };
   const wrapped = wrapLanguageModel({
     model,
     middleware: {
       specificationVersion: 'v3',
       wrapGenerate: async ({ doGenerate }) => {
+        const done = start();
         const started = performance.now();
         try {
           const result = await doGenerate();
@@ -49,6 +58,7 @@ export async function logModelCalls(model: ResolvedLanguageModel, log: Log): Pro
         }
       },
       wrapStream: async ({ doStream }) => {
+        const done = start();
         const started = performance.now();
         let result;
         try {
