@@ -1,10 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 
+const fixtureServer = join(resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures'), 'mcp/fixture-server.mjs');
 const bed = acpTestBed({ prefix: 'plaited-mcp-operator-' });
 
 function project(config: Record<string, unknown>): string {
@@ -14,8 +16,8 @@ function project(config: Record<string, unknown>): string {
   return cwd;
 }
 
-const told = (cli: AcpCli, sessionId: string) =>
-  cli.updates.filter((n) => n.sessionId === sessionId && JSON.stringify(n.update).includes('MCP server \\"ghost\\" is unavailable'));
+const told = (cli: AcpCli, sessionId: string, server = 'ghost') =>
+  cli.updates.filter((n) => n.sessionId === sessionId && JSON.stringify(n.update).includes(`MCP server \\"${server}\\" is unavailable`));
 
 describe('MCP servers an operator can see', () => {
   it('tells the client once that a configured server cannot start, lists it as failed under /mcp, and stops retrying it', async () => {
@@ -51,5 +53,21 @@ describe('MCP servers an operator can see', () => {
     const second = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     await waitFor(() => told(cli, second.sessionId).length > 0, 10_000, 'the notice in the second session');
     expect(told(cli, sessionId)).toHaveLength(1);
+  });
+
+  it('tells the client once when a configured server dies, and lists it connected again once it is back', async () => {
+    const cwd = project({ mcp: { servers: [{ id: 'cfg', transport: 'stdio', command: process.execPath, args: [fixtureServer, '--name', 'cfg'] }] } });
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__cfg__crash', arguments: {} }] }, { text: 'It crashed.' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'crash the server' }] });
+    await waitFor(() => told(cli, sessionId, 'cfg').length > 0, 15_000, 'the notice about "cfg"');
+    expect(JSON.stringify(told(cli, sessionId, 'cfg')[0]!.update)).toContain('Retrying in the background');
+    await waitFor(() => cli.stderr().split('\n').filter((line) => line.includes('MCP server "cfg": connected')).length >= 2, 15_000, 'cfg back');
+    const from = cli.updates.length;
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/mcp' }] });
+    expect(agentText(cli, sessionId, from)).toMatch(/- cfg \(config, stdio\): connected, \d+ tools/);
+    expect(told(cli, sessionId, 'cfg')).toHaveLength(1);
   });
 });
