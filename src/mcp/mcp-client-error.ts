@@ -4,8 +4,6 @@ import { PlaitedError } from '../errors/plaited-error.js';
 export type McpClientErrorCode =
   /** The server could not be started or did not complete the handshake. */
   | 'connect_failed'
-  /** The server's config cannot work (its command is not found, its URL is invalid): not retried. */
-  | 'bad_config'
   /** The server rejected our credentials (HTTP 401/403), or OAuth needs a provider. */
   | 'auth_failed'
   /** The request got no answer within the server's `timeoutMs`. */
@@ -40,17 +38,21 @@ export class McpClientError extends PlaitedError<McpClientErrorCode> {
   readonly serverId: string;
   /** A JSON-RPC error code, when the server sent one. */
   readonly rpcCode?: number;
+  /** No retry can fix it (the config's command is not found, its URL is invalid): see `isRetryable`. */
+  readonly permanent: boolean;
   readonly [MARKER] = true;
 
-  constructor(options: { code: McpClientErrorCode; serverId: string; message: string; cause?: unknown; rpcCode?: number }) {
+  constructor(options: { code: McpClientErrorCode; serverId: string; message: string; cause?: unknown; rpcCode?: number; permanent?: boolean }) {
     super(options.code, options.message, options.cause === undefined ? {} : { cause: options.cause });
     this.name = 'McpClientError';
     this.serverId = options.serverId;
     this.rpcCode = options.rpcCode;
+    this.permanent = options.permanent ?? false;
   }
 
   /** Worth retrying later: the server may come back. */
   get isRetryable(): boolean {
+    if (this.permanent) return false;
     return this.code === 'timeout' || this.code === 'connection_closed' || this.code === 'not_connected' || this.code === 'connect_failed';
   }
 

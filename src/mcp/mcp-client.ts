@@ -210,7 +210,7 @@ export class McpClient {
       // Whatever broke the handshake (exit, timeout, garbage), the caller's question is "did it connect".
       const said = this.stderrTail.length > 0 ? `; its stderr: ${this.stderrTail.join(' | ')}` : '';
       const error =
-        mapped.code === 'auth_failed' || mapped.code === 'bad_config' || (mapped.code === 'connect_failed' && said === '')
+        mapped.code === 'auth_failed' || mapped.permanent || (mapped.code === 'connect_failed' && said === '')
           ? mapped
           : new McpClientError({ code: 'connect_failed', serverId: this.id, message: `${mapped.message}${said}`, cause: mapped });
       this.error = error;

@@ -8,10 +8,11 @@ import { McpClientError } from './mcp-client-error.js';
  * What is wrong with a server's config before anything starts: a stdio command that is not on
  * the server's PATH (or not executable), an HTTP server without a valid URL. Checked on the
  * config as written, before the sandbox wraps the command (wrapped, a missing command only
- * shows as a closed connection). `undefined` when nothing is wrong.
+ * shows as a closed connection). A `connect_failed` error marked `permanent` (not retried for
+ * long), or `undefined` when nothing is wrong.
  */
 export function preflightMcpServer(server: McpServerConfig): McpClientError | undefined {
-  const bad = (message: string) => new McpClientError({ code: 'bad_config', serverId: server.id, message: `server "${server.id}": ${message}` });
+  const bad = (message: string) => new McpClientError({ code: 'connect_failed', permanent: true, serverId: server.id, message: `server "${server.id}": ${message}` });
   if (server.transport !== 'stdio') {
     try {
       const url = new URL(server.url ?? '');

@@ -37,7 +37,7 @@ describe('MCP servers an operator can see', () => {
     expect(listed.stopReason).toBe('end_turn');
     const text = agentText(cli, sessionId, from);
     expect(text).toContain('- ghost (config, stdio): failed');
-    expect(text).toContain('last error (bad_config)');
+    expect(text).toContain('last error (connect_failed)');
     expect(text).toContain('not retried any more');
     // Answered by the agent itself: the model was never asked.
     expect(bed.server.requests).toHaveLength(0);

@@ -207,12 +207,12 @@ describe('McpClient over HTTP and SSE', () => {
     expect(statuses.filter((status) => status === 'connecting')).toHaveLength(3);
   });
 
-  it('does not start a stdio server whose command is not found; the preflight names it', async () => {
+  it('does not start a stdio server whose command is not found; the preflight names it and marks it permanent', async () => {
     const config = mcpServerSchema.parse({ id: 'absent', transport: 'stdio', command: 'no-such-mcp-command-anywhere' });
     const { preflightMcpServer } = await import('../../src/mcp/preflight-mcp-server.js');
     const client = track(new McpClient(config, { reconnect: { initialDelayMs: 10 }, preflight: () => preflightMcpServer(config) }));
     const error = await client.connect().catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'bad_config', serverId: 'absent' });
+    expect(error).toMatchObject({ code: 'connect_failed', permanent: true, serverId: 'absent' });
     expect((error as Error).message).toContain('command "no-such-mcp-command-anywhere" was not found on PATH');
     await waitFor(() => client.status === 'failed', 5_000, 'the server marked failed');
   });
