@@ -47,8 +47,8 @@ export class ChatKeys {
   ask(request: PermissionRequest): void {
     const keys = permissionKeys(request.options);
     this.pending = { request, keys };
-    const choices = keys.map(({ key, option }) => `[${key}] ${option.name}`).join('  ');
-    this.output.write(`\n? Allow ${request.title}?\n  ${choices}  (Ctrl-C cancels the turn)\n`);
+    const choices = keys.map(({ key, option }) => `  [${key}] ${option.name}\n`).join('');
+    this.output.write(`\n? Allow ${request.title}? (a key; Ctrl-C cancels the turn)\n${choices}`);
     request.signal?.addEventListener('abort', () => {
       if (this.pending?.request === request) this.pending = undefined;
     });

@@ -31,8 +31,9 @@ export function renderChatEvent(event: AgentOutput): string | undefined {
 }
 
 function renderDiff(diff: Extract<ToolCallContent, { type: 'diff' }>): string {
-  const before = diff.oldText === null ? [] : diff.oldText.split('\n');
-  const after = diff.newText.split('\n');
+  const split = (text: string) => (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  const before = diff.oldText === null ? [] : split(diff.oldText);
+  const after = split(diff.newText);
   const lines = [...before.filter((line) => !after.includes(line)).map((line) => `  - ${line}`), ...after.filter((line) => !before.includes(line)).map((line) => `  + ${line}`)];
   const shown = lines.slice(0, DIFF_LINES);
   const more = lines.length > DIFF_LINES ? `  … ${lines.length - DIFF_LINES} more lines\n` : '';

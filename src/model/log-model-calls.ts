@@ -45,7 +45,7 @@ export async function watchModelCalls(model: ResolvedLanguageModel, start: () =>
     model,
     middleware: {
       specificationVersion: 'v3',
-      wrapGenerate: async ({ doGenerate }) => {
+      wrapGenerate: async ({ doGenerate, params }) => {
         const done = start();
         const started = performance.now();
         try {
@@ -53,25 +53,25 @@ export async function watchModelCalls(model: ResolvedLanguageModel, start: () =>
           done({ ...who, ...usageOf(result.usage), latencyMs: performance.now() - started, stopReason: reasonOf(result.finishReason) });
           return result;
         } catch (error) {
-          done({ ...who, latencyMs: performance.now() - started, error: errorMessage(error) });
+          done(failed(who, started, error, params.abortSignal));
           throw error;
         }
       },
-      wrapStream: async ({ doStream }) => {
+      wrapStream: async ({ doStream, params }) => {
         const done = start();
         const started = performance.now();
         let result;
         try {
           result = await doStream();
         } catch (error) {
-          done({ ...who, latencyMs: performance.now() - started, error: errorMessage(error) });
+          done(failed(who, started, error, params.abortSignal));
           throw error;
         }
         let record: ModelStepRecord | undefined;
         const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
           transform(part, controller) {
             if (part.type === 'finish') record = { ...who, ...usageOf(part.usage), latencyMs: 0, stopReason: reasonOf(part.finishReason) };
-            else if (part.type === 'error') record = { ...who, latencyMs: 0, error: errorMessage(part.error) };
+            else if (part.type === 'error') record = failed(who, started, part.error, params.abortSignal);
             controller.enqueue(part);
           },
           flush() {
@@ -96,6 +96,12 @@ function keepExtras(model: ResolvedLanguageModel, wrapped: ResolvedLanguageModel
     }
   }
   return wrapped;
+}
+
+/** A call that threw: cancelled by its caller (not a failure, nothing to warn about) or failed. */
+function failed(who: { provider: string; model: string }, started: number, error: unknown, signal: AbortSignal | undefined): ModelStepRecord {
+  const latencyMs = performance.now() - started;
+  return signal?.aborted ? { ...who, latencyMs, stopReason: 'cancelled' } : { ...who, latencyMs, error: errorMessage(error) };
 }
 
 function usageOf(usage: LanguageModelV3Usage | undefined): Pick<ModelStepRecord, 'inputTokens' | 'outputTokens'> {

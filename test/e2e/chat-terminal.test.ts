@@ -54,7 +54,8 @@ describe('plaited-agent chat in a terminal', () => {
     tmux('send-keys', '-t', chat, '-l', 'please write hello');
     tmux('send-keys', '-t', chat, 'Enter');
     await waitForPane(chat, '? Allow Write hello.txt?');
-    expect(pane(chat)).toContain('[y] ');
+    expect(pane(chat)).toContain('[y] Allow once');
+    expect(pane(chat)).toContain('[n] Reject');
     expect(pane(chat)).toContain('⏺ Write hello.txt');
     tmux('send-keys', '-t', chat, 'y');
     await waitForPane(chat, 'Wrote hello.txt for you.');
@@ -71,6 +72,8 @@ describe('plaited-agent chat in a terminal', () => {
     tmux('send-keys', '-t', chat, 'C-c');
     await waitForPane(chat, '[turn cancelled]');
     expect(pane(chat)).not.toContain('never shown');
+    // A cancelled model call is no failure: nothing is warned about.
+    expect(pane(chat)).not.toContain('warn: model call');
     release();
 
     // Slash commands go to the agent itself.
