@@ -5,7 +5,7 @@ const SHAPES: ReadonlyArray<[RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
   [/\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|sk-[\w-]{16,}|xox[abposr]-[\w-]{10,}|AKIA[0-9A-Z]{16}|glpat-[\w-]{16,}|npm_[A-Za-z0-9]{30,})/g, '[redacted]'],
   [/([?&](?:api[_-]?key|key|token|access_token|secret|password)=)[^&\s"']+/gi, '$1[redacted]'],
-  [/("?(?:api[_-]?key|authorization|x-api-key|token|secret|password)"?\s*[:=]\s*"?)[^"\s,}]{6,}/gi, '$1[redacted]'],
+  [/("?(?:api[_-]?key|authorization|x-api-key|token|secret|password)"?\s*[:=]\s*"?)[^"\s,}&]{6,}/gi, '$1[redacted]'],
   [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@:]+(?::[^/\s@]*)?@/gi, '$1[redacted]@'],
 ];
 
