@@ -4,6 +4,7 @@ import type { Agent } from '../agent/agent.js';
 import type { ModelObserver } from '../agent/observe-models.js';
 import type { AgentOutput } from '../contracts/agent-output.js';
 import { watchModelCalls, type ModelStepRecord } from '../model/log-model-calls.js';
+import { startGenAiMetrics } from './genai-metrics.js';
 
 export interface Telemetry {
   /** Wraps a model so each call is a `chat` span under its turn's `invoke_agent` span. */
@@ -15,7 +16,7 @@ export interface Telemetry {
 const AGENT_NAME = 'plaited-agent';
 
 /**
- * OpenTelemetry traces following the GenAI semantic conventions, exported over OTLP/HTTP
+ * OpenTelemetry traces (and the GenAI client metrics) following the GenAI semantic conventions, exported over OTLP/HTTP
  * (JSON) to where the standard `OTEL_EXPORTER_OTLP_*` variables say (`OTEL_SERVICE_NAME`,
  * `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_*` too). Imported only when `telemetryEnabled()`.
  */
@@ -28,6 +29,7 @@ export async function startTelemetry(version: string, warn: (message: string) =>
   const resource = resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? AGENT_NAME, 'service.version': version }).merge(detectResources({ detectors: [envDetector] }));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
   const tracer = provider.getTracer(AGENT_NAME, version);
+  const metrics = await startGenAiMetrics(resource, version);
   /** The running turn's span, in the turn's async context: a model call finds its parent there. */
   const turns = new AsyncLocalStorage<Span>();
   return {
@@ -35,7 +37,10 @@ export async function startTelemetry(version: string, warn: (message: string) =>
       watchModelCalls(model, () => {
         const parent = turns.getStore();
         const startTime = new Date();
-        return (record) => chatSpan(tracer, record, startTime, parent);
+        return (record) => {
+          chatSpan(tracer, record, startTime, parent);
+          metrics?.record(record);
+        };
       }),
     trace(agent) {
       const process = agent.process.bind(agent);
@@ -44,6 +49,7 @@ export async function startTelemetry(version: string, warn: (message: string) =>
       agent.stop = async () => {
         await stop();
         await provider.shutdown().catch((error: unknown) => warn(`could not send the last traces: ${String(error)}`));
+        await metrics?.shutdown().catch((error: unknown) => warn(`could not send the last metrics: ${String(error)}`));
       };
     },
   };

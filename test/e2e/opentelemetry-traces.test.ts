@@ -22,14 +22,31 @@ const plain = (value: OtlpValue): unknown =>
 const attributesOf = (list: Array<{ key: string; value: OtlpValue }> = []) => Object.fromEntries(list.map(({ key, value }) => [key, plain(value)]));
 
 /** An OTLP/HTTP receiver on 127.0.0.1 that decodes the JSON trace exports it gets. */
-async function startReceiver(): Promise<{ url: string; spans: Decoded[]; paths: string[]; server: Server }> {
+type OtlpPoint = { attributes: Array<{ key: string; value: OtlpValue }>; sum?: number; count?: number | string };
+type Metric = { name: string; unit?: string; points: Array<{ attrs: Record<string, unknown>; sum: number; count: number }> };
+
+async function startReceiver(): Promise<{ url: string; spans: Decoded[]; metrics: Metric[]; paths: string[]; server: Server }> {
   const spans: Decoded[] = [];
+  const metrics: Metric[] = [];
   const paths: string[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
       paths.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
+      if (req.url === '/v1/metrics') {
+        const body_ = JSON.parse(body) as { resourceMetrics: Array<{ scopeMetrics: Array<{ metrics: Array<{ name: string; unit?: string; histogram?: { dataPoints: OtlpPoint[] } }> }> }> };
+        for (const resource of body_.resourceMetrics) {
+          for (const scope of resource.scopeMetrics) {
+            for (const metric of scope.metrics) {
+              const points = (metric.histogram?.dataPoints ?? []).map((point) => ({ attrs: attributesOf(point.attributes), sum: Number(point.sum ?? 0), count: Number(point.count ?? 0) }));
+              metrics.push({ name: metric.name, unit: metric.unit, points });
+            }
+          }
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
       const parsed = JSON.parse(body) as { resourceSpans: Array<{ resource?: { attributes?: Array<{ key: string; value: OtlpValue }> }; scopeSpans: Array<{ spans: OtlpSpan[] }> }> };
       for (const resourceSpans of parsed.resourceSpans) {
         const service = attributesOf(resourceSpans.resource?.attributes)['service.name'] as string | undefined;
@@ -39,7 +56,7 @@ async function startReceiver(): Promise<{ url: string; spans: Decoded[]; paths: 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, paths, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, metrics, paths, server };
 }
 
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
@@ -58,6 +75,7 @@ describe('OpenTelemetry traces', () => {
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_SERVICE_NAME: 'plaited-under-test',
         OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_METRIC_EXPORT_INTERVAL: '200',
       },
     });
     await initialize(cli);
@@ -71,7 +89,7 @@ describe('OpenTelemetry traces', () => {
     const spans = receiver.spans;
     await waitFor(() => spans.some((s) => s.span.name.startsWith('invoke_agent')) && spans.filter((s) => s.span.name.startsWith('chat')).length === 2, 15_000, 'the turn\'s spans');
 
-    expect(receiver.paths[0]).toBe('POST /v1/traces application/json');
+    expect(receiver.paths).toContain('POST /v1/traces application/json');
     const turn = spans.find((s) => s.span.name === 'invoke_agent plaited-agent')!;
     expect(turn.service).toBe('plaited-under-test');
     expect(turn.attrs).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': sessionId, 'gen_ai.usage.input_tokens': 230, 'gen_ai.usage.output_tokens': 18 });
@@ -89,5 +107,14 @@ describe('OpenTelemetry traces', () => {
     const tool = spans.find((s) => s.span.name === 'execute_tool read_file')!;
     expect(tool.span.parentSpanId).toBe(turn.span.spanId);
     expect(tool.attrs).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file' });
+
+    // The GenAI client metrics: token usage by type (cumulative: the latest export holds both calls), and call durations.
+    const latest = (name: string) => receiver!.metrics.filter((metric) => metric.name === name).at(-1);
+    const usageOf = (type: string) => latest('gen_ai.client.token.usage')?.points.find((point) => point.attrs['gen_ai.token.type'] === type);
+    await waitFor(() => usageOf('input')?.count === 2, 15_000, 'the token usage metric');
+    expect(usageOf('input')).toMatchObject({ sum: 230, count: 2, attrs: { 'gen_ai.request.model': 'scripted', 'gen_ai.operation.name': 'chat' } });
+    expect(usageOf('output')).toMatchObject({ sum: 18, count: 2 });
+    expect(latest('gen_ai.client.operation.duration')).toMatchObject({ unit: 's' });
+    expect(latest('gen_ai.client.operation.duration')!.points[0]!.count).toBe(2);
   });
 });
