@@ -13,5 +13,8 @@ export function parseChatArgs(argv: readonly string[], parseRest: (argv: readonl
     else if (arg.startsWith('--resume=')) chatArgs.push('--resume', arg.slice('--resume='.length));
     else rest.push(arg);
   }
-  return { ...parseRest(rest), command: { name: 'chat', args: chatArgs } };
+  const parsed = parseRest(rest);
+  // The log shares the terminal with the conversation: warnings only, unless asked.
+  const levelGiven = rest.some((arg) => arg === '--log-level' || arg.startsWith('--log-level='));
+  return { ...parsed, ...(levelGiven ? {} : { logLevel: 'warn' as const }), command: { name: 'chat', args: chatArgs } };
 }

@@ -32,7 +32,7 @@ const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args]
 /** Starts the chat in a new pane; what it printed after it exits stays readable (`cat` holds the pane). */
 function startChat(cwd: string, extra: string[] = []): string {
   const name = `chat${(panes += 1)}`;
-  const argv = [process.execPath, CLI, 'chat', '--model', 'openai-compatible:scripted', '--base-url', server.url, '--log-level', 'warn', ...extra];
+  const argv = [process.execPath, CLI, 'chat', '--model', 'openai-compatible:scripted', '--base-url', server.url, ...extra];
   const command = `cd '${cwd}' && ${argv.map((arg) => `'${arg}'`).join(' ')}; echo "chat exited $?"; exec cat`;
   tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '50', command);
   return name;
