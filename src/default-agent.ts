@@ -5,6 +5,7 @@ import type { Agent } from './agent/agent.js';
 import type { AgentExtension } from './agent/agent-extension.js';
 import { createAgent, type CreateAgentOptions } from './agent/create-agent.js';
 import { agentValuesFromConfig } from './agent/agent-values-from-config.js';
+import { observeModels, type ModelObserver } from './agent/observe-models.js';
 import { MCP_CAPABILITIES } from './mcp/mcp-capabilities.js';
 import { modelSource } from './agent/model-source.js';
 import { memoizeUntilFailure } from './agent/memoize-until-failure.js';
@@ -49,6 +50,8 @@ export interface CreateDefaultAgentOptions {
   model?: CreateAgentOptions['model'];
   /** The folder whose `.plaited/index.db` holds the hybrid index (default: the process cwd). */
   projectDir?: string;
+  /** Wrap every model the agent uses (log each call, a telemetry span per call), in order. */
+  modelObservers?: ModelObserver[];
 }
 
 /**
@@ -82,7 +85,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
       })
     : baseModel;
   const agent = createAgent({
-    ...agentValuesFromConfig(config, model),
+    ...observeModels(agentValuesFromConfig(config, model), options.modelObservers ?? []),
     // The MCP extension loads with the first session; a client learns its transports at the handshake.
     capabilities: MCP_CAPABILITIES,
     // "Always" answers persist per project in the user's own folder, outside every project.
@@ -129,6 +132,7 @@ async function openAgentServices(config: PlaitedConfig, projectDir: string, log:
   const { createMcpRegistry } = await import('./mcp/create-mcp-registry.js');
   const { createModelSampler } = await import('./mcp/create-model-sampler.js');
   const { logRegistryEvent } = await import('./mcp/log-registry-event.js');
+  const { logMcpCall } = await import('./mcp/log-mcp-call.js');
   // Config servers connect in the background: a slow server never delays a session; the
   // first turn waits for them up to `mcp.startupWaitMs` (the MCP extension).
   const enabled = config.mcp.servers.filter((server) => server.enabled).length;
@@ -143,6 +147,7 @@ async function openAgentServices(config: PlaitedConfig, projectDir: string, log:
     // In the whole-agent sandbox the launcher starts stdio servers, each in a sandbox of its own.
     ...(spawnStdio ? { spawnStdio } : { prepareServer: prepareStdioServer(config, projectDir, log) }),
     onEvent: (event) => logRegistryEvent(log, event),
+    onResponse: (info) => logMcpCall(log, info),
   });
   return { index, embedder, registry };
 }

@@ -63,7 +63,8 @@ export type {
   ToolCallStatus,
   ToolKind,
 } from './contracts/agent-output.js';
-export type { AgentExtension } from './agent/agent-extension.js';
+export type { AgentExtension, ExtensionCommand } from './agent/agent-extension.js';
+export type { ModelObserver } from './agent/observe-models.js';
 export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './contracts/tool.js';
 export type { Runtime } from './contracts/runtime.js';
 export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';

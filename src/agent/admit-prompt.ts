@@ -5,6 +5,7 @@ import { permissionsOf } from './agent-core.js';
 import { errorInfo } from './agent-notices.js';
 import { promptText } from './convert-prompt.js';
 import { permissionsCommand } from './permissions-command.js';
+import { answerExtensionCommand } from './extension-command.js';
 import type { LiveSession } from './session-manager.js';
 import { userMessageEvent } from './user-message-event.js';
 import { validateContentParts } from './validate-content-parts.js';
@@ -15,7 +16,8 @@ export type Admission = { live: LiveSession } | { answer: AgentOutput[] };
 /**
  * Before a turn: the agent is running, the prompt's content is valid (checked before anything
  * is stored: a saved undecodable attachment would fail every later turn), the session opens,
- * and `/permissions` is answered by the agent itself (not part of the model's history).
+ * and `/permissions` (and an extension's own command, like `/mcp`) is answered by the agent itself
+ * (not part of the model's history).
  */
 export async function admitPrompt(core: AgentCore, input: PromptInput): Promise<Admission> {
   const { sessionId, prompt } = input;
@@ -29,7 +31,10 @@ export async function admitPrompt(core: AgentCore, input: PromptInput): Promise<
     return { answer: [{ type: 'error', sessionId, error: errorInfo(error, 'session_not_found') }] };
   }
   await live.ready;
-  const reply = permissionsCommand(promptText(prompt), { cwd: live.info.cwd, permissions: permissionsOf(core, live), config: core.policy.rules });
+  const text = promptText(prompt);
+  const reply =
+    permissionsCommand(text, { cwd: live.info.cwd, permissions: permissionsOf(core, live), config: core.policy.rules }) ??
+    (await answerExtensionCommand(core.extensions.list, text, { sessionId, cwd: live.info.cwd }));
   if (reply === undefined) return { live };
   return {
     answer: [

@@ -15,7 +15,8 @@ export interface AgentEvents {
   readonly fresh: Set<string>;
 }
 
-export function createAgentEvents(): AgentEvents {
+/** `extraCommands`: the extensions' own slash commands (`/mcp`), announced beside `/permissions`. */
+export function createAgentEvents(extraCommands: () => Command[] = () => []): AgentEvents {
   const listeners = new Set<(event: AgentOutput) => void>();
   const announced = new Set<string>();
   return {
@@ -23,7 +24,7 @@ export function createAgentEvents(): AgentEvents {
     fresh: new Set<string>(),
     publish(event) {
       if (event.type === 'commands') announced.add(event.sessionId);
-      const out = event.type === 'commands' ? { ...event, commands: withBuiltinCommands(event.commands) } : event;
+      const out = event.type === 'commands' ? { ...event, commands: withBuiltinCommands(event.commands, extraCommands()) } : event;
       for (const listener of listeners) listener(out);
     },
     subscribe(listener) {
@@ -34,6 +35,12 @@ export function createAgentEvents(): AgentEvents {
 }
 
 /** The agent's own slash commands beside the extensions' (skills). */
-function withBuiltinCommands(commands: Array<{ name: string; description: string; hint?: string }>) {
-  return commands.some((command) => command.name === PERMISSIONS_COMMAND.name) ? commands : [...commands, PERMISSIONS_COMMAND];
+function withBuiltinCommands(commands: Command[], extra: Command[]): Command[] {
+  const all = [...commands];
+  for (const command of [PERMISSIONS_COMMAND, ...extra]) {
+    if (!all.some((known) => known.name === command.name)) all.push({ name: command.name, description: command.description, ...(command.hint ? { hint: command.hint } : {}) });
+  }
+  return all;
 }
+
+type Command = { name: string; description: string; hint?: string };

@@ -3,6 +3,9 @@ import type { SessionInfo } from './agent.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool, ToolResult, ToolRisk, ToolSource } from '../contracts/tool.js';
 import type { ToolCallDecision, ToolCallHookEvent } from '../contracts/agent-hooks.js';
+import type { ExtensionCommand } from './extension-command.js';
+
+export type { ExtensionCommand };
 
 /** What an extension sees of a running turn. */
 export interface TurnContext {
@@ -40,6 +43,8 @@ export interface AgentExtension {
   name: string;
   /** What the extension adds to the agent's capabilities (an MCP extension: the MCP transports it connects). */
   capabilities?: { mcp?: { http?: boolean; sse?: boolean } };
+  /** Slash commands the extension answers itself, without a model turn; announced with the agent's own. */
+  commands?: readonly ExtensionCommand[];
   /** Tools to offer for this turn (MCP tools for the intent, `read_skill`, `plan`, …). */
   tools?(context: TurnContext): Promise<AnyTool[]> | AnyTool[];
   /** Text appended to the system prompt for this turn (rules, skill catalog, episodes). */

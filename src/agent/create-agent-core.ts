@@ -19,7 +19,8 @@ import { defaultConfig } from '../config/default-config.js';
 
 /** The shared parts of one agent, from ready values; heavy ones (stores, tools, model) open on first use. */
 export function createAgentCore(options: CreateAgentOptions): AgentCore {
-  const events = createAgentEvents();
+  // The extensions' own slash commands (`/mcp`) ride along with every announcement.
+  const events = createAgentEvents(() => core.extensions.list.flatMap((extension) => extension.commands ?? []));
   const model = modelSource(defaultConfig(), options.model);
   const tools = options.tools;
   let managerPromise: ReturnType<AgentCore['manager']> | undefined;

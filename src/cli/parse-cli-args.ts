@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors/error-message.js';
 import { PlaitedError } from '../errors/plaited-error.js';
 import { PRINT_OPTIONS, printArgsFrom, type PrintArgs } from './print-args.js';
+import { parseChatArgs } from './parse-chat-args.js';
 
 export interface CliArgs {
   adapters: string[];
@@ -9,6 +10,8 @@ export interface CliArgs {
   model?: string;
   baseURL?: string;
   logLevel: LogLevel;
+  /** Also write the log as JSON lines to this file (size-bounded, rotated). */
+  logFile?: string;
   transport?: 'stdio' | 'http';
   host?: string;
   port?: number;
@@ -50,6 +53,7 @@ export const USAGE = `Usage: plaited-agent [options]
        plaited-agent -p "TASK" [--output-format text|json|stream-json] [--mode M] [--allow T]... [--deny T]... [--resume ID | --continue]
        plaited-agent sessions list | show ID | export ID [--format markdown|json] | delete ID
        plaited-agent init | doctor | mcp list
+       plaited-agent chat [--resume ID] [options]   an interactive session in this terminal
 
 Starts an agent that speaks the Agent Client Protocol on stdio (default): ACP v1, or the
 ACP v2 draft (experimental) when the client's initialize asks for protocol version 2
@@ -76,6 +80,8 @@ Options:
                         /proc/<pid>/cmdline; use --auth-token-file or PLAITED_AUTH_TOKEN)
   --no-auth             accept HTTP clients without a token (only with a loopback --host)
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
+  --log-file PATH       also write the log as JSON lines to PATH (rotated past
+                        PLAITED_LOG_FILE_MAX_BYTES, default 10 MiB; 3 old files kept)
 
 Headless one-shot (scripts, CI): runs one turn in the current project and exits
   -p, --print [TASK]    the task (read from stdin when omitted and stdin is piped); the answer on stdout
@@ -103,6 +109,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }
+  if (argv[0] === 'chat') return parseChatArgs(argv.slice(1), parseCliArgs);
   let parsed;
   try {
     parsed = parseArgs({
@@ -116,6 +123,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         model: { type: 'string' },
         'base-url': { type: 'string' },
         'log-level': { type: 'string' },
+        'log-file': { type: 'string' },
         transport: { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
@@ -153,6 +161,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     model: values.model,
     baseURL: values['base-url'],
     logLevel,
+    logFile: values['log-file'],
     transport,
     host: values.host,
     port,

@@ -15,7 +15,11 @@ import { commandLineToken, networkAuthSource } from './network-auth-source.js';
 import { sessionNotice } from './session-notice.js';
 import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
-import { stderrLog, type Log } from './stderr-log.js';
+import type { Log } from './stderr-log.js';
+import { cliLog } from './cli-log.js';
+import { configSecrets } from './config-secrets.js';
+import { logToolCalls } from './log-tool-calls.js';
+import { telemetryEnabled } from './telemetry-enabled.js';
 import { a2aOptions } from './a2a-options.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
 
@@ -37,7 +41,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  const log = stderrLog(args.logLevel);
+  const maxBytes = Number(process.env.PLAITED_LOG_FILE_MAX_BYTES) || undefined;
+  let log: ReturnType<typeof cliLog>;
+  try {
+    log = cliLog({ level: args.logLevel, file: args.logFile, maxBytes });
+  } catch (error) {
+    process.stderr.write(`plaited-agent: cannot write the log file ${args.logFile}: ${(error as Error).message}; pick a writable --log-file path\n`);
+    return 2;
+  }
   if (args.command?.name === 'models') {
     const { runModelsCommand } = await import('../model/models-command.js');
     const { configuredModels } = await import('./configured-models.js');
@@ -58,6 +69,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
     config = applyFlags(loaded.config, args);
+    log.redact(configSecrets(config));
     checkModelSpec(config);
     if (loaded.path) log('debug', `config: ${loaded.path}`);
     untrusted = loaded.untrusted?.message;
@@ -102,7 +114,20 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const reaped = useProcessLedger(join(ensureStateFolder(process.cwd()), 'processes'));
     if (reaped > 0) log('warn', `stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
   }
-  const agent = createDefaultAgent({ config, log, model, extensions: untrusted === undefined ? [] : [sessionNotice('config trust', untrusted)] });
+  // Loaded only when the OTEL_* variables ask for traces: nothing of the SDK at a cold start otherwise.
+  const telemetry = telemetryEnabled() ? await (await import('./start-telemetry.js')).startTelemetry(packageVersion(), (message) => log('warn', message)) : undefined;
+  const agent = createDefaultAgent({
+    config,
+    log,
+    model,
+    extensions: [logToolCalls(log), ...(untrusted === undefined ? [] : [sessionNotice('config trust', untrusted)])],
+    modelObservers: [
+      async (resolved) => (await import('../model/log-model-calls.js')).logModelCalls(resolved, log),
+      ...(telemetry ? [telemetry.observeModel] : []),
+    ],
+  });
+  telemetry?.trace(agent);
+  if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(agent, args.command.args);
   let current: Agent = agent;
   const served: Array<{ closed: Promise<void> }> = [];
   try {

@@ -38,17 +38,21 @@ export class McpClientError extends PlaitedError<McpClientErrorCode> {
   readonly serverId: string;
   /** A JSON-RPC error code, when the server sent one. */
   readonly rpcCode?: number;
+  /** No retry can fix it (the config's command is not found, its URL is invalid): see `isRetryable`. */
+  readonly permanent: boolean;
   readonly [MARKER] = true;
 
-  constructor(options: { code: McpClientErrorCode; serverId: string; message: string; cause?: unknown; rpcCode?: number }) {
+  constructor(options: { code: McpClientErrorCode; serverId: string; message: string; cause?: unknown; rpcCode?: number; permanent?: boolean }) {
     super(options.code, options.message, options.cause === undefined ? {} : { cause: options.cause });
     this.name = 'McpClientError';
     this.serverId = options.serverId;
     this.rpcCode = options.rpcCode;
+    this.permanent = options.permanent ?? false;
   }
 
   /** Worth retrying later: the server may come back. */
   get isRetryable(): boolean {
+    if (this.permanent) return false;
     return this.code === 'timeout' || this.code === 'connection_closed' || this.code === 'not_connected' || this.code === 'connect_failed';
   }
 

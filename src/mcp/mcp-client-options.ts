@@ -85,6 +85,8 @@ export interface McpClientOptions extends McpAuthHooks {
   onListChanged?(kind: McpListKind): void;
   onResourceUpdated?(uri: string): void;
   onStatus?(status: McpServerStatus, error?: McpClientError): void;
+  /** Checks the server's config before each attempt; an error returned fails the attempt (a `permanent` one is not retried for long). */
+  preflight?(): McpClientError | undefined;
   reconnect?: McpReconnectOptions;
   /** Pages per list before giving up on a server whose cursor never ends (default 100). */
   maxPages?: number;

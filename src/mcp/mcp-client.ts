@@ -28,6 +28,8 @@ import type {
 export type * from './mcp-client-options.js';
 
 const LIST_CHANGED_DEBOUNCE_MS = 50;
+/** Attempts in all for a server that fails for a reason no retry fixes (bad config, refused credentials). */
+const PERMANENT_ATTEMPTS = 3;
 
 /**
  * One MCP server connection on `@modelcontextprotocol/client`: builds the transport from the
@@ -47,6 +49,10 @@ export class McpClient {
   private closed = false;
   private currentStatus: McpServerStatus = 'idle';
   private error: McpClientError | undefined;
+  /** Failed attempts in a row that no retry can fix (command not found, credentials refused). */
+  private permanentFailures = 0;
+  /** The last lines the server wrote to stderr during the attempt in flight: why it would not start. */
+  private stderrTail: string[] = [];
   private readonly statusWaiters = new Set<() => void>();
   private readonly subscriptions = new Set<string>();
   private readonly listChangedTimers = new Map<McpListKind, NodeJS.Timeout>();
@@ -180,13 +186,19 @@ export class McpClient {
     const client = buildSdkClient(this.id, this.options, (kind) => this.listChanged(kind));
     this.pendingClient = client;
     let startFailure: McpClientError | undefined;
+    this.stderrTail = [];
     try {
+      const misconfigured = this.options.preflight?.();
+      if (misconfigured) throw misconfigured;
       const transport = createMcpTransport(this.config, {
         onAuth: this.options.onAuth,
         onAuthRefresh: this.options.onAuthRefresh,
         oauthProvider: this.options.oauthProvider,
         spawnStdio: this.options.spawnStdio,
-        onStderr: (line) => this.options.onLog?.({ serverId: this.id, level: 'stderr', data: line }),
+        onStderr: (line) => {
+          this.stderrTail = [...this.stderrTail.slice(-2), line.slice(0, 300)];
+          this.options.onLog?.({ serverId: this.id, level: 'stderr', data: line });
+        },
       });
       client.onclose = () => this.handleClose(client);
       // Transport errors are reported out of band and are not fatal by themselves; a real drop
@@ -202,13 +214,14 @@ export class McpClient {
       await client.close().catch(() => undefined);
       const mapped = startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
       // Whatever broke the handshake (exit, timeout, garbage), the caller's question is "did it connect".
+      const said = this.stderrTail.length > 0 ? `; its stderr: ${this.stderrTail.join(' | ')}` : '';
       const error =
-        mapped.code === 'auth_failed' || mapped.code === 'connect_failed'
+        mapped.code === 'auth_failed' || mapped.permanent || (mapped.code === 'connect_failed' && said === '')
           ? mapped
-          : new McpClientError({ code: 'connect_failed', serverId: this.id, message: mapped.message, cause: mapped });
+          : new McpClientError({ code: 'connect_failed', serverId: this.id, message: `${mapped.message}${said}`, cause: mapped });
       this.error = error;
       if (this.closed) throw error;
-      const willRetry = this.scheduleReconnect();
+      const willRetry = this.scheduleReconnect(error);
       this.setStatus(willRetry ? 'reconnecting' : 'failed', error);
       throw error;
     }
@@ -219,6 +232,7 @@ export class McpClient {
     }
     this.client = client;
     this.backoff.reset();
+    this.permanentFailures = 0;
     this.error = undefined;
     const reconnected = this.everConnected;
     this.everConnected = true;
@@ -250,10 +264,20 @@ export class McpClient {
     this.setStatus(willRetry ? 'reconnecting' : 'failed', this.error);
   }
 
-  /** Returns whether a retry was scheduled (false once the attempts are spent, or closed). */
-  private scheduleReconnect(): boolean {
+  /**
+   * Returns whether a retry was scheduled (false once the attempts are spent, or closed). A
+   * failure no retry can fix (bad config, refused credentials) gets a short bounded backoff
+   * (`PERMANENT_ATTEMPTS` in all: a config being edited may still be picked up) and then stops.
+   */
+  private scheduleReconnect(error?: McpClientError): boolean {
     if (this.closed) return false;
+    if (error && !error.isRetryable && ++this.permanentFailures >= PERMANENT_ATTEMPTS) return false;
     return this.backoff.schedule(() => void this.connect().catch(() => undefined));
+  }
+
+  /** Failed for a reason no retry fixes: calls fail at once instead of starting it again. */
+  private get failedForGood(): boolean {
+    return this.currentStatus === 'failed' && this.error !== undefined && !this.error.isRetryable;
   }
 
   private setStatus(status: McpServerStatus, error?: McpClientError): void {
@@ -269,6 +293,7 @@ export class McpClient {
   private async ready(timeoutMs: number, signal?: AbortSignal): Promise<Client> {
     if (this.client) return this.client;
     if (this.closed) throw this.notConnected('the client was closed');
+    if (this.failedForGood) throw this.notConnected(`server "${this.id}" is not connected: ${this.error?.message ?? 'unknown error'}`);
     if (!this.connecting && !this.backoff.pending) this.connect().catch(() => undefined);
     const deadline = Date.now() + timeoutMs;
     while (!this.client) {

@@ -6,6 +6,8 @@ import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
 import { errorMessage } from '../errors/error-message.js';
 import { MCP_CAPABILITIES } from './mcp-capabilities.js';
+import { mcpCommand } from './mcp-command.js';
+import { mcpFailureNotices } from './mcp-failure-notices.js';
 
 export interface McpExtensionOptions {
   registry: McpRegistry;
@@ -33,6 +35,8 @@ export interface McpExtension extends AgentExtension {
 export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const { registry, config } = options;
   const activated = new Map<string, Set<string>>();
+  // A config server that cannot start or dies is told to each session's client once.
+  const notices = mcpFailureNotices(registry);
   /** The config's servers, waited for once (by the first turn, or the first turns running together). */
   let configServers: Promise<string[]> | undefined;
   let configServersReady = false;
@@ -64,6 +68,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   return {
     name: 'mcp',
     capabilities: MCP_CAPABILITIES,
+    commands: [mcpCommand(registry)],
 
     activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
 
@@ -93,6 +98,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     },
 
     async onSessionStart(session, emit) {
+      notices.sessionStarted(session.sessionId, emit);
       const connecting = Promise.all(
         session.mcpServers.map(async (server) => {
           // A loaded session may start twice in one process: its servers are still connected.
@@ -120,10 +126,12 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async onSessionClose(sessionId) {
       activated.delete(sessionId);
+      notices.sessionClosed(sessionId);
       await registry.closeSession(sessionId);
     },
 
     async close() {
+      notices.stop();
       await registry.close();
     },
   };

@@ -27,6 +27,7 @@ import { mcpToolPrefix } from './tool-name.js';
 import { asError, callOf, matchesTemplate, stateKey } from './mcp-registry-helpers.js';
 import { resolveDiscoveryHit } from './resolve-discovery-hit.js';
 import { serverInfo } from './server-info.js';
+import { preflightMcpServer } from './preflight-mcp-server.js';
 import { errorMessage } from '../errors/error-message.js';
 
 export type * from './mcp-registry-types.js';
@@ -162,7 +163,7 @@ export class McpRegistry {
     add: async (config: McpServerConfig, options: McpScope & { cwd?: string; roots?: readonly string[] } = {}): Promise<McpServerInfo> => {
       // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
       const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
-      const state = this.createState(prepared, options);
+      const state = this.createState(prepared, options, () => preflightMcpServer(config));
       if (!config.enabled) return serverInfo(state);
       const started = (async () => {
         await this.track(state.client.connect());
@@ -234,7 +235,7 @@ export class McpRegistry {
     if (this.options.ownsIndex) this.options.index.close();
   }
 
-  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }): ServerState {
+  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }, preflight?: () => McpClientError | undefined): ServerState {
     const { sessionId } = scope;
     if (this.closed) throw new McpClientError({ code: 'not_connected', serverId: config.id, message: 'the MCP registry is closed' });
     const clash = this.scopeStates({ sessionId }).find(
@@ -267,6 +268,7 @@ export class McpRegistry {
     state.client = new McpClient(config, {
       ...clientOptions,
       roots: () => state.roots,
+      preflight,
       onSampling: onSampling && ((request, context) => onSampling(request, { ...context, ...callOf(state), server: state.config })),
       onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, ...callOf(state) })),
       onListChanged: (kind) => void this.refresh(state, [kind]),

@@ -17,13 +17,13 @@ function writeSkill(cwd: string, name: string): void {
   );
 }
 
-/** The skill command names of the session's latest available_commands_update (the agent's own `/permissions` rides along in each). */
+/** The skill command names of the session's latest available_commands_update (the agent's own `/permissions` and `/mcp` ride along in each). */
 const latestCommands = (cli: AcpCli, sessionId: string): string[] | undefined => {
   const updates = cli.updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update');
   const last = updates.at(-1)?.update as acp.AvailableCommandsUpdate | undefined;
   return last?.availableCommands
     .map((command) => command.name)
-    .filter((name) => name !== 'permissions')
+    .filter((name) => name !== 'permissions' && name !== 'mcp')
     .sort();
 };
 

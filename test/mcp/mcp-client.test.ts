@@ -190,6 +190,32 @@ describe('McpClient over HTTP and SSE', () => {
     const sse = track(new McpClient(httpConfig('sse-wrong', fixture.port, 'sse', { type: 'bearer', token: 'nope' }), { reconnect: { maxAttempts: 0 } }));
     await expect(sse.connect()).rejects.toMatchObject({ code: 'auth_failed', serverId: 'sse-wrong' });
   });
+
+  it('stops retrying refused credentials after a short bounded backoff, and later calls fail at once', async () => {
+    const statuses: string[] = [];
+    const client = track(
+      new McpClient(httpConfig('refused', fixture.port, 'http', { type: 'bearer', token: 'nope' }), {
+        reconnect: { initialDelayMs: 10 },
+        onStatus: (status) => statuses.push(status),
+      }),
+    );
+    await expect(client.connect()).rejects.toMatchObject({ code: 'auth_failed' });
+    await waitFor(() => client.status === 'failed', 5_000, 'the server marked failed');
+    // Three attempts in all (8 for a failure that may pass), then no restart on a call.
+    expect(statuses.filter((status) => status === 'connecting')).toHaveLength(3);
+    await expect(client.callTool('echo', { text: 'x' })).rejects.toMatchObject({ code: 'not_connected' });
+    expect(statuses.filter((status) => status === 'connecting')).toHaveLength(3);
+  });
+
+  it('does not start a stdio server whose command is not found; the preflight names it and marks it permanent', async () => {
+    const config = mcpServerSchema.parse({ id: 'absent', transport: 'stdio', command: 'no-such-mcp-command-anywhere' });
+    const { preflightMcpServer } = await import('../../src/mcp/preflight-mcp-server.js');
+    const client = track(new McpClient(config, { reconnect: { initialDelayMs: 10 }, preflight: () => preflightMcpServer(config) }));
+    const error = await client.connect().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'connect_failed', permanent: true, serverId: 'absent' });
+    expect((error as Error).message).toContain('command "no-such-mcp-command-anywhere" was not found on PATH');
+    await waitFor(() => client.status === 'failed', 5_000, 'the server marked failed');
+  });
 });
 
 describe('McpClient failure modes', () => {

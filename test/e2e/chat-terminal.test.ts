@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/acp-cli.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+/** `plaited-agent chat` in a real terminal: tmux on its own server socket, driven by send-keys, read by capture-pane. */
+let server: ScriptedOpenAIServer;
+let socket: string;
+let release: () => void = () => undefined;
+let panes = 0;
+
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer();
+  socket = `plaited-chat-${process.pid}-${Date.now()}`;
+});
+afterEach(async () => {
+  release();
+  try {
+    execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+  } catch {
+    // already gone
+  }
+  await server.close();
+});
+
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+
+/** Starts the chat in a new pane; what it printed after it exits stays readable (`cat` holds the pane). */
+function startChat(cwd: string, extra: string[] = []): string {
+  const name = `chat${(panes += 1)}`;
+  const argv = [process.execPath, CLI, 'chat', '--model', 'openai-compatible:scripted', '--base-url', server.url, ...extra];
+  const command = `cd '${cwd}' && ${argv.map((arg) => `'${arg}'`).join(' ')}; echo "chat exited $?"; exec cat`;
+  tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '50', command);
+  return name;
+}
+
+const pane = (name: string) => tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', name);
+const waitForPane = (name: string, text: string, timeoutMs = 20_000) => waitFor(() => pane(name).includes(text), timeoutMs, `"${text}" in the pane:\n${pane(name)}`);
+
+describe('plaited-agent chat in a terminal', () => {
+  it('streams the answer, asks a permission with a key, cancels a turn with Ctrl-C, leaves with Ctrl-D, and resumes', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
+    const chat = startChat(cwd);
+    await waitForPane(chat, 'plaited-agent chat · session ');
+    await waitForPane(chat, '› ');
+    const sessionId = /session ([0-9a-f-]{36})/.exec(pane(chat))![1]!;
+
+    // A tool call that needs permission: the question shows with its keys; `y` answers it.
+    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hi there\n' } }] }, { text: 'Wrote hello.txt for you.' });
+    tmux('send-keys', '-t', chat, '-l', 'please write hello');
+    tmux('send-keys', '-t', chat, 'Enter');
+    await waitForPane(chat, '? Allow Write hello.txt?');
+    expect(pane(chat)).toContain('[y] Allow once');
+    expect(pane(chat)).toContain('[n] Reject');
+    expect(pane(chat)).toContain('⏺ Write hello.txt');
+    tmux('send-keys', '-t', chat, 'y');
+    await waitForPane(chat, 'Wrote hello.txt for you.');
+    expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('hi there\n');
+    expect(pane(chat)).toContain('+ hi there');
+
+    // Ctrl-C while the model is answering cancels the turn; the chat goes on.
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.push({ text: 'never shown', until: held });
+    const asked = server.requests.length;
+    tmux('send-keys', '-t', chat, '-l', 'tell me a long story');
+    tmux('send-keys', '-t', chat, 'Enter');
+    await waitFor(() => server.requests.length > asked, 20_000, 'the model asked');
+    tmux('send-keys', '-t', chat, 'C-c');
+    await waitForPane(chat, '[turn cancelled]');
+    expect(pane(chat)).not.toContain('never shown');
+    // A cancelled model call is no failure: nothing is warned about.
+    expect(pane(chat)).not.toContain('warn: model call');
+    release();
+
+    // Slash commands go to the agent itself.
+    tmux('send-keys', '-t', chat, '-l', '/permissions');
+    tmux('send-keys', '-t', chat, 'Enter');
+    await waitForPane(chat, 'Permission rules for');
+
+    // Ctrl-D at the prompt leaves, saying how to go on.
+    tmux('send-keys', '-t', chat, 'C-d');
+    await waitForPane(chat, 'chat exited 0');
+    expect(pane(chat)).toContain(`plaited-agent chat --resume ${sessionId}`);
+
+    // --resume goes on with the same history.
+    const resumed = startChat(cwd, ['--resume', sessionId]);
+    await waitForPane(resumed, `session ${sessionId} (resumed)`);
+    await waitForPane(resumed, '› ');
+    server.push({ text: 'Still here.' });
+    const before = server.requests.length;
+    tmux('send-keys', '-t', resumed, '-l', 'are you there');
+    tmux('send-keys', '-t', resumed, 'Enter');
+    await waitForPane(resumed, 'Still here.');
+    expect(JSON.stringify(server.requests[before]!.messages)).toContain('please write hello');
+  });
+
+  it('refuses to run without a terminal, pointing to -p', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, [CLI, 'chat', '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd, input: '', stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(2);
+    expect(stderr).toContain('chat needs a terminal on stdin');
+  });
+});
