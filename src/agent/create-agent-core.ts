@@ -1,5 +1,6 @@
 import { BackgroundProcesses } from '../tools/background-processes.js';
-import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SessionStores } from '../storage/session-storage.js';
+import { asSessionStores } from '../storage/sqlite/as-session-stores.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AgentCore } from './agent-core.js';
 import { createAgentEvents } from './agent-events.js';
@@ -23,9 +24,9 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
   const model = modelSource(defaultConfig(), options.model);
   const tools = options.tools;
   let managerPromise: ReturnType<AgentCore['manager']> | undefined;
-  let ownStores: StoreRegistry | undefined;
+  let ownStores: SessionStores | undefined;
   let coreTools: ReturnType<AgentCore['coreTools']> | undefined;
-  const stores = async () => options.stores ?? (ownStores = await (options.openStores ?? defaultStores)());
+  const stores = async () => (options.stores ? asSessionStores(options.stores) : (ownStores = asSessionStores(await (options.openStores ?? defaultStores)())));
   const core: AgentCore = {
     settings: agentSettings(options.settings),
     policy: new ToolPolicy(options.toolRules ?? defaultConfig().tools),
@@ -52,7 +53,7 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
   return core;
 }
 
-async function defaultStores(): Promise<StoreRegistry> {
-  const { StoreRegistry } = await import('../storage/store-registry.js');
-  return new StoreRegistry({});
+async function defaultStores(): Promise<SessionStores> {
+  const { openSessionStores } = await import('../storage/open-session-stores.js');
+  return openSessionStores({});
 }
