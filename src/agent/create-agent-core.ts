@@ -37,7 +37,14 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
     runningCalls: new RunningToolCalls(),
     // Background commands outlive their turn (their events go to subscribers) and stop with their session.
     background: new BackgroundProcesses({ publish: events.publish }),
-    manager: () => (managerPromise ??= stores().then((opened) => openSessionManager(core, opened))),
+    // A store that could not open (a database server down) is retried by the next caller, not cached as failed.
+    manager: () =>
+      (managerPromise ??= stores()
+        .then((opened) => openSessionManager(core, opened))
+        .catch((error: unknown) => {
+          managerPromise = undefined;
+          throw error;
+        })),
     openedManager: () => managerPromise,
     ownStores: () => ownStores,
     builtinTools: typeof tools === 'function' ? tools : tools ? async () => tools : memoizeUntilFailure(() => loadDefaultTools(defaultConfig())),

@@ -165,6 +165,11 @@ export class LocalSessionManager implements SessionManager {
     live.info = { ...live.info, title };
   }
 
+  /** Resolves when every known store answers. */
+  async ping(): Promise<void> {
+    await Promise.all(this.#knownStores().map((store) => store.ping()));
+  }
+
   liveSessions(): LiveSession[] {
     return [...this.#live.values()];
   }
