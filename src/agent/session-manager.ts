@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from '../contracts/agent-output.js';
@@ -140,6 +141,7 @@ export class LocalSessionManager implements SessionManager {
     if (live) await this.#forgetTakenOver(live);
     const found = await this.#find(sessionId, cwd);
     if (!found) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
+    await assertWorkspace(found.session);
     // One writer per session: two processes each appending turns would each miss the other's.
     const conflict = await found.store.leases.acquire(sessionId);
     if (conflict) {
@@ -216,4 +218,20 @@ async function withOptions(info: SessionInfo, store: SessionStorage): Promise<Se
   if (typeof stored.reasoningEffort === 'string') options.reasoningEffort = stored.reasoningEffort;
   if (Array.isArray(stored.additionalDirectories)) options.additionalDirectories = stored.additionalDirectories.filter((dir): dir is string => typeof dir === 'string');
   return { ...info, options };
+}
+
+/**
+ * A session is served only where its working folder is: with a shared store, a replica without
+ * the shared volume must refuse it (and leave its lease alone) rather than run tools elsewhere.
+ */
+async function assertWorkspace(session: StoredSession): Promise<void> {
+  const found = await stat(session.cwd).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (found) return;
+  throw new AgentError(
+    'workspace_missing',
+    `Session "${session.sessionId}" works in ${session.cwd}, which is not a folder on this machine; mount the shared workspace at the same path on every replica, or load the session where its folder is`,
+  );
 }
