@@ -1,18 +1,22 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 let cluster: PostgresCluster;
 let model: ScriptedOpenAIServer;
 let first: HttpCli;
 let second: HttpCli;
+let store: string;
 const clients: AcpHttpClient[] = [];
 
 /** A replica's own folder (its process records, its index): nothing of it is shared. */
@@ -24,7 +28,7 @@ function replicaFolder(): string {
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
-  const store = await cluster.createDatabase();
+  store = await cluster.createDatabase();
   model = await startScriptedOpenAIServer();
   const modelArgs = ['--model', 'openai-compatible:scripted', '--base-url', model.url];
   // One replica is given the URL as a flag, the other through PLAITED_STORE.
@@ -59,6 +63,26 @@ async function failure(request: Promise<unknown>): Promise<{ code: number; messa
 
 const origin = (cli: HttpCli) => new URL(cli.url).origin;
 
+/** The session's stored reply text, read from the database as any replica would. */
+async function storedText(url: string, sessionId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ data: string }>("SELECT data FROM events WHERE session_id = $1 AND type = 'text-delta' ORDER BY seq", [sessionId]);
+    return rows.map((row) => (JSON.parse(row.data) as { text: string }).text).join('');
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForAsync(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => {
   it('answers /healthz and /readyz without a token', async () => {
     for (const cli of [first, second]) {
@@ -91,6 +115,31 @@ describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => 
     model.push({ text: 'It was 42.' });
     expect((await b.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what number?' }] })).stopReason).toBe('end_turn');
     expect(JSON.stringify(model.requests[model.requests.length - 1]!.messages)).toContain('Remember the number 42.');
+  });
+
+  it('a replica killed mid-reply: another serves the session at once, the streamed text on record as interrupted', async () => {
+    const crashing = await startHttpCli({ cwd: replicaFolder(), args: ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--store', store], urlPattern: URL_LINE });
+    const cwd = replicaFolder();
+    const a = await connect(crashing);
+    const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
+    model.push({ text: words, chunkDelayMs: 50 });
+    void a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk slowly' }] }).catch(() => undefined);
+    await waitFor(() => textOf(a, sessionId).includes('w20 '), 15_000, 'twenty words on screen');
+    const shown = textOf(a, sessionId);
+    await waitForAsync(async () => (await storedText(store, sessionId)).startsWith(shown), 10_000, 'the shown text in PostgreSQL');
+    // The agent itself (the launcher's child: the CLI re-runs itself without its secrets), as a crash would.
+    const agentPid = Number(spawnSync('pgrep', ['-P', String(crashing.child.pid)], { encoding: 'utf8' }).stdout.trim().split('\n')[0]);
+    expect(agentPid).toBeGreaterThan(0);
+    process.kill(agentPid, 'SIGKILL');
+    await crashing.close();
+
+    const b = await connect(second);
+    await b.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    await waitFor(() => textOf(b, sessionId).endsWith(`\n\n${INTERRUPTED_MARK}`), 10_000, 'the interrupted reply replayed');
+    const replayed = textOf(b, sessionId);
+    expect(replayed.startsWith(shown)).toBe(true);
+    expect(words.startsWith(replayed.slice(0, -INTERRUPTED_MARK.length).trimEnd())).toBe(true);
   });
 
   it('is not ready once the store is gone, and still alive', async () => {
