@@ -1,6 +1,6 @@
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { PermissionRuleStore } from '../storage/permission-rule-file.js';
-import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SessionStores } from '../storage/session-storage.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool } from '../contracts/tool.js';
 import type { SessionOptions } from './agent.js';
@@ -29,7 +29,7 @@ export interface AgentCore {
   /** Set once a manager was asked for: `stop` closes only what was opened. */
   openedManager(): Promise<LocalSessionManager> | undefined;
   /** Stores the agent opened itself (injected ones belong to the caller). */
-  ownStores(): StoreRegistry | undefined;
+  ownStores(): SessionStores | undefined;
   builtinTools(): Promise<AnyTool[]>;
   runtimeFor(cwd: string): Promise<Runtime>;
   sessionModel(options: SessionOptions | undefined): Promise<ResolvedLanguageModel>;

@@ -52,7 +52,8 @@ export interface TurnOptions {
   /** A hook failed: reported as a notice, the call goes on as if it had not decided. */
   onHookError?(hook: string, error: unknown): void;
   /** Messages produced by a finished step (assistant + tool results), for persistence. */
-  onStepMessages?(messages: ModelMessage[]): void;
+  /** Awaited: the step's messages are stored before the turn goes on. */
+  onStepMessages?(messages: ModelMessage[]): void | Promise<void>;
   onToolResult?(call: ToolCallSummary): Promise<void> | void;
   /** Between steps: may compact the history; returns the history to continue with when it did. */
   compact?(step: { lastInputTokens: number; added: readonly ModelMessage[]; measure?: HistoryMeasure }): AsyncGenerator<AgentOutput, ModelMessage[] | undefined>;
@@ -122,14 +123,14 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
       return { stopReason: 'error', usage: turn.usage };
     }
     if (calls.length === 0) {
-      if (assistant) options.onStepMessages?.([assistant]);
+      if (assistant) await options.onStepMessages?.([assistant]);
       return yield* finalize(options, turn, signal.aborted ? 'cancelled' : outcome.stopReason);
     }
 
     const resultMessage = yield* runToolCalls(options, calls, byName);
     const stepMessages: ModelMessage[] = assistant ? [assistant, resultMessage] : [resultMessage];
     turn.messages.push(...stepMessages);
-    options.onStepMessages?.(stepMessages);
+    await options.onStepMessages?.(stepMessages);
     if (signal.aborted) return yield* finalize(options, turn, 'cancelled');
     if (step >= options.maxSteps) return yield* finalize(options, turn, 'max_turn_requests');
     if (options.compact) {
@@ -140,13 +141,13 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
 }
 
 /** Messages that arrived while the turn ran join before the next step, yielded where the model sees them. */
-function* takeSteering(options: TurnOptions, turn: TurnState): Generator<AgentOutput> {
+async function* takeSteering(options: TurnOptions, turn: TurnState): AsyncGenerator<AgentOutput> {
   const steering = options.steering?.take() ?? [];
   if (steering.length === 0) return;
   for (const { event } of steering) yield event;
   const injected = steering.map(({ message }) => message);
   turn.messages.push(...injected);
-  options.onStepMessages?.(injected);
+  await options.onStepMessages?.(injected);
 }
 
 /** The step's model (it may change mid-turn), its tools (they may too) and the request. */
@@ -193,12 +194,12 @@ function takeOutcome(options: TurnOptions, turn: TurnState, outcome: StepOutcome
 }
 
 /** A failed reply is kept with a result for each of its calls (never a call without one: the next request would be refused). */
-function* failStep(options: TurnOptions, turn: TurnState, assistant: AssistantModelMessage | undefined, error: AgentErrorInfo): Generator<AgentOutput> {
+async function* failStep(options: TurnOptions, turn: TurnState, assistant: AssistantModelMessage | undefined, error: AgentErrorInfo): AsyncGenerator<AgentOutput> {
   if (assistant) {
     const failed = unansweredCallResults(assistant, `Not run: the model's reply failed (${error.message}).`);
     const stepMessages = failed ? [assistant, failed] : [assistant];
     turn.messages.push(...stepMessages);
-    options.onStepMessages?.(stepMessages);
+    await options.onStepMessages?.(stepMessages);
   }
   yield { type: 'error', sessionId: options.sessionId, error };
 }

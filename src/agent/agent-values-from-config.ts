@@ -1,5 +1,5 @@
 import type { PlaitedConfig } from '../config/schema.js';
-import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SessionStores } from '../storage/session-storage.js';
 import type { CreateAgentOptions } from './create-agent-options.js';
 import { settingsOf } from './agent-settings.js';
 import { loadDefaultTools } from './default-tools.js';
@@ -30,9 +30,10 @@ export function agentValuesFromConfig(config: PlaitedConfig, model?: ModelOption
   };
 }
 
-async function openStores(config: PlaitedConfig): Promise<StoreRegistry> {
-  const { StoreRegistry } = await import('../storage/store-registry.js');
-  return new StoreRegistry({
+async function openStores(config: PlaitedConfig): Promise<SessionStores> {
+  const { openSessionStores } = await import('../storage/open-session-stores.js');
+  return openSessionStores({
+    ...(config.storage?.url ? { url: config.storage.url } : {}),
     ...(config.agent.stateDb ? { path: config.agent.stateDb } : {}),
     ...(config.agent.sessionLease ? { leases: config.agent.sessionLease } : {}),
   });

@@ -128,4 +128,6 @@ export interface Agent {
   tools(sessionId: string): Promise<AnyTool[]>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Resolves when the agent can serve sessions: its stores open and answer (what `/readyz` asks). */
+  ready?(): Promise<void>;
 }

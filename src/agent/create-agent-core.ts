@@ -1,5 +1,6 @@
 import { BackgroundProcesses } from '../tools/background-processes.js';
-import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SessionStores } from '../storage/session-storage.js';
+import { asSessionStores } from '../storage/sqlite/as-session-stores.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AgentCore } from './agent-core.js';
 import { createAgentEvents } from './agent-events.js';
@@ -24,9 +25,9 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
   const model = modelSource(defaultConfig(), options.model);
   const tools = options.tools;
   let managerPromise: ReturnType<AgentCore['manager']> | undefined;
-  let ownStores: StoreRegistry | undefined;
+  let ownStores: SessionStores | undefined;
   let coreTools: ReturnType<AgentCore['coreTools']> | undefined;
-  const stores = async () => options.stores ?? (ownStores = await (options.openStores ?? defaultStores)());
+  const stores = async () => (options.stores ? asSessionStores(options.stores) : (ownStores = asSessionStores(await (options.openStores ?? defaultStores)())));
   const core: AgentCore = {
     settings: agentSettings(options.settings),
     policy: new ToolPolicy(options.toolRules ?? defaultConfig().tools),
@@ -37,7 +38,14 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
     runningCalls: new RunningToolCalls(),
     // Background commands outlive their turn (their events go to subscribers) and stop with their session.
     background: new BackgroundProcesses({ publish: events.publish }),
-    manager: () => (managerPromise ??= stores().then((opened) => openSessionManager(core, opened))),
+    // A store that could not open (a database server down) is retried by the next caller, not cached as failed.
+    manager: () =>
+      (managerPromise ??= stores()
+        .then((opened) => openSessionManager(core, opened))
+        .catch((error: unknown) => {
+          managerPromise = undefined;
+          throw error;
+        })),
     openedManager: () => managerPromise,
     ownStores: () => ownStores,
     builtinTools: typeof tools === 'function' ? tools : tools ? async () => tools : memoizeUntilFailure(() => loadDefaultTools(defaultConfig())),
@@ -53,7 +61,7 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
   return core;
 }
 
-async function defaultStores(): Promise<StoreRegistry> {
-  const { StoreRegistry } = await import('../storage/store-registry.js');
-  return new StoreRegistry({});
+async function defaultStores(): Promise<SessionStores> {
+  const { openSessionStores } = await import('../storage/open-session-stores.js');
+  return openSessionStores({});
 }

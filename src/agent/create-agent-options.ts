@@ -8,6 +8,7 @@ import type { PlaitedConfig, PlaitedConfigInput, ToolPolicyConfig } from '../con
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { PermissionRuleStore } from '../storage/permission-rule-file.js';
 import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SessionStores } from '../storage/session-storage.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool } from '../contracts/tool.js';
 
@@ -49,10 +50,10 @@ export interface CreateAgentOptions {
   loadExtensions?: () => Promise<AgentExtension[]>;
   /** Capabilities the `loadExtensions` ones bring (an MCP extension: `{ mcp: { http, sse } }`); eager extensions declare theirs. */
   capabilities?: Partial<Pick<AgentCapabilities, 'mcp'>>;
-  /** Session stores the caller owns (and closes). */
-  stores?: StoreRegistry;
+  /** Session stores the caller owns (and closes): any driver (`openSessionStores`), or a SQLite `StoreRegistry`. */
+  stores?: SessionStores | StoreRegistry;
   /** Opens the stores on first use; the agent closes them on `stop`. Default: `.plaited/state.db` per project. */
-  openStores?: () => Promise<StoreRegistry>;
+  openStores?: () => Promise<SessionStores | StoreRegistry>;
   /** The runtime used when `process` is not given one; default: the local one. */
   runtime?: (cwd: string) => Runtime | Promise<Runtime>;
   /**

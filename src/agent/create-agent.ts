@@ -36,6 +36,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     // Nothing to warm up eagerly: cold start matters more than the first prompt's latency.
     start: async () => undefined,
     stop: () => stopAgent(core),
+    ready: async () => (await core.manager()).ping(),
   };
 }
 

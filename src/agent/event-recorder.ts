@@ -18,12 +18,15 @@ export class EventRecorder {
   #buffer: StoredAgentOutput[] = [];
   #draft = { text: '', reasoning: '' };
   #timer: NodeJS.Timeout | undefined;
+  /** The write in flight (settled, never rejected): flushes run one after another, so a turn's order on record is its order. */
+  #writing: Promise<void> = Promise.resolve();
   /** Set when a timed flush was fenced out (another process took the session over): the turn stops at the next event. */
   #fencedOut: unknown;
 
   constructor(private readonly live: LiveSession) {}
 
-  record(event: AgentOutput): void {
+  /** Resolves once the event is stored (or buffered, for streamed text); rejects with the store's error. */
+  async record(event: AgentOutput): Promise<void> {
     if (this.#fencedOut) throw this.#fencedOut;
     if (!isStorable(event) || event.type === 'usage') return;
     if (event.type === 'text-delta' || event.type === 'thought-delta') {
@@ -32,27 +35,44 @@ export class EventRecorder {
       const last = this.#buffer[this.#buffer.length - 1];
       if (last?.type === event.type) this.#buffer[this.#buffer.length - 1] = { ...last, text: last.text + event.text };
       else this.#buffer.push(event);
-      if (this.#draft.text.length + this.#draft.reasoning.length >= STREAM_FLUSH_CHARS) this.flush();
-      else this.#timer ??= setTimeout(() => this.#flushQuietly(), STREAM_FLUSH_MS).unref();
+      if (this.#draft.text.length + this.#draft.reasoning.length >= STREAM_FLUSH_CHARS) await this.flush();
+      else this.#timer ??= setTimeout(() => void this.#flushQuietly(), STREAM_FLUSH_MS).unref();
       return;
     }
     this.#buffer.push(event);
-    this.flush();
+    await this.flush();
   }
 
-  flush(): void {
+  /** Writes what is buffered, after any write in flight; a failed batch goes back to the buffer's front for the next flush. */
+  async flush(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    // Another flush may start its write while this one waits: wait until none is in flight.
+    for (let pending = this.#writing; ; pending = this.#writing) {
+      await pending;
+      if (pending === this.#writing) break;
+    }
     if (this.#buffer.length === 0) return;
-    this.live.store.appendEvents(this.live.info.sessionId, this.#buffer, this.#draft);
+    const batch = this.#buffer;
+    const draft = this.#draft;
     this.#buffer = [];
     this.#draft = { text: '', reasoning: '' };
+    const write = this.live.store.appendEvents(this.live.info.sessionId, batch, draft).catch((error: unknown) => {
+      this.#buffer = [...batch, ...this.#buffer];
+      this.#draft = { text: draft.text + this.#draft.text, reasoning: draft.reasoning + this.#draft.reasoning };
+      throw error;
+    });
+    this.#writing = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    await write;
   }
 
   /** From the timer: a failed write keeps the buffer for the next flush instead of crashing the process. */
-  #flushQuietly(): void {
+  async #flushQuietly(): Promise<void> {
     try {
-      this.flush();
+      await this.flush();
     } catch (error) {
       // The next event or the turn's end flushes again, and reports a lasting failure there;
       // a lost lease is lasting at once: the next event stops the turn.

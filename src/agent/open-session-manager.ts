@@ -1,10 +1,10 @@
-import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SessionStores } from '../storage/session-storage.js';
 import type { AgentCore } from './agent-core.js';
 import { runHooks } from './agent-notices.js';
 import { LocalSessionManager } from './session-manager.js';
 
 /** The session manager over the agent's stores: a started session runs the extensions' `onSessionStart`, a closed one their `onSessionClose`. */
-export function openSessionManager(core: AgentCore, stores: StoreRegistry): LocalSessionManager {
+export function openSessionManager(core: AgentCore, stores: SessionStores): LocalSessionManager {
   const { events, extensions } = core;
   return new LocalSessionManager(stores, core.settings.defaultMode, {
     onStart: async (session) => {

@@ -34,7 +34,7 @@ export class QueuedTurn {
   async start(): Promise<void> {
     await this.#previous;
     // Left by a turn that ended while the disk was full: folded before this turn adds to the history.
-    if (this.live.draftLeft) foldLeftoverDraft(this.live);
+    if (this.live.draftLeft) await foldLeftoverDraft(this.live);
     this.signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (this.signal?.aborted) this.controller.abort();
     this.recorder = new EventRecorder(this.live);
@@ -42,13 +42,13 @@ export class QueuedTurn {
   }
 
   /** Records the event as it passes (streamed text merged, the rest written before the next event). */
-  record(event: AgentOutput): AgentOutput {
-    this.recorder?.record(event);
+  async record(event: AgentOutput): Promise<AgentOutput> {
+    await this.recorder?.record(event);
     return event;
   }
 
   /** Ends the turn: returns the first cleanup failure, for the caller to report once. */
-  end(outcome: { completed: boolean; failed: boolean }): { error: unknown } | undefined {
+  async end(outcome: { completed: boolean; failed: boolean }): Promise<{ error: unknown } | undefined> {
     if (!this.recorder) return runCleanupSteps([this.#release]);
     const { live } = this;
     return runCleanupSteps([
@@ -62,7 +62,7 @@ export class QueuedTurn {
       // A turn cut short (it threw, or its consumer left mid-step) may leave its streamed text as a
       // draft: folded into the history now, as after a crash, not mixed into the next reply's.
       () => {
-        if (!outcome.completed) foldLeftoverDraft(live);
+        if (!outcome.completed) return foldLeftoverDraft(live);
       },
       // Steering that arrived after the last model step goes back to its senders: each runs as a turn of its own.
       () => this.steering.release(),
@@ -72,9 +72,9 @@ export class QueuedTurn {
 }
 
 /** Marked first: when the fold fails, the next turn retries it. */
-function foldLeftoverDraft(live: LiveSession): void {
+async function foldLeftoverDraft(live: LiveSession): Promise<void> {
   live.draftLeft = true;
-  const folded = recoverInterruptedReply(live.store, live.info.sessionId);
+  const folded = await recoverInterruptedReply(live.store, live.info.sessionId);
   live.draftLeft = false;
   if (folded) live.messages.push(folded);
 }

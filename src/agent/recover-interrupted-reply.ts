@@ -1,5 +1,5 @@
 import type { AssistantModelMessage } from 'ai';
-import type { SessionStore } from '../storage/session-store.js';
+import type { SessionStorage } from '../storage/session-storage.js';
 
 /** Ends a reply that a crash cut short, in the history the model sees and in what `session/load` replays. */
 export const INTERRUPTED_MARK = '[interrupted: the agent stopped before finishing this reply]';
@@ -9,9 +9,9 @@ export const INTERRUPTED_MARK = '[interrupted: the agent stopped before finishin
  * assistant message (so the model's next history has it), and both it and the replayed text
  * end with INTERRUPTED_MARK. One transaction; returns the folded message, `undefined` when there was no draft.
  */
-export function recoverInterruptedReply(store: SessionStore, sessionId: string): AssistantModelMessage | undefined {
+export async function recoverInterruptedReply(store: SessionStorage, sessionId: string): Promise<AssistantModelMessage | undefined> {
   let folded: AssistantModelMessage | undefined;
-  store.recoverDraft(sessionId, (draft) => {
+  await store.recoverDraft(sessionId, (draft) => {
     const mark = draft.text ? `\n\n${INTERRUPTED_MARK}` : INTERRUPTED_MARK;
     const content: Exclude<AssistantModelMessage['content'], string> = [];
     if (draft.reasoning) content.push({ type: 'reasoning', text: draft.reasoning });

@@ -47,7 +47,7 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
       const absorbed = await absorbing;
       if (absorbed || options.signal?.aborted) return yield { type: 'turn-end', sessionId, stopReason: absorbed ? 'end_turn' : 'cancelled' };
       // The turn ended before another model step: the message gets a turn of its own.
-      live.store.appendEvents(sessionId, [userEvent]);
+      await live.store.appendEvents(sessionId, [userEvent]);
       announce = false;
     }
     queued = new QueuedTurn(live, options.signal);
@@ -56,42 +56,42 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
     const early: AgentOutput[] = [];
     await core.extensions.ensure(sessionId, (event) => early.push(event));
     const runtime = options.runtime ?? (await core.runtimeFor(live.info.cwd));
-    if (announce) yield queued.record(userMessageEvent(input));
+    if (announce) yield await queued.record(userMessageEvent(input));
     // The adapter's model for the step (a client's routing), else the session's own.
     const sessionModel = async () => (await options.stepModel?.(live.info.options)) ?? core.sessionModel(live.info.options);
     const turn = await prepareTurn(core, live, input, { runtime, signal, overrides: request.overrides, sessionModel });
     if ('error' in turn) {
-      yield queued.record(turn.error);
+      yield await queued.record(turn.error);
     } else {
       const { context, pending, model, system } = turn;
       pending.unshift(...early);
       // Compaction: only what is sent to the model shrinks; the store keeps every message.
-      for await (const event of compactTurnHistory({ live, config: core.settings, model, system, signal })) yield queued.record(event);
+      for await (const event of compactTurnHistory({ live, config: core.settings, model, system, signal })) yield await queued.record(event);
       // Loaded with the first turn: the AI SDK stays out of a cold start.
       const { runTurn } = await import('./agent-loop.js');
       const loop = runTurn(turnLoopOptions(core, live, context, { model, system, overrides: request.overrides, sessionModel }));
       let stopReason: StopReason | 'error';
       while (true) {
-        while (pending.length > 0) yield queued.record(pending.shift()!);
+        while (pending.length > 0) yield await queued.record(pending.shift()!);
         const next = await loop.next();
         if (next.done) {
           stopReason = next.value.stopReason;
           break;
         }
-        yield queued.record(next.value);
+        yield await queued.record(next.value);
       }
-      while (pending.length > 0) yield queued.record(pending.shift()!);
+      while (pending.length > 0) yield await queued.record(pending.shift()!);
       if (stopReason !== 'error') {
         await runTurnEndHooks(core, context, stopReason);
-        while (pending.length > 0) yield queued.record(pending.shift()!);
-        yield queued.record({ type: 'turn-end', sessionId, stopReason });
+        while (pending.length > 0) yield await queued.record(pending.shift()!);
+        yield await queued.record({ type: 'turn-end', sessionId, stopReason });
       }
     }
     completed = true;
   } catch (error) {
     failure = { error };
   } finally {
-    const cleanupFailure = queued?.end({ completed, failed: failure !== undefined });
+    const cleanupFailure = await queued?.end({ completed, failed: failure !== undefined });
     failure ??= cleanupFailure;
   }
   if (!failure) return;

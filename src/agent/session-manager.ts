@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from '../contracts/agent-output.js';
 import type { CreateSessionOptions, ForkSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
 import type { PermissionMemory } from './tool-policy.js';
-import type { SessionStore } from '../storage/session-store.js';
-import type { StoreRegistry } from '../storage/store-registry.js';
+import type { SessionStorage, SessionStores } from '../storage/session-storage.js';
+import type { StoredSession } from '../storage/session-records.js';
 import type { SteeringQueue } from './steering-queue.js';
 import type { EventRecorder } from './event-recorder.js';
 import { recoverInterruptedReply } from './recover-interrupted-reply.js';
@@ -16,7 +17,7 @@ import { agentOutputsFromRecords, sessionInfoFromRecord } from './session-record
 /** A session held in memory: its store, its model-facing history, and its turn queue. */
 export interface LiveSession {
   info: SessionInfo;
-  store: SessionStore;
+  store: SessionStorage;
   messages: ModelMessage[];
   permissions: PermissionMemory;
   /** Resolves when the previous turn has finished: turns of one session never overlap. */
@@ -34,12 +35,13 @@ export interface SessionHooks {
   onClose(sessionId: string): Promise<void>;
 }
 
-/** Sessions over the SQLite stores: new ones, ones in memory, and ones found on disk after a restart. */
+/** Sessions over the stores (SQLite files or a database server): new ones, ones in memory, and ones found on disk after a restart. */
 export class LocalSessionManager implements SessionManager {
   readonly #live = new Map<string, LiveSession>();
+  readonly #opening = new Map<string, Promise<LiveSession>>();
 
   constructor(
-    private readonly stores: StoreRegistry,
+    private readonly stores: SessionStores,
     private readonly defaultMode: SessionMode,
     private readonly hooks: SessionHooks,
   ) {}
@@ -47,7 +49,7 @@ export class LocalSessionManager implements SessionManager {
   async create(options: CreateSessionOptions): Promise<SessionInfo> {
     const cwd = resolve(options.cwd);
     const store = this.stores.forProject(cwd);
-    const stored = store.createSession({
+    const stored = await store.createSession({
       sessionId: options.sessionId ?? randomUUID(),
       cwd,
       mode: options.mode ?? this.defaultMode,
@@ -55,9 +57,9 @@ export class LocalSessionManager implements SessionManager {
       parentSessionId: options.parentSessionId ?? null,
       owner: options.owner ?? null,
     });
-    store.leases.acquire(stored.sessionId); // a new id: nobody else holds it
-    for (const [key, value] of Object.entries(options.options ?? {})) if (value !== undefined) store.settings.set(stored.sessionId, key, value);
-    return this.#attach(sessionInfoFromRecord(stored), store, []).info;
+    await store.leases.acquire(stored.sessionId); // a new id: nobody else holds it
+    for (const [key, value] of Object.entries(options.options ?? {})) if (value !== undefined) await store.settings.set(stored.sessionId, key, value);
+    return (await this.#attach(sessionInfoFromRecord(stored), store, [])).info;
   }
 
   async fork(sessionId: string, options: ForkSessionOptions): Promise<SessionInfo> {
@@ -68,11 +70,11 @@ export class LocalSessionManager implements SessionManager {
         `Session "${sessionId}" has a turn running: wait for it to end (or cancel it with session/cancel), then fork`,
       );
     }
-    const source = this.#find(sessionId, live?.info.cwd ?? options.cwd);
+    const source = await this.#find(sessionId, live?.info.cwd ?? options.cwd);
     if (!source) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
     const cwd = resolve(options.cwd);
     const store = this.stores.forProject(cwd);
-    const forked = source.store.forkSession(
+    const forked = await source.store.forkSession(
       sessionId,
       {
         sessionId: randomUUID(),
@@ -85,15 +87,15 @@ export class LocalSessionManager implements SessionManager {
       store,
       { ...options.options },
     );
-    store.leases.acquire(forked.sessionId); // a new id: nobody else holds it
-    return this.#attach(sessionInfoFromRecord(forked), store, repairStoredMessages(store.loadMessages(forked.sessionId))).info;
+    await store.leases.acquire(forked.sessionId); // a new id: nobody else holds it
+    return (await this.#attach(sessionInfoFromRecord(forked), store, repairStoredMessages(await store.loadMessages(forked.sessionId)))).info;
   }
 
   async get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined> {
     const live = this.#live.get(sessionId);
     if (live) return live.info;
-    const found = this.#find(sessionId, cwd);
-    return found ? withOptions(sessionInfoFromRecord(found.session), found.store) : undefined;
+    const found = await this.#find(sessionId, cwd);
+    return found ? await withOptions(sessionInfoFromRecord(found.session), found.store) : undefined;
   }
 
   async list(options: { cwd?: string } = {}): Promise<SessionInfo[]> {
@@ -102,10 +104,10 @@ export class LocalSessionManager implements SessionManager {
     const seen = new Set<string>();
     const sessions: SessionInfo[] = [];
     for (const store of stores) {
-      for (const session of store.listSessions(cwd ? { cwd } : {})) {
+      for (const session of await store.listSessions(cwd ? { cwd } : {})) {
         if (seen.has(session.sessionId) || session.parentSessionId) continue;
         seen.add(session.sessionId);
-        sessions.push(withOptions(sessionInfoFromRecord(session), store));
+        sessions.push(await withOptions(sessionInfoFromRecord(session), store));
       }
     }
     return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -113,12 +115,12 @@ export class LocalSessionManager implements SessionManager {
 
   async history(sessionId: string, cwd?: string): Promise<AgentOutput[]> {
     const live = await this.open(sessionId, cwd);
-    return agentOutputsFromRecords(live.store.loadEvents(sessionId));
+    return agentOutputsFromRecords(await live.store.loadEvents(sessionId));
   }
 
   async setMode(sessionId: string, mode: SessionMode): Promise<void> {
     const live = await this.open(sessionId);
-    live.store.updateSession(sessionId, { mode });
+    await live.store.updateSession(sessionId, { mode });
     live.info = { ...live.info, mode };
   }
 
@@ -128,8 +130,8 @@ export class LocalSessionManager implements SessionManager {
 
   async setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo> {
     const live = await this.open(sessionId);
-    for (const [key, value] of Object.entries(options)) if (value !== undefined) live.store.settings.set(sessionId, key, value);
-    live.store.updateSession(sessionId, {});
+    for (const [key, value] of Object.entries(options)) if (value !== undefined) await live.store.settings.set(sessionId, key, value);
+    await live.store.updateSession(sessionId, {});
     live.info = { ...live.info, options: { ...live.info.options, ...options } };
     return live.info;
   }
@@ -139,36 +141,46 @@ export class LocalSessionManager implements SessionManager {
     if (!live) return;
     live.running?.controller.abort();
     this.#live.delete(sessionId);
-    live.store.leases.release(sessionId);
+    await live.store.leases.release(sessionId).catch(() => undefined);
     await this.hooks.onClose(sessionId);
   }
 
   async delete(sessionId: string): Promise<void> {
     // Found without opening it: opening would start (connect) its extensions just to delete it.
-    const store = this.#live.get(sessionId)?.store ?? this.#find(sessionId)?.store;
+    const store = this.#live.get(sessionId)?.store ?? (await this.#find(sessionId))?.store;
     await this.close(sessionId);
-    store?.deleteSession(sessionId);
+    await store?.deleteSession(sessionId);
   }
 
   /** The live session, loading it from disk (and starting its extensions) when needed. */
   async open(sessionId: string, cwd?: string): Promise<LiveSession> {
+    // The store answers asynchronously: concurrent opens of one session share one load (one lease, one LiveSession).
+    const opening = this.#opening.get(sessionId);
+    if (opening) return opening;
+    const loading = this.#open(sessionId, cwd).finally(() => this.#opening.delete(sessionId));
+    this.#opening.set(sessionId, loading);
+    return loading;
+  }
+
+  async #open(sessionId: string, cwd?: string): Promise<LiveSession> {
     const live = this.#live.get(sessionId);
-    if (live && live.store.leases.holds(sessionId)) return live;
+    if (live && (await live.store.leases.holds(sessionId))) return live;
     // Another process took the session over while this one was not renewing (frozen, suspended):
     // what is in memory is stale, so it is dropped and the session loaded again, lease first.
     if (live) await this.#forgetTakenOver(live);
-    const found = this.#find(sessionId, cwd);
+    const found = await this.#find(sessionId, cwd);
     if (!found) throw new AgentError('session_not_found', `Session "${sessionId}" not found`);
+    await assertWorkspace(found.session);
     // One writer per session: two processes each appending turns would each miss the other's.
-    const conflict = found.store.leases.acquire(sessionId);
+    const conflict = await found.store.leases.acquire(sessionId);
     if (conflict) {
       throw new AgentError(
         'session_in_use',
-        `Session "${sessionId}" is open in another plaited-agent process (pid ${conflict.pid}, active ${Math.round(conflict.idleMs / 1000)} s ago); close it there or stop that process, then retry`,
+        `Session "${sessionId}" is open in another plaited-agent process (pid ${conflict.pid}${conflict.host ? ` on ${conflict.host}` : ''}, active ${Math.round(conflict.idleMs / 1000)} s ago); close it there or stop that process, then retry`,
       );
     }
-    recoverInterruptedReply(found.store, sessionId);
-    return this.#attach(sessionInfoFromRecord(found.session), found.store, repairStoredMessages(found.store.loadMessages(sessionId)));
+    await recoverInterruptedReply(found.store, sessionId);
+    return this.#attach(sessionInfoFromRecord(found.session), found.store, repairStoredMessages(await found.store.loadMessages(sessionId)));
   }
 
   async #forgetTakenOver(live: LiveSession): Promise<void> {
@@ -179,17 +191,22 @@ export class LocalSessionManager implements SessionManager {
     await this.hooks.onClose(sessionId).catch(() => undefined);
   }
 
-  setTitle(live: LiveSession, title: string): void {
-    live.store.updateSession(live.info.sessionId, { title });
+  async setTitle(live: LiveSession, title: string): Promise<void> {
+    await live.store.updateSession(live.info.sessionId, { title });
     live.info = { ...live.info, title };
+  }
+
+  /** Resolves when every known store answers. */
+  async ping(): Promise<void> {
+    await Promise.all(this.#knownStores().map((store) => store.ping()));
   }
 
   liveSessions(): LiveSession[] {
     return [...this.#live.values()];
   }
 
-  #attach(stored: SessionInfo, store: SessionStore, messages: ModelMessage[]): LiveSession {
-    const info = withOptions(stored, store);
+  async #attach(stored: SessionInfo, store: SessionStorage, messages: ModelMessage[]): Promise<LiveSession> {
+    const info = await withOptions(stored, store);
     const live: LiveSession = {
       info,
       store,
@@ -207,27 +224,43 @@ export class LocalSessionManager implements SessionManager {
     return live;
   }
 
-  #find(sessionId: string, cwd?: string) {
+  async #find(sessionId: string, cwd?: string): Promise<{ store: SessionStorage; session: StoredSession } | undefined> {
     const stores = cwd ? [this.stores.forProject(resolve(cwd)), ...this.#knownStores()] : this.#knownStores();
     for (const store of stores) {
-      const session = store.getSession(sessionId);
+      const session = await store.getSession(sessionId);
       if (session) return { store, session };
     }
     return undefined;
   }
 
-  #knownStores(): SessionStore[] {
+  #knownStores(): SessionStorage[] {
     const stores = this.stores.all();
     const own = this.stores.forProject(process.cwd());
     return stores.includes(own) ? stores : [own, ...stores];
   }
 }
 
-function withOptions(info: SessionInfo, store: SessionStore): SessionInfo {
-  const stored = store.settings.get(info.sessionId);
+async function withOptions(info: SessionInfo, store: SessionStorage): Promise<SessionInfo> {
+  const stored = await store.settings.get(info.sessionId);
   const options: SessionOptions = {};
   if (typeof stored.model === 'string') options.model = stored.model;
   if (typeof stored.reasoningEffort === 'string') options.reasoningEffort = stored.reasoningEffort;
   if (Array.isArray(stored.additionalDirectories)) options.additionalDirectories = stored.additionalDirectories.filter((dir): dir is string => typeof dir === 'string');
   return { ...info, options };
+}
+
+/**
+ * A session is served only where its working folder is: with a shared store, a replica without
+ * the shared volume must refuse it (and leave its lease alone) rather than run tools elsewhere.
+ */
+async function assertWorkspace(session: StoredSession): Promise<void> {
+  const found = await stat(session.cwd).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (found) return;
+  throw new AgentError(
+    'workspace_missing',
+    `Session "${session.sessionId}" works in ${session.cwd}, which is not a folder on this machine; mount the shared workspace at the same path on every replica, or load the session where its folder is`,
+  );
 }

@@ -18,7 +18,7 @@ export interface StartedTurn {
  * Opens a turn: the context extensions see, the user message stored then held in memory
  * (when the write fails, memory does not hold what the store lacks), and a first title.
  */
-export function startTurn(core: AgentCore, live: LiveSession, input: PromptInput, runtime: Runtime, signal: AbortSignal): StartedTurn {
+export async function startTurn(core: AgentCore, live: LiveSession, input: PromptInput, runtime: Runtime, signal: AbortSignal): Promise<StartedTurn> {
   const { sessionId } = live.info;
   const pending: AgentOutput[] = [];
   const intent = promptText(input.prompt);
@@ -34,7 +34,7 @@ export function startTurn(core: AgentCore, live: LiveSession, input: PromptInput
     transcript: () => messageTranscript(live.messages.slice(turnStart)),
   };
   const userMessage = toUserMessage(input.prompt);
-  live.store.appendMessages(sessionId, [userMessage]);
+  await live.store.appendMessages(sessionId, [userMessage]);
   live.messages.push(userMessage);
   if (!live.info.title && intent) {
     // A title is cosmetic: a store error here must not become an unhandled rejection.

@@ -14,5 +14,5 @@ export async function stopAgent(core: AgentCore): Promise<void> {
     }
   }
   await core.extensions.closeAll();
-  core.ownStores()?.closeAll();
+  await core.ownStores()?.closeAll();
 }

@@ -41,10 +41,10 @@ export function turnLoopOptions(
     toolCallFormat: settings.toolCallFormat,
     hooks: { onToolCall: toolCallHooks(core.extensions.list, context) },
     onHookError: (hook, error) => context.emit(noticeOf(sessionId, 'extensions', hook, error)),
-    onStepMessages: (messages) => {
+    onStepMessages: async (messages) => {
       // Streamed text first: the messages that end the step then drop its draft in their transaction.
-      live.running?.recorder?.flush();
-      live.store.appendMessages(sessionId, messages);
+      await live.running?.recorder?.flush();
+      await live.store.appendMessages(sessionId, messages);
       live.messages.push(...messages);
     },
     onToolResult: (call) =>

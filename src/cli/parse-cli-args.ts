@@ -19,6 +19,8 @@ export interface CliArgs {
   authToken?: string;
   /** A file holding the bearer token (first line), read at start: keeps it off the command line. */
   authTokenFile?: string;
+  /** Session store URL (`postgres://…`); else PLAITED_STORE, config `storage.url`, else SQLite files. */
+  store?: string;
   /** No auth for --transport http: only with a loopback host. */
   noAuth: boolean;
   help: boolean;
@@ -79,6 +81,10 @@ Options:
   --auth-token TOKEN    the token itself (discouraged: other local users see it in
                         /proc/<pid>/cmdline; use --auth-token-file or PLAITED_AUTH_TOKEN)
   --no-auth             accept HTTP clients without a token (only with a loopback --host)
+  --store URL           keep sessions in PostgreSQL (postgres://user:pass@host/db), shared by
+                        every replica given the same URL (default: PLAITED_STORE, config
+                        storage.url, else a SQLite file per project); prefer PLAITED_STORE
+                        for a URL with a password
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
   --log-file PATH       also write the log as JSON lines to PATH (rotated past
                         PLAITED_LOG_FILE_MAX_BYTES, default 10 MiB; 3 old files kept)
@@ -130,6 +136,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'auth-token': { type: 'string' },
         'auth-token-file': { type: 'string' },
         'no-auth': { type: 'boolean' },
+        store: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -167,6 +174,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     port,
     authToken: values['auth-token'],
     authTokenFile: values['auth-token-file'],
+    ...(values.store === undefined ? {} : { store: values.store }),
     noAuth: values['no-auth'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,

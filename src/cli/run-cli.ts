@@ -10,6 +10,7 @@ import { modelSource } from '../agent/model-source.js';
 import { createDefaultAgent } from '../default-agent.js';
 import { useProcessLedger } from '../tools/process-ledger.js';
 import { ensureStateFolder } from '../storage/state-folder.js';
+import { redactStoreUrl } from '../storage/redact-store-url.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { commandLineToken, networkAuthSource } from './network-auth-source.js';
 import { sessionNotice } from './session-notice.js';
@@ -169,8 +170,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
   const reclaimer = createMemoryReclaimer();
   const onTurnEnd = config.hooks.onTurnEnd === undefined ? [] : Array.isArray(config.hooks.onTurnEnd) ? config.hooks.onTurnEnd : [config.hooks.onTurnEnd];
+  const store = args.store ?? (process.env.PLAITED_STORE || undefined) ?? config.storage.url;
+  if (store !== undefined && !/^postgres(ql)?:\/\//.test(store)) {
+    throw new Error(`the session store must be a postgres:// (or postgresql://) URL, got ${redactStoreUrl(store)}; unset --store / PLAITED_STORE / storage.url for the SQLite default`);
+  }
   return {
     ...config,
+    storage: { ...config.storage, ...(store === undefined ? {} : { url: store }) },
     hooks: { ...config.hooks, onTurnEnd: [...onTurnEnd, () => reclaimer.afterTurn()] },
     // -p --allow/--deny: rules for this run only, beside the config's.
     ...(args.print ? { tools: { ...config.tools, allow: [...config.tools.allow, ...args.print.allow], deny: [...config.tools.deny, ...args.print.deny] } } : {}),

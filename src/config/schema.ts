@@ -354,7 +354,17 @@ export const serverSchema = z.strictObject({
     .prefault({}),
 });
 
+/** Where sessions live when not in per-project SQLite files: a PostgreSQL server several replicas share. */
+export const storageSchema = z.strictObject({
+  /** `postgres://user:password@host:5432/db`; overridden by `--store` and `PLAITED_STORE`. Unset: SQLite (`agent.stateDb`). */
+  url: z
+    .string()
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), { message: 'storage.url must be a postgres:// (or postgresql://) URL; leave it unset for the SQLite default' })
+    .optional(),
+});
+
 export const configSchema = z.strictObject({
+  storage: storageSchema.prefault({}),
   agent: agentSchema.prefault({}),
   tools: toolPolicySchema.prefault({}),
   mcp: mcpSchema.prefault({}),

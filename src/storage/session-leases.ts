@@ -8,6 +8,8 @@ export interface LeaseConflict {
   pid: number;
   /** Milliseconds since the holder last renewed its lease. */
   idleMs: number;
+  /** The holder's host, when it may be another machine (a shared database). */
+  host?: string;
 }
 
 export interface SessionLeaseOptions {

@@ -74,6 +74,7 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
           skills: skills.map((skill) => ({ name: skill.name, description: skill.description })),
         },
         log: options.log,
+        ready: async () => agent.ready?.(),
       });
     } catch (error) {
       records.close();

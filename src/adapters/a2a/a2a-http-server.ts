@@ -36,6 +36,8 @@ export interface A2aHttpOptions {
   /** Deepest nesting of arrays/objects in a body; default 128, as on the ACP face. */
   maxJsonDepth?: number;
   log?: (message: string) => void;
+  /** What `/readyz` waits for (the agent's store answering). */
+  ready?: () => Promise<void>;
 }
 
 export interface A2aHttpServer {
@@ -88,6 +90,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
     notFound: () => text(404, `Not found: the A2A JSON-RPC endpoint is ${A2A_RPC_PATH}, the HTTP+JSON routes are under ${A2A_REST_PATH}/, the agent card is ${CARD_PATH}`),
     failed: () => rpcJson({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }, 500),
     warn: options.log,
+    ...(options.ready ? { ready: options.ready } : {}),
   });
   const card = buildAgentCard({ ...options.card, url: `${core.origin}${A2A_RPC_PATH}`, restUrl: `${core.origin}${A2A_REST_PATH}`, bearerAuth: options.auth.enabled });
   cards.current = JSON.stringify(AgentCard.toJSON(card));

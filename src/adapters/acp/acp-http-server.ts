@@ -57,6 +57,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     notFound: () => text(404, `Not found: the ACP endpoint is ${ACP_HTTP_PATH}`),
     failed: () => text(500, 'Internal error'),
     warn: options.warn ?? options.log,
+    ready: async () => agent.ready?.(),
   });
   return {
     url: `${core.origin}${ACP_HTTP_PATH}`,

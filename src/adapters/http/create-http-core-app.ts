@@ -21,6 +21,8 @@ export interface HttpCoreAppOptions {
   /** The answer when a face throws (HTTP 500); the error is reported to `warn`. */
   failed(error: Error): Response;
   warn?: (message: string) => void;
+  /** What `/readyz` waits for (the agent's store answering); absent: ready once listening. */
+  ready?: () => Promise<void>;
 }
 
 type CoreContext = Context<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }>;
@@ -34,6 +36,7 @@ type CoreContext = Context<{ Bindings: HttpCoreBindings; Variables: { principal:
 export function createHttpCoreApp(options: HttpCoreAppOptions): Hono<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }> {
   const checkHostOrigin = createHostOriginCheck({ host: options.host, allowedOrigins: options.allowedOrigins });
   const app = new Hono<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }>();
+  addHealthRoutes(app, options);
   app.use('*', async (c, next) => {
     const refused = checkHostOrigin({ host: c.req.header('host'), origin: c.req.header('origin') });
     if (refused) return options.forbidden(refused);
@@ -72,4 +75,24 @@ function serveFace(face: HttpFace, c: CoreContext): Response | Promise<Response>
   face.upgrade(upgrade, principal);
   // The face owns the socket now; the core writes nothing more to it.
   return new Response(null, { status: 204 });
+}
+
+/**
+ * `/healthz` (the process answers) and `/readyz` (its store answers), for a balancer's checks:
+ * unauthenticated and before the Host guard (a balancer names the backend by address), so they
+ * say nothing but the state and an error code; the cause goes to `warn`.
+ */
+function addHealthRoutes(app: Hono<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }>, options: HttpCoreAppOptions): void {
+  const plain = (status: number, body: string) => new Response(body, { status, headers: { 'content-type': 'text/plain', 'cache-control': 'no-store' } });
+  app.get('/healthz', () => plain(200, 'ok\n'));
+  app.get('/readyz', async () => {
+    try {
+      await options.ready?.();
+      return plain(200, 'ready\n');
+    } catch (error) {
+      const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'unavailable';
+      options.warn?.(`readyz: not ready: ${(error as Error).message}`);
+      return plain(503, `not ready: ${code}\n`);
+    }
+  });
 }

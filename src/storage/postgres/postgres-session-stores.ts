@@ -1,0 +1,50 @@
+import pg from 'pg';
+import type { SessionStorage, SessionStores } from '../session-storage.js';
+import { StorageError } from '../storage-error.js';
+import { redactStoreUrl } from '../redact-store-url.js';
+import { errorMessage } from '../../errors/error-message.js';
+import { migratePostgresSchema } from './postgres-schema.js';
+import { PostgresSessionStorage, type PostgresStorageOptions } from './postgres-session-storage.js';
+
+/** One database for every project: `forProject` answers the same store whatever the cwd. */
+export class PostgresSessionStores implements SessionStores {
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly store: PostgresSessionStorage,
+  ) {}
+
+  forProject(): SessionStorage {
+    return this.store;
+  }
+
+  all(): SessionStorage[] {
+    return [this.store];
+  }
+
+  async closeAll(): Promise<void> {
+    await this.store.close();
+    await this.pool.end();
+  }
+}
+
+/**
+ * Connects to the PostgreSQL server at `url` and migrates its schema (under an advisory lock:
+ * replicas may start at once). Fails with `open_failed` naming the URL without its password.
+ */
+export async function openPostgresStores(url: string, options: PostgresStorageOptions = {}): Promise<PostgresSessionStores> {
+  const location = redactStoreUrl(url);
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+  // An idle connection the server dropped must not crash the process: the next query reconnects.
+  pool.on('error', () => undefined);
+  try {
+    await migratePostgresSchema(pool, location);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (StorageError.isInstance(error)) throw error;
+    throw new StorageError('open_failed', `cannot open session store ${location}: ${errorMessage(error).replaceAll(url, location)}; check the URL and that the server is up`, {
+      path: location,
+      cause: error,
+    });
+  }
+  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options));
+}

@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
+import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
+
+const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
+let cluster: PostgresCluster;
+let model: ScriptedOpenAIServer;
+let first: HttpCli;
+let second: HttpCli;
+let store: string;
+const clients: AcpHttpClient[] = [];
+
+/** A replica's own folder (its process records, its index): nothing of it is shared. */
+function replicaFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'plaited-replica-'));
+  mkdirSync(join(dir, '.plaited'));
+  return dir;
+}
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+  store = await cluster.createDatabase();
+  model = await startScriptedOpenAIServer();
+  const modelArgs = ['--model', 'openai-compatible:scripted', '--base-url', model.url];
+  // One replica is given the URL as a flag, the other through PLAITED_STORE.
+  first = await startHttpCli({ cwd: replicaFolder(), args: [...modelArgs, '--store', store], urlPattern: URL_LINE });
+  second = await startHttpCli({ cwd: replicaFolder(), args: modelArgs, urlPattern: URL_LINE, env: { PLAITED_STORE: store } });
+}, 120_000);
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+  await model?.close();
+  await cluster?.stop();
+}, 60_000);
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+});
+
+async function connect(cli: HttpCli): Promise<AcpHttpClient> {
+  const client = connectAcpHttp(cli.url);
+  clients.push(client);
+  await initializeHttp(client);
+  return client;
+}
+
+async function failure(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+  try {
+    await request;
+  } catch (error) {
+    return error as { code: number; message: string; data?: unknown };
+  }
+  throw new Error('the request succeeded');
+}
+
+const origin = (cli: HttpCli) => new URL(cli.url).origin;
+
+/** The session's stored reply text, read from the database as any replica would. */
+async function storedText(url: string, sessionId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ data: string }>("SELECT data FROM events WHERE session_id = $1 AND type = 'text-delta' ORDER BY seq", [sessionId]);
+    return rows.map((row) => (JSON.parse(row.data) as { text: string }).text).join('');
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForAsync(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => {
+  it('answers /healthz and /readyz without a token', async () => {
+    for (const cli of [first, second]) {
+      const health = await fetch(`${origin(cli)}/healthz`);
+      expect([health.status, await health.text()]).toEqual([200, 'ok\n']);
+      const ready = await fetch(`${origin(cli)}/readyz`);
+      expect([ready.status, await ready.text()]).toEqual([200, 'ready\n']);
+    }
+  });
+
+  it('a session created through one replica is refused to the other while held, then loaded there with its history', async () => {
+    const cwd = replicaFolder(); // the shared workspace: the same path on both replicas
+    const a = await connect(first);
+    const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
+    model.push({ text: 'Remember the number 42.' });
+    await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember' }] });
+
+    const b = await connect(second);
+    const listed = await b.agent.request('session/list', { cwd });
+    expect(listed.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual([sessionId]);
+    const refused = await failure(b.agent.request('session/load', { sessionId, cwd, mcpServers: [] }));
+    expect(refused.code).toBe(-32603);
+    expect(refused.data).toMatchObject({ code: 'session_in_use' });
+    // The holder by pid and host (the CLI re-runs itself without its secrets: the pid is its child's).
+    expect(refused.message).toMatch(new RegExp(`open in another plaited-agent process \\(pid \\d+ on ${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`));
+
+    await a.agent.request('session/close', { sessionId });
+    await b.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    await waitFor(() => textOf(b, sessionId) === 'Remember the number 42.', 10_000, 'the first replica’s turn replayed on the second');
+    model.push({ text: 'It was 42.' });
+    expect((await b.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what number?' }] })).stopReason).toBe('end_turn');
+    expect(JSON.stringify(model.requests[model.requests.length - 1]!.messages)).toContain('Remember the number 42.');
+  });
+
+  it('a replica killed mid-reply: another serves the session at once, the streamed text on record as interrupted', async () => {
+    const crashing = await startHttpCli({ cwd: replicaFolder(), args: ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--store', store], urlPattern: URL_LINE });
+    const cwd = replicaFolder();
+    const a = await connect(crashing);
+    const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
+    model.push({ text: words, chunkDelayMs: 50 });
+    void a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk slowly' }] }).catch(() => undefined);
+    await waitFor(() => textOf(a, sessionId).includes('w20 '), 15_000, 'twenty words on screen');
+    const shown = textOf(a, sessionId);
+    await waitForAsync(async () => (await storedText(store, sessionId)).startsWith(shown), 10_000, 'the shown text in PostgreSQL');
+    // The agent itself (the launcher's child: the CLI re-runs itself without its secrets), as a crash would.
+    const agentPid = Number(spawnSync('pgrep', ['-P', String(crashing.child.pid)], { encoding: 'utf8' }).stdout.trim().split('\n')[0]);
+    expect(agentPid).toBeGreaterThan(0);
+    process.kill(agentPid, 'SIGKILL');
+    await crashing.close();
+
+    const b = await connect(second);
+    await b.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    await waitFor(() => textOf(b, sessionId).endsWith(`\n\n${INTERRUPTED_MARK}`), 10_000, 'the interrupted reply replayed');
+    const replayed = textOf(b, sessionId);
+    expect(replayed.startsWith(shown)).toBe(true);
+    expect(words.startsWith(replayed.slice(0, -INTERRUPTED_MARK.length).trimEnd())).toBe(true);
+  });
+
+  it('is not ready once the store is gone, and still alive', async () => {
+    await cluster.stop();
+    const ready = await fetch(`${origin(first)}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.text()).toMatch(/^not ready: /);
+    expect((await fetch(`${origin(first)}/healthz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,56 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSessionStores } from '../../src/storage/open-session-stores.js';
+import { POSTGRES_SCHEMA_VERSION } from '../../src/storage/postgres/postgres-schema.js';
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { describeStoreContract } from './store-contract.js';
+
+// A real server on loopback, started here; missing binaries fail the file (never a skip).
+let cluster: PostgresCluster;
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+}, 120_000);
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+describeStoreContract('PostgreSQL', async () => ({ spec: await cluster.createDatabase() }));
+
+describe('PostgreSQL driver', () => {
+  it('migrates once when several replicas open a fresh database at the same moment', async () => {
+    const url = await cluster.createDatabase();
+    const replicas = await Promise.all(Array.from({ length: 4 }, () => openSessionStores({ url })));
+    try {
+      await replicas[0]!.forProject('/p').createSession({ sessionId: 's', cwd: '/p' });
+      expect(await replicas[3]!.forProject('/p').getSession('s')).toMatchObject({ sessionId: 's' });
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM plaited_schema ORDER BY version');
+      await client.end();
+      expect(rows.map((row) => row.version)).toEqual(Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1));
+    } finally {
+      for (const replica of replicas) await replica.closeAll();
+    }
+  });
+
+  it('refuses a database written by a newer release with schema_too_new', async () => {
+    const url = await cluster.createDatabase();
+    await (await openSessionStores({ url })).closeAll();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('INSERT INTO plaited_schema (version) VALUES ($1)', [POSTGRES_SCHEMA_VERSION + 1]);
+    await client.end();
+    await expect(openSessionStores({ url })).rejects.toMatchObject({ code: 'schema_too_new' });
+  });
+
+  it('names an unreachable server without its password: open_failed', async () => {
+    const url = cluster.url('postgres').replace('postgres@', 'postgres:hunter2-secret@').replace(/:\d+\//, ':1/');
+    const failure = (await openSessionStores({ url }).then(
+      () => new Error('expected open_failed'),
+      (error: unknown) => error,
+    )) as Error & { code: string };
+    expect(failure).toMatchObject({ code: 'open_failed' });
+    expect(failure.message).toContain('postgres:***@127.0.0.1:1/');
+    expect(failure.message).not.toContain('hunter2-secret');
+  });
+});
