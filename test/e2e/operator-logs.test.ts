@@ -57,7 +57,8 @@ describe('logs that help', () => {
     const cli = bed.start(cwd, { args: ['--log-file', logFile], env: { PLAITED_API_KEY: KEY } });
     await initialize(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
-    bed.server.push({ status: 500, errorBody: { error: { message: `upstream broke while using key ${KEY}`, type: 'server_error' } } });
+    // A 400: not retried (a 5xx would be, within agent.retries), so the one scripted reply is the failure.
+    bed.server.push({ status: 400, errorBody: { error: { message: `upstream refused the request made with key ${KEY}`, type: 'invalid_request_error' } } });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }).catch(() => undefined);
     await waitFor(() => records(logFile).some((r) => r.event === 'model-error'), 15_000, 'the failed call logged');
     const failed = records(logFile).find((r) => r.event === 'model-error')!;
