@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
+import { leaseHolderAlive, PID_NAMESPACE } from './lease-holder-alive.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
 import { StorageError } from './storage-error.js';
 
@@ -23,7 +23,6 @@ type LeaseRow = { holder: string; pid: number; pid_namespace: string; heartbeat_
 
 /** This process, as a lease holder: unique even if a pid is reused (or is 2 in every sandbox). */
 const HOLDER = `${process.pid}:${randomUUID()}`;
-const PID_NAMESPACE = readPidNamespace();
 
 /**
  * One writer per session across processes sharing a state file: a process opening a
@@ -141,27 +140,11 @@ export class SessionLeases {
   }
 
   #alive(row: LeaseRow, now: number): boolean {
-    if (now - row.heartbeat_at > this.#staleMs) return false;
-    if (row.pid_namespace !== PID_NAMESPACE) return true; // cannot see its pid: trust the heartbeat
-    if (row.pid === process.pid) return false; // our pid, another holder: a previous life of this pid
-    try {
-      process.kill(row.pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
+    return leaseHolderAlive({ heartbeatAgeMs: now - row.heartbeat_at, staleMs: this.#staleMs, pid: row.pid, pidVisible: row.pid_namespace === PID_NAMESPACE });
   }
 
   #stopTimer(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-  }
-}
-
-function readPidNamespace(): string {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return 'unknown';
   }
 }

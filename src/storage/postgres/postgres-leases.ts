@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { leaseHolderAlive, PID_NAMESPACE } from '../lease-holder-alive.js';
 import type { Pool, PoolClient } from 'pg';
 import type { LeaseConflict, SessionLeaseOptions } from '../session-leases.js';
 import type { SessionStorageLeases } from '../session-storage.js';
@@ -12,7 +12,6 @@ type LeaseRow = { holder: string; host: string; pid: number; pid_namespace: stri
 const HOST = hostname();
 /** This replica, as a lease holder: unique across hosts and pid reuse. */
 const HOLDER = `${HOST}:${process.pid}:${randomUUID()}`;
-const PID_NAMESPACE = readPidNamespace();
 /** The database's clock in ms: heartbeats are compared on one clock whatever the replicas' clocks say. */
 const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
@@ -115,27 +114,12 @@ export class PostgresLeases implements SessionStorageLeases {
   }
 
   #alive(row: LeaseRow): boolean {
-    if (row.now - row.heartbeat_at > this.#staleMs) return false;
-    if (row.host !== HOST || row.pid_namespace !== PID_NAMESPACE) return true; // cannot see its pid: trust the heartbeat
-    if (row.pid === process.pid) return false; // our pid, another holder: a previous life of this pid
-    try {
-      process.kill(row.pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
+    const pidVisible = row.host === HOST && row.pid_namespace === PID_NAMESPACE;
+    return leaseHolderAlive({ heartbeatAgeMs: row.now - row.heartbeat_at, staleMs: this.#staleMs, pid: row.pid, pidVisible });
   }
 
   #stopTimer(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-  }
-}
-
-function readPidNamespace(): string {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return 'unknown';
   }
 }
