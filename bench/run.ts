@@ -14,6 +14,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   // A secret in the environment makes the CLI re-execute itself without it (src/cli/reexec-without-secrets.ts).
   ['cold start with a secret in the environment (re-exec)', () => benchColdStart(10, process.execPath, { ...withoutSecrets(), PLAITED_API_KEY: 'sk-bench' })],
   ['agent loop overhead', () => benchLoopOverhead()],
+  ['time to first token per native provider (recorded streams, local server)', () => optional('provider-ttft.js', 'benchProviderTtft')],
   ['local models', () => optional('local-models.js', 'benchLocalModels')],
   ['retrieval at scale (10,000 tools)', () => optional('retrieval-scale.js', 'benchRetrievalScale')],
   ['retrieval at scale, real catalog replicated (10,000 tools)', () => optional('retrieval-scale-real.js', 'benchRetrievalScaleReal')],
