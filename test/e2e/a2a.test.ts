@@ -110,6 +110,21 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     expect(eventState(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('thinking streams as one working-status `thought` step, kept out of the answer', async () => {
+    model.push({ reasoning: 'Weighing the two options.', text: 'Option B.', chunkDelayMs: 5 });
+    const events = await collect(client.sendMessageStream(userMessage('pick one')));
+    const thoughts = events.flatMap((event) =>
+      event.payload?.$case === 'statusUpdate'
+        ? (event.payload.value.status?.message?.parts ?? []).flatMap((part) =>
+            part.content?.$case === 'data' && (part.content.value as { type?: string }).type === 'thought' ? [part.content.value] : [],
+          )
+        : [],
+    );
+    expect(thoughts).toEqual([{ type: 'thought', text: 'Weighing the two options.' }]);
+    expect(streamedText(events)).toBe('Option B.');
+    expect(eventState(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
   it('a write asks first (input-required); the answer "allow" runs it and the file comes back as a diff artifact', async () => {
     model.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'alpha\nbeta\n' } }] }, { text: 'Wrote notes.txt.' });
     const asked = await send('write notes');

@@ -41,6 +41,21 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
     expect(Object.keys(prompt.inputSchema.properties ?? {}).sort()).toEqual(['prompt', 'sessionId']);
   });
 
+  it('thinking reaches the host as progress, marked, and stays out of the answer', async () => {
+    const cwd = project();
+    const cli = await start(cwd);
+    server.push({ reasoning: 'Counting the letters.', text: 'Five.', chunkDelayMs: 15 });
+    const progress: string[] = [];
+    const result = await cli.client.callTool(
+      { name: 'prompt', arguments: { prompt: 'how many letters in apple?' } },
+      { onprogress: (update) => void progress.push(update.message ?? '') },
+    );
+    expect(resultText(result)).toBe('Five.');
+    const thinking = progress.filter((message) => message.startsWith('[thinking] '));
+    expect(thinking.map((message) => message.slice('[thinking] '.length)).join('')).toBe('Counting the letters.');
+    expect(progress.filter((message) => !message.startsWith('[thinking] ')).join('')).toBe('Five.');
+  });
+
   it('runs a turn: final text, streamed progress, and a session that continues', async () => {
     const cwd = project();
     const cli = await start(cwd);

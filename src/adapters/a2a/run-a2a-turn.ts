@@ -38,7 +38,18 @@ export async function runA2aTurn(agent: Agent, options: RunA2aTurnOptions): Prom
   let error: AgentErrorInfo | undefined;
   try {
     // A task is one question with its own answer: a second task on a busy context waits its turn.
+    // Thinking goes out whole, one working-status `thought` step per stretch of it (ACP's thought chunks).
+    let thought = '';
+    const flushThought = () => {
+      if (thought) publisher.step('thought', { text: thought });
+      thought = '';
+    };
     for await (const event of agent.process({ sessionId: options.sessionId, prompt: options.prompt }, { signal, sendMode: 'queue' })) {
+      if (event.type === 'thought-delta') {
+        thought += event.text;
+        continue;
+      }
+      flushThought();
       switch (event.type) {
         case 'text-delta':
           answer += event.text;

@@ -73,6 +73,10 @@ export async function runMcpTurn(agent: Agent, options: RunMcpTurnOptions): Prom
         text += event.text;
         report(event.text);
         break;
+      case 'thought-delta':
+        // Thinking reaches the host as progress (MCP has no thought channel), never in the answer.
+        report(`[thinking] ${event.text}`);
+        break;
       case 'tool-call': {
         calls.set(event.toolCallId, {
           toolCallId: event.toolCallId,
