@@ -1,11 +1,26 @@
-import { parseJsonColumn } from './json-column.js';
-import type { StoredMcpServerRecord, StoredSession, StoredToolCall, StoredToolCallStatus } from './session-records.js';
+import { parseJsonColumn, toJsonColumn } from './json-column.js';
+import type { NewSession, StoredMcpServerRecord, StoredSession, StoredToolCall, StoredToolCallStatus } from './session-records.js';
 
 /**
  * The session store's SQLite rows and how they become records. A row whose JSON cannot be
  * read is reported through `report` and skipped (or its column defaulted), never thrown:
  * one corrupt row must not make a whole session unloadable.
  */
+
+/** The row a new session is stored as, in every driver: defaults filled, `stamp` as both times. */
+export function rowOfNewSession(session: NewSession, stamp: string): SessionRow {
+  return {
+    id: session.sessionId,
+    cwd: session.cwd,
+    title: session.title ?? null,
+    mode: session.mode ?? 'default',
+    parent_id: session.parentSessionId ?? null,
+    mcp_servers: toJsonColumn(session.mcpServers ?? []),
+    created_at: stamp,
+    updated_at: stamp,
+    owner: session.owner ?? null,
+  };
+}
 
 /** A row whose JSON could not be read; it was skipped (or its column defaulted). */
 export interface CorruptRow {

@@ -11,6 +11,7 @@ import {
   type SeqRow,
   type SessionRow,
   type ToolCallRow,
+  rowOfNewSession,
 } from './session-rows.js';
 import { migrateSessionSchema } from './session-schema.js';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
@@ -81,17 +82,7 @@ export class SessionStore {
 
   createSession(session: NewSession): StoredSession {
     const stamp = this.timestamp();
-    const row: SessionRow = {
-      id: session.sessionId,
-      cwd: session.cwd,
-      title: session.title ?? null,
-      mode: session.mode ?? 'default',
-      parent_id: session.parentSessionId ?? null,
-      mcp_servers: toJsonColumn(session.mcpServers ?? []),
-      created_at: stamp,
-      updated_at: stamp,
-      owner: session.owner ?? null,
-    };
+    const row = rowOfNewSession(session, stamp);
     try {
       this.statements.insertSession.run(row);
     } catch (error) {

@@ -5,7 +5,7 @@ import type { SessionStorage, SessionStorageSettings } from '../session-storage.
 import type { SessionLeaseOptions } from '../session-leases.js';
 import type { StreamDraft } from '../stream-drafts.js';
 import { toJsonColumn } from '../json-column.js';
-import { parseSeqRows, sessionFromRow, toolCallsFromRows, type CorruptRow, type EventRow, type SeqRow, type SessionRow, type ToolCallRow } from '../session-rows.js';
+import { parseSeqRows, rowOfNewSession, sessionFromRow, toolCallsFromRows, type CorruptRow, type EventRow, type SeqRow, type SessionRow, type ToolCallRow } from '../session-rows.js';
 import { StorageError } from '../storage-error.js';
 import { copySession } from '../copy-session.js';
 import { PostgresLeases } from './postgres-leases.js';
@@ -56,17 +56,7 @@ export class PostgresSessionStorage implements SessionStorage {
 
   async createSession(session: NewSession): Promise<StoredSession> {
     const stamp = this.#timestamp();
-    const row: SessionRow = {
-      id: session.sessionId,
-      cwd: session.cwd,
-      title: session.title ?? null,
-      mode: session.mode ?? 'default',
-      parent_id: session.parentSessionId ?? null,
-      mcp_servers: toJsonColumn(session.mcpServers ?? []),
-      created_at: stamp,
-      updated_at: stamp,
-      owner: session.owner ?? null,
-    };
+    const row = rowOfNewSession(session, stamp);
     try {
       await this.pool.query(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
         row.id, row.cwd, row.title, row.mode, row.parent_id, row.mcp_servers, row.created_at, row.updated_at, row.owner,
