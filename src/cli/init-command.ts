@@ -46,7 +46,7 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
       say(detected[0] ? `  model: ${detected[0].model} (${detected[0].found})` : '  no model found: set a provider key or start Ollama / LM Studio, then edit agent.model');
       // The user asked for this file and it is our own text: trusting it spares a step that would
       // only confirm what init just wrote. An edit (by anyone) needs `plaited-agent trust` again.
-      const store = recordTrust(file, await configFingerprint(file, cwd), env);
+      const store = await recordTrust(file, await configFingerprint(file, cwd), env);
       say(`  trusted (recorded in ${store}); after editing it, run plaited-agent trust`);
     }
     const agents = join(cwd, 'AGENTS.md');

@@ -44,7 +44,7 @@ export async function runTrustCommand(argv: readonly string[], cwd: string, stre
       return 1;
     }
     if (values.revoke) {
-      const removed = revokeTrust(file, env);
+      const removed = await revokeTrust(file, env);
       streams.stdout.write(removed ? `No longer trusted: ${file}\n` : `${file} was not trusted; nothing to revoke.\n`);
       return 0;
     }
@@ -53,7 +53,7 @@ export async function runTrustCommand(argv: readonly string[], cwd: string, stre
     streams.stdout.write(`Trusting ${file} and what it loads (${files.length} ${files.length === 1 ? 'file' : 'files'}):\n`);
     for (const [path, hash] of files) streams.stdout.write(`  ${hash}  ${shown(path, realpathSync(cwd))}\n`);
     for (const [from, to] of Object.entries(fingerprint.links)) streams.stdout.write(`  (not followed: outside the project, or plaited-agent itself) ${from} -> ${to}\n`);
-    const store = recordTrust(file, fingerprint, env);
+    const store = await recordTrust(file, fingerprint, env);
     streams.stdout.write(`Recorded in ${store}. Any change to these files makes the agent skip the config until you trust it again.\n`);
     return 0;
   } catch (error) {

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
 import { userConfigDir } from './user-config-dir.js';
@@ -55,23 +56,40 @@ export async function checkConfigTrust(configFile: string, projectDir: string, h
 }
 
 /** Records `fingerprint` as trusted for `configFile` (the file is written atomically, 0600 in a 0700 folder). */
-export function recordTrust(configFile: string, fingerprint: ConfigFingerprint, env: NodeJS.ProcessEnv = process.env): string {
+export async function recordTrust(configFile: string, fingerprint: ConfigFingerprint, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const store = trustStorePath(env);
-  const current = readTrustStore(store);
-  current.configs[realOrSelf(configFile)] = { ...fingerprint, trustedAt: new Date().toISOString() };
-  writeTrustStore(store, current);
+  await updateTrustStore(store, (current) => {
+    current.configs[realOrSelf(configFile)] = { ...fingerprint, trustedAt: new Date().toISOString() };
+    return true;
+  });
   return store;
 }
 
 /** Forgets the trust of `configFile`; false when there was none. */
-export function revokeTrust(configFile: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const store = trustStorePath(env);
-  const current = readTrustStore(store);
+export async function revokeTrust(configFile: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   const key = realOrSelf(configFile);
-  if (!(key in current.configs)) return false;
-  delete current.configs[key];
-  writeTrustStore(store, current);
-  return true;
+  return updateTrustStore(trustStorePath(env), (current) => {
+    if (!(key in current.configs)) return false;
+    delete current.configs[key];
+    return true;
+  });
+}
+
+/**
+ * Read, change, write under a lock: two `trust` commands at once (two terminals, two
+ * projects) would otherwise each write what it read, and one trust would be lost.
+ */
+async function updateTrustStore(store: string, change: (current: TrustStore) => boolean): Promise<boolean> {
+  mkdirSync(dirname(store), { recursive: true, mode: 0o700 });
+  const release = await lockfile.lock(store, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 10, maxTimeout: 100 } });
+  try {
+    const current = readTrustStore(store);
+    const changed = change(current);
+    if (changed) writeTrustStore(store, current);
+    return changed;
+  } finally {
+    await release();
+  }
 }
 
 function describeChanges(record: TrustRecord, now: ConfigFingerprint, root: string): string[] {

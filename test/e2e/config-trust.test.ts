@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,22 @@ describe('config trust', () => {
     const after = await start(cwd);
     expect(ran(cwd)).toBe(false);
     await waitFor(() => after.stderr().includes('not trusted'), 10_000, 'the trust message after a revoke');
+  });
+
+  it('eight `trust` commands at once in eight projects all land: none overwrites what another recorded', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'plaited-trust-home-'));
+    dirs.push(home);
+    const projects = Array.from({ length: 8 }, (_, i) => project({ '.plaited/config.json': JSON.stringify({ agent: { maxSteps: i + 1 } }) }));
+    const runs = projects.map(
+      (cwd) =>
+        new Promise<number | null>((done) => {
+          const child = spawn(process.execPath, [CLI, 'trust'], { cwd, env: { ...process.env, XDG_CONFIG_HOME: home }, stdio: 'ignore' });
+          child.on('exit', done);
+        }),
+    );
+    expect(await Promise.all(runs)).toEqual(projects.map(() => 0));
+    const store = JSON.parse(readFileSync(join(home, 'plaited-agent', 'trusted-configs.json'), 'utf8')) as { configs: Record<string, unknown> };
+    for (const cwd of projects) expect(Object.keys(store.configs).some((path) => path.endsWith(join(cwd, '.plaited', 'config.json'))), cwd).toBe(true);
   });
 
   it('an imported ./lib/extra.ts changed after trust is not run, and stderr names the changed file', async () => {

@@ -49,5 +49,5 @@ function isNonEmptyFile(path: string): boolean {
 /** The in-process twin of `trustProjectConfig`, through the library functions the command uses. */
 export async function trustConfigFor(options: { cwd: string; configPath?: string }): Promise<void> {
   const file = findConfigFile(options);
-  if (file !== null) recordTrust(file, await configFingerprint(file, options.cwd));
+  if (file !== null) await recordTrust(file, await configFingerprint(file, options.cwd));
 }
