@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentAdapter } from '../adapters/agent-adapter.js';
 import type { CustomAdapterOptions } from '../adapters/custom-adapter-options.js';
@@ -7,6 +6,7 @@ import type { Agent } from '../agent/agent.js';
 import { adapterSectionIssues } from '../config/adapter-section-issues.js';
 import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
+import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
 import { createDefaultAgent } from '../default-agent.js';
@@ -269,22 +269,9 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
 let networkAuth: ReturnType<typeof networkAuthSource> | undefined;
 let cliToken: string | undefined;
 
-let version: string | undefined;
-/** The version in the package's own package.json, found upwards from this file: it sits two
- * folders up in the built `dist/src/cli/`, one fewer in `src/cli/` when Bun runs the sources. */
+/** The version in the package's own package.json (found upwards from the running file). */
 function packageVersion(): string {
-  version ??= findPackageJson().version;
-  return version;
-}
-
-function findPackageJson(): { version: string } {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    try {
-      const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (json.name === 'plaited-agent' && typeof json.version === 'string') return { version: json.version };
-    } catch {
-      // no package.json here (or not ours): keep looking upwards
-    }
-    if (dirname(dir) === dir) throw new Error(`cannot find plaited-agent's package.json above ${fileURLToPath(import.meta.url)}`);
-  }
+  const own = ownPackageJson();
+  if (!own) throw new Error(`cannot find plaited-agent's package.json above ${fileURLToPath(import.meta.url)}`);
+  return own.version;
 }
