@@ -1,5 +1,5 @@
 import type { LogLevel } from './parse-cli-args.js';
-import { redactSecrets, type SecretRedactor } from './redact-secrets.js';
+import { redactSecrets, type SecretRedactor } from '../tools/redact-secrets.js';
 import { rotatingLogFile } from './rotating-log-file.js';
 import { LOG_ORDER, type Log } from './stderr-log.js';
 

@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentAdapter } from '../adapters/agent-adapter.js';
 import type { CustomAdapterOptions } from '../adapters/custom-adapter-options.js';
 import type { Agent } from '../agent/agent.js';
-import { loadConfig } from '../config/load-config.js';
+import { adapterSectionIssues } from '../config/adapter-section-issues.js';
+import { ConfigError } from '../config/config-error.js';
+import { formatInvalid, loadConfig } from '../config/load-config.js';
+import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
 import { createDefaultAgent } from '../default-agent.js';
@@ -65,6 +67,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
   let config: PlaitedConfig;
   let untrusted: string | undefined;
+  let configFile: string | null = null;
   try {
     // Inside the whole-agent sandbox the outer process already warned.
     cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
@@ -73,6 +76,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     log.redact(configSecrets(config));
     checkModelSpec(config);
     if (loaded.path) log('debug', `config: ${loaded.path}`);
+    configFile = loaded.path ?? null;
     untrusted = loaded.untrusted?.message;
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
@@ -133,9 +137,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const served: Array<{ closed: Promise<void> }> = [];
   try {
     // A headless one-shot (-p) takes the wrappers (sandbox) but serves no protocol.
-    for (const name of args.print ? chain.filter((entry) => entry === 'sandbox') : chain) {
-      const adapter = await resolveAdapter(name);
-      const result = await adapter.wrap(current, adapterOptions(name, config, args, log, adapter.name));
+    const names = args.print ? chain.filter((entry) => entry === 'sandbox') : chain;
+    const adapters: Array<AgentAdapter<unknown, unknown>> = [];
+    for (const name of names) adapters.push(await resolveAdapter(name));
+    checkAdapterSections(config, configFile, adapters, log);
+    for (const [index, adapter] of adapters.entries()) {
+      const result = await adapter.wrap(current, adapterOptions(names[index]!, config, args, log, adapter.name));
       if (isAgent(result)) current = result;
       else if (result && typeof result === 'object' && 'closed' in result) served.push(result as { closed: Promise<void> });
     }
@@ -186,6 +193,19 @@ function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
       ...(args.baseURL ? { baseURL: args.baseURL } : {}),
     },
   };
+}
+
+/**
+ * A key under `adapters` that no adapter of this run reads: a misspelled known name (`acpp`) is
+ * refused naming it; any other is a custom adapter's section this run does not load, and a warning says so.
+ */
+function checkAdapterSections(config: PlaitedConfig, file: string | null, adapters: ReadonlyArray<AgentAdapter<unknown, unknown>>, log: Log): void {
+  const issues = adapterSectionIssues(config.adapters, adapters.map((adapter) => adapter.name));
+  const misspelled = issues.filter((issue) => issue.didYouMean !== undefined);
+  if (misspelled.length > 0) {
+    throw new ConfigError('invalid_config', formatInvalid(file, misspelled), { file, issues: misspelled });
+  }
+  for (const issue of issues) log('warn', `config ${issue.path}: ${issue.message}`);
 }
 
 function isAgent(value: unknown): value is Agent {
@@ -249,22 +269,9 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
 let networkAuth: ReturnType<typeof networkAuthSource> | undefined;
 let cliToken: string | undefined;
 
-let version: string | undefined;
-/** The version in the package's own package.json, found upwards from this file: it sits two
- * folders up in the built `dist/src/cli/`, one fewer in `src/cli/` when Bun runs the sources. */
+/** The version in the package's own package.json (found upwards from the running file). */
 function packageVersion(): string {
-  version ??= findPackageJson().version;
-  return version;
-}
-
-function findPackageJson(): { version: string } {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    try {
-      const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (json.name === 'plaited-agent' && typeof json.version === 'string') return { version: json.version };
-    } catch {
-      // no package.json here (or not ours): keep looking upwards
-    }
-    if (dirname(dir) === dir) throw new Error(`cannot find plaited-agent's package.json above ${fileURLToPath(import.meta.url)}`);
-  }
+  const own = ownPackageJson();
+  if (!own) throw new Error(`cannot find plaited-agent's package.json above ${fileURLToPath(import.meta.url)}`);
+  return own.version;
 }

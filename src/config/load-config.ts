@@ -119,7 +119,8 @@ async function importWithJiti(file: string): Promise<unknown> {
   return await jiti.import(file, { default: true });
 }
 
-function formatInvalid(file: string | null, issues: ConfigIssue[]): string {
+/** `Invalid config in <file> (N problems):` and one line per issue. */
+export function formatInvalid(file: string | null, issues: ConfigIssue[]): string {
   const lines = issues.map((issue) => `  ${issue.path || '(root)'}: ${issue.message}`);
   const where = file ? ` in ${file}` : '';
   return `Invalid config${where} (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n${lines.join('\n')}`;

@@ -3,6 +3,7 @@ import type { Llama, LlamaModel } from 'node-llama-cpp';
 import { LocalModelError } from './local-model-error.js';
 import { RefCountedCache } from './ref-counted-cache.js';
 import { errorMessage } from '../errors/error-message.js';
+import { ownPackageJson } from '../config/own-package-json.js';
 
 /**
  * The process-wide llama.cpp binding and the models loaded through it. node-llama-cpp is imported
@@ -15,8 +16,14 @@ type NodeLlamaCpp = typeof import('node-llama-cpp');
 let moduleLoad: Promise<NodeLlamaCpp> | undefined;
 let llamaLoad: Promise<Llama> | undefined;
 
-/** The version the local models are built and tested against (package.json's optional peer). */
-export const NODE_LLAMA_CPP_VERSION = '3.21.1';
+/**
+ * The version the local models are built and tested against: package.json's optional peer,
+ * read from there (node-llama-cpp's own package.json is the one thing missing when this is
+ * needed, for the install command); `undefined` if the package.json cannot be read.
+ */
+export function nodeLlamaCppVersion(): string | undefined {
+  return ownPackageJson()?.peerDependencies['node-llama-cpp'];
+}
 
 /**
  * node-llama-cpp, an optional peer dependency (about 600 MB of llama.cpp builds that users of
@@ -32,12 +39,18 @@ export function loadNodeLlamaCpp(): Promise<NodeLlamaCpp> {
       'local_runtime_missing',
       'node-llama-cpp',
       'Local models (llama-cpp:) and the local embedder need node-llama-cpp, which is not installed: ' +
-        `run \`npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION}\` where plaited-agent is installed (add -g for a global install), ` +
+        `run \`npm install ${installSpec()}\` where plaited-agent is installed (add -g for a global install), ` +
         'or use a remote model (e.g. --model anthropic:claude-sonnet-4-5).',
       { cause },
     );
   });
   return moduleLoad;
+}
+
+/** `node-llama-cpp@<the peer version>`, or the bare name when the version cannot be read. */
+function installSpec(): string {
+  const version = nodeLlamaCppVersion();
+  return version === undefined ? 'node-llama-cpp' : `node-llama-cpp@${version}`;
 }
 
 /**

@@ -8,11 +8,13 @@ import { CLI } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { requireBuiltCli } from '../adapters/mcp-server/mcp-test-kit.js';
+import { trustProjectConfig } from '../helpers/trust-config.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const HTTP_EXAMPLE = join(root, 'examples/http-sse-adapter.ts');
 const REPL_EXAMPLE = join(root, 'examples/repl-adapter.ts');
 const BROKEN = join(root, 'test/fixtures/adapters/broken');
+const PLAIN = join(root, 'test/fixtures/adapters/plain-adapter.mjs');
 
 let model: ScriptedOpenAIServer;
 const stops: Array<() => Promise<void>> = [];
@@ -168,6 +170,36 @@ describe('custom adapters: broken modules exit with a message naming the file an
     const run = spawnSync(process.execPath, [CLI, '--adapter', 'telnet'], { cwd: project(), encoding: 'utf8', timeout: 30_000, input: '' });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/adapter telnet: unknown adapter name; built-ins are acp, mcp and sandbox/);
+  });
+});
+
+describe('custom adapters: a section under adapters that no adapter reads', () => {
+  /** Runs the built CLI in a project whose config has these `adapters` sections; it exits at once (stdin closed, or the plain adapter's `closed`). */
+  function runWith(adapters: Record<string, object>, args: string[]) {
+    requireBuiltCli();
+    const cwd = project();
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ adapters }));
+    trustProjectConfig(cwd, args);
+    return { cwd, run: spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000, input: '' }) };
+  }
+
+  it('a misspelled built-in section is refused naming the closest built-in, the file and the section', () => {
+    const { cwd, run } = runWith({ acpp: { transport: 'http' } }, []);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`Invalid config in ${join(cwd, '.plaited/config.json')}`);
+    expect(run.stderr).toContain('adapters.acpp: no adapter is named "acpp": did you mean adapters.acp?');
+    expect(run.stdout).toBe('');
+  });
+
+  it("a loaded custom adapter's section is accepted; a near miss of its name is refused; another section is ignored with a warning", () => {
+    const accepted = runWith({ plain: { greeting: 'hi' }, reporting: { to: 'x' } }, ['--adapter', PLAIN]);
+    expect(accepted.run.status, accepted.run.stderr).toBe(0);
+    expect(accepted.run.stderr).not.toContain('adapters.plain');
+    expect(accepted.run.stderr).toMatch(/config adapters\.reporting: no adapter named "reporting" is loaded, so this section is ignored/);
+
+    const misspelled = runWith({ plian: { greeting: 'hi' } }, ['--adapter', PLAIN]);
+    expect(misspelled.run.status, misspelled.run.stderr).toBe(2);
+    expect(misspelled.run.stderr).toContain('adapters.plian: no adapter is named "plian": did you mean adapters.plain?');
   });
 });
 

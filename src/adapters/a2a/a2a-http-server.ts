@@ -3,6 +3,7 @@ import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { DefaultRequestHandler, JsonRpcTransportHandler, type AgentExecutor, type TaskStore } from '@a2a-js/sdk/server';
 import type { HttpFace } from '../http/http-face.js';
+import { internalErrorMessage } from '../internal-error-message.js';
 import type { NetworkAuth } from '../http/network-auth.js';
 import { serveHttpCore } from '../http/serve-http-core.js';
 import { BEARER_CHALLENGE, UNAUTHORIZED_CODE } from '../http/unauthorized-response.js';
@@ -88,7 +89,11 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
     faces,
     forbidden: (reason) => text(403, reason),
     notFound: () => text(404, `Not found: the A2A JSON-RPC endpoint is ${A2A_RPC_PATH}, the HTTP+JSON routes are under ${A2A_REST_PATH}/, the agent card is ${CARD_PATH}`),
-    failed: () => rpcJson({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }, 500),
+    // What escaped a face (each answers its own failures): in the shape of the route it came to.
+    failed: (error, request) =>
+      request && new URL(request.url).pathname.startsWith(`${A2A_REST_PATH}/`)
+        ? restErrorResponse(error)
+        : rpcJson({ jsonrpc: '2.0', id: null, error: { code: -32603, message: internalErrorMessage(error) } }, 500),
     warn: options.log,
     ...(options.ready ? { ready: options.ready } : {}),
   });

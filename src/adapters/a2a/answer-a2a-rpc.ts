@@ -7,6 +7,7 @@ import { headerRecord } from './header-record.js';
 import { A2aPrincipal } from './a2a-principal.js';
 import { A2A_RPC_PARAMS } from './a2a-request-schemas.js';
 import { checkA2aParams } from './check-a2a-params.js';
+import { explainRpcError } from './explain-rpc-error.js';
 import { readJsonBody } from './read-json-body.js';
 import { rpcJson, rpcResultResponse } from './rpc-result-response.js';
 
@@ -34,7 +35,8 @@ export async function answerA2aRpc(request: Request, principal: string, options:
   const header = (name: string) => request.headers.get(name) || undefined;
   const requestedVersion = header(A2A_VERSION_HEADER);
   const legacy = (requestedVersion ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION;
-  const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+  const mapSdkError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+  const mapError = (error: unknown) => explainRpcError(mapSdkError(error), error);
   const id = rpcId(body.value);
   try {
     const context = defaultServerCallContextBuilder({
@@ -49,6 +51,7 @@ export async function answerA2aRpc(request: Request, principal: string, options:
     return await rpcResultResponse(result, { id, mapError, log: options.log });
   } catch (error) {
     const mapped = mapError(error);
+    if (mapped.code === -32603) options.log?.(`A2A request ${String(id)} failed: ${(error as Error).message}`);
     return rpcError(mapped.code, mapped.message, id);
   }
 }

@@ -1,6 +1,7 @@
 import { A2A_CONTENT_TYPE, StreamResponse } from '@a2a-js/sdk';
-import { restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
+import { A2AError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
 import { PlaitedError } from '../../errors/plaited-error.js';
+import { internalErrorMessage } from '../internal-error-message.js';
 import { sseStreamResponse } from './sse-stream-response.js';
 
 /** What a REST route answers: one JSON body, or a stream of events sent as SSE. */
@@ -35,7 +36,14 @@ export function restErrorResponse(error: unknown): Response {
     return new Response(JSON.stringify(body), { status: error.status, headers: { 'content-type': A2A_CONTENT_TYPE, ...error.headers } });
   }
   const status = restStatusFor(error);
-  return new Response(JSON.stringify(toRestErrorBody(error, status)), { status, headers: { 'content-type': A2A_CONTENT_TYPE } });
+  return new Response(JSON.stringify(restErrorBody(error)), { status, headers: { 'content-type': A2A_CONTENT_TYPE } });
+}
+
+/** The SDK's REST error body; an unexpected exception (not an A2A error) says its cause and what to do, credentials redacted. */
+function restErrorBody(error: unknown): ReturnType<typeof toRestErrorBody> {
+  const body = toRestErrorBody(error, restStatusFor(error));
+  if (error instanceof A2AError) return body;
+  return { error: { ...body.error, message: internalErrorMessage(error) } };
 }
 
 /**
@@ -48,7 +56,7 @@ export async function restResultResponse(reply: RestReply, log?: (message: strin
   return sseStreamResponse(reply.events, {
     toEvent: (value) => StreamResponse.toJSON(value),
     onEarlyError: (error) => restErrorResponse(error),
-    errorEvent: (error) => toRestErrorBody(error, restStatusFor(error)),
+    errorEvent: (error) => restErrorBody(error),
     log: (error) => log?.(`A2A REST stream failed: ${(error as Error).message}`),
   });
 }

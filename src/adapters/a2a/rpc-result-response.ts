@@ -1,3 +1,4 @@
+import { explainRpcError } from './explain-rpc-error.js';
 import { sseStreamResponse } from './sse-stream-response.js';
 
 type RpcResponse = { jsonrpc: string; id: string | number | null; result?: unknown; error?: unknown };
@@ -12,7 +13,7 @@ export async function rpcResultResponse(
   result: RpcResponse | AsyncGenerator<RpcResponse, void, undefined>,
   options: { id: string | number | null; mapError: (error: unknown) => RpcError; log?: (message: string) => void },
 ): Promise<Response> {
-  if (!isAsyncIterable(result)) return rpcJson(result);
+  if (!isAsyncIterable(result)) return rpcJson(explained(result, options.log));
   const rpcError = (error: unknown) => ({ jsonrpc: '2.0', id: options.id, error: options.mapError(error) });
   return sseStreamResponse(result[Symbol.asyncIterator](), {
     toEvent: (value) => value,
@@ -20,6 +21,16 @@ export async function rpcResultResponse(
     errorEvent: rpcError,
     log: (error) => options.log?.(`A2A stream ${String(options.id)} failed: ${(error as Error).message}`),
   });
+}
+
+/** The transport handler's answer, with an unexpected exception it caught (a bare `-32603`) explained; the cause is logged. */
+function explained(response: RpcResponse, log: ((message: string) => void) | undefined): RpcResponse {
+  const error = response.error as RpcError | undefined;
+  if (!error || typeof error.message !== 'string') return response;
+  const better = explainRpcError(error);
+  if (better === error) return response;
+  log?.(`A2A request ${String(response.id)} failed: ${error.message}`);
+  return { ...response, error: better };
 }
 
 /** A JSON-RPC answer (a result or an error), HTTP 200 unless said otherwise. */

@@ -6,8 +6,10 @@ import type { Agent } from '../../agent/agent.js';
 import type { HttpFace } from '../http/http-face.js';
 import { readBoundedBody } from '../http/read-bounded-body.js';
 import { unauthorizedResponse } from '../http/unauthorized-response.js';
+import { internalErrorMessage } from '../internal-error-message.js';
 import { PARSE_ERROR, errorResponse } from '../json-rpc/inspect-json-rpc.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { recoverJsonRpcId } from '../json-rpc/recover-json-rpc-id.js';
 import { AcpHttpBatchLink } from './acp-http-batch-link.js';
 import { watchIdle } from './acp-http-idle-stream.js';
 import { answerHttpBatch } from './answer-http-batch.js';
@@ -81,11 +83,21 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
       return json(413, body.oversized.reply, { connection: 'close' });
     }
     if (body.text.trim() === '') return json(400, errorResponse(null, PARSE_ERROR, 'Parse error: the body is empty; POST one JSON-RPC message'));
-    const connectionId = request.headers.get(CONNECTION_HEADER);
-    if (body.text.trimStart().startsWith('[')) {
-      return answerHttpBatch(body.text, connectionId ? entry.links.get(connectionId) : undefined, { limits, signal: request.signal, warn });
+    try {
+      return await forward(request, body.text, principal, entry);
+    } catch (error) {
+      // Answered with the request's id, in JSON-RPC's shape; the connection and the process go on.
+      warn?.(`acp: a request failed: ${(error as Error).message}`);
+      return json(500, errorResponse(recoverJsonRpcId(body.text), -32603, internalErrorMessage(error)));
     }
-    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text, signal: request.signal });
+  };
+
+  const forward = async (request: Request, text: string, principal: string, entry: PrincipalServer): Promise<Response> => {
+    const connectionId = request.headers.get(CONNECTION_HEADER);
+    if (text.trimStart().startsWith('[')) {
+      return answerHttpBatch(text, connectionId ? entry.links.get(connectionId) : undefined, { limits, signal: request.signal, warn });
+    }
+    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
     if (connectionId) return entry.acp.handleRequest(forwarded);
     // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it.
     const link = new AcpHttpBatchLink(limits);

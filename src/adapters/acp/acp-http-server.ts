@@ -2,6 +2,8 @@ import type { Agent } from '../../agent/agent.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
 import { selectSubprotocol } from '../http/request-principal.js';
 import { serveHttpCore } from '../http/serve-http-core.js';
+import { internalErrorMessage } from '../internal-error-message.js';
+import { errorResponse } from '../json-rpc/inspect-json-rpc.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { ACP_HTTP_PATH, createAcpHttpFace } from './acp-http-face.js';
 import type { ServeAcpOptions } from './serve-acp.js';
@@ -55,7 +57,8 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     faces: [acp.face],
     forbidden: (reason) => text(403, reason),
     notFound: () => text(404, `Not found: the ACP endpoint is ${ACP_HTTP_PATH}`),
-    failed: () => text(500, 'Internal error'),
+    // The face answers a request's own failure with its id; this is what escaped it.
+    failed: (error) => new Response(JSON.stringify(errorResponse(null, -32603, internalErrorMessage(error))), { status: 500, headers: { 'content-type': 'application/json' } }),
     warn: options.warn ?? options.log,
     ready: async () => agent.ready?.(),
   });

@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Agent } from '../../agent/agent.js';
 import { asksForAcpV2 } from './asks-for-acp-v2.js';
+import { explainInternalErrors } from './explain-internal-errors.js';
 import { serveAcp } from './serve-acp.js';
 import type { ServeAcpOptions } from './serve-acp-options.js';
 import type { AcpConnectionHandle } from './acp-connection-handle.js';
@@ -34,7 +35,8 @@ export function serveAcpVersions(agent: Agent, stream: acp.Stream, options: Serv
       },
       cancel: (reason) => reader.cancel(reason),
     });
-    const replayed: acp.Stream = { readable, writable: stream.writable };
+    // A handler's unexpected exception is answered naming its cause, not as a bare "Internal error".
+    const replayed = explainInternalErrors({ readable, writable: stream.writable }, options.warn ?? options.log);
     if (asksForAcpV2(first.value)) {
       const { serveAcpWithRouter } = await import('./serve-acp-router.js');
       served = serveAcpWithRouter(agent, replayed, options);

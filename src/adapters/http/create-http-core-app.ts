@@ -18,8 +18,12 @@ export interface HttpCoreAppOptions {
   forbidden(reason: string): Response;
   /** The answer to a path no face serves (HTTP 404). */
   notFound(request: Request): Response;
-  /** The answer when a face throws (HTTP 500); the error is reported to `warn`. */
-  failed(error: Error): Response;
+  /**
+   * The answer when a face throws (HTTP 500), in the face's shape, naming the cause and what to
+   * do (see internal-error-message.ts); the error is reported to `warn`. `request` is absent when
+   * the failure came after the request was handed over (the response stream).
+   */
+  failed(error: Error, request?: Request): Response;
   warn?: (message: string) => void;
   /** What `/readyz` waits for (the agent's store answering); absent: ready once listening. */
   ready?: () => Promise<void>;
@@ -59,9 +63,9 @@ export function createHttpCoreApp(options: HttpCoreAppOptions): Hono<{ Bindings:
     }
   }
   app.notFound((c) => options.notFound(c.req.raw));
-  app.onError((error) => {
+  app.onError((error, c) => {
     options.warn?.(`http: a request failed: ${error.message}`);
-    return options.failed(error);
+    return options.failed(error, c.req.raw);
   });
   return app;
 }

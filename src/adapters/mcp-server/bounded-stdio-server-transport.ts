@@ -3,6 +3,7 @@ import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@model
 import { BoundedLineReader, type LineEvent } from '../json-rpc/bounded-line-reader.js';
 import { errorResponse, INVALID_REQUEST, inspectJsonRpcText, oversizedIntake, type Intake, type Refusal } from '../json-rpc/inspect-json-rpc.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { explainMcpInternalError } from './explain-mcp-internal-error.js';
 import { invalidParamsFromSchema } from './invalid-params-from-schema.js';
 
 /**
@@ -40,7 +41,7 @@ export class BoundedStdioServerTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error('the stdio transport is closed');
-    await this.#write(invalidParamsFromSchema(message));
+    await this.#write(explainMcpInternalError(invalidParamsFromSchema(message), this.options.warn));
   }
 
   async close(): Promise<void> {

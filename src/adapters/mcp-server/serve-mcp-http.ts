@@ -6,6 +6,8 @@ import { serveHttpCore } from '../http/serve-http-core.js';
 import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { jsonRpcLimits, type JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { guardMcpHttpRequest, withRequestId } from './guard-mcp-http-request.js';
+import { internalErrorMessage } from '../internal-error-message.js';
+import { explainMcpInternalError } from './explain-mcp-internal-error.js';
 import { invalidParamsFromSchema } from './invalid-params-from-schema.js';
 import { McpAdapterError } from './mcp-adapter-error.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
@@ -70,9 +72,10 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
       onsessioninitialized: (id) => sessions.add(id, transport, server, principal),
       onsessionclosed: (id) => void sessions.delete(id),
     });
-    // The SDK answers params that fail its schema as -32603; they are -32602.
+    // The SDK answers params that fail its schema as -32603; they are -32602. A handler's
+    // unexpected exception is answered naming its cause and what to do.
     const send = transport.send.bind(transport);
-    transport.send = (message, sendOptions) => send(invalidParamsFromSchema(message), sendOptions);
+    transport.send = (message, sendOptions) => send(explainMcpInternalError(invalidParamsFromSchema(message), options.warn), sendOptions);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
@@ -93,7 +96,15 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     // Size, depth and envelope are checked before the SDK reads the body.
     const guarded = await guardMcpHttpRequest(incoming, limits, options.warn);
     if ('response' in guarded) return guarded.response;
-    return withRequestId(guarded.text, await route(guarded.request, principal));
+    let response: Response;
+    try {
+      response = await route(guarded.request, principal);
+    } catch (error) {
+      // Answered with the request's id (withRequestId), in JSON-RPC's shape; the process goes on.
+      options.warn?.(`mcp: a request failed: ${(error as Error).message}`);
+      response = jsonError(500, -32603, internalErrorMessage(error));
+    }
+    return withRequestId(guarded.text, response);
   };
 
   const route = async (request: Request, principal: string): Promise<Response> => {
@@ -115,7 +126,7 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     faces: [{ paths: [MCP_HTTP_PATH], fetch: (request, principal) => handle(request, principal!), unauthorized: () => unauthorizedResponse() }],
     forbidden: (reason) => jsonError(403, -32000, `Forbidden: ${reason}`),
     notFound: () => jsonError(404, -32601, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`),
-    failed: (error) => jsonError(500, -32603, `Internal error: ${error.message}`),
+    failed: (error) => jsonError(500, -32603, internalErrorMessage(error)),
     warn: options.warn,
     listenError: (error) => new McpAdapterError('http_listen_failed', `cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error }),
   });

@@ -77,3 +77,35 @@ describe('the HTTP core: one Host/Origin guard and one auth for every face, requ
     expect(await upgrade(`${ws}/card`, {})).toEqual({ status: 426 });
   });
 });
+
+describe('the HTTP core when a face throws', () => {
+  it('hands the error and the request to the faces\' `failed` answer, reports it, and serves the next request', async () => {
+    const warnings: string[] = [];
+    let calls = 0;
+    const flaky: HttpFace = {
+      paths: ['/flaky'],
+      unauthorized: () => new Response(null, { status: 401 }),
+      fetch: () => {
+        if (++calls === 1) throw Object.assign(new Error('the store is read-only'), { code: 'SQLITE_READONLY' });
+        return new Response('fine');
+      },
+    };
+    const core = await serveHttpCore({
+      host: '127.0.0.1',
+      port: 0,
+      auth: createNetworkAuth({ host: '127.0.0.1', token: TOKEN }),
+      faces: [flaky],
+      forbidden: () => new Response(null, { status: 403 }),
+      notFound: () => new Response(null, { status: 404 }),
+      failed: (error, request) => Response.json({ cause: error.message, code: (error as { code?: string }).code, path: request && new URL(request.url).pathname }, { status: 500 }),
+      warn: (message) => warnings.push(message),
+    });
+    cores.push(core);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const failed = await fetch(`${core.origin}/flaky`, { headers: auth });
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toEqual({ cause: 'the store is read-only', code: 'SQLITE_READONLY', path: '/flaky' });
+    expect(warnings).toEqual(['http: a request failed: the store is read-only']);
+    expect(await (await fetch(`${core.origin}/flaky`, { headers: auth })).text()).toBe('fine');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../src/cli/redact-secrets.js';
+import { redactSecrets } from '../../src/tools/redact-secrets.js';
 
 describe('redactSecrets', () => {
   it("takes out the values of the process's secret variables, added values, and token-shaped text", () => {

@@ -1,4 +1,4 @@
-import { isSecretEnv } from '../tools/secret-env.js';
+import { isSecretEnv } from './secret-env.js';
 
 /** Credentials by their shape, wherever they appear in a message. */
 const SHAPES: ReadonlyArray<[RegExp, string]> = [
