@@ -1,38 +1,45 @@
 import { Task, TaskState, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
-import type { A2aTaskStore } from '../../storage/a2a-task-store.js';
-import { agentMessage, textPart } from './a2a-messages.js';
+import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
 import { ownerOf } from './a2a-principal.js';
 
-const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
-
 /**
- * The SDK's `TaskStore` over the project's SQLite file: tasks are kept in their protocol
- * JSON form (`Task.toJSON`), scoped to the caller's principal, so `tasks/get` of a task
- * finished before a restart still answers.
+ * The SDK's `TaskStore` over the project's task records (the SQLite file, or the PostgreSQL
+ * database the replicas share): tasks are kept in their protocol JSON form (`Task.toJSON`),
+ * scoped to the caller's principal, so `tasks/get` of a task finished before a restart, or
+ * run by another replica, still answers.
  */
-export class SqliteTaskStore implements TaskStore {
-  constructor(private readonly records: A2aTaskStore) {}
+export class StoredTaskStore implements TaskStore {
+  constructor(private readonly records: A2aTaskRecords) {}
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    this.records.saveTask({
+    await this.saveAs(task, ownerOf(context));
+  }
+
+  /** Saves `task` for `owner` (restart recovery, which acts for no caller). */
+  async saveAs(task: Task, owner: string): Promise<void> {
+    await this.records.saveTask({
       taskId: task.id,
       contextId: task.contextId,
-      owner: ownerOf(context),
+      owner,
       state: taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED),
       json: JSON.stringify(Task.toJSON(task)),
     });
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const record = this.records.loadTask(taskId, ownerOf(context));
+    return this.loadAs(taskId, ownerOf(context));
+  }
+
+  async loadAs(taskId: string, owner: string): Promise<Task | undefined> {
+    const record = await this.records.loadTask(taskId, owner);
     return record && Task.fromJSON(JSON.parse(record.json));
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? 50;
     const offset = decodePageToken(params.pageToken);
-    const { tasks, total } = this.records.listTasks({
+    const { tasks, total } = await this.records.listTasks({
       owner: ownerOf(context),
       contextId: params.contextId || undefined,
       state: params.status ? taskStateToJSON(params.status) : undefined,
@@ -51,26 +58,6 @@ export class SqliteTaskStore implements TaskStore {
       pageSize,
       totalSize: total,
     };
-  }
-
-  /**
-   * Tasks a previous process was running cannot go on (their turn died with it): they end
-   * `failed` with a message that says so, so a peer polling `tasks/get` is not left waiting.
-   */
-  failInterrupted(now = new Date()): number {
-    const live = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED];
-    const records = this.records.tasksInStates(live.map((state) => taskStateToJSON(state)));
-    for (const record of records) {
-      const task = Task.fromJSON(JSON.parse(record.json));
-      if (task.status && TERMINAL.has(task.status.state)) continue;
-      task.status = {
-        state: TaskState.TASK_STATE_FAILED,
-        timestamp: now.toISOString(),
-        message: agentMessage({ taskId: task.id, contextId: task.contextId }, [textPart('The agent server restarted while this task ran; send the message again to continue the conversation.')]),
-      };
-      this.records.saveTask({ taskId: task.id, contextId: task.contextId, owner: record.owner, state: taskStateToJSON(task.status.state), json: JSON.stringify(Task.toJSON(task)) });
-    }
-    return records.length;
   }
 }
 
