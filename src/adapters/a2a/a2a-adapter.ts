@@ -79,6 +79,7 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
       inputTimeoutMs: settings.inputTimeoutMs,
       shared: records.shared,
       onSessionTaken: (owner, contextId) => interrupted.endDead({ owner, contextId }),
+      runsElsewhere: (task) => interrupted.runsElsewhere(task),
       log: options.log,
     });
     const close = async () => {

@@ -29,7 +29,7 @@ export class TaskBusManager implements ExecutionEventBusManager {
     if (local || !watch || !context) return local;
     const owner = ownerOf(context);
     return new RelayedTaskBus(
-      { load: () => this.store.loadAs(taskId, owner), watch: (changed) => watch(taskId, changed) },
+      { owner, load: () => this.store.loadAs(taskId, owner), watch: (changed) => watch(taskId, changed) },
       (error) => this.log?.(`A2A task ${taskId}: reading its update from the store failed: ${(error as Error).message}`),
     );
   }
