@@ -22,11 +22,6 @@ export interface A2aExecutorOptions {
   cwd: string;
   /** How long a permission question waits for the peer before the call is rejected. */
   inputTimeoutMs: number;
-  /**
-   * The store is shared by replicas: a session is closed (its lease released) once no task of
-   * this process runs on it, so the conversation's next message may be served by any replica.
-   */
-  shared?: boolean;
   /** Told when this process took a conversation's session: its tasks that run nowhere are dead. */
   onSessionTaken?: (owner: string, contextId: string) => Promise<unknown>;
   /** Whether another live replica holds the conversation's session (so it may run the task); default: never. */
@@ -186,7 +181,7 @@ export class A2aAgentExecutor implements AgentExecutor {
    * was stored) once no task of this process runs on it: any replica may serve the next message.
    */
   private async handBack(sessionId: string): Promise<void> {
-    if (!this.options.shared) return;
+    if (!this.records.shared) return;
     for (const other of this.running.values()) if (other.sessionId === sessionId) return;
     await this.agent.sessions.close(sessionId).catch((error: unknown) => this.options.log?.(`A2A: closing session ${sessionId} failed: ${(error as Error).message}`));
   }

@@ -18,7 +18,7 @@ export interface InterruptedTasksOptions {
    * no other live process holds has lost its turn. Absent: no other process is trusted to run
    * any task (every live task not running here is dead).
    */
-  leases: SessionStorageLeases | undefined;
+  leases: () => SessionStorageLeases | undefined;
   /** Whether the task's turn runs in this process. */
   runsHere(taskId: string): boolean;
   log?: (message: string) => void;
@@ -50,7 +50,8 @@ export class InterruptedTasks {
 
   /** Whether another live process holds the session of the task's conversation (so it may run the task). */
   async runsElsewhere(task: { owner: string; contextId: string }): Promise<boolean> {
-    const { records, leases } = this.options;
+    const { records } = this.options;
+    const leases = this.options.leases();
     if (!leases) return false;
     const binding = await records.contextSession(task.contextId, task.owner);
     return binding !== undefined && (await leases.heldByAnother(binding.sessionId));

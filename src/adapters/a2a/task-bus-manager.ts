@@ -26,7 +26,7 @@ export class TaskBusManager implements ExecutionEventBusManager {
   getByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus | undefined {
     const local = this.#local.getByTaskId(taskId, context);
     const watch = this.records.watchTask?.bind(this.records);
-    if (local || !watch || !context) return local;
+    if (local || !this.records.shared || !watch || !context) return local;
     const owner = ownerOf(context);
     return new RelayedTaskBus(
       { owner, load: () => this.store.loadAs(taskId, owner), watch: (changed) => watch(taskId, changed) },

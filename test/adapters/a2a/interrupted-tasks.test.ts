@@ -50,7 +50,7 @@ async function setUp() {
   await taskStore.saveAs(task('t-dead', 'c-dead', TaskState.TASK_STATE_INPUT_REQUIRED), 'o');
   await taskStore.saveAs(task('t-done', 'c-dead', TaskState.TASK_STATE_COMPLETED), 'o');
   await taskStore.saveAs(task('t-here', 'c-here', TaskState.TASK_STATE_WORKING), 'o');
-  const recovery = new InterruptedTasks({ records, taskStore, leases: sessions.leases, runsHere: (taskId) => taskId === 't-here' });
+  const recovery = new InterruptedTasks({ records, taskStore, leases: () => sessions.leases, runsHere: (taskId) => taskId === 't-here' });
   const state = async (taskId: string) => (await taskStore.loadAs(taskId, 'o'))!.status!.state;
   return { path, sessions, taskStore, recovery, state };
 }
