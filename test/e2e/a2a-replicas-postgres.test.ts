@@ -136,13 +136,18 @@ describe('two A2A replicas sharing one PostgreSQL store', () => {
     expect(eventState((await running.rest).at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
-  it('through the other replica, a message on the running task is answered without touching it, and tasks/cancel stops the turn', async () => {
+  it('through the other replica, a message on the running task is answered without touching it, a new task on its conversation is rejected, and tasks/cancel stops the turn', async () => {
     model.push({ text: words(400, 'c'), chunkDelayMs: 40 });
     const running = await startStreaming(await first.client(), 'talk until canceled');
     const b = await second.client();
     const reply = await b.sendMessage(userMessage('a word in between', { taskId: running.task.id, contextId: running.task.contextId }));
     expect(isTask(reply)).toBe(false);
     expect(messageText(reply as Parameters<typeof messageText>[0])).toMatch(/running on another replica/);
+    expect((await b.getTask({ tenant: '', id: running.task.id })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    // A new task on the same conversation: one writer per session, so it is refused while the turn runs there.
+    const refused = await send(b, 'and another thing', { contextId: running.task.contextId });
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect(messageText(refused.status?.message)).toMatch(/task running on another replica/);
     expect((await b.getTask({ tenant: '', id: running.task.id })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
 
     const canceled = await b.cancelTask({ tenant: '', id: running.task.id, metadata: undefined });
