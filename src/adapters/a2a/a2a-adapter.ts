@@ -1,16 +1,15 @@
-import { ensureStateFolder } from '../../storage/state-folder.js';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Agent } from '../../agent/agent.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { defaultConfig } from '../../config/default-config.js';
-import { A2aTaskStore } from '../../storage/a2a-task-store.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
 import { loadSkillPrompts } from '../mcp-server/skill-prompts.js';
 import { A2aAgentExecutor } from './a2a-agent-executor.js';
 import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
 import { inheritedListenFd } from './inherited-listener.js';
-import { SqliteTaskStore } from './sqlite-task-store.js';
+import { TaskBusManager } from './task-bus-manager.js';
+import { openA2aTasks } from './open-a2a-tasks.js';
 
 export interface A2aAdapterOptions {
   /** The agent's version, for the card. */
@@ -30,6 +29,8 @@ export interface A2aAdapterOptions {
   noAuth?: boolean;
   /** The project the A2A sessions work in (default: the process cwd). */
   cwd?: string;
+  /** How often (ms) a replica on a shared store looks for tasks of replicas that stopped; default 3 s. */
+  sweepMs?: number;
   /** Told the endpoint once listening. */
   onListening?: (server: A2aHttpServer) => void;
   log?: (message: string) => void;
@@ -50,11 +51,16 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
     const cwd = resolve(options.cwd ?? process.cwd());
     const host = options.host ?? settings.host;
     const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });
-    const stateDb = options.stateDb;
-    const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(ensureStateFolder(cwd), 'state.db'));
-    const taskStore = new SqliteTaskStore(records);
-    const failed = taskStore.failInterrupted();
-    if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a previous process marked failed`);
+    let executor: A2aAgentExecutor | undefined;
+    const tasks = await openA2aTasks(agent, { cwd, stateDb: options.stateDb, sweepMs: options.sweepMs, runsHere: (taskId) => executor?.runsHere(taskId) ?? false, log: options.log });
+    const { records, taskStore, interrupted, close } = tasks;
+    executor = new A2aAgentExecutor(agent, records, taskStore, {
+      cwd,
+      inputTimeoutMs: settings.inputTimeoutMs,
+      onSessionTaken: (owner, contextId) => interrupted.endDead({ owner, contextId }),
+      runsElsewhere: (task) => interrupted.runsElsewhere(task),
+      log: options.log,
+    });
     const skills = await loadSkillPrompts(options.skills ?? defaultConfig().skills, cwd);
     let server: A2aHttpServer;
     try {
@@ -63,8 +69,9 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
         port: options.port ?? settings.port,
         listenFd: inheritedListenFd(),
         auth,
-        executor: new A2aAgentExecutor(agent, records, taskStore, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
+        executor,
         taskStore,
+        buses: new TaskBusManager(records, taskStore, options.log),
         allowedOrigins: settings.allowedOrigins,
         maxMessageBytes: settings.maxMessageBytes,
         maxJsonDepth: settings.maxJsonDepth,
@@ -74,14 +81,18 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
           skills: skills.map((skill) => ({ name: skill.name, description: skill.description })),
         },
         log: options.log,
-        ready: async () => agent.ready?.(),
+        ready: async () => {
+          await agent.ready?.();
+          await records.ready();
+        },
       });
     } catch (error) {
-      records.close();
+      await close();
       throw error;
     }
     options.onListening?.(server);
-    void server.closed.finally(() => records.close());
+    void server.closed.finally(() => close());
     return { url: server.url, cardUrl: server.cardUrl, closed: server.closed, close: () => server.close() };
   },
 };
+

@@ -1,8 +1,10 @@
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type TaskStore } from '@a2a-js/sdk/server';
+import { RelayedTaskBus } from './relayed-task-bus.js';
 import type { Agent } from '../../agent/agent.js';
 import { ownedSessions } from '../../agent/owned-sessions.js';
-import type { A2aTaskStore } from '../../storage/a2a-task-store.js';
+import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
+import { AgentError } from '../../agent/agent-error.js';
 import { agentMessage, textPart } from './a2a-messages.js';
 import { describeAnswers, permissionAnswer } from './a2a-permission-answer.js';
 import { ownerOf } from './a2a-principal.js';
@@ -12,11 +14,18 @@ import { runA2aTurn, type OpenQuestion } from './run-a2a-turn.js';
 import { TaskRecorder } from './task-recorder.js';
 import { clipForLog } from './clip-for-log.js';
 
+const RUNS_ELSEWHERE =
+  'This task is running on another replica of this agent, which alone can take messages for it; wait until it ends (tasks/get), then send a new message on the same contextId.';
+
 export interface A2aExecutorOptions {
   /** The project the A2A sessions work in. */
   cwd: string;
   /** How long a permission question waits for the peer before the call is rejected. */
   inputTimeoutMs: number;
+  /** Told when this process took a conversation's session: its tasks that run nowhere are dead. */
+  onSessionTaken?: (owner: string, contextId: string) => Promise<unknown>;
+  /** Whether another live replica holds the conversation's session (so it may run the task); default: never. */
+  runsElsewhere?: (task: { owner: string; contextId: string }) => Promise<boolean>;
   log?: (message: string) => void;
 }
 
@@ -41,7 +50,7 @@ export class A2aAgentExecutor implements AgentExecutor {
 
   constructor(
     private readonly agent: Agent,
-    private readonly records: A2aTaskStore,
+    private readonly records: A2aTaskRecords,
     private readonly taskStore: TaskStore,
     private readonly options: A2aExecutorOptions,
   ) {}
@@ -53,6 +62,11 @@ export class A2aAgentExecutor implements AgentExecutor {
     const running = this.running.get(request.taskId);
     if (running) return this.followUp(running, request, publisher);
     if (request.task) {
+      if (await this.runsElsewhere(ownerOf(request.context), request.task.contextId)) {
+        // Its turn runs on another replica: a reply that leaves the task as it is.
+        bus.publish(AgentEvent.message(agentMessage(ids, [textPart(RUNS_ELSEWHERE)])));
+        return;
+      }
       // A task this process is not running (its turn ended with a previous process).
       publisher.task(TaskState.TASK_STATE_WORKING);
       publisher.status(TaskState.TASK_STATE_FAILED, agentMessage(ids, [textPart('This task is no longer running; send a new message without a taskId to continue the conversation.')]));
@@ -64,18 +78,31 @@ export class A2aAgentExecutor implements AgentExecutor {
       publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart('The message has no content: send at least one text, data, file or URL part.')]));
       return;
     }
-    const sessionId = await this.sessionFor(request.contextId, ownerOf(request.context));
+    const owner = ownerOf(request.context);
+    let sessionId: string;
+    try {
+      sessionId = await this.sessionFor(request.contextId, owner);
+    } catch (error) {
+      if (!AgentError.isInstance(error) || error.code !== 'session_in_use') throw error;
+      // Another replica runs a task of this conversation: one writer per session.
+      publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+      publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart(`This conversation has a task running on another replica; send the message again once it ended. (${error.message})`)]));
+      return;
+    }
     const recorder = new TaskRecorder(bus, request.taskId, {
       store: this.taskStore,
       context: request.context,
       userMessage: message,
       onError: (error) => this.options.log?.(`A2A task ${request.taskId}: storing an event failed: ${(error as Error).message}`),
     });
-    publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
-    publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
     const controller = new AbortController();
     const task: RunningTask = { publisher, sessionId, controller, done: Promise.resolve(), question: undefined };
+    // Known as running here before it is stored: restart recovery never takes it for dead.
     this.running.set(request.taskId, task);
+    // On a shared store a peer may cancel the task through another replica.
+    const unwatchCancel = this.records.watchCancel?.(request.taskId, () => controller.abort());
+    publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+    publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
     task.done = runA2aTurn(this.agent, {
       sessionId,
       prompt,
@@ -86,13 +113,23 @@ export class A2aAgentExecutor implements AgentExecutor {
         task.question = question;
       },
     })
+      .finally(() => unwatchCancel?.())
       .finally(() => recorder.close())
-      .finally(() => this.running.delete(request.taskId));
+      .finally(() => this.running.delete(request.taskId))
+      .finally(() => this.handBack(sessionId));
     await task.done;
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const running = this.running.get(taskId);
+    if (!running && bus instanceof RelayedTaskBus && this.records.requestCancel) {
+      const stored = await this.records.loadTask(taskId, bus.source.owner);
+      if (stored && (await this.runsElsewhere(stored.owner, stored.contextId))) {
+        // The replica running the turn cancels it; its canceled state comes back on this bus.
+        await this.records.requestCancel(taskId);
+        return;
+      }
+    }
     if (!running) {
       // The bus outlived its turn: nothing runs, so the task is simply marked canceled.
       new TaskPublisher(bus, { taskId, contextId: '' }).status(TaskState.TASK_STATE_CANCELED);
@@ -130,7 +167,30 @@ export class A2aAgentExecutor implements AgentExecutor {
     await running.done;
   }
 
-  /** The session of a peer's context: bound on first use, reused after a restart. */
+  private async runsElsewhere(owner: string, contextId: string): Promise<boolean> {
+    return (await this.options.runsElsewhere?.({ owner, contextId })) ?? false;
+  }
+
+  /** Whether the task's turn runs in this process. */
+  runsHere(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  /**
+   * On a shared store, the session is closed (its lease released, after the task's last state
+   * was stored) once no task of this process runs on it: any replica may serve the next message.
+   */
+  private async handBack(sessionId: string): Promise<void> {
+    if (!this.records.shared) return;
+    for (const other of this.running.values()) if (other.sessionId === sessionId) return;
+    await this.agent.sessions.close(sessionId).catch((error: unknown) => this.options.log?.(`A2A: closing session ${sessionId} failed: ${(error as Error).message}`));
+  }
+
+  /**
+   * The session of a peer's context, bound on first use, reused after a restart or from another
+   * replica, and opened (its lease taken) before the task is stored: a task's turn holds its
+   * session's lease from before the task is stored until after its last state is.
+   */
   private sessionFor(contextId: string, owner: string): Promise<string> {
     const key = `${owner}\u0000${contextId}`;
     const pending = this.binding.get(key);
@@ -138,10 +198,15 @@ export class A2aAgentExecutor implements AgentExecutor {
     const binding = (async () => {
       // The same principal's ACP clients see these sessions; other principals do not.
       const sessions = ownedSessions(this.agent.sessions, owner);
-      const bound = this.records.contextSession(contextId, owner);
-      if (bound && (await sessions.get(bound.sessionId, this.options.cwd))) return bound.sessionId;
+      const bound = await this.records.contextSession(contextId, owner);
+      if (bound && (await sessions.get(bound.sessionId, this.options.cwd))) {
+        await sessions.activate(bound.sessionId, this.options.cwd);
+        // This process holds the session now: tasks of the conversation it does not run are dead.
+        await this.options.onSessionTaken?.(owner, contextId);
+        return bound.sessionId;
+      }
       const session = await sessions.create({ cwd: this.options.cwd });
-      this.records.bindContext(contextId, owner, session.sessionId);
+      await this.records.bindContext(contextId, owner, session.sessionId);
       this.options.log?.(`A2A context ${clipForLog(contextId)} → session ${session.sessionId}`);
       return session.sessionId;
     })().finally(() => this.binding.delete(key));
