@@ -134,6 +134,18 @@ describe('HTTP faces: a request failing inside the server names its cause, the s
       expect(failure?.code).toBe(-32603);
       expect(failure?.message).toMatch(/Internal error: .*no such table: sessions/);
       expect(failure?.message).toMatch(ADVICE);
+      // A 2026-07-28 client is served per request by the SDK's own handler: the same answer.
+      const modern = new Client({ name: 'plaited-internal-errors-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await modern.connect(new StreamableHTTPClientTransport(new URL(cli.url), { requestInit: { headers: TEST_AUTH_HEADERS } }));
+      const modernFailure = await modern.listResources().then(
+        () => undefined,
+        (error: unknown) => error as { code?: number; message: string },
+      );
+      await modern.close();
+      expect(modernFailure?.code).toBe(-32603);
+      expect(modernFailure?.message).toMatch(/Internal error: .*no such table: sessions/);
+      expect(modernFailure?.message).toMatch(ADVICE);
+
       onStore(cwd, RESTORE_SESSIONS);
       expect((await client.listResources()).resources).toBeDefined();
       expect(cli.child.exitCode).toBeNull();
