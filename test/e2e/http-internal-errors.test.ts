@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { connectAcpHttp, initializeHttp } from '../adapters/acp/acp-http-client.js';
+import { initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -116,6 +117,23 @@ describe('HTTP faces: a request failing inside the server names its cause, the s
       expect(socket.readyState).toBe(WebSocket.OPEN);
     } finally {
       socket.close();
+    }
+  });
+
+  it('ACP over stdio answers the same way (one rewrite for every transport)', async () => {
+    const cwd = project();
+    const cli = startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', 'http://127.0.0.1:9/v1'] });
+    try {
+      await initialize(cli);
+      await cli.agent.request('session/new', { cwd, mcpServers: [] });
+      onStore(cwd, HIDE_SESSIONS);
+      const listed = await rejection(cli.agent.request('session/list', {}));
+      expect(listed).toMatchObject({ code: -32603, message: expect.stringMatching(/^Internal error: .*no such table: sessions/) });
+      expect(listed.message).toMatch(ADVICE);
+      onStore(cwd, RESTORE_SESSIONS);
+      expect((await cli.agent.request('session/list', {})).sessions).toHaveLength(1);
+    } finally {
+      await cli.close();
     }
   });
 
