@@ -1,7 +1,7 @@
 import { errorMessage } from '../errors/error-message.js';
 import { redactSecrets, type SecretRedactor } from '../tools/redact-secrets.js';
 
-export const INTERNAL_ERROR_ADVICE =
+const INTERNAL_ERROR_ADVICE =
   'The request was not completed; the server is still running. Retry it; if it fails again, the server log (stderr) has the details.';
 
 let redact: SecretRedactor | undefined;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { connectAcpHttp, initializeHttp } from '../adapters/acp/acp-http-client.js';
+import { initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -119,6 +120,23 @@ describe('HTTP faces: a request failing inside the server names its cause, the s
     }
   });
 
+  it('ACP over stdio answers the same way (one rewrite for every transport)', async () => {
+    const cwd = project();
+    const cli = startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', 'http://127.0.0.1:9/v1'] });
+    try {
+      await initialize(cli);
+      await cli.agent.request('session/new', { cwd, mcpServers: [] });
+      onStore(cwd, HIDE_SESSIONS);
+      const listed = await rejection(cli.agent.request('session/list', {}));
+      expect(listed).toMatchObject({ code: -32603, message: expect.stringMatching(/^Internal error: .*no such table: sessions/) });
+      expect(listed.message).toMatch(ADVICE);
+      onStore(cwd, RESTORE_SESSIONS);
+      expect((await cli.agent.request('session/list', {})).sessions).toHaveLength(1);
+    } finally {
+      await cli.close();
+    }
+  });
+
   it('MCP over HTTP: the store failing under resources/list is -32603 naming the cause and what to do', async () => {
     const cwd = project();
     const cli = await start(cwd, ['--adapter', 'mcp'], /MCP over streamable HTTP at (http:\/\/\S+\/mcp)/);
@@ -134,6 +152,18 @@ describe('HTTP faces: a request failing inside the server names its cause, the s
       expect(failure?.code).toBe(-32603);
       expect(failure?.message).toMatch(/Internal error: .*no such table: sessions/);
       expect(failure?.message).toMatch(ADVICE);
+      // A 2026-07-28 client is served per request by the SDK's own handler: the same answer.
+      const modern = new Client({ name: 'plaited-internal-errors-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await modern.connect(new StreamableHTTPClientTransport(new URL(cli.url), { requestInit: { headers: TEST_AUTH_HEADERS } }));
+      const modernFailure = await modern.listResources().then(
+        () => undefined,
+        (error: unknown) => error as { code?: number; message: string },
+      );
+      await modern.close();
+      expect(modernFailure?.code).toBe(-32603);
+      expect(modernFailure?.message).toMatch(/Internal error: .*no such table: sessions/);
+      expect(modernFailure?.message).toMatch(ADVICE);
+
       onStore(cwd, RESTORE_SESSIONS);
       expect((await client.listResources()).resources).toBeDefined();
       expect(cli.child.exitCode).toBeNull();

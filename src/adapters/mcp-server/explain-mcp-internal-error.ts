@@ -15,3 +15,20 @@ export function explainMcpInternalError(message: JSONRPCMessage, warn?: (message
   warn?.(`mcp: request ${JSON.stringify(reply.id ?? null)} failed: ${cause}`);
   return { ...message, error: { ...error, message: internalErrorMessage(cause) } } as JSONRPCMessage;
 }
+
+/** A JSON answer (not a stream) with its error explained as {@link explainMcpInternalError} does; any other answer as it is. */
+export async function explainMcpResponse(response: Response, warn?: (message: string) => void): Promise<Response> {
+  if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const explained = body && typeof body === 'object' && !Array.isArray(body) && 'error' in body ? explainMcpInternalError(body as JSONRPCMessage, warn) : body;
+  if (explained === body) return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(explained), { status: response.status, statusText: response.statusText, headers });
+}

@@ -7,7 +7,7 @@ import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { jsonRpcLimits, type JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { guardMcpHttpRequest, withRequestId } from './guard-mcp-http-request.js';
 import { internalErrorMessage } from '../internal-error-message.js';
-import { explainMcpInternalError } from './explain-mcp-internal-error.js';
+import { explainMcpInternalError, explainMcpResponse } from './explain-mcp-internal-error.js';
 import { invalidParamsFromSchema } from './invalid-params-from-schema.js';
 import { McpAdapterError } from './mcp-adapter-error.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
@@ -108,7 +108,10 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
   };
 
   const route = async (request: Request, principal: string): Promise<Response> => {
-    if (!(await isLegacyRequest(request))) return modern.fetch(request, { authInfo: { token: '', clientId: principal, scopes: [] } });
+    if (!(await isLegacyRequest(request))) {
+      // The SDK's per-request handler answers a handler's exception as bare as a session does.
+      return explainMcpResponse(await modern.fetch(request, { authInfo: { token: '', clientId: principal, scopes: [] } }), options.warn);
+    }
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       // Another principal's session is answered as unknown: its existence is not revealed.
