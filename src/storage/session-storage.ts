@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { LoadedEventRecord, NewSession, StoredEventRecord, StoredSession, StoredToolCall, StoredToolCallStatus } from './session-records.js';
 import type { LeaseConflict } from './session-leases.js';
 import type { StreamDraft } from './stream-drafts.js';
+import type { SessionEventFeed } from './session-event-feed.js';
 
 /**
  * The storage driver seam: what the agent core asks of a session store, as Promises, so a
@@ -18,6 +19,8 @@ export interface SessionStorage {
   /** Settings a client chose for a session (model, reasoning effort, extra roots). */
   readonly settings: SessionStorageSettings;
   readonly isOpen: boolean;
+  /** Other processes' appends as they commit (PostgreSQL LISTEN/NOTIFY); absent where one process writes the store (SQLite). */
+  readonly feed?: SessionEventFeed;
   createSession(session: NewSession): Promise<StoredSession>;
   getSession(sessionId: string): Promise<StoredSession | undefined>;
   listSessions(options?: { cwd?: string; limit?: number }): Promise<StoredSession[]>;

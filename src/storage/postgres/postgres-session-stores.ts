@@ -46,5 +46,5 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
       cause: error,
     });
   }
-  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options));
+  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options, url));
 }
