@@ -140,7 +140,12 @@ export interface Agent {
   /** Tools the session would be offered now (built-ins, MCP, skills, memory), after policy. */
   tools(sessionId: string): Promise<AnyTool[]>;
   start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Resolves when the agent can serve sessions: its stores open and answer (what `/readyz` asks). */
+  /**
+   * Stops taking turns (a prompt gets `agent_draining`), lets running turns finish for up to
+   * `graceMs` (default 0: cancelled at once), cancels the rest (their replies marked interrupted),
+   * then closes sessions (releasing their leases), extensions and the stores it opened.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /** Resolves when the agent can serve sessions: its stores open and answer (what `/readyz` asks); rejects once it is stopping. */
   ready?(): Promise<void>;
 }

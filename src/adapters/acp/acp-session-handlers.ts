@@ -284,7 +284,8 @@ export class AcpSessionHandlers {
           outcome.error = event.error;
         } else await sink.update(event);
       }
-      const after = await this.owned.get(info.sessionId);
+      // A store already closed (the agent stopping right after the turn) costs only the info update.
+      const after = await this.owned.get(info.sessionId).catch(() => undefined);
       if (after) await sink.finished(after);
     } finally {
       untrack?.();
