@@ -130,7 +130,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   telemetry?.trace(agent);
   if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(agent, args.command.args);
   let current: Agent = agent;
-  const served: Array<{ closed: Promise<void>; url?: unknown; close?: () => unknown }> = [];
+  const served: Array<{ closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void }> = [];
   try {
     // A headless one-shot (-p) takes the wrappers (sandbox) but serves no protocol.
     for (const name of args.print ? chain.filter((entry) => entry === 'sandbox') : chain) {
@@ -180,8 +180,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
  * turns get `graceMs` to finish, the rest are cancelled; sessions close (leases released, so another
  * replica takes them at once), the store closes, the faces close, and the process exits 0.
  */
-async function drain(agent: Agent, served: ReadonlyArray<{ close?: () => unknown }>, graceMs: number, log: Log): Promise<never> {
+async function drain(agent: Agent, served: ReadonlyArray<{ close?: () => unknown; drain?: () => void }>, graceMs: number, log: Log): Promise<never> {
   log('info', `SIGTERM: draining (running turns get up to ${Math.round(graceMs / 1000)} s), then exiting`);
+  for (const server of served) server.drain?.();
   await agent.stop({ graceMs }).catch((error: unknown) => log('warn', `stopping the agent failed: ${(error as Error).message}`));
   for (const server of served) await Promise.resolve(server.close?.()).catch(() => undefined);
   process.exit(0);

@@ -8,6 +8,7 @@ import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from '../a
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
+import { TEST_AUTH_TOKEN } from '../helpers/test-auth-token.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 let cluster: PostgresCluster;
@@ -99,7 +100,10 @@ describe('a replica shutting down on SIGTERM (ACP over HTTP, PostgreSQL)', () =>
     draining.child.kill('SIGTERM');
     // The signal reaches the agent through its launcher: asked until it has, then 503 from the first answer on.
     let ready = await readyz(draining);
-    for (const deadline = Date.now() + 10_000; ready.startsWith('200') && Date.now() < deadline; ) ready = await readyz(draining);
+    for (const deadline = Date.now() + 10_000; ready.startsWith('200') && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      ready = await readyz(draining);
+    }
     expect(ready).toBe('503 not ready: agent_draining\n');
     const refused = await a.agent.request('session/prompt', { sessionId: idle, prompt: [{ type: 'text', text: 'one more' }] }).then(
       () => undefined,
@@ -107,6 +111,15 @@ describe('a replica shutting down on SIGTERM (ACP over HTTP, PostgreSQL)', () =>
     );
     expect(refused?.data).toMatchObject({ code: 'agent_draining' });
     expect(refused?.message).toMatch(/draining .*send the prompt to another replica/);
+    // A new connection is turned away (the open ones go on): 503, and the JSON-RPC error for its initialize.
+    const initialize = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } };
+    const refusedConnection = await fetch(draining.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_AUTH_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
+    expect(refusedConnection.status).toBe(503);
+    expect(await refusedConnection.json()).toMatchObject({ id: 7, error: { code: -32603, data: { code: 'agent_draining' } } });
 
     hold.open();
     expect(await prompted).toMatchObject({ stopReason: 'end_turn' });
