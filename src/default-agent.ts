@@ -104,8 +104,8 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
   return Object.assign(agent, {
     mcp: async () => (await services()).registry,
     services,
-    async stop() {
-      await stop();
+    async stop(options?: { graceMs?: number }) {
+      await stop(options);
       const opened = await servicesPromise?.catch(() => undefined);
       await opened?.registry.close().catch(() => undefined);
       opened?.index.close();

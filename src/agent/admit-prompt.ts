@@ -3,6 +3,7 @@ import type { PromptInput } from './agent.js';
 import type { AgentCore } from './agent-core.js';
 import { permissionsOf } from './agent-core.js';
 import { errorInfo } from './agent-notices.js';
+import { drainingError } from './stop-agent.js';
 import { promptText } from './convert-prompt.js';
 import { permissionsCommand } from './permissions-command.js';
 import { answerExtensionCommand } from './extension-command.js';
@@ -21,7 +22,7 @@ export type Admission = { live: LiveSession } | { answer: AgentOutput[] };
  */
 export async function admitPrompt(core: AgentCore, input: PromptInput): Promise<Admission> {
   const { sessionId, prompt } = input;
-  if (core.stopped) return { answer: [{ type: 'error', sessionId, error: { code: 'agent_stopped', message: 'The agent is stopping' } }] };
+  if (core.stopped) return { answer: [{ type: 'error', sessionId, error: errorInfo(drainingError(), 'agent_draining') }] };
   const problem = validateContentParts(prompt);
   if (problem) return { answer: [{ type: 'error', sessionId, error: { code: 'invalid_input', message: `${problem.path} ${problem.reason}` } }] };
   let live: LiveSession;

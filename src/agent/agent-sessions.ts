@@ -23,6 +23,7 @@ export function agentSessions(core: AgentCore): SessionManager {
     list: async (options) => (await manager()).list(options),
     activate: async (id, cwd) => (await (await manager()).open(id, cwd)).info,
     history: async (id, cwd) => (await manager()).history(id, cwd),
+    replay: async (id, cwd, signal) => (await manager()).replay(id, cwd, signal),
     setMode: async (id, mode) => {
       await (await manager()).setMode(id, mode);
       core.events.publish({ type: 'mode-change', sessionId: id, modeId: mode });

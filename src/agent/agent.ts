@@ -72,12 +72,25 @@ export interface SessionManager {
   activate(sessionId: string, cwd?: string): Promise<SessionInfo>;
   /** Every stored event of the session, in order: what `session/load` replays. */
   history(sessionId: string, cwd?: string): Promise<AgentOutput[]>;
+  /**
+   * What `session/load` replays: the stored history, and, while a turn runs on the session here
+   * or in another replica sharing the store (one with a feed: PostgreSQL), the rest of that turn
+   * as it is stored, until it ends or `signal` aborts. A session another live replica holds is
+   * read without taking it over (a prompt there is still `session_in_use`). Optional: `history` otherwise.
+   */
+  replay?(sessionId: string, cwd: string | undefined, signal: AbortSignal): Promise<SessionReplay>;
   setMode(sessionId: string, mode: SessionMode): Promise<void>;
   /** Changes the session's options (stored with it); the next model step uses them. */
   setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo>;
   /** Releases the session's resources (its MCP servers); the stored history stays. */
   close(sessionId: string): Promise<void>;
   delete(sessionId: string): Promise<void>;
+}
+
+/** A session's history, and the running turn's later events (in stored batches) when one runs. */
+export interface SessionReplay {
+  history: AgentOutput[];
+  live?: AsyncIterable<AgentOutput[]>;
 }
 
 export interface PromptInput {
@@ -128,8 +141,13 @@ export interface Agent {
   /** Tools the session would be offered now (built-ins, MCP, skills, memory), after policy. */
   tools(sessionId: string): Promise<AnyTool[]>;
   start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Resolves when the agent can serve sessions: its stores open and answer (what `/readyz` asks). */
+  /**
+   * Stops taking turns (a prompt gets `agent_draining`), lets running turns finish for up to
+   * `graceMs` (default 0: cancelled at once), cancels the rest (their replies marked interrupted),
+   * then closes sessions (releasing their leases), extensions and the stores it opened.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /** Resolves when the agent can serve sessions: its stores open and answer (what `/readyz` asks); rejects once it is stopping. */
   ready?(): Promise<void>;
   /**
    * The session stores the agent uses, opened on first ask: adapters keep their own records

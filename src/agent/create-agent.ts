@@ -6,7 +6,7 @@ import { createAgentCore } from './create-agent-core.js';
 import type { CreateAgentOptions } from './create-agent-options.js';
 import { offeredTools } from './offered-tools.js';
 import { runSessionTurn } from './run-session-turn.js';
-import { stopAgent } from './stop-agent.js';
+import { drainingError, stopAgent } from './stop-agent.js';
 import { parseConfig } from '../config/parse-config.js';
 
 export type { AgentHooks, CreateAgentOptions, SubagentOptions } from './create-agent-options.js';
@@ -35,8 +35,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
     },
     // Nothing to warm up eagerly: cold start matters more than the first prompt's latency.
     start: async () => undefined,
-    stop: () => stopAgent(core),
-    ready: async () => (await core.manager()).ping(),
+    stop: (options) => stopAgent(core, options),
+    ready: async () => {
+      // A balancer stops sending at once: the process still answers (`/healthz`), but takes no new turn.
+      if (core.stopped) throw drainingError();
+      await (await core.manager()).ping();
+    },
     stores: async () => (await core.manager()).stores,
   };
 }

@@ -36,6 +36,10 @@ export function ownedSessions(sessions: SessionManager, principal: string): Sess
       await require(sessionId, cwd);
       return sessions.history(sessionId, cwd);
     },
+    replay: async (sessionId, cwd, signal) => {
+      await require(sessionId, cwd);
+      return sessions.replay ? sessions.replay(sessionId, cwd, signal) : { history: await sessions.history(sessionId, cwd) };
+    },
     setMode: async (sessionId: string, mode: SessionMode) => {
       await require(sessionId);
       return sessions.setMode(sessionId, mode);

@@ -11,6 +11,8 @@ import { QueuedTurn } from './queued-turn.js';
 import type { LiveSession } from './session-manager.js';
 import { turnLoopOptions } from './turn-loop-options.js';
 import { userMessageEvent } from './user-message-event.js';
+import { STOPPING } from './stop-agent.js';
+import { INTERRUPTED_MARK } from './recover-interrupted-reply.js';
 import type { TurnOverrides } from './turn-overrides.js';
 
 export interface SessionTurnRequest {
@@ -84,6 +86,8 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
       if (stopReason !== 'error') {
         await runTurnEndHooks(core, context, stopReason);
         while (pending.length > 0) yield await queued.record(pending.shift()!);
+        // Cut short by the agent's stop (a replica shutting down past its grace): on record as interrupted, as after a crash.
+        if (stopReason === 'cancelled' && signal.reason === STOPPING) yield await queued.record({ type: 'text-delta', sessionId, text: `\n\n${INTERRUPTED_MARK}` });
         yield await queued.record({ type: 'turn-end', sessionId, stopReason });
       }
     }

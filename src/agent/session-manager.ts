@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from '../contracts/agent-output.js';
-import type { CreateSessionOptions, ForkSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions } from './agent.js';
+import type { CreateSessionOptions, ForkSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions, SessionReplay } from './agent.js';
 import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStorage, SessionStores } from '../storage/session-storage.js';
 import type { StoredSession } from '../storage/session-records.js';
@@ -13,6 +13,7 @@ import { recoverInterruptedReply } from './recover-interrupted-reply.js';
 import { AgentError } from './agent-error.js';
 import { repairStoredMessages } from './repair-stored-messages.js';
 import { agentOutputsFromRecords, sessionInfoFromRecord } from './session-record-mapping.js';
+import { followSession } from './follow-session.js';
 
 /** A session held in memory: its store, its model-facing history, and its turn queue. */
 export interface LiveSession {
@@ -116,6 +117,24 @@ export class LocalSessionManager implements SessionManager {
   async history(sessionId: string, cwd?: string): Promise<AgentOutput[]> {
     const live = await this.open(sessionId, cwd);
     return agentOutputsFromRecords(await live.store.loadEvents(sessionId));
+  }
+
+  /**
+   * The history, followed live while a turn runs (see `SessionManager.replay`): a session held by
+   * another live replica is read through its store's feed instead of being refused; a store
+   * without a feed (SQLite) answers as `history` does.
+   */
+  async replay(sessionId: string, cwd: string | undefined, signal: AbortSignal): Promise<SessionReplay> {
+    let live: LiveSession;
+    try {
+      live = await this.open(sessionId, cwd);
+    } catch (error) {
+      const feed = AgentError.isInstance(error) && error.code === 'session_in_use' ? (await this.#find(sessionId, cwd))?.store.feed : undefined;
+      if (!feed) throw error;
+      return followSession(feed, sessionId, signal);
+    }
+    if (live.running && live.store.feed) return followSession(live.store.feed, sessionId, signal);
+    return { history: agentOutputsFromRecords(await live.store.loadEvents(sessionId)) };
   }
 
   async setMode(sessionId: string, mode: SessionMode): Promise<void> {

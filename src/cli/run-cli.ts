@@ -134,7 +134,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   telemetry?.trace(agent);
   if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(agent, args.command.args);
   let current: Agent = agent;
-  const served: Array<{ closed: Promise<void> }> = [];
+  const served: Array<{ closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void }> = [];
   try {
     // A headless one-shot (-p) takes the wrappers (sandbox) but serves no protocol.
     const names = args.print ? chain.filter((entry) => entry === 'sandbox') : chain;
@@ -167,11 +167,32 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     await agent.stop().catch(() => undefined);
     process.exit(code);
   };
-  process.once('SIGTERM', () => void stop(143));
+  // A network face (a replica behind a balancer) drains on SIGTERM; a second SIGTERM ends it at once.
+  // `on`, not `once`: a library's exit hook (signal-exit) re-raises a signal nobody else listens to.
+  const network = served.some((server) => typeof server.url === 'string');
+  let terminating = false;
+  process.on('SIGTERM', () => {
+    if (terminating) return process.exit(143);
+    terminating = true;
+    void (network ? drain(agent, served, config.server.shutdownGraceMs, log) : stop(143));
+  });
   process.once('SIGINT', () => void stop(130));
   await Promise.race(served.map((server) => server.closed));
   await agent.stop().catch(() => undefined);
   return 0;
+}
+
+/**
+ * Graceful shutdown of a replica: `/readyz` says 503 and prompts are refused from now on, running
+ * turns get `graceMs` to finish, the rest are cancelled; sessions close (leases released, so another
+ * replica takes them at once), the store closes, the faces close, and the process exits 0.
+ */
+async function drain(agent: Agent, served: ReadonlyArray<{ close?: () => unknown; drain?: () => void }>, graceMs: number, log: Log): Promise<never> {
+  log('info', `SIGTERM: draining (running turns get up to ${Math.round(graceMs / 1000)} s), then exiting`);
+  for (const server of served) server.drain?.();
+  await agent.stop({ graceMs }).catch((error: unknown) => log('warn', `stopping the agent failed: ${(error as Error).message}`));
+  for (const server of served) await Promise.resolve(server.close?.()).catch(() => undefined);
+  process.exit(0);
 }
 
 function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {

@@ -352,6 +352,11 @@ export const serverSchema = z.strictObject({
       principals: z.record(z.string().min(1), z.string().min(16)).default({}),
     })
     .prefault({}),
+  /**
+   * On SIGTERM a network replica drains: `/readyz` answers 503 and prompts are refused at once,
+   * running turns get this long to finish (ms), then are cancelled and recorded as interrupted.
+   */
+  shutdownGraceMs: z.number().int().min(0).default(30_000),
 });
 
 /** Where sessions live when not in per-project SQLite files: a PostgreSQL server several replicas share. */

@@ -3,6 +3,7 @@ import type { LoadedEventRecord, NewSession, StoredEventRecord, StoredSession, S
 import type { LeaseConflict } from './session-leases.js';
 import type { StreamDraft } from './stream-drafts.js';
 import type { A2aTaskRecords } from './a2a-task-records.js';
+import type { SessionEventFeed } from './session-event-feed.js';
 
 /**
  * The storage driver seam: what the agent core asks of a session store, as Promises, so a
@@ -19,6 +20,8 @@ export interface SessionStorage {
   /** Settings a client chose for a session (model, reasoning effort, extra roots). */
   readonly settings: SessionStorageSettings;
   readonly isOpen: boolean;
+  /** Other processes' appends as they commit (PostgreSQL LISTEN/NOTIFY); absent where one process writes the store (SQLite). */
+  readonly feed?: SessionEventFeed;
   createSession(session: NewSession): Promise<StoredSession>;
   getSession(sessionId: string): Promise<StoredSession | undefined>;
   listSessions(options?: { cwd?: string; limit?: number }): Promise<StoredSession[]>;

@@ -93,7 +93,7 @@ describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => 
     }
   });
 
-  it('a session created through one replica is refused to the other while held, then loaded there with its history', async () => {
+  it('a session created through one replica: loaded on the other with its history, its turns refused there while held', async () => {
     const cwd = replicaFolder(); // the shared workspace: the same path on both replicas
     const a = await connect(first);
     const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
@@ -103,15 +103,16 @@ describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => 
     const b = await connect(second);
     const listed = await b.agent.request('session/list', { cwd });
     expect(listed.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual([sessionId]);
-    const refused = await failure(b.agent.request('session/load', { sessionId, cwd, mcpServers: [] }));
+    // Loading reads the shared history (a turn running there would follow live); a turn needs the lease.
+    await b.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    await waitFor(() => textOf(b, sessionId) === 'Remember the number 42.', 10_000, 'the first replica’s turn replayed on the second');
+    const refused = await failure(b.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what number?' }] }));
     expect(refused.code).toBe(-32603);
     expect(refused.data).toMatchObject({ code: 'session_in_use' });
     // The holder by pid and host (the CLI re-runs itself without its secrets: the pid is its child's).
     expect(refused.message).toMatch(new RegExp(`open in another plaited-agent process \\(pid \\d+ on ${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`));
 
     await a.agent.request('session/close', { sessionId });
-    await b.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
-    await waitFor(() => textOf(b, sessionId) === 'Remember the number 42.', 10_000, 'the first replica’s turn replayed on the second');
     model.push({ text: 'It was 42.' });
     expect((await b.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what number?' }] })).stopReason).toBe('end_turn');
     expect(JSON.stringify(model.requests[model.requests.length - 1]!.messages)).toContain('Remember the number 42.');

@@ -37,6 +37,8 @@ export interface ScriptStep {
   errorBody?: unknown;
   /** Hold the reply until this settles (the test decides when a request may finish). */
   until?: Promise<unknown>;
+  /** Stream the first `chunks` payloads, then hold the rest until `until` settles (a reply caught mid-stream). */
+  holdAfter?: { chunks: number; until: Promise<unknown> };
   /**
    * Close the connection without a byte of reply, as a server does with a keep-alive socket it
    * dropped while the client was not looking: the client sees "other side closed".
@@ -152,6 +154,7 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
     const payloads = step.stream ?? [...generated.slice(0, finish), ...(step.rawChunks ?? []), ...generated.slice(finish)];
     for (const [position, payload] of payloads.entries()) {
       if (position > 0) await sleep(step.chunkDelayMs);
+      if (position === step.holdAfter?.chunks) await step.holdAfter.until;
       if (gone()) return;
       res.write(`data: ${payload}\n\n`);
     }

@@ -35,6 +35,8 @@ export interface AcpStdioServer {
   close(): void;
   /** Set for the HTTP transport. */
   url?: string;
+  /** HTTP: new connections are refused from now on (a replica shutting down); open ones go on. */
+  drain?(): void;
 }
 
 /** ACP over stdio (newline-delimited JSON-RPC; stdout carries protocol bytes only), or over HTTP/WebSocket. */
@@ -56,7 +58,7 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
         maxJsonDepth: options.maxJsonDepth ?? settings.maxJsonDepth,
       });
       options.onListening?.(server.url);
-      return { closed: server.closed, close: () => void server.close(), url: server.url };
+      return { closed: server.closed, close: () => void server.close(), url: server.url, drain: () => server.drain() };
     }
     const input = Readable.toWeb((options.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;
     const output = Writable.toWeb((options.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>;

@@ -5,9 +5,11 @@ import type { WebSocketServer } from 'ws';
 import type { Agent } from '../../agent/agent.js';
 import type { HttpFace } from '../http/http-face.js';
 import { readBoundedBody } from '../http/read-bounded-body.js';
+import { writeUpgradeRefusal } from '../http/write-upgrade-refusal.js';
 import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { internalErrorMessage } from '../internal-error-message.js';
 import { PARSE_ERROR, errorResponse } from '../json-rpc/inspect-json-rpc.js';
+import { drainingRefusal } from './acp-draining-refusal.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { recoverJsonRpcId } from '../json-rpc/recover-json-rpc-id.js';
 import { AcpHttpBatchLink } from './acp-http-batch-link.js';
@@ -40,8 +42,9 @@ interface PrincipalServer {
  * each principal has its own transport server, so a connection id is only ever usable with the
  * credentials that opened it.
  */
-export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { face: HttpFace; connections(): number; close(): Promise<void> } {
+export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { face: HttpFace; connections(): number; drain(): void; close(): Promise<void> } {
   const { limits, idleMs } = options;
+  let draining = false;
   const warn = options.warn ?? options.log;
   const open = new Set<AcpConnectionHandle>();
   const sockets = gateAcpWebSockets(options.webSockets, limits, warn);
@@ -99,6 +102,7 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
     }
     const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
     if (connectionId) return entry.acp.handleRequest(forwarded);
+    if (draining) return drainingRefusal(text);
     // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it.
     const link = new AcpHttpBatchLink(limits);
     const response = await entry.acp.handleRequest(forwarded, { createAgent: () => connector(principal, link) });
@@ -111,11 +115,15 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
     paths: [ACP_HTTP_PATH],
     unauthorized: () => unauthorizedResponse(),
     fetch: (request, principal) => (request.method === 'POST' ? post(request, principal!) : serverFor(principal!).acp.handleRequest(request)),
-    upgrade: ({ req, socket, head }, principal) => serverFor(principal).upgrade(req, socket, head),
+    upgrade: ({ req, socket, head }, principal) => {
+      if (draining) return void writeUpgradeRefusal(socket, drainingRefusal('')).catch(() => socket.destroy());
+      serverFor(principal).upgrade(req, socket, head);
+    },
   };
   return {
     face,
     connections: () => open.size,
+    drain: () => void (draining = true),
     async close() {
       for (const server of servers.values()) await server.acp.close().catch(() => undefined);
       for (const connection of open) connection.close();

@@ -33,6 +33,8 @@ export interface AcpHttpServer {
   /** Connections currently open (HTTP and WebSocket). */
   connections(): number;
   closed: Promise<void>;
+  /** Refuses new connections (HTTP 503, a JSON-RPC error naming the drain) while the open ones finish. */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     port: core.port,
     connections: acp.connections,
     closed: core.closed,
+    drain: () => acp.drain(),
     async close() {
       await acp.close();
       await core.close();

@@ -1,6 +1,6 @@
 import type { AcpAgentSettings } from './acp-agent-settings.js';
 import * as acp from '@agentclientprotocol/sdk';
-import type { Agent, AgentCapabilities, SessionInfo, SessionManager } from '../../agent/agent.js';
+import type { Agent, AgentCapabilities, SessionInfo, SessionManager, SessionReplay } from '../../agent/agent.js';
 import type { McpServerConfig } from '../../config/schema.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import type { Runtime } from '../../contracts/runtime.js';
@@ -22,6 +22,8 @@ const LIST_PAGE_SIZE = 50;
 interface LiveSession {
   cwd: string;
   turns: Map<AbortController, Promise<unknown>>;
+  /** Turns of another connection or replica this one follows since `session/load`: stopped with the session. */
+  follows: Set<AbortController>;
 }
 
 /** Where a turn's events go: the version's translator turns them into its wire updates. */
@@ -198,6 +200,25 @@ export class AcpSessionHandlers {
     });
   }
 
+  /**
+   * The stored history to replay, and the running turn's later events when one runs (on another
+   * connection, or another replica sharing the store), until it ends or the session stops here.
+   */
+  async replay(info: SessionInfo): Promise<SessionReplay> {
+    const follow = new AbortController();
+    const session = this.open(info);
+    session.follows.add(follow);
+    const replay: Promise<SessionReplay> = this.owned.replay
+      ? this.owned.replay(info.sessionId, info.cwd, follow.signal)
+      : this.owned.history(info.sessionId, info.cwd).then((history) => ({ history }));
+    const answer = await replay.catch((error: unknown) => {
+      session.follows.delete(follow);
+      throw toAcpRequestError(error, info.sessionId);
+    });
+    if (!answer.live) session.follows.delete(follow);
+    return answer.live ? { history: answer.history, live: untilDone(answer.live, () => session.follows.delete(follow)) } : answer;
+  }
+
   async list(params: { cursor?: string | null; cwd?: string | null }): Promise<{ sessions: SessionInfo[]; nextCursor?: string }> {
     const start = decodeListCursor(params.cursor);
     const cwd = params.cwd != null ? await checkedListCwd(params.cwd) : null;
@@ -263,7 +284,8 @@ export class AcpSessionHandlers {
           outcome.error = event.error;
         } else await sink.update(event);
       }
-      const after = await this.owned.get(info.sessionId);
+      // A store already closed (the agent stopping right after the turn) costs only the info update.
+      const after = await this.owned.get(info.sessionId).catch(() => undefined);
       if (after) await sink.finished(after);
     } finally {
       untrack?.();
@@ -276,8 +298,14 @@ export class AcpSessionHandlers {
     for (const controller of this.live.get(sessionId)?.turns.keys() ?? []) controller.abort();
   }
 
+  /** Stops following other turns of the session (it closed here, or the connection did). */
+  private unfollow(sessionId: string): void {
+    for (const follow of this.live.get(sessionId)?.follows ?? []) follow.abort();
+  }
+
   /** session/close and session/delete: cancel the session's turns and wait until they ended, so no update follows. */
   async stop(sessionId: string): Promise<void> {
+    this.unfollow(sessionId);
     const session = this.live.get(sessionId);
     this.live.delete(sessionId);
     this.onStop(sessionId);
@@ -288,7 +316,10 @@ export class AcpSessionHandlers {
 
   /** The connection closed: every running turn stops. */
   closeAll(): void {
-    for (const sessionId of this.live.keys()) this.cancel(sessionId);
+    for (const sessionId of this.live.keys()) {
+      this.cancel(sessionId);
+      this.unfollow(sessionId);
+    }
   }
 
   /** Registers a running turn until the returned function is called. */
@@ -303,7 +334,7 @@ export class AcpSessionHandlers {
   }
 
   private open(info: SessionInfo): LiveSession {
-    const session = this.live.get(info.sessionId) ?? { cwd: info.cwd, turns: new Map<AbortController, Promise<unknown>>() };
+    const session = this.live.get(info.sessionId) ?? { cwd: info.cwd, turns: new Map<AbortController, Promise<unknown>>(), follows: new Set<AbortController>() };
     this.live.set(info.sessionId, session);
     return session;
   }
@@ -313,5 +344,14 @@ export class AcpSessionHandlers {
     return JSON.stringify(info.options?.additionalDirectories ?? []) === JSON.stringify(additionalDirectories)
       ? info
       : this.owned.setOptions(info.sessionId, { additionalDirectories });
+  }
+}
+
+/** The batches of `live`, then `done` (however the reader stops). */
+async function* untilDone<T>(live: AsyncIterable<T>, done: () => void): AsyncGenerator<T> {
+  try {
+    yield* live;
+  } finally {
+    done();
   }
 }

@@ -106,9 +106,21 @@ function initialize(v1: V1Connection, params: acp.InitializeRequest): acp.Initia
 /** `session/load`: the session opened, then its stored history replayed as updates before the answer. */
 async function load(v1: V1Connection, client: acp.AgentContext, params: acp.LoadSessionRequest): Promise<SessionInfo> {
   const info = await v1.handlers.load(params);
-  const history = await v1.handlers.history(info);
-  for (const update of replayUpdates(history, updateContext(v1, info.cwd, true))) await sendUpdate(client, info.sessionId, update);
+  const { history, live } = await v1.handlers.replay(info);
+  const context = updateContext(v1, info.cwd, true);
+  for (const update of replayUpdates(history, context)) await sendUpdate(client, info.sessionId, update);
+  // A turn running elsewhere (another connection or replica): its later updates follow the answer.
+  if (live) void followLive(client, info.sessionId, live, context);
   return info;
+}
+
+/** A followed turn's stored batches as updates (merged like a replay), until it ends or the client goes. */
+async function followLive(client: acp.AgentContext, sessionId: string, live: AsyncIterable<AgentOutput[]>, context: UpdateContext): Promise<void> {
+  try {
+    for await (const batch of live) for (const update of replayUpdates(batch, context)) await sendUpdate(client, sessionId, update);
+  } catch {
+    // The client left, or the store stopped answering: the follow ends; the history stays loadable.
+  }
 }
 
 /** `session/prompt`: the request lasts the turn and answers its stop reason. */

@@ -12,6 +12,7 @@ import { PostgresLeases } from './postgres-leases.js';
 import { postgresTransaction } from './postgres-transaction.js';
 import { postgresWriteError } from './postgres-write-error.js';
 import { postgresSettings } from './postgres-settings.js';
+import { PostgresSessionEvents, SESSION_EVENTS_CHANNEL } from './postgres-session-events.js';
 
 export interface PostgresStorageOptions {
   now?: () => Date;
@@ -30,6 +31,8 @@ const SESSION_COLUMNS = 'id, cwd, title, mode, parent_id, mcp_servers, created_a
 export class PostgresSessionStorage implements SessionStorage {
   readonly leases: PostgresLeases;
   readonly settings: SessionStorageSettings;
+  /** Set when a connection URL was given: other replicas' appends, through LISTEN/NOTIFY. */
+  readonly feed: PostgresSessionEvents | undefined;
   readonly #now: () => Date;
   readonly #onCorruptRow: ((row: CorruptRow) => void) | undefined;
   #closed = false;
@@ -38,11 +41,14 @@ export class PostgresSessionStorage implements SessionStorage {
     private readonly pool: Pool,
     readonly location: string,
     options: PostgresStorageOptions = {},
+    /** The server's URL, for the feed's own LISTEN connection (outside the pool). */
+    listenUrl?: string,
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#onCorruptRow = options.onCorruptRow;
     this.leases = new PostgresLeases(pool, location, options.leases);
     this.settings = postgresSettings(pool);
+    this.feed = listenUrl === undefined ? undefined : new PostgresSessionEvents(listenUrl, pool, this.leases, this.#report);
   }
 
   get isOpen(): boolean {
@@ -208,6 +214,7 @@ export class PostgresSessionStorage implements SessionStorage {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.feed?.close();
     await this.leases.releaseAll();
   }
 
@@ -246,6 +253,8 @@ export class PostgresSessionStorage implements SessionStorage {
             unnest($2::text[], $3::text[]) WITH ORDINALITY AS item (type, data, ord)`,
       [sessionId, events.map((event) => event.type), events.map((event) => toJsonColumn(event)), this.#timestamp()],
     );
+    // Delivered at commit, to every replica's feed: the session and its last seq, the rows read by the listener.
+    await client.query(`SELECT pg_notify('${SESSION_EVENTS_CHANNEL}', $1::text || ' ' || (SELECT MAX(seq) FROM events WHERE session_id = $1)::text)`, [sessionId]);
   }
 
   readonly #report = (row: CorruptRow): void => {

@@ -59,5 +59,5 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
       cause: error,
     });
   }
-  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options), url);
+  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options, url), url);
 }
