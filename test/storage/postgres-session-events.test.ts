@@ -61,8 +61,8 @@ describe('PostgreSQL session event feed (LISTEN/NOTIFY)', () => {
     await admin.connect();
     try {
       const { rows } = await admin.query<{ dropped: boolean }>(
-        "SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity WHERE datname = current_database() AND query = $1",
-        [`LISTEN ${SESSION_EVENTS_CHANNEL}`],
+        "SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity WHERE datname = current_database() AND query LIKE $1",
+        [`%LISTEN ${SESSION_EVENTS_CHANNEL}%`],
       );
       expect(rows).toEqual([{ dropped: true }]);
     } finally {

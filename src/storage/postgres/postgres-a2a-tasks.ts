@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { A2aContextRecord, A2aTaskQuery, A2aTaskRecord, A2aTaskRecords } from '../a2a-task-records.js';
 import { StorageError } from '../storage-error.js';
 import { errorMessage } from '../../errors/error-message.js';
-import type { PostgresTaskFeed } from './postgres-task-feed.js';
+import type { PostgresListener } from './postgres-listener.js';
 
 /** The channel every save of an A2A task is announced on; the payload is the task id (or `cancel:` and the id, a request to cancel it). */
 export const A2A_TASK_CHANNEL = 'plaited_a2a_task';
@@ -50,7 +50,7 @@ export class PostgresA2aTaskRecords implements A2aTaskRecords {
   constructor(
     private readonly pool: Pool,
     readonly location: string,
-    private readonly feed: PostgresTaskFeed,
+    private readonly feed: PostgresListener,
   ) {}
 
   async saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): Promise<void> {
@@ -118,7 +118,10 @@ export class PostgresA2aTaskRecords implements A2aTaskRecords {
   }
 
   watchTask(taskId: string, listener: () => void): () => void {
-    return this.feed.watch(taskId, listener);
+    const stop = this.feed.watch(A2A_TASK_CHANNEL, taskId, listener);
+    // A save made before the feed listened was not heard: the watcher looks once it listens.
+    void this.feed.listening().then(listener, () => undefined);
+    return stop;
   }
 
   async requestCancel(taskId: string): Promise<void> {
@@ -126,13 +129,11 @@ export class PostgresA2aTaskRecords implements A2aTaskRecords {
   }
 
   watchCancel(taskId: string, listener: () => void): () => void {
-    return this.feed.watch(`${CANCEL_PREFIX}${taskId}`, listener, { onListen: false });
+    return this.feed.watch(A2A_TASK_CHANNEL, `${CANCEL_PREFIX}${taskId}`, listener, { onListen: false });
   }
 
-  /** The pool is the session store's (closed with it); only the change feed is this object's. */
-  async close(): Promise<void> {
-    await this.feed.close();
-  }
+  /** The pool and the change feed are the session stores' (closed with them). */
+  async close(): Promise<void> {}
 }
 
 function toTask(row: TaskRow): A2aTaskRecord {

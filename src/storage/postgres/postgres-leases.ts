@@ -74,12 +74,16 @@ export class PostgresLeases implements SessionStorageLeases {
   }
 
   async heldByAnother(sessionId: string): Promise<boolean> {
+    const row = await this.#leaseRow(sessionId);
+    return row !== undefined && row.holder !== HOLDER && this.#alive(row);
+  }
+
+  async #leaseRow(sessionId: string): Promise<LeaseRow | undefined> {
     const { rows } = await this.pool.query<LeaseRow>(
       `SELECT holder, host, pid, pid_namespace, heartbeat_at::float8 AS heartbeat_at, ${DB_NOW}::float8 AS now FROM session_leases WHERE session_id = $1`,
       [sessionId],
     );
-    const row = rows[0];
-    return row !== undefined && row.holder !== HOLDER && this.#alive(row);
+    return rows[0];
   }
 
   /**
@@ -100,11 +104,7 @@ export class PostgresLeases implements SessionStorageLeases {
 
   /** Whether a live replica (this one included) holds the session's lease; reads only. */
   async holderAlive(sessionId: string): Promise<boolean> {
-    const { rows } = await this.pool.query<LeaseRow>(
-      `SELECT holder, host, pid, pid_namespace, heartbeat_at::float8 AS heartbeat_at, ${DB_NOW}::float8 AS now FROM session_leases WHERE session_id = $1`,
-      [sessionId],
-    );
-    const row = rows[0];
+    const row = await this.#leaseRow(sessionId);
     return row !== undefined && (row.holder === HOLDER || this.#alive(row));
   }
 

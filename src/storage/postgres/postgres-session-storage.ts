@@ -13,6 +13,7 @@ import { postgresTransaction } from './postgres-transaction.js';
 import { postgresWriteError } from './postgres-write-error.js';
 import { postgresSettings } from './postgres-settings.js';
 import { PostgresSessionEvents, SESSION_EVENTS_CHANNEL } from './postgres-session-events.js';
+import type { PostgresListener } from './postgres-listener.js';
 
 export interface PostgresStorageOptions {
   now?: () => Date;
@@ -31,7 +32,7 @@ const SESSION_COLUMNS = 'id, cwd, title, mode, parent_id, mcp_servers, created_a
 export class PostgresSessionStorage implements SessionStorage {
   readonly leases: PostgresLeases;
   readonly settings: SessionStorageSettings;
-  /** Set when a connection URL was given: other replicas' appends, through LISTEN/NOTIFY. */
+  /** Set when a LISTEN connection was given: other replicas' appends, through LISTEN/NOTIFY. */
   readonly feed: PostgresSessionEvents | undefined;
   readonly #now: () => Date;
   readonly #onCorruptRow: ((row: CorruptRow) => void) | undefined;
@@ -41,14 +42,14 @@ export class PostgresSessionStorage implements SessionStorage {
     private readonly pool: Pool,
     readonly location: string,
     options: PostgresStorageOptions = {},
-    /** The server's URL, for the feed's own LISTEN connection (outside the pool). */
-    listenUrl?: string,
+    /** The replica's LISTEN connection, for other replicas' appends. */
+    listener?: PostgresListener,
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#onCorruptRow = options.onCorruptRow;
     this.leases = new PostgresLeases(pool, location, options.leases);
     this.settings = postgresSettings(pool);
-    this.feed = listenUrl === undefined ? undefined : new PostgresSessionEvents(listenUrl, pool, this.leases, this.#report);
+    this.feed = listener === undefined ? undefined : new PostgresSessionEvents(listener, pool, this.leases, this.#report);
   }
 
   get isOpen(): boolean {
@@ -214,7 +215,6 @@ export class PostgresSessionStorage implements SessionStorage {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.feed?.close();
     await this.leases.releaseAll();
   }
 

@@ -6,7 +6,8 @@ import { errorMessage } from '../../errors/error-message.js';
 import { migratePostgresSchema } from './postgres-schema.js';
 import { PostgresSessionStorage, type PostgresStorageOptions } from './postgres-session-storage.js';
 import { A2A_TASK_CHANNEL, PostgresA2aTaskRecords } from './postgres-a2a-tasks.js';
-import { PostgresTaskFeed } from './postgres-task-feed.js';
+import { PostgresListener } from './postgres-listener.js';
+import { SESSION_EVENTS_CHANNEL } from './postgres-session-events.js';
 import type { A2aTaskRecords } from '../a2a-task-records.js';
 
 /** One database for every project: `forProject` answers the same store whatever the cwd. */
@@ -16,12 +17,12 @@ export class PostgresSessionStores implements SessionStores {
   constructor(
     private readonly pool: pg.Pool,
     readonly store: PostgresSessionStorage,
-    private readonly url: string,
+    private readonly listener: PostgresListener,
   ) {}
 
-  /** A2A tasks in the same database, on the same pool (its change feed on one more connection). */
+  /** A2A tasks in the same database, on the same pool and the same LISTEN connection. */
   a2aTasks(): A2aTaskRecords {
-    this.#a2aTasks ??= new PostgresA2aTaskRecords(this.pool, this.store.location, new PostgresTaskFeed(this.url, A2A_TASK_CHANNEL));
+    this.#a2aTasks ??= new PostgresA2aTaskRecords(this.pool, this.store.location, this.listener);
     return this.#a2aTasks;
   }
 
@@ -36,6 +37,7 @@ export class PostgresSessionStores implements SessionStores {
   async closeAll(): Promise<void> {
     await this.#a2aTasks?.close();
     await this.store.close();
+    await this.listener.close();
     await this.pool.end();
   }
 }
@@ -59,5 +61,7 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
       cause: error,
     });
   }
-  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options, url), url);
+  // One LISTEN connection per replica, for both change feeds.
+  const listener = new PostgresListener(url, [SESSION_EVENTS_CHANNEL, A2A_TASK_CHANNEL]);
+  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options, listener), listener);
 }
