@@ -227,7 +227,8 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       maxJsonDepth: settings.maxJsonDepth,
       acpSettings: acpSettingsFromConfig(config),
       networkAuth,
-      onListening: (url: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path)`),
+      ...replicaIdOption(config, args),
+      onListening: (url: string, replicaId: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path; replica ${replicaId})`),
     };
   }
   if (name === 'mcp') {
@@ -244,6 +245,12 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
   if (name === 'a2a') return a2aOptions(config, args, log, version, networkAuth);
   const settings = (config.adapters as Record<string, unknown>)[adapterName] ?? {};
   return { settings, version, config, transport: args.transport, host: args.host, port: args.port, networkAuth, log } satisfies CustomAdapterOptions;
+}
+
+/** The replica's route name: `--replica-id`, else PLAITED_REPLICA_ID, else config `server.replicaId` (the server checks it). */
+function replicaIdOption(config: PlaitedConfig, args: CliArgs): { replicaId?: string } {
+  const replicaId = args.replicaId ?? (process.env.PLAITED_REPLICA_ID || undefined) ?? config.server.replicaId;
+  return replicaId === undefined ? {} : { replicaId };
 }
 
 let networkAuth: ReturnType<typeof networkAuthSource> | undefined;

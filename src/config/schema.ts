@@ -344,6 +344,14 @@ export const adaptersSchema = z.strictObject({
 
 /** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */
 export const serverSchema = z.strictObject({
+  /**
+   * This replica's route name behind a balancer (`--replica-id` and `PLAITED_REPLICA_ID` win): the
+   * prefix of its ACP connection ids and its `Plaited-Replica` header. Default: host name and port.
+   */
+  replicaId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, { message: 'server.replicaId must be 1 to 63 letters, digits, "-" or "_" (no ".")' })
+    .optional(),
   auth: z
     .strictObject({
       /** Bearer token of the local user; `--auth-token` and `PLAITED_AUTH_TOKEN` win over it. Generated at start when none is set. */

@@ -9,6 +9,7 @@ import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { PARSE_ERROR, errorResponse } from '../json-rpc/inspect-json-rpc.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { AcpHttpBatchLink } from './acp-http-batch-link.js';
+import { connectionRoute, misroutedResponse, prefixConnectionId, requestIdOf } from './acp-connection-route.js';
 import { watchIdle } from './acp-http-idle-stream.js';
 import { answerHttpBatch } from './answer-http-batch.js';
 import { gateAcpWebSockets } from './gate-acp-web-sockets.js';
@@ -23,6 +24,8 @@ export interface AcpHttpFaceOptions extends ServeAcpOptions {
   idleMs: number;
   limits: JsonRpcLimits;
   webSockets: WebSocketServer;
+  /** This replica's route name: the prefix of the connection ids it hands out (known once listening). */
+  replicaId: () => string;
 }
 
 interface PrincipalServer {
@@ -81,24 +84,43 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
       return json(413, body.oversized.reply, { connection: 'close' });
     }
     if (body.text.trim() === '') return json(400, errorResponse(null, PARSE_ERROR, 'Parse error: the body is empty; POST one JSON-RPC message'));
-    const connectionId = request.headers.get(CONNECTION_HEADER);
+    const replica = options.replicaId();
+    const route = connectionRoute(request.headers.get(CONNECTION_HEADER), replica);
+    if (route.kind === 'other') return misrouted(route.route, replica, requestIdOf(body.text));
+    const connectionId = route.kind === 'none' ? undefined : route.id;
     if (body.text.trimStart().startsWith('[')) {
       return answerHttpBatch(body.text, connectionId ? entry.links.get(connectionId) : undefined, { limits, signal: request.signal, warn });
     }
-    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text, signal: request.signal });
+    const forwarded = new Request(request.url, { method: 'POST', headers: sdkHeaders(request.headers, connectionId), body: body.text, signal: request.signal });
     if (connectionId) return entry.acp.handleRequest(forwarded);
-    // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it.
+    // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it,
+    // the client is given that id behind this replica's route name.
     const link = new AcpHttpBatchLink(limits);
     const response = await entry.acp.handleRequest(forwarded, { createAgent: () => connector(principal, link) });
     const id = response.headers.get(CONNECTION_HEADER);
-    if (id) entry.links.set(id, link);
-    return response;
+    if (!id) return response;
+    entry.links.set(id, link);
+    const headers = new Headers(response.headers);
+    headers.set(CONNECTION_HEADER, prefixConnectionId(replica, id));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+  /** A GET (the SSE streams) or DELETE: the SDK's, with the route prefix checked and stripped. */
+  const other = (request: Request, principal: string): Promise<Response> | Response => {
+    const replica = options.replicaId();
+    const route = connectionRoute(request.headers.get(CONNECTION_HEADER), replica);
+    if (route.kind === 'other') return misrouted(route.route, replica, null);
+    if (route.kind !== 'own') return serverFor(principal).acp.handleRequest(request);
+    return serverFor(principal).acp.handleRequest(new Request(request.url, { method: request.method, headers: sdkHeaders(request.headers, route.id), signal: request.signal }));
+  };
+  const misrouted = (route: string, replica: string, requestId: string | number | null): Response => {
+    warn?.(`acp: refused a request for a connection of replica "${route}" (this is "${replica}"): the balancer must route by the Acp-Connection-Id prefix`);
+    return misroutedResponse(route, replica, requestId);
   };
 
   const face: HttpFace = {
     paths: [ACP_HTTP_PATH],
     unauthorized: () => unauthorizedResponse(),
-    fetch: (request, principal) => (request.method === 'POST' ? post(request, principal!) : serverFor(principal!).acp.handleRequest(request)),
+    fetch: (request, principal) => (request.method === 'POST' ? post(request, principal!) : other(request, principal!)),
     upgrade: ({ req, socket, head }, principal) => serverFor(principal).upgrade(req, socket, head),
   };
   return {
@@ -110,6 +132,13 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
       options.webSockets.close();
     },
   };
+}
+
+/** The request's headers with the connection id as the SDK gave it (the route prefix stripped). */
+function sdkHeaders(headers: Headers, connectionId: string | undefined): Headers {
+  const copy = new Headers(headers);
+  if (connectionId !== undefined) copy.set(CONNECTION_HEADER, connectionId);
+  return copy;
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -1,0 +1,57 @@
+import { errorResponse } from '../json-rpc/inspect-json-rpc.js';
+
+/** Where an incoming `Acp-Connection-Id` belongs. */
+export type AcpConnectionRoute =
+  /** No id: an `initialize`, or a request the SDK refuses for the missing id. */
+  | { kind: 'none' }
+  /** An id this replica handed out: `id` is the SDK's own, without the prefix. */
+  | { kind: 'own'; id: string }
+  /** An id handed out by the replica named `route`: the balancer sent it to the wrong one. */
+  | { kind: 'other'; route: string }
+  /** No route prefix: not an id any replica handed out; the SDK answers it as unknown. */
+  | { kind: 'unprefixed'; id: string };
+
+/** JSON-RPC's server-error range: the request never reached the connection it names. */
+export const MISROUTED_CODE = -32001;
+
+/**
+ * The ids of ACP connections over streamable HTTP name the replica that holds them:
+ * `<replica>.<sdk id>`. A balancer routes every request that carries one to that replica
+ * (nginx: a `map` on `$http_acp_connection_id`, see deploy/nginx/plaited-agent.conf), and round
+ * robin for the rest; the replica strips its prefix before the SDK sees the id.
+ */
+export function prefixConnectionId(replica: string, id: string): string {
+  return `${replica}.${id}`;
+}
+
+export function connectionRoute(header: string | null, replica: string): AcpConnectionRoute {
+  if (!header) return { kind: 'none' };
+  const dot = header.indexOf('.');
+  if (dot <= 0) return { kind: 'unprefixed', id: header };
+  const route = header.slice(0, dot);
+  return route === replica ? { kind: 'own', id: header.slice(dot + 1) } : { kind: 'other', route };
+}
+
+/**
+ * The answer to a request that carries another replica's connection id: a JSON-RPC error (with
+ * the request's id when the body names one) naming the cause and the fix, HTTP 421 Misdirected
+ * Request. Never the SDK's bare "Unknown Acp-Connection-Id", which reads as a lost connection.
+ */
+export function misroutedResponse(route: string, replica: string, requestId: string | number | null = null): Response {
+  const message =
+    `Misrouted request: this Acp-Connection-Id belongs to replica "${route}", but the request reached replica "${replica}". ` +
+    'Behind a load balancer, route every request that carries an Acp-Connection-Id to the replica named by its prefix (the part before the first "."), ' +
+    'and only the others round robin (README: "Deploying several replicas"; nginx: deploy/nginx/plaited-agent.conf).';
+  const body = errorResponse(requestId, MISROUTED_CODE, message, { code: 'connection_misrouted', connectionReplica: route, replica });
+  return new Response(JSON.stringify(body), { status: 421, headers: { 'content-type': 'application/json' } });
+}
+
+/** The JSON-RPC id of a POSTed single message, when it has one (for the error's `id`). */
+export function requestIdOf(text: string): string | number | null {
+  try {
+    const message = JSON.parse(text) as { id?: unknown };
+    return typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+  } catch {
+    return null;
+  }
+}
