@@ -1,5 +1,7 @@
 import { errorResponse } from '../json-rpc/inspect-json-rpc.js';
 
+export const CONNECTION_HEADER = 'acp-connection-id';
+
 /** Where an incoming `Acp-Connection-Id` belongs. */
 export type AcpConnectionRoute =
   /** No id: an `initialize`, or a request the SDK refuses for the missing id. */
@@ -37,13 +39,28 @@ export function connectionRoute(header: string | null, replica: string): AcpConn
  * the request's id when the body names one) naming the cause and the fix, HTTP 421 Misdirected
  * Request. Never the SDK's bare "Unknown Acp-Connection-Id", which reads as a lost connection.
  */
-export function misroutedResponse(route: string, replica: string, requestId: string | number | null = null): Response {
+export function misroutedResponse(route: string, replica: string, requestId: string | number | null, warn?: (message: string) => void): Response {
+  warn?.(`acp: refused a request for a connection of replica "${route}" (this is "${replica}"): the balancer must route by the Acp-Connection-Id prefix`);
   const message =
     `Misrouted request: this Acp-Connection-Id belongs to replica "${route}", but the request reached replica "${replica}". ` +
     'Behind a load balancer, route every request that carries an Acp-Connection-Id to the replica named by its prefix (the part before the first "."), ' +
     'and only the others round robin (README: "Deploying several replicas"; nginx: deploy/nginx/plaited-agent.conf).';
   const body = errorResponse(requestId, MISROUTED_CODE, message, { code: 'connection_misrouted', connectionReplica: route, replica });
   return new Response(JSON.stringify(body), { status: 421, headers: { 'content-type': 'application/json' } });
+}
+
+/** The SDK's `initialize` answer with its connection id behind this replica's route name. */
+export function withPrefixedConnectionId(response: Response, replica: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(CONNECTION_HEADER, prefixConnectionId(replica, headers.get(CONNECTION_HEADER)!));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** A request's headers with the connection id as the SDK gave it (the route prefix stripped). */
+export function withSdkConnectionId(headers: Headers, connectionId: string | undefined): Headers {
+  const copy = new Headers(headers);
+  if (connectionId !== undefined) copy.set(CONNECTION_HEADER, connectionId);
+  return copy;
 }
 
 /** The JSON-RPC id of a POSTed single message, when it has one (for the error's `id`). */

@@ -8,8 +8,8 @@ import { readBoundedBody } from '../http/read-bounded-body.js';
 import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { PARSE_ERROR, errorResponse } from '../json-rpc/inspect-json-rpc.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
+import { CONNECTION_HEADER, connectionRoute, misroutedResponse, requestIdOf, withPrefixedConnectionId, withSdkConnectionId } from './acp-connection-route.js';
 import { AcpHttpBatchLink } from './acp-http-batch-link.js';
-import { connectionRoute, misroutedResponse, prefixConnectionId, requestIdOf } from './acp-connection-route.js';
 import { watchIdle } from './acp-http-idle-stream.js';
 import { answerHttpBatch } from './answer-http-batch.js';
 import { gateAcpWebSockets } from './gate-acp-web-sockets.js';
@@ -18,7 +18,6 @@ import type { ServeAcpOptions } from './serve-acp.js';
 import { serveAcpVersions, type AcpConnectionHandle } from './serve-acp-versions.js';
 
 export const ACP_HTTP_PATH = '/acp';
-const CONNECTION_HEADER = 'acp-connection-id';
 
 export interface AcpHttpFaceOptions extends ServeAcpOptions {
   idleMs: number;
@@ -86,41 +85,26 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
     if (body.text.trim() === '') return json(400, errorResponse(null, PARSE_ERROR, 'Parse error: the body is empty; POST one JSON-RPC message'));
     const replica = options.replicaId();
     const route = connectionRoute(request.headers.get(CONNECTION_HEADER), replica);
-    if (route.kind === 'other') return misrouted(route.route, replica, requestIdOf(body.text));
+    if (route.kind === 'other') return misroutedResponse(route.route, replica, requestIdOf(body.text), warn);
     const connectionId = route.kind === 'none' ? undefined : route.id;
     if (body.text.trimStart().startsWith('[')) {
       return answerHttpBatch(body.text, connectionId ? entry.links.get(connectionId) : undefined, { limits, signal: request.signal, warn });
     }
-    const forwarded = new Request(request.url, { method: 'POST', headers: sdkHeaders(request.headers, connectionId), body: body.text, signal: request.signal });
+    const forwarded = new Request(request.url, { method: 'POST', headers: withSdkConnectionId(request.headers, connectionId), body: body.text, signal: request.signal });
     if (connectionId) return entry.acp.handleRequest(forwarded);
     // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it,
     // the client is given that id behind this replica's route name.
     const link = new AcpHttpBatchLink(limits);
     const response = await entry.acp.handleRequest(forwarded, { createAgent: () => connector(principal, link) });
     const id = response.headers.get(CONNECTION_HEADER);
-    if (!id) return response;
-    entry.links.set(id, link);
-    const headers = new Headers(response.headers);
-    headers.set(CONNECTION_HEADER, prefixConnectionId(replica, id));
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  };
-  /** A GET (the SSE streams) or DELETE: the SDK's, with the route prefix checked and stripped. */
-  const other = (request: Request, principal: string): Promise<Response> | Response => {
-    const replica = options.replicaId();
-    const route = connectionRoute(request.headers.get(CONNECTION_HEADER), replica);
-    if (route.kind === 'other') return misrouted(route.route, replica, null);
-    if (route.kind !== 'own') return serverFor(principal).acp.handleRequest(request);
-    return serverFor(principal).acp.handleRequest(new Request(request.url, { method: request.method, headers: sdkHeaders(request.headers, route.id), signal: request.signal }));
-  };
-  const misrouted = (route: string, replica: string, requestId: string | number | null): Response => {
-    warn?.(`acp: refused a request for a connection of replica "${route}" (this is "${replica}"): the balancer must route by the Acp-Connection-Id prefix`);
-    return misroutedResponse(route, replica, requestId);
+    if (id) entry.links.set(id, link);
+    return id ? withPrefixedConnectionId(response, replica) : response;
   };
 
   const face: HttpFace = {
     paths: [ACP_HTTP_PATH],
     unauthorized: () => unauthorizedResponse(),
-    fetch: (request, principal) => (request.method === 'POST' ? post(request, principal!) : other(request, principal!)),
+    fetch: (request, principal) => (request.method === 'POST' ? post(request, principal!) : getOrDelete(serverFor(principal!).acp, request, options.replicaId(), warn)),
     upgrade: ({ req, socket, head }, principal) => serverFor(principal).upgrade(req, socket, head),
   };
   return {
@@ -134,11 +118,12 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
   };
 }
 
-/** The request's headers with the connection id as the SDK gave it (the route prefix stripped). */
-function sdkHeaders(headers: Headers, connectionId: string | undefined): Headers {
-  const copy = new Headers(headers);
-  if (connectionId !== undefined) copy.set(CONNECTION_HEADER, connectionId);
-  return copy;
+/** A GET (the SSE streams) or DELETE: the SDK's, with the route prefix checked and stripped. */
+function getOrDelete(server: AcpServer, request: Request, replica: string, warn: ((message: string) => void) | undefined): Promise<Response> | Response {
+  const route = connectionRoute(request.headers.get(CONNECTION_HEADER), replica);
+  if (route.kind === 'other') return misroutedResponse(route.route, replica, null, warn);
+  if (route.kind !== 'own') return server.handleRequest(request);
+  return server.handleRequest(new Request(request.url, { method: request.method, headers: withSdkConnectionId(request.headers, route.id), signal: request.signal }));
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
