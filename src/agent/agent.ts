@@ -3,6 +3,7 @@ import type { AgentOutput, ContentPart } from '../contracts/agent-output.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool } from '../contracts/tool.js';
 import type { McpServerConfig } from '../config/schema.js';
+import type { SessionStores } from '../storage/session-storage.js';
 
 /** Permission modes a session can be in. */
 export type SessionMode = 'default' | 'accept-edits' | 'plan';
@@ -130,4 +131,9 @@ export interface Agent {
   stop(): Promise<void>;
   /** Resolves when the agent can serve sessions: its stores open and answer (what `/readyz` asks). */
   ready?(): Promise<void>;
+  /**
+   * The session stores the agent uses, opened on first ask: adapters keep their own records
+   * beside the sessions in them (A2A tasks, in the database replicas share).
+   */
+  stores?(): Promise<SessionStores>;
 }

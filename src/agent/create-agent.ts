@@ -37,6 +37,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     start: async () => undefined,
     stop: () => stopAgent(core),
     ready: async () => (await core.manager()).ping(),
+    stores: async () => (await core.manager()).stores,
   };
 }
 

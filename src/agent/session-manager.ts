@@ -41,7 +41,7 @@ export class LocalSessionManager implements SessionManager {
   readonly #opening = new Map<string, Promise<LiveSession>>();
 
   constructor(
-    private readonly stores: SessionStores,
+    readonly stores: SessionStores,
     private readonly defaultMode: SessionMode,
     private readonly hooks: SessionHooks,
   ) {}

@@ -1,42 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
-import type { SqliteDatabase, SqliteStatement } from './sqlite/sqlite-database.js';
+import type { SqliteDatabase } from './sqlite/sqlite-database.js';
 import { StorageError } from './storage-error.js';
+import type { A2aContextRecord, A2aTaskQuery, A2aTaskRecord } from './a2a-task-records.js';
 
-/**
- * One A2A task as stored. The task body is opaque JSON (the adapter's protocol shape);
- * the columns beside it are what lookups and listings filter on.
- */
-export interface A2aTaskRecord {
-  taskId: string;
-  contextId: string;
-  /** The principal that created the task; every read is scoped to it. */
-  owner: string;
-  /** The adapter's state name (e.g. `TASK_STATE_WORKING`), for listing and restart recovery. */
-  state: string;
-  /** The task, serialized by the adapter. */
-  json: string;
-  updatedAt: string;
-}
-
-export interface A2aTaskQuery {
-  owner: string;
-  contextId?: string;
-  state?: string;
-  /** Tasks updated after this ISO timestamp. */
-  updatedAfter?: string;
-  limit: number;
-  offset: number;
-}
-
-/** A peer's conversation (A2A `contextId`) bound to the agent session that holds its history. */
-export interface A2aContextRecord {
-  contextId: string;
-  owner: string;
-  sessionId: string;
-  createdAt: string;
-}
+export type { A2aTaskRecord, A2aTaskQuery, A2aContextRecord } from './a2a-task-records.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS a2a_tasks (

@@ -97,6 +97,12 @@ export class SessionLeases {
     return current === undefined || current.epoch === epoch;
   }
 
+  /** Whether another live process holds the session's lease (reads only). */
+  heldByAnother(sessionId: string): boolean {
+    const row = this.#get.get(sessionId) as LeaseRow | undefined;
+    return row !== undefined && row.holder !== HOLDER && this.#alive(row, Date.now());
+  }
+
   /** Throws `session_in_use` when another process took the session's lease over since this one took it. */
   assertHeld(sessionId: string, path: string): void {
     if (this.holds(sessionId)) return;

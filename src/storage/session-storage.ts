@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { LoadedEventRecord, NewSession, StoredEventRecord, StoredSession, StoredToolCall, StoredToolCallStatus } from './session-records.js';
 import type { LeaseConflict } from './session-leases.js';
 import type { StreamDraft } from './stream-drafts.js';
+import type { A2aTaskRecords } from './a2a-task-records.js';
 
 /**
  * The storage driver seam: what the agent core asks of a session store, as Promises, so a
@@ -44,6 +45,11 @@ export interface SessionStorageLeases {
   acquire(sessionId: string): Promise<LeaseConflict | undefined>;
   /** Whether this process may still write the session (its epoch is the current one). */
   holds(sessionId: string): Promise<boolean>;
+  /**
+   * Whether another process that still lives (by the lease rule: a renewed heartbeat, a pid
+   * alive on this host) holds the session's lease. Reads only: takes nothing, bumps no epoch.
+   */
+  heldByAnother(sessionId: string): Promise<boolean>;
   /** Forgets a lease another process took over, without touching its row. */
   forget(sessionId: string): void;
   release(sessionId: string): Promise<void>;
@@ -60,5 +66,10 @@ export interface SessionStores {
   forProject(cwd: string): SessionStorage;
   /** Every store opened so far. */
   all(): SessionStorage[];
+  /**
+   * Drivers whose records replicas share (PostgreSQL): A2A tasks and contexts in the same
+   * database. Absent for per-project files, whose A2A tables the adapter opens in the file.
+   */
+  a2aTasks?(): A2aTaskRecords;
   closeAll(): Promise<void>;
 }

@@ -1,9 +1,11 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSessionStores } from '../../src/storage/open-session-stores.js';
 import { POSTGRES_SCHEMA_VERSION } from '../../src/storage/postgres/postgres-schema.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { describeStoreContract } from './store-contract.js';
+import { describeA2aTaskRecordsContract } from './a2a-task-records-contract.js';
+import type { SessionStores } from '../../src/storage/session-storage.js';
 
 // A real server on loopback, started here; missing binaries fail the file (never a skip).
 let cluster: PostgresCluster;
@@ -15,6 +17,22 @@ afterAll(async () => {
 }, 60_000);
 
 describeStoreContract('PostgreSQL', async () => ({ spec: await cluster.createDatabase() }));
+
+// Each open is another replica: its own pool on the same database.
+const replicas: SessionStores[] = [];
+afterEach(async () => {
+  for (const stores of replicas.splice(0)) await stores.closeAll();
+});
+describeA2aTaskRecordsContract('PostgreSQL', async () => {
+  const url = await cluster.createDatabase();
+  return {
+    open: async () => {
+      const stores = await openSessionStores({ url });
+      replicas.push(stores);
+      return stores.a2aTasks!();
+    },
+  };
+});
 
 describe('PostgreSQL driver', () => {
   it('migrates once when several replicas open a fresh database at the same moment', async () => {

@@ -144,6 +144,23 @@ export function describeStoreContract(driver: string, fresh: () => Promise<Contr
       await store.appendEvents('s', [{ type: 'notice', text: 'from the new holder' }]);
       expect((await store.loadEvents('s')).map((event) => event.text)).toEqual(['from the new holder']);
     });
+
+    it('heldByAnother: true only while another live process holds the lease (what A2A restart recovery asks), never for its own', async () => {
+      const { spec } = await fresh();
+      const store = await open(spec);
+      await store.createSession({ sessionId: 'mine', cwd: '/p' });
+      await store.createSession({ sessionId: 'theirs', cwd: '/p' });
+      expect(await store.leases.heldByAnother('theirs')).toBe(false);
+      await store.leases.acquire('mine');
+      expect(await store.leases.heldByAnother('mine')).toBe(false);
+      const holder = startHolder(spec, 'theirs', children);
+      expect(await holder.next()).toBe('held');
+      expect(await store.leases.heldByAnother('theirs')).toBe(true);
+      // A killed holder (its pid gone on this host) holds nothing, at once.
+      holder.child.kill('SIGKILL');
+      await waitForAsync(async () => !(await store.leases.heldByAnother('theirs')), 10_000, 'the killed holder to count as gone');
+      expect(await store.leases.acquire('theirs')).toBeUndefined();
+    });
   });
 }
 

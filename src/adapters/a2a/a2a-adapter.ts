@@ -3,14 +3,21 @@ import { join, resolve } from 'node:path';
 import type { Agent } from '../../agent/agent.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { defaultConfig } from '../../config/default-config.js';
-import { A2aTaskStore } from '../../storage/a2a-task-store.js';
+import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
+import type { SessionStores } from '../../storage/session-storage.js';
+import { SqliteA2aTaskRecords } from '../../storage/sqlite/sqlite-a2a-task-records.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
 import { loadSkillPrompts } from '../mcp-server/skill-prompts.js';
 import { A2aAgentExecutor } from './a2a-agent-executor.js';
 import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
 import { inheritedListenFd } from './inherited-listener.js';
-import { SqliteTaskStore } from './sqlite-task-store.js';
+import { InterruptedTasks } from './interrupted-tasks.js';
+import { StoredTaskStore } from './stored-task-store.js';
+import { TaskBusManager } from './task-bus-manager.js';
+
+/** How often a replica on a shared store looks for tasks whose replica stopped. */
+const SWEEP_MS = 3_000;
 
 export interface A2aAdapterOptions {
   /** The agent's version, for the card. */
@@ -30,6 +37,8 @@ export interface A2aAdapterOptions {
   noAuth?: boolean;
   /** The project the A2A sessions work in (default: the process cwd). */
   cwd?: string;
+  /** How often (ms) a replica on a shared store looks for tasks of replicas that stopped; default 3 s. */
+  sweepMs?: number;
   /** Told the endpoint once listening. */
   onListening?: (server: A2aHttpServer) => void;
   log?: (message: string) => void;
@@ -50,11 +59,32 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
     const cwd = resolve(options.cwd ?? process.cwd());
     const host = options.host ?? settings.host;
     const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });
-    const stateDb = options.stateDb;
-    const records = new A2aTaskStore(stateDb ? resolve(cwd, stateDb) : join(ensureStateFolder(cwd), 'state.db'));
-    const taskStore = new SqliteTaskStore(records);
-    const failed = taskStore.failInterrupted();
-    if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a previous process marked failed`);
+    // Beside the sessions: the database replicas share, else the project's SQLite file.
+    const stores = await agent.stores?.();
+    const records = openTaskRecords(stores, options.stateDb ? resolve(cwd, options.stateDb) : join(ensureStateFolder(cwd), 'state.db'));
+    const taskStore = new StoredTaskStore(records);
+    let executor: A2aAgentExecutor | undefined;
+    const interrupted = new InterruptedTasks({
+      records,
+      taskStore,
+      leases: stores?.forProject(cwd).leases,
+      runsHere: (taskId) => executor?.runsHere(taskId) ?? false,
+      log: options.log,
+    });
+    const failed = await interrupted.endDead();
+    if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a stopped process marked failed`);
+    if (records.shared) interrupted.start(options.sweepMs ?? SWEEP_MS);
+    executor = new A2aAgentExecutor(agent, records, taskStore, {
+      cwd,
+      inputTimeoutMs: settings.inputTimeoutMs,
+      shared: records.shared,
+      onSessionTaken: (owner, contextId) => interrupted.endDead({ owner, contextId }),
+      log: options.log,
+    });
+    const close = async () => {
+      await interrupted.stop();
+      await records.close();
+    };
     const skills = await loadSkillPrompts(options.skills ?? defaultConfig().skills, cwd);
     let server: A2aHttpServer;
     try {
@@ -63,8 +93,9 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
         port: options.port ?? settings.port,
         listenFd: inheritedListenFd(),
         auth,
-        executor: new A2aAgentExecutor(agent, records, taskStore, { cwd, inputTimeoutMs: settings.inputTimeoutMs, log: options.log }),
+        executor,
         taskStore,
+        buses: new TaskBusManager(records, taskStore, options.log),
         allowedOrigins: settings.allowedOrigins,
         maxMessageBytes: settings.maxMessageBytes,
         maxJsonDepth: settings.maxJsonDepth,
@@ -77,11 +108,16 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
         ready: async () => agent.ready?.(),
       });
     } catch (error) {
-      records.close();
+      await close();
       throw error;
     }
     options.onListening?.(server);
-    void server.closed.finally(() => records.close());
+    void server.closed.finally(() => close());
     return { url: server.url, cardUrl: server.cardUrl, closed: server.closed, close: () => server.close() };
   },
 };
+
+/** The shared store's A2A records (PostgreSQL: same database, same pool), else the SQLite state file's. */
+function openTaskRecords(stores: SessionStores | undefined, sqlitePath: string): A2aTaskRecords {
+  return stores?.a2aTasks?.() ?? new SqliteA2aTaskRecords(sqlitePath);
+}

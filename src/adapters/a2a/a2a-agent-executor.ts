@@ -2,7 +2,8 @@ import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Agent } from '../../agent/agent.js';
 import { ownedSessions } from '../../agent/owned-sessions.js';
-import type { A2aTaskStore } from '../../storage/a2a-task-store.js';
+import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
+import { AgentError } from '../../agent/agent-error.js';
 import { agentMessage, textPart } from './a2a-messages.js';
 import { describeAnswers, permissionAnswer } from './a2a-permission-answer.js';
 import { ownerOf } from './a2a-principal.js';
@@ -17,6 +18,13 @@ export interface A2aExecutorOptions {
   cwd: string;
   /** How long a permission question waits for the peer before the call is rejected. */
   inputTimeoutMs: number;
+  /**
+   * The store is shared by replicas: a session is closed (its lease released) once no task of
+   * this process runs on it, so the conversation's next message may be served by any replica.
+   */
+  shared?: boolean;
+  /** Told when this process took a conversation's session: its tasks that run nowhere are dead. */
+  onSessionTaken?: (owner: string, contextId: string) => Promise<unknown>;
   log?: (message: string) => void;
 }
 
@@ -41,7 +49,7 @@ export class A2aAgentExecutor implements AgentExecutor {
 
   constructor(
     private readonly agent: Agent,
-    private readonly records: A2aTaskStore,
+    private readonly records: A2aTaskRecords,
     private readonly taskStore: TaskStore,
     private readonly options: A2aExecutorOptions,
   ) {}
@@ -64,18 +72,29 @@ export class A2aAgentExecutor implements AgentExecutor {
       publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart('The message has no content: send at least one text, data, file or URL part.')]));
       return;
     }
-    const sessionId = await this.sessionFor(request.contextId, ownerOf(request.context));
+    const owner = ownerOf(request.context);
+    let sessionId: string;
+    try {
+      sessionId = await this.sessionFor(request.contextId, owner);
+    } catch (error) {
+      if (!AgentError.isInstance(error) || error.code !== 'session_in_use') throw error;
+      // Another replica runs a task of this conversation: one writer per session.
+      publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+      publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart(`This conversation has a task running on another replica; send the message again once it ended. (${error.message})`)]));
+      return;
+    }
     const recorder = new TaskRecorder(bus, request.taskId, {
       store: this.taskStore,
       context: request.context,
       userMessage: message,
       onError: (error) => this.options.log?.(`A2A task ${request.taskId}: storing an event failed: ${(error as Error).message}`),
     });
-    publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
-    publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
     const controller = new AbortController();
     const task: RunningTask = { publisher, sessionId, controller, done: Promise.resolve(), question: undefined };
+    // Known as running here before it is stored: restart recovery never takes it for dead.
     this.running.set(request.taskId, task);
+    publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+    publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
     task.done = runA2aTurn(this.agent, {
       sessionId,
       prompt,
@@ -87,7 +106,8 @@ export class A2aAgentExecutor implements AgentExecutor {
       },
     })
       .finally(() => recorder.close())
-      .finally(() => this.running.delete(request.taskId));
+      .finally(() => this.running.delete(request.taskId))
+      .finally(() => this.handBack(sessionId));
     await task.done;
   };
 
@@ -130,7 +150,26 @@ export class A2aAgentExecutor implements AgentExecutor {
     await running.done;
   }
 
-  /** The session of a peer's context: bound on first use, reused after a restart. */
+  /** Whether the task's turn runs in this process. */
+  runsHere(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  /**
+   * On a shared store, the session is closed (its lease released, after the task's last state
+   * was stored) once no task of this process runs on it: any replica may serve the next message.
+   */
+  private async handBack(sessionId: string): Promise<void> {
+    if (!this.options.shared) return;
+    for (const other of this.running.values()) if (other.sessionId === sessionId) return;
+    await this.agent.sessions.close(sessionId).catch((error: unknown) => this.options.log?.(`A2A: closing session ${sessionId} failed: ${(error as Error).message}`));
+  }
+
+  /**
+   * The session of a peer's context, bound on first use, reused after a restart or from another
+   * replica, and opened (its lease taken) before the task is stored: a task's turn holds its
+   * session's lease from before the task is stored until after its last state is.
+   */
   private sessionFor(contextId: string, owner: string): Promise<string> {
     const key = `${owner}\u0000${contextId}`;
     const pending = this.binding.get(key);
@@ -138,10 +177,15 @@ export class A2aAgentExecutor implements AgentExecutor {
     const binding = (async () => {
       // The same principal's ACP clients see these sessions; other principals do not.
       const sessions = ownedSessions(this.agent.sessions, owner);
-      const bound = this.records.contextSession(contextId, owner);
-      if (bound && (await sessions.get(bound.sessionId, this.options.cwd))) return bound.sessionId;
+      const bound = await this.records.contextSession(contextId, owner);
+      if (bound && (await sessions.get(bound.sessionId, this.options.cwd))) {
+        await sessions.activate(bound.sessionId, this.options.cwd);
+        // This process holds the session now: tasks of the conversation it does not run are dead.
+        await this.options.onSessionTaken?.(owner, contextId);
+        return bound.sessionId;
+      }
       const session = await sessions.create({ cwd: this.options.cwd });
-      this.records.bindContext(contextId, owner, session.sessionId);
+      await this.records.bindContext(contextId, owner, session.sessionId);
       this.options.log?.(`A2A context ${clipForLog(contextId)} → session ${session.sessionId}`);
       return session.sessionId;
     })().finally(() => this.binding.delete(key));

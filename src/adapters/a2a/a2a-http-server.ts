@@ -1,7 +1,7 @@
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { DefaultRequestHandler, JsonRpcTransportHandler, type AgentExecutor, type TaskStore } from '@a2a-js/sdk/server';
+import { DefaultRequestHandler, JsonRpcTransportHandler, type AgentExecutor, type ExecutionEventBusManager, type TaskStore } from '@a2a-js/sdk/server';
 import type { HttpFace } from '../http/http-face.js';
 import type { NetworkAuth } from '../http/network-auth.js';
 import { serveHttpCore } from '../http/serve-http-core.js';
@@ -29,6 +29,8 @@ export interface A2aHttpOptions {
   auth: NetworkAuth;
   executor: AgentExecutor;
   taskStore: TaskStore;
+  /** The tasks' event buses (default: the SDK's, in this process only). */
+  buses?: ExecutionEventBusManager;
   card: Omit<AgentCardInput, 'url' | 'bearerAuth'>;
   allowedOrigins?: readonly string[];
   /** Largest request body accepted (bytes); default 16 MiB. */
@@ -95,7 +97,7 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
   const card = buildAgentCard({ ...options.card, url: `${core.origin}${A2A_RPC_PATH}`, restUrl: `${core.origin}${A2A_REST_PATH}`, bearerAuth: options.auth.enabled });
   cards.current = JSON.stringify(AgentCard.toJSON(card));
   cards.legacy = JSON.stringify(legacyAgentCard(card));
-  const handler = new DefaultRequestHandler(card, options.taskStore, options.executor);
+  const handler = new DefaultRequestHandler(card, options.taskStore, options.executor, options.buses);
   rpc = { handler, v1: new JsonRpcTransportHandler(handler), legacy: new LegacyJsonRpcTransportHandler(handler) };
   return {
     url: `${core.origin}${A2A_RPC_PATH}`,

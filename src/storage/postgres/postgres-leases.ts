@@ -73,6 +73,15 @@ export class PostgresLeases implements SessionStorageLeases {
     return rows[0] === undefined || rows[0].epoch === epoch;
   }
 
+  async heldByAnother(sessionId: string): Promise<boolean> {
+    const { rows } = await this.pool.query<LeaseRow>(
+      `SELECT holder, host, pid, pid_namespace, heartbeat_at::float8 AS heartbeat_at, ${DB_NOW}::float8 AS now FROM session_leases WHERE session_id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    return row !== undefined && row.holder !== HOLDER && this.#alive(row);
+  }
+
   /**
    * Locks the session's row for the caller's transaction and throws `session_in_use` when this
    * replica's epoch is no longer the current one. Returns whether the session exists.

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { StorageError } from '../storage-error.js';
+import { A2A_TASKS_MIGRATION } from './postgres-a2a-tasks.js';
 
 /**
  * The PostgreSQL schema, as ordered migrations (the SQLite file's tables, with an `ord`
@@ -74,6 +75,8 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, key)
   );
   `,
+  // 2: A2A tasks and contexts, shared by the replicas (postgres-a2a-tasks.ts).
+  A2A_TASKS_MIGRATION,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,13 +5,25 @@ import { redactStoreUrl } from '../redact-store-url.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { migratePostgresSchema } from './postgres-schema.js';
 import { PostgresSessionStorage, type PostgresStorageOptions } from './postgres-session-storage.js';
+import { A2A_TASK_CHANNEL, PostgresA2aTaskRecords } from './postgres-a2a-tasks.js';
+import { PostgresTaskFeed } from './postgres-task-feed.js';
+import type { A2aTaskRecords } from '../a2a-task-records.js';
 
 /** One database for every project: `forProject` answers the same store whatever the cwd. */
 export class PostgresSessionStores implements SessionStores {
+  #a2aTasks: PostgresA2aTaskRecords | undefined;
+
   constructor(
     private readonly pool: pg.Pool,
     readonly store: PostgresSessionStorage,
+    private readonly url: string,
   ) {}
+
+  /** A2A tasks in the same database, on the same pool (its change feed on one more connection). */
+  a2aTasks(): A2aTaskRecords {
+    this.#a2aTasks ??= new PostgresA2aTaskRecords(this.pool, this.store.location, new PostgresTaskFeed(this.url, A2A_TASK_CHANNEL));
+    return this.#a2aTasks;
+  }
 
   forProject(): SessionStorage {
     return this.store;
@@ -22,6 +34,7 @@ export class PostgresSessionStores implements SessionStores {
   }
 
   async closeAll(): Promise<void> {
+    await this.#a2aTasks?.close();
     await this.store.close();
     await this.pool.end();
   }
@@ -46,5 +59,5 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
       cause: error,
     });
   }
-  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options));
+  return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options), url);
 }

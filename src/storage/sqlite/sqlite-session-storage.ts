@@ -17,6 +17,7 @@ export class SqliteSessionStorage implements SessionStorage {
     this.leases = {
       acquire: async (sessionId) => leases.acquire(sessionId),
       holds: async (sessionId) => leases.holds(sessionId),
+      heldByAnother: async (sessionId) => leases.heldByAnother(sessionId),
       forget: (sessionId) => leases.forget(sessionId),
       release: async (sessionId) => leases.release(sessionId),
     };

@@ -1,0 +1,40 @@
+import { DefaultExecutionEventBusManager, type ExecutionEventBus, type ExecutionEventBusManager, type ServerCallContext } from '@a2a-js/sdk/server';
+import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
+import { ownerOf } from './a2a-principal.js';
+import { RelayedTaskBus } from './relayed-task-bus.js';
+import type { StoredTaskStore } from './stored-task-store.js';
+
+/**
+ * The SDK's event buses per task: those of turns running in this process (the SDK's own
+ * manager), and, on a store the replicas share, a {@link RelayedTaskBus} for a task this
+ * process does not run, so `tasks/resubscribe` on any replica streams the turn running on
+ * another one. Without a change feed (SQLite) it is the SDK's manager alone.
+ */
+export class TaskBusManager implements ExecutionEventBusManager {
+  readonly #local = new DefaultExecutionEventBusManager();
+
+  constructor(
+    private readonly records: A2aTaskRecords,
+    private readonly store: StoredTaskStore,
+    private readonly log?: (message: string) => void,
+  ) {}
+
+  createOrGetByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus {
+    return this.#local.createOrGetByTaskId(taskId, context);
+  }
+
+  getByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus | undefined {
+    const local = this.#local.getByTaskId(taskId, context);
+    const watch = this.records.watchTask?.bind(this.records);
+    if (local || !watch || !context) return local;
+    const owner = ownerOf(context);
+    return new RelayedTaskBus(
+      { load: () => this.store.loadAs(taskId, owner), watch: (changed) => watch(taskId, changed) },
+      (error) => this.log?.(`A2A task ${taskId}: reading its update from the store failed: ${(error as Error).message}`),
+    );
+  }
+
+  cleanupByTaskId(taskId: string, context?: ServerCallContext): void {
+    this.#local.cleanupByTaskId(taskId, context);
+  }
+}
