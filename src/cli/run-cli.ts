@@ -22,6 +22,7 @@ import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
 import { a2aOptions } from './a2a-options.js';
+import { replicaIdOption } from './replica-id-option.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
@@ -245,12 +246,6 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
   if (name === 'a2a') return a2aOptions(config, args, log, version, networkAuth);
   const settings = (config.adapters as Record<string, unknown>)[adapterName] ?? {};
   return { settings, version, config, transport: args.transport, host: args.host, port: args.port, networkAuth, log } satisfies CustomAdapterOptions;
-}
-
-/** The replica's route name: `--replica-id`, else PLAITED_REPLICA_ID, else config `server.replicaId` (the server checks it). */
-function replicaIdOption(config: PlaitedConfig, args: CliArgs): { replicaId?: string } {
-  const replicaId = args.replicaId ?? (process.env.PLAITED_REPLICA_ID || undefined) ?? config.server.replicaId;
-  return replicaId === undefined ? {} : { replicaId };
 }
 
 let networkAuth: ReturnType<typeof networkAuthSource> | undefined;
