@@ -291,6 +291,11 @@ export const sandboxSchema = z.strictObject({
 export const a2aSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().nonnegative().default(4100),
+  /**
+   * Where peers reach this agent, when not at the address it listens on (behind a balancer:
+   * `https://agent.example.com`): the agent card names `<publicUrl>/a2a` and `<publicUrl>/a2a/rest`.
+   */
+  publicUrl: z.string().url().optional(),
   /** How long a task waits in `input-required` for the peer's answer before the tool call is rejected. */
   inputTimeoutMs: z.number().int().positive().default(300_000),
   /** Largest request body accepted (bytes); larger ones are refused (413). */

@@ -1,18 +1,22 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { a2aProject, eventState, isTask, messageText, startA2aCli, TOKEN, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient, type SeenResponse } from '../adapters/acp/acp-http-client.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { NGINX_REFERENCE_REPLICAS, startNginxBalancer, type NginxBalancer } from '../helpers/nginx-balancer.js';
+import { freePort, NGINX_REFERENCE_REPLICAS, startNginxBalancer, type NginxBalancer } from '../helpers/nginx-balancer.js';
 import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 const ROUTES = NGINX_REFERENCE_REPLICAS.map((replica) => replica.replicaId);
 let cluster: PostgresCluster;
+let store: string;
 let model: ScriptedOpenAIServer;
 let nginx: NginxBalancer;
 /** By route name (`replica-a`, ...), as the reference nginx configuration names them. */
@@ -28,7 +32,7 @@ function folder(): string {
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
-  const store = await cluster.createDatabase();
+  store = await cluster.createDatabase();
   model = await startScriptedOpenAIServer();
   const started = await Promise.all(
     ROUTES.map((route) =>
@@ -171,5 +175,94 @@ describe('three replicas on one PostgreSQL behind nginx (the reference configura
     const ws = await connectElsewhere('websocket', new Set([survivor.replica]));
     expect(ws.replica).not.toBe(doomed.replica);
     expect((await ws.client.agent.request('session/list', { cwd })).sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual([sessionId]);
+  });
+});
+
+describe('A2A replicas behind the same nginx configuration', () => {
+  let balancer: NginxBalancer;
+  const peers: A2aCli[] = [];
+  /** Which replica answered each JSON-RPC call, in order. */
+  const answeredBy: string[] = [];
+
+  beforeAll(async () => {
+    // The card must name the balancer, not the replica that serves it: peers would bypass nginx.
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}`;
+    for (const route of ROUTES) {
+      peers.push(await startA2aCli({ cwd: a2aProject({ adapters: { a2a: { publicUrl } } }), args: ['--adapter', 'a2a', '--model', 'openai-compatible:scripted', '--base-url', model.url, '--store', store, '--replica-id', route] }));
+    }
+    balancer = await startNginxBalancer(peers.map((peer) => Number(new URL(peer.origin).port)), { listenPort: port });
+  }, 180_000);
+  afterAll(async () => {
+    await balancer?.stop();
+    for (const peer of peers) await peer.close();
+  }, 60_000);
+
+  /** The SDK's client through nginx, from the card nginx serves; each JSON-RPC answer's replica noted. */
+  async function throughNginx(): Promise<Client> {
+    const fetchImpl: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      request.headers.set('authorization', `Bearer ${TOKEN}`);
+      const response = await fetch(request);
+      if (new URL(request.url).pathname === '/a2a') answeredBy.push(response.headers.get('plaited-replica') ?? 'none');
+      return response;
+    };
+    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) }));
+    return factory.createFromUrl(balancer.origin);
+  }
+
+  async function send(client: Client, text: string, contextId: string): Promise<Task> {
+    const result = await client.sendMessage(userMessage(text, { contextId }));
+    if (!isTask(result)) throw new Error(`expected a task, got ${JSON.stringify(result)}`);
+    return result;
+  }
+
+  it('the card names nginx; a task sent through it is read and continued on the other replicas, and resubscribed on another while it streams', async () => {
+    const card = (await (await fetch(`${balancer.origin}/.well-known/agent-card.json`)).json()) as { supportedInterfaces?: Array<{ url: string }>; url?: string };
+    expect(JSON.stringify(card)).toContain(`${balancer.origin}/a2a`);
+    const client = await throughNginx();
+    const contextId = crypto.randomUUID();
+    model.push({ text: 'Noted: plum.' });
+    const first = await send(client, 'the code word is plum', contextId);
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const read = await client.getTask({ tenant: '', id: first.id });
+    expect(messageText(read.status?.message)).toBe('Noted: plum.');
+    model.push({ text: 'It was plum.' });
+    const next = await send(client, 'what was the code word?', contextId);
+    expect(messageText(next.status?.message)).toBe('It was plum.');
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('Noted: plum.');
+    // Three calls in a row, round robin: each on another replica.
+    expect(new Set(answeredBy)).toEqual(new Set(ROUTES));
+
+    const text = Array.from({ length: 60 }, (_, i) => `p${i}`).join(' ');
+    model.push({ text, chunkDelayMs: 40 });
+    const stream = client.sendMessageStream(userMessage('talk slowly', { contextId }))[Symbol.asyncIterator]();
+    let task: Task | undefined;
+    while (!task) {
+      const event = await stream.next();
+      if (event.done) throw new Error('the stream ended before its task');
+      if (event.value.payload?.$case === 'task') task = event.value.payload.value;
+    }
+    const streamedOn = answeredBy.at(-1);
+    const events: StreamResponse[] = [];
+    for await (const event of client.resubscribeTask({ tenant: '', id: task.id })) events.push(event);
+    expect(answeredBy.at(-1)).not.toBe(streamedOn);
+    const last = events.at(-1)!;
+    expect(eventState(last)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(last.payload?.$case === 'statusUpdate' && messageText(last.payload.value.status?.message)).toBe(text);
+    // The sending stream ends too, completed.
+    let end: StreamResponse | undefined;
+    for (let event = await stream.next(); !event.done; event = await stream.next()) end = event.value;
+    expect(end && eventState(end)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('answers /readyz through nginx from each A2A replica', async () => {
+    const seen = new Set<string | null>();
+    for (let index = 0; index < ROUTES.length; index++) {
+      const response = await fetch(`${balancer.origin}/readyz`);
+      expect([response.status, await response.text()]).toEqual([200, 'ready\n']);
+      seen.add(response.headers.get('plaited-replica'));
+    }
+    expect(seen).toEqual(new Set(ROUTES));
   });
 });
