@@ -239,6 +239,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       ...(args.transport ? { transport: args.transport } : {}),
       ...(args.host ? { host: args.host } : {}),
       ...(args.port !== undefined ? { port: args.port } : {}),
+      ...replicaIdOption(config, args),
       networkAuth,
       log,
     };

@@ -151,6 +151,18 @@ describe('three replicas on one PostgreSQL behind nginx (the reference configura
     expect(body.error.message).toContain('Acp-Connection-Id');
   });
 
+  it('routes a request with an Mcp-Session-Id to the replica its prefix names, like an ACP connection id', async () => {
+    const [, target] = ROUTES;
+    const answered = [];
+    for (let index = 0; index < ROUTES.length; index++) {
+      // These replicas serve no /mcp: the 404 still says which replica nginx chose.
+      const response = await fetch(`${nginx.origin}/mcp`, { method: 'POST', headers: { ...TEST_AUTH_HEADERS, 'content-type': 'application/json', 'mcp-session-id': `${target}.00000000-0000-0000-0000-000000000000` }, body: '{}' });
+      await response.body?.cancel();
+      answered.push(response.headers.get('plaited-replica'));
+    }
+    expect(answered).toEqual(ROUTES.map(() => target));
+  });
+
   it('one replica stopped: nginx routes around it, and its session continues on the others', async () => {
     const cwd = folder();
     const doomed = await connectElsewhere('http', new Set());

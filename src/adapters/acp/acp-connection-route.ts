@@ -1,3 +1,4 @@
+import { misroutedMessage, routeOf } from '../http/replica-id.js';
 import { errorResponse } from '../json-rpc/inspect-json-rpc.js';
 
 export const CONNECTION_HEADER = 'acp-connection-id';
@@ -28,10 +29,9 @@ export function prefixConnectionId(replica: string, id: string): string {
 
 export function connectionRoute(header: string | null, replica: string): AcpConnectionRoute {
   if (!header) return { kind: 'none' };
-  const dot = header.indexOf('.');
-  if (dot <= 0) return { kind: 'unprefixed', id: header };
-  const route = header.slice(0, dot);
-  return route === replica ? { kind: 'own', id: header.slice(dot + 1) } : { kind: 'other', route };
+  const route = routeOf(header);
+  if (route === undefined) return { kind: 'unprefixed', id: header };
+  return route === replica ? { kind: 'own', id: header.slice(route.length + 1) } : { kind: 'other', route };
 }
 
 /**
@@ -41,11 +41,7 @@ export function connectionRoute(header: string | null, replica: string): AcpConn
  */
 export function misroutedResponse(route: string, replica: string, requestId: string | number | null, warn?: (message: string) => void): Response {
   warn?.(`acp: refused a request for a connection of replica "${route}" (this is "${replica}"): the balancer must route by the Acp-Connection-Id prefix`);
-  const message =
-    `Misrouted request: this Acp-Connection-Id belongs to replica "${route}", but the request reached replica "${replica}". ` +
-    'Behind a load balancer, route every request that carries an Acp-Connection-Id to the replica named by its prefix (the part before the first "."), ' +
-    'and only the others round robin (README: "Deploying several replicas"; nginx: deploy/nginx/plaited-agent.conf).';
-  const body = errorResponse(requestId, MISROUTED_CODE, message, { code: 'connection_misrouted', connectionReplica: route, replica });
+  const body = errorResponse(requestId, MISROUTED_CODE, misroutedMessage('Acp-Connection-Id', route, replica), { code: 'connection_misrouted', connectionReplica: route, replica });
   return new Response(JSON.stringify(body), { status: 421, headers: { 'content-type': 'application/json' } });
 }
 

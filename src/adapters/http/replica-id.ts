@@ -15,6 +15,21 @@ export function defaultReplicaId(hostname: string, port: number): string {
   return `${host}-${port}`;
 }
 
+/** The part of a routed id (`<replica>.<id>`) before its first `.`, when it has one. */
+export function routeOf(id: string): string | undefined {
+  const dot = id.indexOf('.');
+  return dot > 0 ? id.slice(0, dot) : undefined;
+}
+
+/** Why a request with another replica's id (in `header`) is refused, and what the operator must change. */
+export function misroutedMessage(header: string, route: string, replica: string): string {
+  return (
+    `Misrouted request: this ${header} belongs to replica "${route}", but the request reached replica "${replica}". ` +
+    `Behind a load balancer, route every request that carries an ${header} to the replica named by its prefix (the part before the first "."), ` +
+    'and only the others round robin (README: "Deploying several replicas"; nginx: deploy/nginx/plaited-agent.conf).'
+  );
+}
+
 /** The configured route name, checked: a server refuses to start with one a balancer could not route by. */
 export function checkReplicaId(id: string): string {
   if (!REPLICA_ID.test(id)) {
