@@ -171,8 +171,15 @@ describe('three replicas on one PostgreSQL behind nginx (the reference configura
     await replicas.get(doomed.replica)!.close();
     replicas.delete(doomed.replica); // closed once, not again in afterAll
 
-    // Its connection is gone with it (nginx has nowhere else to send that connection's requests).
-    await expect(doomed.client.agent.request('session/list', { cwd })).rejects.toBeDefined();
+    // Its connection is gone with it: nginx says so (410, a JSON-RPC error), not a bare 502.
+    const connectionId = doomed.seen.find((answer) => answer.connectionId !== null)!.connectionId!;
+    const gone = await fetch(`${nginx.origin}/acp`, {
+      method: 'POST',
+      headers: { ...TEST_AUTH_HEADERS, 'content-type': 'application/json', 'acp-connection-id': connectionId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'session/list', params: { cwd } }),
+    });
+    expect(gone.status).toBe(410);
+    expect(((await gone.json()) as { error: { message: string } }).error.message).toMatch(/^Connection gone: .*Open a new connection \(initialize\) and continue with session\/load$/);
     // New requests never reach it: the pool skips it after the first refused connection.
     const ready = [];
     for (let index = 0; index < ROUTES.length * 2; index++) ready.push(await readyThroughNginx());
