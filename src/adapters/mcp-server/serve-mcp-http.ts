@@ -105,11 +105,8 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
   const route = async (request: Request, principal: string): Promise<Response> => {
     if (!(await isLegacyRequest(request))) return modern.fetch(request, { authInfo: { token: '', clientId: principal, scopes: [] } });
     const sessionId = request.headers.get('mcp-session-id');
-    const route = sessionId ? routeOf(sessionId) : undefined;
-    if (route !== undefined && route !== replica()) {
-      options.warn?.(`mcp: refused a request for a session of replica "${route}" (this is "${replica()}"): the balancer must route by the Mcp-Session-Id prefix`);
-      return jsonError(421, -32001, misroutedMessage('Mcp-Session-Id', route, replica()));
-    }
+    const misrouted = sessionId ? misroutedSession(sessionId, replica(), options.warn) : undefined;
+    if (misrouted) return misrouted;
     if (sessionId) {
       // Another principal's session is answered as unknown: its existence is not revealed.
       return (await sessions.handle(sessionId, request, principal)) ?? jsonError(404, -32001, 'Session not found');
@@ -142,6 +139,14 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
       await core!.close();
     },
   };
+}
+
+/** A session id of another replica (`<replica>.<uuid>`): refused 421, naming the balancer's routing rule. */
+function misroutedSession(sessionId: string, replica: string, warn: ((message: string) => void) | undefined): Response | undefined {
+  const route = routeOf(sessionId);
+  if (route === undefined || route === replica) return undefined;
+  warn?.(`mcp: refused a request for a session of replica "${route}" (this is "${replica}"): the balancer must route by the Mcp-Session-Id prefix`);
+  return jsonError(421, -32001, misroutedMessage('Mcp-Session-Id', route, replica));
 }
 
 function jsonError(status: number, code: number, message: string): Response {
