@@ -44,7 +44,15 @@ export function createHttpCoreApp(options: HttpCoreAppOptions): Hono<{ Bindings:
   app.use('*', async (c, next) => {
     await next();
     const replica = options.replica?.();
-    if (replica) c.res.headers.set(REPLICA_HEADER, replica);
+    if (!replica) return;
+    try {
+      c.res.headers.set(REPLICA_HEADER, replica);
+    } catch {
+      // Immutable headers (a Response.redirect, a fetched response): the same answer, copied.
+      const headers = new Headers(c.res.headers);
+      headers.set(REPLICA_HEADER, replica);
+      c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
+    }
   });
   addHealthRoutes(app, options);
   app.use('*', async (c, next) => {
