@@ -58,5 +58,9 @@ export interface A2aTaskRecords {
    * Returns the function that stops it.
    */
   watchTask?(taskId: string, listener: () => void): () => void;
+  /** Shared stores only: asks whichever replica runs the task's turn to cancel it (see {@link watchCancel}). */
+  requestCancel?(taskId: string): Promise<void>;
+  /** Shared stores only: calls `listener` when any replica asks to cancel `taskId`. Returns the function that stops it. */
+  watchCancel?(taskId: string, listener: () => void): () => void;
   close(): Promise<void>;
 }

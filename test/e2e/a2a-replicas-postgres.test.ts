@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import pg from 'pg';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +136,26 @@ describe('two A2A replicas sharing one PostgreSQL store', () => {
     expect(eventState((await running.rest).at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('through the other replica, a message on the running task is answered without touching it, a new task on its conversation is rejected, and tasks/cancel stops the turn', async () => {
+    model.push({ text: words(400, 'c'), chunkDelayMs: 40 });
+    const running = await startStreaming(await first.client(), 'talk until canceled');
+    const b = await second.client();
+    const reply = await b.sendMessage(userMessage('a word in between', { taskId: running.task.id, contextId: running.task.contextId }));
+    expect(isTask(reply)).toBe(false);
+    expect(messageText(reply as Parameters<typeof messageText>[0])).toMatch(/running on another replica/);
+    expect((await b.getTask({ tenant: '', id: running.task.id })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    // A new task on the same conversation: one writer per session, so it is refused while the turn runs there.
+    const refused = await send(b, 'and another thing', { contextId: running.task.contextId });
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect(messageText(refused.status?.message)).toMatch(/task running on another replica/);
+    expect((await b.getTask({ tenant: '', id: running.task.id })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
+
+    const canceled = await b.cancelTask({ tenant: '', id: running.task.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // The turn itself stopped on the first replica: its own stream ends canceled.
+    expect(eventState((await running.rest).at(-1)!)).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
   it('a replica that starts while another runs a task leaves that task alone', async () => {
     const text = words(300, 's');
     model.push({ text, chunkDelayMs: 30 });
@@ -147,6 +168,31 @@ describe('two A2A replicas sharing one PostgreSQL store', () => {
     const done = await (await late.client()).getTask({ tenant: '', id: running.task.id });
     expect(messageText(done.status?.message)).toBe(text);
     await stop(late);
+  });
+
+  it('a replica started before its database listens, is not ready, then recovers on its own and keeps its tasks there', async () => {
+    const url = cluster.url('created_late');
+    const early = await startA2aCli({ cwd: a2aProject(), args: ['--adapter', 'a2a', ...modelArgs(), '--store', url] });
+    started.push(early);
+    expect((await fetch(`${early.origin}/readyz`)).status).toBe(503);
+    const admin = new pg.Client({ connectionString: cluster.url() });
+    await admin.connect();
+    await admin.query('CREATE DATABASE created_late');
+    await admin.end();
+    const deadline = Date.now() + 20_000;
+    while ((await fetch(`${early.origin}/readyz`)).status !== 200) {
+      if (Date.now() > deadline) throw new Error('the replica did not become ready');
+      await new Promise((tick) => setTimeout(tick, 100));
+    }
+    model.push({ text: 'Late but here.' });
+    const done = await send(await early.client(), 'hello');
+    expect(messageText(done.status?.message)).toBe('Late but here.');
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    const { rows } = await reader.query<{ state: string }>('SELECT state FROM a2a_tasks WHERE task_id = $1', [done.id]);
+    await reader.end();
+    expect(rows).toEqual([{ state: 'TASK_STATE_COMPLETED' }]);
+    await stop(early);
   });
 
   it('a SIGKILLed replica loses nothing: its finished task reads from the survivor, its running task ends failed there, its conversation goes on', async () => {

@@ -5,6 +5,7 @@ import { POSTGRES_SCHEMA_VERSION } from '../../src/storage/postgres/postgres-sch
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeA2aTaskRecordsContract } from './a2a-task-records-contract.js';
+import { waitFor } from '../helpers/wait-for.js';
 import type { SessionStores } from '../../src/storage/session-storage.js';
 
 // A real server on loopback, started here; missing binaries fail the file (never a skip).
@@ -70,5 +71,31 @@ describe('PostgreSQL driver', () => {
     expect(failure).toMatchObject({ code: 'open_failed' });
     expect(failure.message).toContain('postgres:***@127.0.0.1:1/');
     expect(failure.message).not.toContain('hunter2-secret');
+  });
+
+  it('the A2A change feed survives a dropped connection: watchers look again, later saves are heard', async () => {
+    const url = await cluster.createDatabase();
+    const stores = await openSessionStores({ url });
+    replicas.push(stores);
+    const records = stores.a2aTasks!();
+    let told = 0;
+    records.watchTask!('t', () => told++);
+    await waitFor(() => told >= 1, 10_000, 'the feed to listen');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ n: number }>(
+        "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+      );
+      expect(rows[0]!.n).toBe(1);
+      const afterDrop = told;
+      // Told again once it listens anew (a save may have been missed), then of each save.
+      await waitFor(() => told > afterDrop, 10_000, 'the feed to listen again');
+      const relistened = told;
+      await records.saveTask({ taskId: 't', contextId: 'c', owner: 'o', state: 'TASK_STATE_WORKING', json: '{}' });
+      await waitFor(() => told === relistened + 1, 10_000, 'the save after the drop to be heard');
+    } finally {
+      await admin.end();
+    }
   });
 });

@@ -1,23 +1,15 @@
-import { ensureStateFolder } from '../../storage/state-folder.js';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Agent } from '../../agent/agent.js';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { defaultConfig } from '../../config/default-config.js';
-import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
-import type { SessionStores } from '../../storage/session-storage.js';
-import { SqliteA2aTaskRecords } from '../../storage/sqlite/sqlite-a2a-task-records.js';
 import type { AgentAdapter } from '../agent-adapter.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
 import { loadSkillPrompts } from '../mcp-server/skill-prompts.js';
 import { A2aAgentExecutor } from './a2a-agent-executor.js';
 import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
 import { inheritedListenFd } from './inherited-listener.js';
-import { InterruptedTasks } from './interrupted-tasks.js';
-import { StoredTaskStore } from './stored-task-store.js';
 import { TaskBusManager } from './task-bus-manager.js';
-
-/** How often a replica on a shared store looks for tasks whose replica stopped. */
-const SWEEP_MS = 3_000;
+import { openA2aTasks } from './open-a2a-tasks.js';
 
 export interface A2aAdapterOptions {
   /** The agent's version, for the card. */
@@ -61,32 +53,16 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
     const cwd = resolve(options.cwd ?? process.cwd());
     const host = options.host ?? settings.host;
     const auth = options.networkAuth?.(host) ?? createNetworkAuth({ token: options.authToken, noAuth: options.noAuth, host, log: options.log });
-    // Beside the sessions: the database replicas share, else the project's SQLite file.
-    const stores = await agent.stores?.();
-    const records = openTaskRecords(stores, options.stateDb ? resolve(cwd, options.stateDb) : join(ensureStateFolder(cwd), 'state.db'));
-    const taskStore = new StoredTaskStore(records);
     let executor: A2aAgentExecutor | undefined;
-    const interrupted = new InterruptedTasks({
-      records,
-      taskStore,
-      leases: stores?.forProject(cwd).leases,
-      runsHere: (taskId) => executor?.runsHere(taskId) ?? false,
-      log: options.log,
-    });
-    const failed = await interrupted.endDead();
-    if (failed > 0) options.log?.(`A2A: ${failed} task(s) left running by a stopped process marked failed`);
-    if (records.shared) interrupted.start(options.sweepMs ?? SWEEP_MS);
+    const tasks = await openA2aTasks(agent, { cwd, stateDb: options.stateDb, sweepMs: options.sweepMs, runsHere: (taskId) => executor?.runsHere(taskId) ?? false, log: options.log });
+    const { records, taskStore, interrupted, close } = tasks;
     executor = new A2aAgentExecutor(agent, records, taskStore, {
       cwd,
       inputTimeoutMs: settings.inputTimeoutMs,
-      shared: records.shared,
       onSessionTaken: (owner, contextId) => interrupted.endDead({ owner, contextId }),
+      runsElsewhere: (task) => interrupted.runsElsewhere(task),
       log: options.log,
     });
-    const close = async () => {
-      await interrupted.stop();
-      await records.close();
-    };
     const skills = await loadSkillPrompts(options.skills ?? defaultConfig().skills, cwd);
     let server: A2aHttpServer;
     try {
@@ -107,7 +83,10 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
           skills: skills.map((skill) => ({ name: skill.name, description: skill.description })),
         },
         log: options.log,
-        ready: async () => agent.ready?.(),
+        ready: async () => {
+          await agent.ready?.();
+          await records.ready();
+        },
         ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
         ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
       });
@@ -121,7 +100,3 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
   },
 };
 
-/** The shared store's A2A records (PostgreSQL: same database, same pool), else the SQLite state file's. */
-function openTaskRecords(stores: SessionStores | undefined, sqlitePath: string): A2aTaskRecords {
-  return stores?.a2aTasks?.() ?? new SqliteA2aTaskRecords(sqlitePath);
-}

@@ -1,5 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type TaskStore } from '@a2a-js/sdk/server';
+import { RelayedTaskBus } from './relayed-task-bus.js';
 import type { Agent } from '../../agent/agent.js';
 import { ownedSessions } from '../../agent/owned-sessions.js';
 import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
@@ -13,18 +14,18 @@ import { runA2aTurn, type OpenQuestion } from './run-a2a-turn.js';
 import { TaskRecorder } from './task-recorder.js';
 import { clipForLog } from './clip-for-log.js';
 
+const RUNS_ELSEWHERE =
+  'This task is running on another replica of this agent, which alone can take messages for it; wait until it ends (tasks/get), then send a new message on the same contextId.';
+
 export interface A2aExecutorOptions {
   /** The project the A2A sessions work in. */
   cwd: string;
   /** How long a permission question waits for the peer before the call is rejected. */
   inputTimeoutMs: number;
-  /**
-   * The store is shared by replicas: a session is closed (its lease released) once no task of
-   * this process runs on it, so the conversation's next message may be served by any replica.
-   */
-  shared?: boolean;
   /** Told when this process took a conversation's session: its tasks that run nowhere are dead. */
   onSessionTaken?: (owner: string, contextId: string) => Promise<unknown>;
+  /** Whether another live replica holds the conversation's session (so it may run the task); default: never. */
+  runsElsewhere?: (task: { owner: string; contextId: string }) => Promise<boolean>;
   log?: (message: string) => void;
 }
 
@@ -61,6 +62,11 @@ export class A2aAgentExecutor implements AgentExecutor {
     const running = this.running.get(request.taskId);
     if (running) return this.followUp(running, request, publisher);
     if (request.task) {
+      if (await this.runsElsewhere(ownerOf(request.context), request.task.contextId)) {
+        // Its turn runs on another replica: a reply that leaves the task as it is.
+        bus.publish(AgentEvent.message(agentMessage(ids, [textPart(RUNS_ELSEWHERE)])));
+        return;
+      }
       // A task this process is not running (its turn ended with a previous process).
       publisher.task(TaskState.TASK_STATE_WORKING);
       publisher.status(TaskState.TASK_STATE_FAILED, agentMessage(ids, [textPart('This task is no longer running; send a new message without a taskId to continue the conversation.')]));
@@ -93,6 +99,8 @@ export class A2aAgentExecutor implements AgentExecutor {
     const task: RunningTask = { publisher, sessionId, controller, done: Promise.resolve(), question: undefined };
     // Known as running here before it is stored: restart recovery never takes it for dead.
     this.running.set(request.taskId, task);
+    // On a shared store a peer may cancel the task through another replica.
+    const unwatchCancel = this.records.watchCancel?.(request.taskId, () => controller.abort());
     publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
     publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
     task.done = runA2aTurn(this.agent, {
@@ -105,6 +113,7 @@ export class A2aAgentExecutor implements AgentExecutor {
         task.question = question;
       },
     })
+      .finally(() => unwatchCancel?.())
       .finally(() => recorder.close())
       .finally(() => this.running.delete(request.taskId))
       .finally(() => this.handBack(sessionId));
@@ -113,6 +122,14 @@ export class A2aAgentExecutor implements AgentExecutor {
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const running = this.running.get(taskId);
+    if (!running && bus instanceof RelayedTaskBus && this.records.requestCancel) {
+      const stored = await this.records.loadTask(taskId, bus.source.owner);
+      if (stored && (await this.runsElsewhere(stored.owner, stored.contextId))) {
+        // The replica running the turn cancels it; its canceled state comes back on this bus.
+        await this.records.requestCancel(taskId);
+        return;
+      }
+    }
     if (!running) {
       // The bus outlived its turn: nothing runs, so the task is simply marked canceled.
       new TaskPublisher(bus, { taskId, contextId: '' }).status(TaskState.TASK_STATE_CANCELED);
@@ -150,6 +167,10 @@ export class A2aAgentExecutor implements AgentExecutor {
     await running.done;
   }
 
+  private async runsElsewhere(owner: string, contextId: string): Promise<boolean> {
+    return (await this.options.runsElsewhere?.({ owner, contextId })) ?? false;
+  }
+
   /** Whether the task's turn runs in this process. */
   runsHere(taskId: string): boolean {
     return this.running.has(taskId);
@@ -160,7 +181,7 @@ export class A2aAgentExecutor implements AgentExecutor {
    * was stored) once no task of this process runs on it: any replica may serve the next message.
    */
   private async handBack(sessionId: string): Promise<void> {
-    if (!this.options.shared) return;
+    if (!this.records.shared) return;
     for (const other of this.running.values()) if (other.sessionId === sessionId) return;
     await this.agent.sessions.close(sessionId).catch((error: unknown) => this.options.log?.(`A2A: closing session ${sessionId} failed: ${(error as Error).message}`));
   }

@@ -18,7 +18,7 @@ export interface InterruptedTasksOptions {
    * no other live process holds has lost its turn. Absent: no other process is trusted to run
    * any task (every live task not running here is dead).
    */
-  leases: SessionStorageLeases | undefined;
+  leases: () => SessionStorageLeases | undefined;
   /** Whether the task's turn runs in this process. */
   runsHere(taskId: string): boolean;
   log?: (message: string) => void;
@@ -38,16 +38,23 @@ export class InterruptedTasks {
 
   /** Fails the dead tasks (of one conversation when `only` is given); resolves to how many. */
   async endDead(only?: { owner: string; contextId: string }): Promise<number> {
-    const { records, leases, runsHere } = this.options;
+    const { records, runsHere } = this.options;
     let ended = 0;
     for (const record of await records.tasksInStates(LIVE_STATES)) {
       if (only && (record.owner !== only.owner || record.contextId !== only.contextId)) continue;
-      if (runsHere(record.taskId)) continue;
-      const binding = await records.contextSession(record.contextId, record.owner);
-      if (binding && leases && (await leases.heldByAnother(binding.sessionId))) continue;
+      if (runsHere(record.taskId) || (await this.runsElsewhere(record))) continue;
       if (await this.#fail(record)) ended++;
     }
     return ended;
+  }
+
+  /** Whether another live process holds the session of the task's conversation (so it may run the task). */
+  async runsElsewhere(task: { owner: string; contextId: string }): Promise<boolean> {
+    const { records } = this.options;
+    const leases = this.options.leases();
+    if (!leases) return false;
+    const binding = await records.contextSession(task.contextId, task.owner);
+    return binding !== undefined && (await leases.heldByAnother(binding.sessionId));
   }
 
   /** Sweeps every `intervalMs` until {@link stop}; a sweep still running is not started twice. */

@@ -8,6 +8,8 @@ type FinishedListener = () => void;
 const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 
 export interface RelaySource {
+  /** The principal the task belongs to. */
+  owner: string;
   /** The task as stored now, for the caller's principal. */
   load(): Promise<Task | undefined>;
   /** Calls `changed` after every save of the task by any replica; returns the function that stops it. */
@@ -31,7 +33,7 @@ export class RelayedTaskBus implements ExecutionEventBus {
   #unwatch: (() => void) | undefined;
 
   constructor(
-    private readonly source: RelaySource,
+    readonly source: RelaySource,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
     this.#chain = this.#read(true);
@@ -80,10 +82,13 @@ export class RelayedTaskBus implements ExecutionEventBus {
       const task = await this.source.load();
       if (!task) return;
       const events = this.#changes(task);
+      const ended = task.status !== undefined && TERMINAL.has(task.status.state);
+      // A task already ended at the first read still tells its end (a cancel waits for it).
       if (!baseline) for (const event of events) this.publish(event);
-      if (task.status && TERMINAL.has(task.status.state)) {
+      else if (ended) this.publish(events.at(-1)!);
+      if (ended) {
         this.#stop();
-        if (!baseline) this.finished();
+        this.finished();
       }
     } catch (error) {
       this.onError(error);

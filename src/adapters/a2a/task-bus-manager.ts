@@ -26,10 +26,10 @@ export class TaskBusManager implements ExecutionEventBusManager {
   getByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus | undefined {
     const local = this.#local.getByTaskId(taskId, context);
     const watch = this.records.watchTask?.bind(this.records);
-    if (local || !watch || !context) return local;
+    if (local || !this.records.shared || !watch || !context) return local;
     const owner = ownerOf(context);
     return new RelayedTaskBus(
-      { load: () => this.store.loadAs(taskId, owner), watch: (changed) => watch(taskId, changed) },
+      { owner, load: () => this.store.loadAs(taskId, owner), watch: (changed) => watch(taskId, changed) },
       (error) => this.log?.(`A2A task ${taskId}: reading its update from the store failed: ${(error as Error).message}`),
     );
   }

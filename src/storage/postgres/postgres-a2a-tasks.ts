@@ -4,8 +4,9 @@ import { StorageError } from '../storage-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { PostgresTaskFeed } from './postgres-task-feed.js';
 
-/** The channel every save of an A2A task is announced on; the payload is the task id. */
+/** The channel every save of an A2A task is announced on; the payload is the task id (or `cancel:` and the id, a request to cancel it). */
 export const A2A_TASK_CHANNEL = 'plaited_a2a_task';
+const CANCEL_PREFIX = 'cancel:';
 
 /**
  * The A2A tables (migration step 2): the SQLite file's tables, with `updated_at` written from
@@ -118,6 +119,14 @@ export class PostgresA2aTaskRecords implements A2aTaskRecords {
 
   watchTask(taskId: string, listener: () => void): () => void {
     return this.feed.watch(taskId, listener);
+  }
+
+  async requestCancel(taskId: string): Promise<void> {
+    await this.pool.query(`SELECT pg_notify('${A2A_TASK_CHANNEL}', $1)`, [`${CANCEL_PREFIX}${taskId}`]);
+  }
+
+  watchCancel(taskId: string, listener: () => void): () => void {
+    return this.feed.watch(`${CANCEL_PREFIX}${taskId}`, listener, { onListen: false });
   }
 
   /** The pool is the session store's (closed with it); only the change feed is this object's. */

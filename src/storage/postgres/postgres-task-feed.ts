@@ -11,6 +11,8 @@ const RECONNECT_MS = 1_000;
  */
 export class PostgresTaskFeed {
   readonly #watchers = new Map<string, Set<() => void>>();
+  /** Watchers told only of notifications, not when the feed starts listening (requests, not changes). */
+  readonly #signalOnly = new WeakSet<() => void>();
   #client: pg.Client | undefined;
   #connecting: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -22,7 +24,8 @@ export class PostgresTaskFeed {
     private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
-  watch(taskId: string, listener: () => void): () => void {
+  watch(taskId: string, listener: () => void, options: { onListen?: boolean } = {}): () => void {
+    if (options.onListen === false) this.#signalOnly.add(listener);
     let set = this.#watchers.get(taskId);
     if (!set) this.#watchers.set(taskId, (set = new Set()));
     set.add(listener);
@@ -60,7 +63,7 @@ export class PostgresTaskFeed {
       }
       this.#client = client;
       // Saves made before the feed listened were not heard: every watcher looks (again) now.
-      for (const set of [...this.#watchers.values()]) this.#tell(set);
+      for (const set of [...this.#watchers.values()]) this.#tell(set, true);
     })()
       .catch((error: unknown) => {
         this.warn(`A2A task feed: cannot listen (${(error as Error).message}); retrying`);
@@ -87,8 +90,9 @@ export class PostgresTaskFeed {
     }, RECONNECT_MS).unref();
   }
 
-  #tell(set: Set<() => void> | undefined): void {
+  #tell(set: Set<() => void> | undefined, onListen = false): void {
     for (const listener of [...(set ?? [])]) {
+      if (onListen && this.#signalOnly.has(listener)) continue;
       try {
         listener();
       } catch {
