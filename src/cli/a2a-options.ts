@@ -2,6 +2,7 @@ import type { A2aAdapterOptions } from '../adapters/a2a/a2a-adapter.js';
 import type { NetworkAuth } from '../adapters/http/network-auth.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { CliArgs } from './parse-cli-args.js';
+import { replicaIdOption } from './replica-id-option.js';
 import type { Log } from './stderr-log.js';
 
 /**
@@ -20,6 +21,7 @@ export function a2aOptions(config: PlaitedConfig, args: CliArgs, log: Log, versi
     host: (sharedFlags ? args.host : undefined) ?? settings.host,
     port: (sharedFlags ? args.port : undefined) ?? settings.port,
     ...(networkAuth ? { networkAuth } : {}),
+    ...replicaIdOption(config, args),
     log: (message) => log('info', message),
     onListening: (server) => log('info', `A2A at ${server.url} (REST ${server.restUrl}, agent card ${server.cardUrl})`),
   };

@@ -19,6 +19,8 @@ export interface CliArgs {
   authToken?: string;
   /** A file holding the bearer token (first line), read at start: keeps it off the command line. */
   authTokenFile?: string;
+  /** This replica's route name behind a balancer; else PLAITED_REPLICA_ID, config `server.replicaId`. */
+  replicaId?: string;
   /** Session store URL (`postgres://…`); else PLAITED_STORE, config `storage.url`, else SQLite files. */
   store?: string;
   /** No auth for --transport http: only with a loopback host. */
@@ -85,6 +87,9 @@ Options:
                         every replica given the same URL (default: PLAITED_STORE, config
                         storage.url, else a SQLite file per project); prefer PLAITED_STORE
                         for a URL with a password
+  --replica-id NAME     this replica's route name behind a balancer (letters, digits, - and _):
+                        prefixes its ACP connection ids, named in the Plaited-Replica header
+                        (default: PLAITED_REPLICA_ID, config server.replicaId, else host-port)
   --log-level LEVEL     error, warn, info (default) or debug; logs go to stderr
   --log-file PATH       also write the log as JSON lines to PATH (rotated past
                         PLAITED_LOG_FILE_MAX_BYTES, default 10 MiB; 3 old files kept)
@@ -137,6 +142,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'auth-token-file': { type: 'string' },
         'no-auth': { type: 'boolean' },
         store: { type: 'string' },
+        'replica-id': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -175,6 +181,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     authToken: values['auth-token'],
     authTokenFile: values['auth-token-file'],
     ...(values.store === undefined ? {} : { store: values.store }),
+    ...(values['replica-id'] === undefined ? {} : { replicaId: values['replica-id'] }),
     noAuth: values['no-auth'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,

@@ -24,6 +24,7 @@ import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
 import { a2aOptions } from './a2a-options.js';
+import { replicaIdOption } from './replica-id-option.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
@@ -268,7 +269,8 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       maxJsonDepth: settings.maxJsonDepth,
       acpSettings: acpSettingsFromConfig(config),
       networkAuth,
-      onListening: (url: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path)`),
+      ...replicaIdOption(config, args),
+      onListening: (url: string, replicaId: string) => log('info', `ACP over HTTP at ${url} (WebSocket on the same path; replica ${replicaId})`),
     };
   }
   if (name === 'mcp') {
@@ -278,6 +280,7 @@ function adapterOptions(name: string, config: PlaitedConfig, args: CliArgs, log:
       ...(args.transport ? { transport: args.transport } : {}),
       ...(args.host ? { host: args.host } : {}),
       ...(args.port !== undefined ? { port: args.port } : {}),
+      ...replicaIdOption(config, args),
       networkAuth,
       log,
     };

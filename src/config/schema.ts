@@ -291,6 +291,11 @@ export const sandboxSchema = z.strictObject({
 export const a2aSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().nonnegative().default(4100),
+  /**
+   * Where peers reach this agent, when not at the address it listens on (behind a balancer:
+   * `https://agent.example.com`): the agent card names `<publicUrl>/a2a` and `<publicUrl>/a2a/rest`.
+   */
+  publicUrl: z.string().url().optional(),
   /** How long a task waits in `input-required` for the peer's answer before the tool call is rejected. */
   inputTimeoutMs: z.number().int().positive().default(300_000),
   /** Largest request body accepted (bytes); larger ones are refused (413). */
@@ -344,6 +349,14 @@ export const adaptersSchema = z.strictObject({
 
 /** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */
 export const serverSchema = z.strictObject({
+  /**
+   * This replica's route name behind a balancer (`--replica-id` and `PLAITED_REPLICA_ID` win): the
+   * prefix of its ACP connection ids and its `Plaited-Replica` header. Default: host name and port.
+   */
+  replicaId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, { message: 'server.replicaId must be 1 to 63 letters, digits, "-" or "_" (no ".")' })
+    .optional(),
   auth: z
     .strictObject({
       /** Bearer token of the local user; `--auth-token` and `PLAITED_AUTH_TOKEN` win over it. Generated at start when none is set. */

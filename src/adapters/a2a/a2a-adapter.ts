@@ -25,6 +25,8 @@ export interface A2aAdapterOptions {
   port?: number;
   /** Who may call: the process's shared network auth (the CLI's). Default: a bearer token from `authToken`, generated and logged when absent; `noAuth` only on loopback. */
   networkAuth?: (host: string) => NetworkAuth;
+  /** This replica's route name behind a balancer (`Plaited-Replica`); default: host name and port. */
+  replicaId?: string;
   authToken?: string;
   noAuth?: boolean;
   /** The project the A2A sessions work in (default: the process cwd). */
@@ -85,6 +87,8 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
           await agent.ready?.();
           await records.ready();
         },
+        ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+        ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
       });
     } catch (error) {
       await close();

@@ -41,6 +41,10 @@ export interface A2aHttpOptions {
   log?: (message: string) => void;
   /** What `/readyz` waits for (the agent's store answering). */
   ready?: () => Promise<void>;
+  /** The origin the card names (a balancer's); default: the address this server listens on. */
+  publicUrl?: string;
+  /** This replica's route name (`Plaited-Replica`); default: host name and port. */
+  replicaId?: string;
 }
 
 export interface A2aHttpServer {
@@ -98,8 +102,10 @@ export async function serveA2aHttp(options: A2aHttpOptions): Promise<A2aHttpServ
         : rpcJson({ jsonrpc: '2.0', id: null, error: { code: -32603, message: internalErrorMessage(error) } }, 500),
     warn: options.log,
     ...(options.ready ? { ready: options.ready } : {}),
+    ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
   });
-  const card = buildAgentCard({ ...options.card, url: `${core.origin}${A2A_RPC_PATH}`, restUrl: `${core.origin}${A2A_REST_PATH}`, bearerAuth: options.auth.enabled });
+  const cardOrigin = options.publicUrl?.replace(/\/+$/, '') ?? core.origin;
+  const card = buildAgentCard({ ...options.card, url: `${cardOrigin}${A2A_RPC_PATH}`, restUrl: `${cardOrigin}${A2A_REST_PATH}`, bearerAuth: options.auth.enabled });
   cards.current = JSON.stringify(AgentCard.toJSON(card));
   cards.legacy = JSON.stringify(legacyAgentCard(card));
   const handler = new DefaultRequestHandler(card, options.taskStore, options.executor, options.buses);

@@ -25,8 +25,10 @@ export interface AcpAdapterOptions extends ServeAcpOptions {
   networkAuth?: (host: string) => NetworkAuth;
   authToken?: string;
   noAuth?: boolean;
-  /** HTTP transport: told the URL once listening. */
-  onListening?: (url: string) => void;
+  /** HTTP transport: this replica's route name behind a balancer (default: host name and port). */
+  replicaId?: string;
+  /** HTTP transport: told the URL (and the replica's route name) once listening. */
+  onListening?: (url: string, replicaId: string) => void;
 }
 
 export interface AcpStdioServer {
@@ -57,7 +59,7 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
         maxMessageBytes: options.maxMessageBytes ?? settings.maxMessageBytes,
         maxJsonDepth: options.maxJsonDepth ?? settings.maxJsonDepth,
       });
-      options.onListening?.(server.url);
+      options.onListening?.(server.url, server.replicaId);
       return { closed: server.closed, close: () => void server.close(), url: server.url, drain: () => server.drain() };
     }
     const input = Readable.toWeb((options.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;

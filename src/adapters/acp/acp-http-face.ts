@@ -12,6 +12,7 @@ import { PARSE_ERROR, errorResponse } from '../json-rpc/inspect-json-rpc.js';
 import { drainingRefusal } from './acp-draining-refusal.js';
 import type { JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { recoverJsonRpcId } from '../json-rpc/recover-json-rpc-id.js';
+import { CONNECTION_HEADER, connectionRoute, misroutedResponse, withPrefixedConnectionId, withSdkConnectionId } from './acp-connection-route.js';
 import { AcpHttpBatchLink } from './acp-http-batch-link.js';
 import { watchIdle } from './acp-http-idle-stream.js';
 import { answerHttpBatch } from './answer-http-batch.js';
@@ -21,12 +22,13 @@ import type { ServeAcpOptions } from './serve-acp.js';
 import { serveAcpVersions, type AcpConnectionHandle } from './serve-acp-versions.js';
 
 export const ACP_HTTP_PATH = '/acp';
-const CONNECTION_HEADER = 'acp-connection-id';
 
 export interface AcpHttpFaceOptions extends ServeAcpOptions {
   idleMs: number;
   limits: JsonRpcLimits;
   webSockets: WebSocketServer;
+  /** This replica's route name: the prefix of the connection ids it hands out (known once listening). */
+  replicaId: () => string;
 }
 
 interface PrincipalServer {
@@ -96,25 +98,29 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
   };
 
   const forward = async (request: Request, text: string, principal: string, entry: PrincipalServer): Promise<Response> => {
-    const connectionId = request.headers.get(CONNECTION_HEADER);
+    const replica = options.replicaId();
+    const route = connectionRoute(request.headers.get(CONNECTION_HEADER), replica);
+    if (route.kind === 'other') return misroutedResponse(route.route, replica, recoverJsonRpcId(text), warn);
+    const connectionId = route.kind === 'none' ? undefined : route.id;
     if (text.trimStart().startsWith('[')) {
       return answerHttpBatch(text, connectionId ? entry.links.get(connectionId) : undefined, { limits, signal: request.signal, warn });
     }
-    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+    const forwarded = new Request(request.url, { method: 'POST', headers: withSdkConnectionId(request.headers, connectionId), body: text, signal: request.signal });
     if (connectionId) return entry.acp.handleRequest(forwarded);
     if (draining) return drainingRefusal(text);
-    // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it.
+    // A new connection (an `initialize`): its batch link is kept under the id the SDK gives it,
+    // the client is given that id behind this replica's route name.
     const link = new AcpHttpBatchLink(limits);
     const response = await entry.acp.handleRequest(forwarded, { createAgent: () => connector(principal, link) });
     const id = response.headers.get(CONNECTION_HEADER);
     if (id) entry.links.set(id, link);
-    return response;
+    return id ? withPrefixedConnectionId(response, replica) : response;
   };
 
   const face: HttpFace = {
     paths: [ACP_HTTP_PATH],
     unauthorized: () => unauthorizedResponse(),
-    fetch: (request, principal) => (request.method === 'POST' ? post(request, principal!) : serverFor(principal!).acp.handleRequest(request)),
+    fetch: (request, principal) => (request.method === 'POST' ? post(request, principal!) : getOrDelete(serverFor(principal!).acp, request, options.replicaId(), warn)),
     upgrade: ({ req, socket, head }, principal) => {
       if (draining) return void writeUpgradeRefusal(socket, drainingRefusal('')).catch(() => socket.destroy());
       serverFor(principal).upgrade(req, socket, head);
@@ -130,6 +136,14 @@ export function createAcpHttpFace(agent: Agent, options: AcpHttpFaceOptions): { 
       options.webSockets.close();
     },
   };
+}
+
+/** A GET (the SSE streams) or DELETE: the SDK's, with the route prefix checked and stripped. */
+function getOrDelete(server: AcpServer, request: Request, replica: string, warn: ((message: string) => void) | undefined): Promise<Response> | Response {
+  const route = connectionRoute(request.headers.get(CONNECTION_HEADER), replica);
+  if (route.kind === 'other') return misroutedResponse(route.route, replica, null, warn);
+  if (route.kind !== 'own') return server.handleRequest(request);
+  return server.handleRequest(new Request(request.url, { method: request.method, headers: withSdkConnectionId(request.headers, route.id), signal: request.signal }));
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -1,7 +1,8 @@
 import type { Agent } from '../../agent/agent.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
 import { selectSubprotocol } from '../http/request-principal.js';
-import { serveHttpCore } from '../http/serve-http-core.js';
+import { REPLICA_HEADER } from '../http/replica-id.js';
+import { serveHttpCore, type HttpCore } from '../http/serve-http-core.js';
 import { internalErrorMessage } from '../internal-error-message.js';
 import { errorResponse } from '../json-rpc/inspect-json-rpc.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
@@ -24,12 +25,16 @@ export interface AcpHttpOptions extends ServeAcpOptions {
   authToken?: string;
   /** No authentication: only with a loopback host. */
   noAuth?: boolean;
+  /** This replica's route name: the prefix of its ACP connection ids, which a balancer routes by (default: host name and port). */
+  replicaId?: string;
 }
 
 export interface AcpHttpServer {
   /** `http://host:port/acp`; WebSocket clients use the same path with `ws://`. */
   url: string;
   port: number;
+  /** The route name this replica answers under (`Plaited-Replica`, the connection ids' prefix). */
+  replicaId: string;
   /** Connections currently open (HTTP and WebSocket). */
   connections(): number;
   closed: Promise<void>;
@@ -50,8 +55,12 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
   const limits = jsonRpcLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxJsonDepth });
   const { WebSocketServer } = await import('ws');
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols: (protocols) => selectSubprotocol(protocols) });
-  const acp = createAcpHttpFace(agent, { ...options, idleMs: options.idleTimeoutMs ?? 300_000, limits, webSockets });
-  const core = await serveHttpCore({
+  let core: HttpCore | undefined;
+  const replicaId = () => core?.replicaId ?? options.replicaId ?? '';
+  // The upgrade's 101 names the replica too (it is written by ws, not by the core).
+  webSockets.on('headers', (headers) => headers.push(`${REPLICA_HEADER}: ${replicaId()}`));
+  const acp = createAcpHttpFace(agent, { ...options, idleMs: options.idleTimeoutMs ?? 300_000, limits, webSockets, replicaId });
+  core = await serveHttpCore({
     host,
     port: options.port,
     auth,
@@ -63,16 +72,18 @@ export async function serveAcpHttp(agent: Agent, options: AcpHttpOptions): Promi
     failed: (error) => new Response(JSON.stringify(errorResponse(null, -32603, internalErrorMessage(error))), { status: 500, headers: { 'content-type': 'application/json' } }),
     warn: options.warn ?? options.log,
     ready: async () => agent.ready?.(),
+    ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
   });
   return {
     url: `${core.origin}${ACP_HTTP_PATH}`,
     port: core.port,
+    replicaId: core.replicaId,
     connections: acp.connections,
     closed: core.closed,
     drain: () => acp.drain(),
     async close() {
       await acp.close();
-      await core.close();
+      await core!.close();
     },
   };
 }

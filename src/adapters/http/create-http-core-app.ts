@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import { createHostOriginCheck } from './host-origin-check.js';
 import type { HttpFace, HttpUpgrade } from './http-face.js';
 import type { NetworkAuth } from './network-auth.js';
+import { REPLICA_HEADER } from './replica-id.js';
 import { requestPrincipal } from './request-principal.js';
 
 /** What a request reaches the core with: Node's request and response, or (for a WebSocket upgrade) the socket. */
@@ -27,6 +28,8 @@ export interface HttpCoreAppOptions {
   warn?: (message: string) => void;
   /** What `/readyz` waits for (the agent's store answering); absent: ready once listening. */
   ready?: () => Promise<void>;
+  /** This replica's route name, sent as `Plaited-Replica` on every response (known once listening). */
+  replica?: () => string | undefined;
 }
 
 type CoreContext = Context<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }>;
@@ -40,6 +43,21 @@ type CoreContext = Context<{ Bindings: HttpCoreBindings; Variables: { principal:
 export function createHttpCoreApp(options: HttpCoreAppOptions): Hono<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }> {
   const checkHostOrigin = createHostOriginCheck({ host: options.host, allowedOrigins: options.allowedOrigins });
   const app = new Hono<{ Bindings: HttpCoreBindings; Variables: { principal: string | undefined } }>();
+  // First, so that every answer names the replica (health checks and refusals too): behind a
+  // balancer, which replica answered is what an operator asks first.
+  app.use('*', async (c, next) => {
+    await next();
+    const replica = options.replica?.();
+    if (!replica) return;
+    try {
+      c.res.headers.set(REPLICA_HEADER, replica);
+    } catch {
+      // Immutable headers (a Response.redirect, a fetched response): the same answer, copied.
+      const headers = new Headers(c.res.headers);
+      headers.set(REPLICA_HEADER, replica);
+      c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
+    }
+  });
   addHealthRoutes(app, options);
   app.use('*', async (c, next) => {
     const refused = checkHostOrigin({ host: c.req.header('host'), origin: c.req.header('origin') });

@@ -1,12 +1,16 @@
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { createHttpCoreApp, type HttpCoreAppOptions, type HttpCoreBindings } from './create-http-core-app.js';
 import { serverOrigin } from './host-origin-check.js';
+import { checkReplicaId, defaultReplicaId } from './replica-id.js';
 import { writeUpgradeRefusal } from './write-upgrade-refusal.js';
 
-export interface HttpCoreOptions extends HttpCoreAppOptions {
+export interface HttpCoreOptions extends Omit<HttpCoreAppOptions, 'replica'> {
+  /** This replica's route name (default: host name and port, see `defaultReplicaId`). */
+  replicaId?: string;
   /** 0 picks a free port. */
   port: number;
   /** Accept on this inherited listening socket instead of binding `host:port` (a sandboxed child). */
@@ -19,6 +23,8 @@ export interface HttpCore {
   /** `http://host:port` (a wildcard bind is reached through 127.0.0.1). */
   origin: string;
   port: number;
+  /** The route name every response names in `Plaited-Replica`. */
+  replicaId: string;
   closed: Promise<void>;
   /** Stops accepting and drops every open connection (the faces close their own state first). */
   close(): Promise<void>;
@@ -32,7 +38,8 @@ export interface HttpCore {
  * takes it accepts the socket, any refusal is written on the socket and the socket closed.
  */
 export async function serveHttpCore(options: HttpCoreOptions): Promise<HttpCore> {
-  const app = createHttpCoreApp(options);
+  let replicaId = options.replicaId === undefined ? undefined : checkReplicaId(options.replicaId);
+  const app = createHttpCoreApp({ ...options, replica: () => replicaId });
   // Bodies are re-wrapped so that a failing stream reaches the adaptor as a plain error: on a
   // premature-close error it writes to stdout, which belongs to a stdio protocol in the same process.
   // Only the HTTP/1.1 server is created, so the bindings are always Node's request and response.
@@ -63,14 +70,19 @@ export async function serveHttpCore(options: HttpCoreOptions): Promise<HttpCore>
   }
   await new Promise<void>((ready, fail) => {
     http.once('error', (error) => fail(options.listenError?.(error) ?? error));
-    if (options.listenFd !== undefined) http.listen({ fd: options.listenFd }, () => ready());
-    else http.listen(options.port, options.host, () => ready());
+    const listening = () => {
+      replicaId ??= defaultReplicaId(hostname(), (http.address() as AddressInfo).port);
+      ready();
+    };
+    if (options.listenFd !== undefined) http.listen({ fd: options.listenFd }, listening);
+    else http.listen(options.port, options.host, listening);
   });
   const port = (http.address() as AddressInfo).port;
   const closed = new Promise<void>((done) => http.once('close', () => done()));
   return {
     origin: serverOrigin(options.host, port),
     port,
+    replicaId: replicaId!,
     closed,
     async close() {
       http.closeAllConnections();

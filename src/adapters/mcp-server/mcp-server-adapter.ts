@@ -35,6 +35,8 @@ export interface McpServerAdapterOptions {
   networkAuth?: (host: string) => NetworkAuth;
   authToken?: string;
   noAuth?: boolean;
+  /** HTTP: this replica's route name behind a balancer (the prefix of its `Mcp-Session-Id`s; default: host name and port). */
+  replicaId?: string;
   /** Diagnostics (stderr in the CLI); never stdout. */
   log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
 }
@@ -87,6 +89,7 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
         onError,
         limits,
         warn,
+        ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
       });
       log('info', `MCP over streamable HTTP at ${server.url}`);
       return { transport, url: server.url, closed: server.closed, close: () => server.close() };

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
 import { LOCAL_PRINCIPAL } from '../../agent/owned-sessions.js';
 import { createNetworkAuth, type NetworkAuth } from '../http/network-auth.js';
-import { serveHttpCore } from '../http/serve-http-core.js';
+import { misroutedMessage, routeOf } from '../http/replica-id.js';
+import { serveHttpCore, type HttpCore } from '../http/serve-http-core.js';
 import { unauthorizedResponse } from '../http/unauthorized-response.js';
 import { jsonRpcLimits, type JsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { guardMcpHttpRequest, withRequestId } from './guard-mcp-http-request.js';
@@ -35,6 +36,8 @@ export interface McpHttpOptions {
   /** No authentication: only with a loopback host. */
   noAuth?: boolean;
   log?: (message: string) => void;
+  /** This replica's route name: the prefix of its `Mcp-Session-Id`s, which a balancer routes by (default: host name and port). */
+  replicaId?: string;
 }
 
 /** Builds the MCP server instance a request is served by, for the principal it speaks for. */
@@ -62,13 +65,16 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
   const auth = options.auth ?? createNetworkAuth({ host, token: options.authToken, noAuth: options.noAuth, log: options.log });
   const limits = jsonRpcLimits(options.limits);
   const sessions = new McpHttpSessions(options.sessionIdleMs ?? 30 * 60_000);
+  let core: HttpCore | undefined;
+  const replica = () => core?.replicaId ?? options.replicaId ?? '';
   // The principal travels to the per-request factory as the request's auth info.
   const modern = createMcpHandler((ctx) => factory(ctx.authInfo?.clientId ?? LOCAL_PRINCIPAL), { legacy: 'reject', onerror: options.onError });
 
   const openSession = async (request: Request, principal: string): Promise<Response> => {
     const server = await factory(principal);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      // `<replica>.<uuid>`: a balancer sends the session's requests to the replica that holds it.
+      sessionIdGenerator: () => `${replica()}.${randomUUID()}`,
       onsessioninitialized: (id) => sessions.add(id, transport, server, principal),
       onsessionclosed: (id) => void sessions.delete(id),
     });
@@ -113,6 +119,8 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
       return explainMcpResponse(await modern.fetch(request, { authInfo: { token: '', clientId: principal, scopes: [] } }), options.warn);
     }
     const sessionId = request.headers.get('mcp-session-id');
+    const misrouted = sessionId ? misroutedSession(sessionId, replica(), options.warn) : undefined;
+    if (misrouted) return misrouted;
     if (sessionId) {
       // Another principal's session is answered as unknown: its existence is not revealed.
       return (await sessions.handle(sessionId, request, principal)) ?? jsonError(404, -32001, 'Session not found');
@@ -121,7 +129,7 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     return openSession(request, principal);
   };
 
-  const core = await serveHttpCore({
+  core = await serveHttpCore({
     host,
     port: options.port,
     auth,
@@ -132,6 +140,7 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     failed: (error) => jsonError(500, -32603, internalErrorMessage(error)),
     warn: options.warn,
     listenError: (error) => new McpAdapterError('http_listen_failed', `cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error }),
+    ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
   });
   return {
     url: `${core.origin}${MCP_HTTP_PATH}`,
@@ -141,9 +150,17 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     async close() {
       await modern.close().catch(() => undefined);
       await sessions.closeAll();
-      await core.close();
+      await core!.close();
     },
   };
+}
+
+/** A session id of another replica (`<replica>.<uuid>`): refused 421, naming the balancer's routing rule. */
+function misroutedSession(sessionId: string, replica: string, warn: ((message: string) => void) | undefined): Response | undefined {
+  const route = routeOf(sessionId);
+  if (route === undefined || route === replica) return undefined;
+  warn?.(`mcp: refused a request for a session of replica "${route}" (this is "${replica}"): the balancer must route by the Mcp-Session-Id prefix`);
+  return jsonError(421, -32001, misroutedMessage('Mcp-Session-Id', route, replica));
 }
 
 function jsonError(status: number, code: number, message: string): Response {

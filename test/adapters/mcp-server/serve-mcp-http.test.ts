@@ -74,3 +74,30 @@ describe('serveMcpHttp: 2025-era sessions', () => {
     expect(tools.map((tool) => tool.name)).toContain('prompt');
   });
 });
+
+describe('serveMcpHttp behind a balancer', () => {
+  it("hands out Mcp-Session-Id <replica>.<uuid>, serves it, and answers another replica's id with the misrouting error", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-mcp-http-route-'));
+    const agent = createAgent({ config: configSchema.parse({ agent: { stateDb: join(cwd, 'state.db') } }), model: scriptedModel([]), tools: [] });
+    const a = await serveMcpHttp(() => createAgentMcpServer(agent, { cwd, skills: [] }), { port: 0, authToken: TEST_AUTH_TOKEN, replicaId: 'replica-a' });
+    const b = await serveMcpHttp(() => createAgentMcpServer(agent, { cwd, skills: [] }), { port: 0, authToken: TEST_AUTH_TOKEN, replicaId: 'replica-b' });
+    cleanups.push(() => agent.stop(), () => a.close(), () => b.close());
+    const opened = await fetch(a.url, { method: 'POST', headers: HEADERS, body: INITIALIZE });
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    expect(sessionId).toMatch(/^replica-a\.[0-9a-f-]{36}$/);
+    expect(opened.headers.get('plaited-replica')).toBe('replica-a');
+    await opened.text();
+
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const headers = { ...HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const own = await fetch(a.url, { method: 'POST', headers, body: list });
+    expect(own.status).toBe(200);
+    await own.text();
+    const elsewhere = await fetch(b.url, { method: 'POST', headers, body: list });
+    expect(elsewhere.status).toBe(421);
+    const body = (await elsewhere.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32001);
+    expect(body.error.message).toContain('this Mcp-Session-Id belongs to replica "replica-a", but the request reached replica "replica-b"');
+    expect(body.error.message).toContain('route every request that carries an Mcp-Session-Id to the replica named by its prefix');
+  });
+});
