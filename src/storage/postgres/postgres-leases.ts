@@ -75,13 +75,15 @@ export class PostgresLeases implements SessionStorageLeases {
 
   /**
    * Locks the session's row for the caller's transaction and throws `session_in_use` when this
-   * replica's epoch is no longer the current one. Returns whether the session exists.
+   * replica's epoch is no longer the current one. Returns `undefined` when the session does not
+   * exist, else the epoch this replica writes under (`null` when it holds no lease on it).
    */
-  async lockAndAssertHeld(client: PoolClient, sessionId: string): Promise<boolean> {
+  async lockAndAssertHeld(client: PoolClient, sessionId: string): Promise<{ epoch: number | null } | undefined> {
     const { rows } = await client.query<{ epoch: number }>('SELECT lease_epoch AS epoch FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]);
     const held = this.#held.get(sessionId);
-    if (rows[0] === undefined) return false;
-    if (held === undefined || rows[0].epoch === held) return true;
+    if (rows[0] === undefined) return undefined;
+    if (held === undefined) return { epoch: null };
+    if (rows[0].epoch === held) return { epoch: held };
     throw new StorageError(
       'session_in_use',
       `Session "${sessionId}" was taken over by another plaited-agent replica while this one was not renewing its lease; this write was refused. Load the session again to continue from what the other replica wrote`,
