@@ -1,0 +1,141 @@
+/**
+ * Replicas: turns per second and p50/p99 per turn with the instant model, ACP over WebSocket,
+ * for one replica on SQLite, one on PostgreSQL, and three on PostgreSQL behind nginx (the
+ * reference configuration, deploy/nginx/plaited-agent.conf), in one run; and the latency the
+ * PostgreSQL store adds to a turn (one client, turns one after another: no queueing in it).
+ * Each client opens one session and sends its turns one after another; the sessions stay on the
+ * replica that took the client's connection (nginx spreads the connections round robin).
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { instantOpenAIServer } from './instant-openai-server.js';
+import { startNginxBalancer } from './nginx-balancer.js';
+import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
+import { BENCH_TOKEN, startReplicaCli, type ReplicaCli } from './replica-cli.js';
+import { percentile, round } from './stats.js';
+
+export interface TurnLoad {
+  clients: number;
+  turnsPerClient: number;
+  /** Unmeasured turns per client first (the first turn of a process loads its modules). */
+  warmup: number;
+}
+
+export interface TurnTimes {
+  turns_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  mean_ms: number;
+}
+
+const SEQUENTIAL: TurnLoad = { clients: 1, turnsPerClient: 60, warmup: 3 };
+const CONCURRENT: TurnLoad = { clients: 9, turnsPerClient: 25, warmup: 2 };
+
+async function connect(url: string): Promise<acp.ClientConnection> {
+  const stream = createWebSocketStream(url.replace(/^http/, 'ws'), {
+    WebSocket: WebSocket as unknown as WebSocketConstructor,
+    headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+  });
+  const connection = acp.client({ name: 'bench-replicas' }).onNotification('session/update', () => undefined).connect(stream);
+  await connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  return connection;
+}
+
+/** `load.clients` clients on `urls` (client i on urls[i % n]), each its own session; times every measured turn. */
+export async function measureTurns(urls: readonly string[], load: TurnLoad): Promise<TurnTimes> {
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-workspace-'));
+  mkdirSync(join(cwd, '.plaited'));
+  const connections = await Promise.all(Array.from({ length: load.clients }, (_, i) => connect(urls[i % urls.length]!)));
+  try {
+    const sessions = await Promise.all(connections.map(async (connection) => (await connection.agent.request('session/new', { cwd, mcpServers: [] })).sessionId));
+    const turn = (i: number, text: string) => connections[i]!.agent.request('session/prompt', { sessionId: sessions[i]!, prompt: [{ type: 'text', text }] });
+    await Promise.all(connections.map(async (_, i) => {
+      for (let n = 0; n < load.warmup; n++) await turn(i, `warm-up ${n}`);
+    }));
+    const times: number[] = [];
+    const started = performance.now();
+    await Promise.all(connections.map(async (_, i) => {
+      for (let n = 0; n < load.turnsPerClient; n++) {
+        const sent = performance.now();
+        const { stopReason } = await turn(i, `question ${n}`);
+        if (stopReason !== 'end_turn') throw new Error(`a turn ended with ${stopReason}`);
+        times.push(performance.now() - sent);
+      }
+    }));
+    const elapsed = performance.now() - started;
+    return {
+      turns_per_s: round((times.length / elapsed) * 1000, 1),
+      p50_ms: percentile(times, 50),
+      p99_ms: percentile(times, 99),
+      mean_ms: round(times.reduce((sum, time) => sum + time, 0) / times.length, 1),
+    };
+  } finally {
+    for (const connection of connections) connection.close();
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+function prefixed(prefix: string, times: TurnTimes): Record<string, number> {
+  return Object.fromEntries(Object.entries(times).map(([key, value]) => [`${prefix}_${key}`, value]));
+}
+
+/** One replica on a store: its sequential and concurrent times. */
+async function oneReplica(modelUrl: string, store: string | undefined): Promise<{ sequential: TurnTimes; concurrent: TurnTimes }> {
+  const replica = await startReplicaCli({ modelUrl, ...(store ? { store } : {}) });
+  try {
+    return { sequential: await measureTurns([replica.url], SEQUENTIAL), concurrent: await measureTurns([replica.url], CONCURRENT) };
+  } finally {
+    await replica.stop();
+  }
+}
+
+export async function benchReplicas(): Promise<Record<string, number>> {
+  const model = await instantOpenAIServer();
+  let cluster: PostgresCluster | undefined;
+  try {
+    cluster = await startPostgresCluster();
+    const sqlite = await oneReplica(model.url, undefined);
+    const postgres = await oneReplica(model.url, await cluster.createDatabase());
+    const behindNginx = await threeBehindNginx(model.url, await cluster.createDatabase());
+    return {
+      ...prefixed('sqlite_1client', sqlite.sequential),
+      ...prefixed('postgres_1client', postgres.sequential),
+      postgres_added_ms_per_turn_p50: round(postgres.sequential.p50_ms - sqlite.sequential.p50_ms, 1),
+      postgres_added_ms_per_turn_mean: round(postgres.sequential.mean_ms - sqlite.sequential.mean_ms, 1),
+      clients_concurrent: CONCURRENT.clients,
+      ...prefixed('sqlite_1replica', sqlite.concurrent),
+      ...prefixed('postgres_1replica', postgres.concurrent),
+      ...prefixed('postgres_3replicas_nginx', behindNginx),
+      throughput_postgres_vs_sqlite: round(postgres.concurrent.turns_per_s / sqlite.concurrent.turns_per_s, 2),
+      throughput_3replicas_nginx_vs_1_postgres: round(behindNginx.turns_per_s / postgres.concurrent.turns_per_s, 2),
+      throughput_3replicas_nginx_vs_1_sqlite: round(behindNginx.turns_per_s / sqlite.concurrent.turns_per_s, 2),
+    };
+  } finally {
+    await cluster?.stop();
+    await model.close();
+  }
+}
+
+/**
+ * Three replicas on one database behind nginx; the concurrent load through nginx's one address.
+ * Over WebSocket a connection stays on the replica nginx gave it, so the replicas need no route
+ * name here (streamable HTTP would: the reference file routes by the connection id's prefix).
+ */
+async function threeBehindNginx(modelUrl: string, store: string): Promise<TurnTimes> {
+  const replicas: ReplicaCli[] = [];
+  try {
+    for (let i = 0; i < 3; i++) replicas.push(await startReplicaCli({ modelUrl, store }));
+    const nginx = await startNginxBalancer(replicas.map((replica) => replica.port));
+    try {
+      return await measureTurns([`${nginx.origin}/acp`], CONCURRENT);
+    } finally {
+      await nginx.stop();
+    }
+  } finally {
+    for (const replica of replicas) await replica.stop();
+  }
+}
