@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { HELD_FILLER, replyTo, startReplica, stopReplicas, type Replica } from '../helpers/replica-set.js';
+import { HELD_FILLER, replyTo, startReplica, stopReplicas, type Replica } from '../helpers/start-replica.js';
 import { runRoundRobinTurns, type Attempt, type TurnRun } from '../helpers/round-robin-turns.js';
-import { readStoredSessions, storedDraftText, type StoredSessionRecord } from '../helpers/stored-turns.js';
+import { readStoredSessions, storedDraftText, type StoredSessionRecord } from '../helpers/read-stored-sessions.js';
 
 const SESSIONS = 20;
 const TURNS_PER_SESSION = 50;

@@ -1,5 +1,5 @@
 import { connectAcpHttp, initializeHttp, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
-import type { Replica } from './replica-set.js';
+import type { Replica } from './start-replica.js';
 
 /** How one attempt at a turn ended, as its client saw it. */
 export type AttemptOutcome = 'acknowledged' | 'in_use' | 'replica_died' | 'unreachable';
