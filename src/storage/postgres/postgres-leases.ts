@@ -82,11 +82,29 @@ export class PostgresLeases implements SessionStorageLeases {
     const { rows } = await client.query<{ epoch: number }>('SELECT lease_epoch AS epoch FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]);
     const held = this.#held.get(sessionId);
     if (rows[0] === undefined) return undefined;
-    if (held === undefined) return { epoch: null };
+    if (held === undefined) return this.#unleased(client, sessionId);
     if (rows[0].epoch === held) return { epoch: held };
     throw new StorageError(
       'session_in_use',
       `Session "${sessionId}" was taken over by another plaited-agent replica while this one was not renewing its lease; this write was refused. Load the session again to continue from what the other replica wrote`,
+      { path: this.location, sessionId },
+    );
+  }
+
+  /**
+   * A write by a replica holding no lease on the session (it never took one, or let it go): let
+   * through unless another live replica holds the session now, whose turns it would interleave with.
+   */
+  async #unleased(client: PoolClient, sessionId: string): Promise<{ epoch: null }> {
+    const { rows } = await client.query<LeaseRow>(
+      `SELECT holder, host, pid, pid_namespace, heartbeat_at::float8 AS heartbeat_at, ${DB_NOW}::float8 AS now FROM session_leases WHERE session_id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    if (!row || row.holder === HOLDER || !this.#alive(row)) return { epoch: null };
+    throw new StorageError(
+      'session_in_use',
+      `Session "${sessionId}" is held by another plaited-agent replica (pid ${row.pid} on ${row.host}) and this one holds no lease on it (it closed the session, or never opened it); this write was refused. Open the session again to write to it`,
       { path: this.location, sessionId },
     );
   }
