@@ -10,6 +10,7 @@ import { readStoredSessions, storedDraftText, type StoredSessionRecord } from '.
 
 const SESSIONS = 20;
 const TURNS_PER_SESSION = 50;
+/** Clients 0, 2, 4 over WebSocket, 1 and 3 over streamable HTTP (one connection per replica each). */
 const CLIENTS = 5;
 const TOTAL = SESSIONS * TURNS_PER_SESSION;
 
@@ -149,7 +150,7 @@ describe('1,000 turns across three CLI replicas on one PostgreSQL store, two rep
       sessions: SESSIONS,
       turnsPerSession: TURNS_PER_SESSION,
       clients: CLIENTS,
-      transport: 'websocket',
+      transports: ['websocket', 'http'], // streamable HTTP: one connection per replica
       onAcknowledged: (count) => turns.acknowledged(count),
     });
     const { heldId, servedBefore } = await restarts;
@@ -169,5 +170,5 @@ describe('1,000 turns across three CLI replicas on one PostgreSQL store, two rep
     const held = storedTurns(records.get(run.sessionIds[Number(/^s(\d+)/.exec(heldId)![1])]!)!).find((turn) => turn.id === heldId);
     expect(held?.answer?.text.startsWith(`${replyTo(heldId)} w0`)).toBe(true);
     expect(held?.answer?.text.endsWith(INTERRUPTED_MARK)).toBe(true);
-  }, 240_000);
+  }, 300_000);
 });

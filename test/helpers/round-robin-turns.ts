@@ -22,7 +22,8 @@ export interface TurnPlan {
   sessions: number;
   turnsPerSession: number;
   clients: number;
-  transport: 'http' | 'websocket';
+  /** Client i's transport: `transports[i % transports.length]`. */
+  transports: ReadonlyArray<'http' | 'websocket'>;
   /** Called after each acknowledged turn with the count so far. */
   onAcknowledged?: (count: number) => void;
 }
@@ -90,7 +91,7 @@ class ReplicaConnections {
  * next one. The close of one turn is not waited for before the next turn starts elsewhere.
  */
 export async function runRoundRobinTurns(plan: TurnPlan): Promise<TurnRun> {
-  const clients = Array.from({ length: plan.clients }, () => new ReplicaConnections(plan.transport));
+  const clients = Array.from({ length: plan.clients }, (_, i) => new ReplicaConnections(plan.transports[i % plan.transports.length]!));
   const attempts: Attempt[] = [];
   let acknowledged = 0;
   try {
