@@ -2,9 +2,10 @@
  * Replicas: turns per second and p50/p99 per turn with the instant model, ACP over WebSocket,
  * for one replica on SQLite, one on PostgreSQL, and three on PostgreSQL behind nginx (the
  * reference configuration, deploy/nginx/plaited-agent.conf), in one run; and the latency the
- * PostgreSQL store adds to a turn (one client, turns one after another: no queueing in it).
- * Each client opens one session and sends its turns one after another; the sessions stay on the
- * replica that took the client's connection (nginx spreads the connections round robin).
+ * PostgreSQL store adds to a turn (one turn at a time, alternating between a SQLite and a
+ * PostgreSQL replica, so no queueing and the machine's load alike on both). Each client opens one
+ * session and sends its turns one after another; a session stays on the replica that took the
+ * client's connection (nginx spreads the connections round robin).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
@@ -32,7 +33,8 @@ export interface TurnTimes {
   mean_ms: number;
 }
 
-const SEQUENTIAL: TurnLoad = { clients: 1, turnsPerClient: 60, warmup: 3 };
+/** Turns one after another, alternating between the SQLite and the PostgreSQL replica (the machine's load hits both alike). */
+const SEQUENTIAL = { turns: 150, warmup: 3 };
 const CONCURRENT: TurnLoad = { clients: 9, turnsPerClient: 25, warmup: 2 };
 
 async function connect(url: string): Promise<acp.ClientConnection> {
@@ -45,7 +47,7 @@ async function connect(url: string): Promise<acp.ClientConnection> {
   return connection;
 }
 
-/** `load.clients` clients on `urls` (client i on urls[i % n]), each its own session; times every measured turn. */
+/** `load.clients` clients on `urls` (client i on urls[i % n]), each its own session, all at once; times every measured turn. */
 export async function measureTurns(urls: readonly string[], load: TurnLoad): Promise<TurnTimes> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-workspace-'));
   mkdirSync(join(cwd, '.plaited'));
@@ -66,13 +68,7 @@ export async function measureTurns(urls: readonly string[], load: TurnLoad): Pro
         times.push(performance.now() - sent);
       }
     }));
-    const elapsed = performance.now() - started;
-    return {
-      turns_per_s: round((times.length / elapsed) * 1000, 1),
-      p50_ms: percentile(times, 50),
-      p99_ms: percentile(times, 99),
-      mean_ms: round(times.reduce((sum, time) => sum + time, 0) / times.length, 1),
-    };
+    return summary(times, performance.now() - started);
   } finally {
     for (const connection of connections) connection.close();
     rmSync(cwd, { recursive: true, force: true });
@@ -83,13 +79,35 @@ function prefixed(prefix: string, times: TurnTimes): Record<string, number> {
   return Object.fromEntries(Object.entries(times).map(([key, value]) => [`${prefix}_${key}`, value]));
 }
 
-/** One replica on a store: its sequential and concurrent times. */
-async function oneReplica(modelUrl: string, store: string | undefined): Promise<{ sequential: TurnTimes; concurrent: TurnTimes }> {
-  const replica = await startReplicaCli({ modelUrl, ...(store ? { store } : {}) });
+function summary(times: readonly number[], elapsedMs: number): TurnTimes {
+  return {
+    turns_per_s: round((times.length / elapsedMs) * 1000, 1),
+    p50_ms: percentile(times, 50),
+    p99_ms: percentile(times, 99),
+    mean_ms: round(times.reduce((sum, time) => sum + time, 0) / times.length, 1),
+  };
+}
+
+/** One client on each of two replicas, one turn at a time, alternating: each replica's times (its turns per second as if alone). */
+async function measureAlternating(urls: readonly [string, string]): Promise<[TurnTimes, TurnTimes]> {
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-workspace-'));
+  mkdirSync(join(cwd, '.plaited'));
+  const connections = await Promise.all(urls.map((url) => connect(url)));
   try {
-    return { sequential: await measureTurns([replica.url], SEQUENTIAL), concurrent: await measureTurns([replica.url], CONCURRENT) };
+    const sessions = await Promise.all(connections.map(async (connection) => (await connection.agent.request('session/new', { cwd, mcpServers: [] })).sessionId));
+    const times: [number[], number[]] = [[], []];
+    for (let n = 0; n < SEQUENTIAL.warmup + SEQUENTIAL.turns; n++) {
+      for (const side of [0, 1] as const) {
+        const sent = performance.now();
+        await connections[side]!.agent.request('session/prompt', { sessionId: sessions[side]!, prompt: [{ type: 'text', text: `question ${n}` }] });
+        if (n >= SEQUENTIAL.warmup) times[side].push(performance.now() - sent);
+      }
+    }
+    const own = (side: 0 | 1) => summary(times[side], times[side].reduce((sum, time) => sum + time, 0));
+    return [own(0), own(1)];
   } finally {
-    await replica.stop();
+    for (const connection of connections) connection.close();
+    rmSync(cwd, { recursive: true, force: true });
   }
 }
 
@@ -98,21 +116,31 @@ export async function benchReplicas(): Promise<Record<string, number>> {
   let cluster: PostgresCluster | undefined;
   try {
     cluster = await startPostgresCluster();
-    const sqlite = await oneReplica(model.url, undefined);
-    const postgres = await oneReplica(model.url, await cluster.createDatabase());
+    const sqliteReplica = await startReplicaCli({ modelUrl: model.url });
+    const postgresReplica = await startReplicaCli({ modelUrl: model.url, store: await cluster.createDatabase() });
+    let sequential: [TurnTimes, TurnTimes];
+    let concurrent: [TurnTimes, TurnTimes];
+    try {
+      sequential = await measureAlternating([sqliteReplica.url, postgresReplica.url]);
+      concurrent = [await measureTurns([sqliteReplica.url], CONCURRENT), await measureTurns([postgresReplica.url], CONCURRENT)];
+    } finally {
+      await sqliteReplica.stop();
+      await postgresReplica.stop();
+    }
     const behindNginx = await threeBehindNginx(model.url, await cluster.createDatabase());
+    const [sqlite, postgres] = concurrent;
     return {
-      ...prefixed('sqlite_1client', sqlite.sequential),
-      ...prefixed('postgres_1client', postgres.sequential),
-      postgres_added_ms_per_turn_p50: round(postgres.sequential.p50_ms - sqlite.sequential.p50_ms, 1),
-      postgres_added_ms_per_turn_mean: round(postgres.sequential.mean_ms - sqlite.sequential.mean_ms, 1),
+      ...prefixed('sqlite_1client', sequential[0]),
+      ...prefixed('postgres_1client', sequential[1]),
+      postgres_added_ms_per_turn_p50: round(sequential[1].p50_ms - sequential[0].p50_ms, 1),
+      postgres_added_ms_per_turn_mean: round(sequential[1].mean_ms - sequential[0].mean_ms, 1),
       clients_concurrent: CONCURRENT.clients,
-      ...prefixed('sqlite_1replica', sqlite.concurrent),
-      ...prefixed('postgres_1replica', postgres.concurrent),
+      ...prefixed('sqlite_1replica', sqlite),
+      ...prefixed('postgres_1replica', postgres),
       ...prefixed('postgres_3replicas_nginx', behindNginx),
-      throughput_postgres_vs_sqlite: round(postgres.concurrent.turns_per_s / sqlite.concurrent.turns_per_s, 2),
-      throughput_3replicas_nginx_vs_1_postgres: round(behindNginx.turns_per_s / postgres.concurrent.turns_per_s, 2),
-      throughput_3replicas_nginx_vs_1_sqlite: round(behindNginx.turns_per_s / sqlite.concurrent.turns_per_s, 2),
+      throughput_postgres_vs_sqlite: round(postgres.turns_per_s / sqlite.turns_per_s, 2),
+      throughput_3replicas_nginx_vs_1_postgres: round(behindNginx.turns_per_s / postgres.turns_per_s, 2),
+      throughput_3replicas_nginx_vs_1_sqlite: round(behindNginx.turns_per_s / sqlite.turns_per_s, 2),
     };
   } finally {
     await cluster?.stop();
