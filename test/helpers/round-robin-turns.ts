@@ -34,8 +34,11 @@ export interface TurnRun {
   count(outcome: AttemptOutcome): number;
 }
 
-/** A turn that cannot find a replica within this many attempts fails the run. */
-const MAX_ATTEMPTS = 60;
+/**
+ * A turn that cannot find a replica within this many attempts fails the run. Generous: while a
+ * stopping replica still holds a session, the others refuse it at the speed of a round trip.
+ */
+const MAX_ATTEMPTS = 300;
 
 /**
  * One client's connections, one per replica, opened on first use and again after the replica
