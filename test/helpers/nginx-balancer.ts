@@ -31,16 +31,16 @@ export interface NginxBalancer {
  * Debian's nginx (`apt-get install nginx`, as .ci/run does) in front of up to three replicas,
  * with the reference configuration: the file's three replica addresses become `127.0.0.1:<port>`
  * of `replicaPorts` (in the order of `NGINX_REFERENCE_REPLICAS`: start the replicas with those
- * `--replica-id`s), its listen port a free loopback one; nothing else is changed. nginx runs in
+ * `--replica-id`s), its listen port `listenPort` or a free loopback one; nothing else is changed. nginx runs in
  * the foreground as the current user, with its pid, logs and temp files in a temp prefix.
  */
-export async function startNginxBalancer(replicaPorts: readonly number[]): Promise<NginxBalancer> {
+export async function startNginxBalancer(replicaPorts: readonly number[], options: { listenPort?: number } = {}): Promise<NginxBalancer> {
   if (replicaPorts.length !== NGINX_REFERENCE_REPLICAS.length) throw new Error(`the reference nginx configuration names ${NGINX_REFERENCE_REPLICAS.length} replicas; got ${replicaPorts.length} ports`);
   const binary = ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((path) => existsSync(path));
   if (!binary) throw new Error('nginx not found in /usr/sbin or /usr/local/sbin: install it (apt-get install nginx) to run the replica tests');
   const prefix = mkdtempSync(join(tmpdir(), 'plaited-nginx-'));
   for (const dir of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, dir));
-  writeFileSync(join(prefix, 'plaited-agent.conf'), renderReference(replicaPorts, await freePort()));
+  writeFileSync(join(prefix, 'plaited-agent.conf'), renderReference(replicaPorts, options.listenPort ?? (await freePort())));
   writeFileSync(join(prefix, 'nginx.conf'), mainConf(prefix));
   try {
     return await run(binary, prefix);
@@ -135,7 +135,8 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A loopback port free right now: for a balancer whose address the replicas must know before it starts (`listenPort`). */
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once('error', fail);
