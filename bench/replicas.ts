@@ -11,10 +11,11 @@ import * as acp from '@agentclientprotocol/sdk';
 import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { createJiti } from 'jiti';
 import { instantOpenAIServer } from './instant-openai-server.js';
-import { startNginxBalancer } from './nginx-balancer.js';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
 import { BENCH_TOKEN, startReplicaCli, type ReplicaCli } from './replica-cli.js';
 import { percentile, round } from './stats.js';
@@ -148,6 +149,20 @@ export async function benchReplicas(): Promise<Record<string, number>> {
   }
 }
 
+/** The repository (this file runs from dist/bench/). */
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+type NginxRunner = { startNginxBalancer(replicaPorts: readonly number[]): Promise<{ origin: string; stop(): Promise<void> }> };
+
+/**
+ * The tests' runner of the reference nginx configuration (test/helpers/nginx-balancer.ts), loaded
+ * from its source with jiti as the contract suite loads its fixtures: one runner for both, found
+ * where it is whether this file runs built or not.
+ */
+async function nginxRunner(): Promise<NginxRunner> {
+  return createJiti(import.meta.url).import<NginxRunner>(join(REPO, 'test/helpers/nginx-balancer.ts'));
+}
+
 /**
  * Three replicas on one database behind nginx; the concurrent load through nginx's one address.
  * Over WebSocket a connection stays on the replica nginx gave it, so the replicas need no route
@@ -157,7 +172,7 @@ async function threeBehindNginx(modelUrl: string, store: string): Promise<TurnTi
   const replicas: ReplicaCli[] = [];
   try {
     for (let i = 0; i < 3; i++) replicas.push(await startReplicaCli({ modelUrl, store }));
-    const nginx = await startNginxBalancer(replicas.map((replica) => replica.port));
+    const nginx = await (await nginxRunner()).startNginxBalancer(replicas.map((replica) => replica.port));
     try {
       return await measureTurns([`${nginx.origin}/acp`], CONCURRENT);
     } finally {
