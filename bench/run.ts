@@ -26,6 +26,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['streamed reply persistence (5 MB and 50 MB in 2 KB pieces)', () => optional('stream-persistence.js', 'benchStreamPersistence')],
   ['runtimes (Node and Bun)', () => optional('runtimes.js', 'benchRuntimes')],
   ['indexing a 3,000-tool MCP catalog (event-loop delay)', () => optional('index-large-catalog.js', 'benchIndexLargeCatalog')],
+  ['replicas: one on SQLite, one on PostgreSQL, three on PostgreSQL behind nginx (turns/s, p50/p99 per turn, instant model)', () => optional('replicas.js', 'benchReplicas')],
   ['read_file of a 300 MB file (three in parallel; whole-file read vs window)', () => optional('read-file-huge.js', 'benchReadFileHuge')],
 ];
 

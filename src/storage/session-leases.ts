@@ -86,13 +86,13 @@ export class SessionLeases {
   }
 
   /**
-   * Whether this process may still write `sessionId`: true when it never took the session's
-   * lease (an unfenced caller) or its epoch is still the current one. Call it inside the
-   * write's transaction so nobody can take the lease between the check and the write.
+   * Whether this process may still write `sessionId`: its epoch is still the current one, or it
+   * holds no lease on it (never took one, or let it go) and no other live process holds one.
+   * Call it inside the write's transaction so nobody can take the lease between the check and the write.
    */
   holds(sessionId: string): boolean {
     const epoch = this.#held.get(sessionId);
-    if (epoch === undefined) return true;
+    if (epoch === undefined) return !this.#heldElsewhere(sessionId);
     const current = this.#epoch.get(sessionId) as { epoch: number } | undefined;
     return current === undefined || current.epoch === epoch;
   }
@@ -103,14 +103,21 @@ export class SessionLeases {
     return row !== undefined && row.holder !== HOLDER && this.#alive(row, Date.now());
   }
 
-  /** Throws `session_in_use` when another process took the session's lease over since this one took it. */
+  /** Throws `session_in_use` when another process took the session's lease over since this one took it, or holds it while this one holds none. */
   assertHeld(sessionId: string, path: string): void {
     if (this.holds(sessionId)) return;
     throw new StorageError(
       'session_in_use',
-      `Session "${sessionId}" was taken over by another plaited-agent process while this one was not renewing its lease; this write was refused. Load the session again to continue from what the other process wrote`,
+      this.#held.has(sessionId)
+        ? `Session "${sessionId}" was taken over by another plaited-agent process while this one was not renewing its lease; this write was refused. Load the session again to continue from what the other process wrote`
+        : `Session "${sessionId}" is held by another plaited-agent process and this one holds no lease on it (it closed the session, or never opened it); this write was refused. Open the session again to write to it`,
       { path, sessionId },
     );
+  }
+
+  #heldElsewhere(sessionId: string): boolean {
+    const row = this.#get.get(sessionId) as LeaseRow | undefined;
+    return row !== undefined && row.holder !== HOLDER && this.#alive(row, Date.now());
   }
 
   /** Forgets a lease another process took over, without touching its row: the next acquire starts anew. */

@@ -52,6 +52,31 @@ describe('PostgreSQL driver', () => {
     }
   });
 
+  it('records the lease epoch each message and event was written under (NULL: written without a lease)', async () => {
+    const url = await cluster.createDatabase();
+    const [first, second, third] = await Promise.all([openSessionStores({ url }), openSessionStores({ url }), openSessionStores({ url })]);
+    try {
+      const [a, b, c] = [first, second, third].map((stores) => stores.forProject('/p'));
+      await a!.createSession({ sessionId: 's', cwd: '/p' });
+      expect(await a!.leases.acquire('s')).toBeUndefined();
+      await a!.appendMessages('s', [{ role: 'user', content: 'one' }]);
+      await a!.appendEvents('s', [{ type: 'text-delta', text: 'one' }]);
+      expect(await b!.leases.acquire('s')).toBeUndefined(); // the same holder (this process) takes it again: a new epoch
+      await b!.appendMessages('s', [{ role: 'user', content: 'two' }]);
+      await expect(a!.appendMessages('s', [{ role: 'user', content: 'late' }])).rejects.toMatchObject({ code: 'session_in_use' });
+      await c!.appendEvents('s', [{ type: 'text-delta', text: 'unleased' }]);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const messages = await client.query<{ lease_epoch: number | null }>("SELECT lease_epoch FROM messages WHERE session_id = 's' ORDER BY seq");
+      const events = await client.query<{ lease_epoch: number | null }>("SELECT lease_epoch FROM events WHERE session_id = 's' ORDER BY seq");
+      await client.end();
+      expect(messages.rows.map((row) => row.lease_epoch)).toEqual([1, 2]);
+      expect(events.rows.map((row) => row.lease_epoch)).toEqual([1, null]);
+    } finally {
+      for (const stores of [first, second, third]) await stores.closeAll();
+    }
+  });
+
   it('refuses a database written by a newer release with schema_too_new', async () => {
     const url = await cluster.createDatabase();
     await (await openSessionStores({ url })).closeAll();

@@ -161,6 +161,24 @@ export function describeStoreContract(driver: string, fresh: () => Promise<Contr
       await waitForAsync(async () => !(await store.leases.heldByAnother('theirs')), 10_000, 'the killed holder to count as gone');
       expect(await store.leases.acquire('theirs')).toBeUndefined();
     });
+
+    it('leases: a process that let its lease go cannot write while another holds the session, and can once nobody does', async () => {
+      const { spec } = await fresh();
+      const store = await open(spec);
+      await store.createSession({ sessionId: 's', cwd: '/p' });
+      const holder = startHolder(spec, 's', children);
+      expect(await holder.next()).toBe('held');
+      holder.child.stdin!.write('release\n');
+      expect(await holder.next()).toBe('released');
+      expect(await store.leases.acquire('s')).toBeUndefined();
+      // A late write of the process that closed the session (a turn it cancelled, finishing) would interleave with ours.
+      holder.child.stdin!.write('write\n');
+      expect(await holder.next()).toBe('session_in_use');
+      await store.leases.release('s');
+      holder.child.stdin!.write('write\n');
+      expect(await holder.next()).toBe('wrote');
+      expect((await store.loadEvents('s')).map((event) => event.text)).toEqual(['from the frozen holder']);
+    });
   });
 }
 

@@ -78,8 +78,8 @@ export class PostgresLeases implements SessionStorageLeases {
     return row !== undefined && row.holder !== HOLDER && this.#alive(row);
   }
 
-  async #leaseRow(sessionId: string): Promise<LeaseRow | undefined> {
-    const { rows } = await this.pool.query<LeaseRow>(
+  async #leaseRow(sessionId: string, client: Pick<PoolClient, 'query'> = this.pool): Promise<LeaseRow | undefined> {
+    const { rows } = await client.query<LeaseRow>(
       `SELECT holder, host, pid, pid_namespace, heartbeat_at::float8 AS heartbeat_at, ${DB_NOW}::float8 AS now FROM session_leases WHERE session_id = $1`,
       [sessionId],
     );
@@ -88,13 +88,15 @@ export class PostgresLeases implements SessionStorageLeases {
 
   /**
    * Locks the session's row for the caller's transaction and throws `session_in_use` when this
-   * replica's epoch is no longer the current one. Returns whether the session exists.
+   * replica's epoch is no longer the current one. Returns `undefined` when the session does not
+   * exist, else the epoch this replica writes under (`null` when it holds no lease on it).
    */
-  async lockAndAssertHeld(client: PoolClient, sessionId: string): Promise<boolean> {
+  async lockAndAssertHeld(client: PoolClient, sessionId: string): Promise<{ epoch: number | null } | undefined> {
     const { rows } = await client.query<{ epoch: number }>('SELECT lease_epoch AS epoch FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]);
     const held = this.#held.get(sessionId);
-    if (rows[0] === undefined) return false;
-    if (held === undefined || rows[0].epoch === held) return true;
+    if (rows[0] === undefined) return undefined;
+    if (held === undefined) return this.#unleased(client, sessionId);
+    if (rows[0].epoch === held) return { epoch: held };
     throw new StorageError(
       'session_in_use',
       `Session "${sessionId}" was taken over by another plaited-agent replica while this one was not renewing its lease; this write was refused. Load the session again to continue from what the other replica wrote`,
@@ -106,6 +108,20 @@ export class PostgresLeases implements SessionStorageLeases {
   async holderAlive(sessionId: string): Promise<boolean> {
     const row = await this.#leaseRow(sessionId);
     return row !== undefined && (row.holder === HOLDER || this.#alive(row));
+  }
+
+  /**
+   * A write by a replica holding no lease on the session (it never took one, or let it go): let
+   * through unless another live replica holds the session now, whose turns it would interleave with.
+   */
+  async #unleased(client: PoolClient, sessionId: string): Promise<{ epoch: null }> {
+    const row = await this.#leaseRow(sessionId, client);
+    if (!row || row.holder === HOLDER || !this.#alive(row)) return { epoch: null };
+    throw new StorageError(
+      'session_in_use',
+      `Session "${sessionId}" is held by another plaited-agent replica (pid ${row.pid} on ${row.host}) and this one holds no lease on it (it closed the session, or never opened it); this write was refused. Open the session again to write to it`,
+      { path: this.location, sessionId },
+    );
   }
 
   forget(sessionId: string): void {

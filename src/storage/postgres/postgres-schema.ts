@@ -77,6 +77,12 @@ const MIGRATIONS: readonly string[] = [
   `,
   // 2: A2A tasks and contexts, shared by the replicas (postgres-a2a-tasks.ts).
   A2A_TASKS_MIGRATION,
+  // 3: the lease epoch its writer held when it wrote each message and event (NULL: written without
+  // a lease, as a fork's copy is): the record itself shows that no two writers served a session at once.
+  `
+  ALTER TABLE messages ADD COLUMN lease_epoch INTEGER;
+  ALTER TABLE events ADD COLUMN lease_epoch INTEGER;
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

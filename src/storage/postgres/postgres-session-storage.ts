@@ -114,18 +114,18 @@ export class PostgresSessionStorage implements SessionStorage {
   async appendMessages(sessionId: string, messages: readonly ModelMessage[]): Promise<void> {
     if (messages.length === 0) return this.#assertExists(sessionId);
     await this.#write(sessionId, async (client) => {
-      await this.#touch(client, sessionId);
-      await this.#insertMessages(client, sessionId, messages);
+      const epoch = await this.#touch(client, sessionId);
+      await this.#insertMessages(client, sessionId, messages, epoch);
       await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
     });
   }
 
   async replaceMessages(sessionId: string, messages: readonly ModelMessage[]): Promise<void> {
     await this.#write(sessionId, async (client) => {
-      await this.#touch(client, sessionId);
+      const epoch = await this.#touch(client, sessionId);
       await client.query('DELETE FROM messages WHERE session_id = $1', [sessionId]);
       await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
-      await this.#insertMessages(client, sessionId, messages);
+      await this.#insertMessages(client, sessionId, messages, epoch);
     });
   }
 
@@ -137,8 +137,8 @@ export class PostgresSessionStorage implements SessionStorage {
   async appendEvents(sessionId: string, events: readonly StoredEventRecord[], draft?: { text: string; reasoning: string }): Promise<void> {
     if (events.length === 0) return this.#assertExists(sessionId);
     await this.#write(sessionId, async (client) => {
-      await this.#touch(client, sessionId);
-      await this.#insertEvents(client, sessionId, events);
+      const epoch = await this.#touch(client, sessionId);
+      await this.#insertEvents(client, sessionId, events, epoch);
       if (draft && (draft.text || draft.reasoning)) {
         await client.query(
           `INSERT INTO stream_draft_chunks (session_id, seq, text, reasoning, updated_at)
@@ -151,7 +151,8 @@ export class PostgresSessionStorage implements SessionStorage {
 
   async recoverDraft(sessionId: string, fold: (draft: StreamDraft) => { messages: ModelMessage[]; events: StoredEventRecord[] }): Promise<boolean> {
     return this.#write(sessionId, async (client) => {
-      if (!(await this.leases.lockAndAssertHeld(client, sessionId))) return false;
+      const lock = await this.leases.lockAndAssertHeld(client, sessionId);
+      if (!lock) return false;
       const { rows } = await client.query<StreamDraft>(
         'SELECT text, reasoning, updated_at AS "updatedAt" FROM stream_draft_chunks WHERE session_id = $1 ORDER BY seq',
         [sessionId],
@@ -163,8 +164,8 @@ export class PostgresSessionStorage implements SessionStorage {
         updatedAt: rows[rows.length - 1]!.updatedAt,
       });
       await this.#touch(client, sessionId);
-      await this.#insertEvents(client, sessionId, events);
-      await this.#insertMessages(client, sessionId, messages);
+      await this.#insertEvents(client, sessionId, events, lock.epoch);
+      await this.#insertMessages(client, sessionId, messages, lock.epoch);
       await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
       return true;
     });
@@ -227,31 +228,33 @@ export class PostgresSessionStorage implements SessionStorage {
     }
   }
 
-  /** Locks the session's row (fenced by its lease) and marks it active; throws when it does not exist. */
-  async #touch(client: PoolClient, sessionId: string): Promise<void> {
-    if (!(await this.leases.lockAndAssertHeld(client, sessionId))) throw this.#notFound(sessionId);
+  /** Locks the session's row (fenced by its lease) and marks it active; throws when it does not exist. Returns the epoch written under. */
+  async #touch(client: PoolClient, sessionId: string): Promise<number | null> {
+    const lock = await this.leases.lockAndAssertHeld(client, sessionId);
+    if (!lock) throw this.#notFound(sessionId);
     await client.query('UPDATE sessions SET updated_at = $2 WHERE id = $1', [sessionId, this.#timestamp()]);
+    return lock.epoch;
   }
 
-  async #insertMessages(client: PoolClient, sessionId: string, messages: readonly ModelMessage[]): Promise<void> {
+  async #insertMessages(client: PoolClient, sessionId: string, messages: readonly ModelMessage[], epoch: number | null): Promise<void> {
     if (messages.length === 0) return;
     await client.query(
-      `INSERT INTO messages (session_id, seq, message)
-       SELECT $1, base.next + item.ord - 1, item.message
+      `INSERT INTO messages (session_id, seq, message, lease_epoch)
+       SELECT $1, base.next + item.ord - 1, item.message, $3
        FROM (SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM messages WHERE session_id = $1) AS base,
             unnest($2::text[]) WITH ORDINALITY AS item (message, ord)`,
-      [sessionId, messages.map((message) => toJsonColumn(message))],
+      [sessionId, messages.map((message) => toJsonColumn(message)), epoch],
     );
   }
 
-  async #insertEvents(client: PoolClient, sessionId: string, events: readonly StoredEventRecord[]): Promise<void> {
+  async #insertEvents(client: PoolClient, sessionId: string, events: readonly StoredEventRecord[], epoch: number | null): Promise<void> {
     if (events.length === 0) return;
     await client.query(
-      `INSERT INTO events (session_id, seq, type, data, created_at)
-       SELECT $1, base.next + item.ord - 1, item.type, item.data, $4
+      `INSERT INTO events (session_id, seq, type, data, created_at, lease_epoch)
+       SELECT $1, base.next + item.ord - 1, item.type, item.data, $4, $5
        FROM (SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM events WHERE session_id = $1) AS base,
             unnest($2::text[], $3::text[]) WITH ORDINALITY AS item (type, data, ord)`,
-      [sessionId, events.map((event) => event.type), events.map((event) => toJsonColumn(event)), this.#timestamp()],
+      [sessionId, events.map((event) => event.type), events.map((event) => toJsonColumn(event)), this.#timestamp(), epoch],
     );
     // Delivered at commit, to every replica's feed: the session and its last seq, the rows read by the listener.
     await client.query(`SELECT pg_notify('${SESSION_EVENTS_CHANNEL}', $1::text || ' ' || (SELECT MAX(seq) FROM events WHERE session_id = $1)::text)`, [sessionId]);

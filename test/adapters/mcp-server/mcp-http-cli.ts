@@ -26,7 +26,7 @@ export interface HttpCli {
   close(): Promise<void>;
 }
 
-/** Starts the built CLI serving HTTP (`--transport http --port 0`) and waits for the URL it logs; clients authenticate with `TEST_AUTH_TOKEN` unless `env` says otherwise. */
+/** Starts the built CLI serving HTTP (`--transport http --port 0`, or `port`) and waits for the URL it logs; clients authenticate with `TEST_AUTH_TOKEN` unless `env` says otherwise. */
 export async function startHttpCli(options: {
   cwd: string;
   args: string[];
@@ -35,13 +35,15 @@ export async function startHttpCli(options: {
   env?: Record<string, string | undefined>;
   /** The runtime that runs the CLI (default: this Node). */
   runtime?: RuntimeName;
+  /** The port to listen on (default 0: any free one); a restarted replica takes its old one again. */
+  port?: number;
 }): Promise<HttpCli> {
   requireBuiltCli();
   const transport = options.transportFlag === false ? [] : ['--transport', 'http'];
   const env: NodeJS.ProcessEnv = { ...process.env, PLAITED_AUTH_TOKEN: TEST_AUTH_TOKEN, ...options.env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   trustProjectConfig(options.cwd, options.args, options.env);
-  const child = spawn(runtimeExecutable(options.runtime), [CLI, ...options.args, ...transport, '--port', '0'], {
+  const child = spawn(runtimeExecutable(options.runtime), [CLI, ...options.args, ...transport, '--port', String(options.port ?? 0)], {
     cwd: options.cwd,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
