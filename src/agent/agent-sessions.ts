@@ -1,9 +1,17 @@
 import type { SessionManager } from './agent.js';
 import type { AgentCore } from './agent-core.js';
+import { drainingError } from './stop-agent.js';
 
-/** `Agent.sessions`: the session manager, opened on first use; a mode change is published, a closed session's calls and commands stop. */
+/**
+ * `Agent.sessions`: the session manager, opened on first use; a mode change is published, a closed
+ * session's calls and commands stop. Once the agent is stopping, only `close` is let through: the
+ * rest would open sessions (take leases) or read a store that is about to close.
+ */
 export function agentSessions(core: AgentCore): SessionManager {
-  const { manager } = core;
+  const manager = async () => {
+    if (core.stopped) throw drainingError();
+    return core.manager();
+  };
   const release = async (id: string) => {
     core.runningCalls.forget(id);
     await core.background.stopSession(id);
@@ -29,7 +37,7 @@ export function agentSessions(core: AgentCore): SessionManager {
       core.events.publish({ type: 'mode-change', sessionId: id, modeId: mode });
     },
     setOptions: async (id, options) => (await manager()).setOptions(id, options),
-    close: (id) => release(id).then(async () => (await manager()).close(id)),
+    close: (id) => release(id).then(async () => (await core.manager()).close(id)),
     delete: (id) => release(id).then(async () => (await manager()).delete(id)),
   };
 }

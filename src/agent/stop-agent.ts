@@ -5,7 +5,7 @@ import type { LocalSessionManager } from './session-manager.js';
 /** The abort reason of a turn the agent's stop cut short: its reply is recorded as interrupted (run-session-turn.ts). */
 export const STOPPING = new AgentError('agent_draining', 'The agent stopped before this turn ended');
 
-/** What a prompt (and `/readyz`) hears once the agent is stopping. */
+/** What a prompt, a session request (and `/readyz`) hear once the agent is stopping. */
 export function drainingError(): AgentError {
   return new AgentError(
     'agent_draining',

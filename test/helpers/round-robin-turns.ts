@@ -156,8 +156,8 @@ async function runSession(plan: TurnPlan, lane: Lane, record: (attempt: Attempt)
 }
 
 /**
- * One attempt. An answer from a replica is believed: `session_in_use` is a refusal to retry
- * elsewhere, any other error fails the run. Only a replica stopped or killed meanwhile may
+ * One attempt. An answer from a replica is believed: `session_in_use` and `agent_draining` are
+ * refusals to retry elsewhere, any other error fails the run. Only a replica stopped or killed meanwhile may
  * lose an attempt (its connection closes, or its graceful stop cancels the turn).
  */
 async function tryTurn(plan: TurnPlan, lane: Lane, replica: Replica, id: string): Promise<{ outcome: AttemptOutcome; error?: string }> {
@@ -181,6 +181,8 @@ async function tryTurn(plan: TurnPlan, lane: Lane, replica: Replica, id: string)
   } catch (error) {
     const { code, data, message } = error as { code?: unknown; data?: { code?: unknown }; message?: string };
     if (data?.code === 'session_in_use') return { outcome: 'in_use' };
+    // A replica stopping gracefully refuses new turns before it writes anything: try the next one.
+    if (data?.code === 'agent_draining') return { outcome: 'unreachable', error: message ?? 'draining' };
     const answered = typeof code === 'number'; // a JSON-RPC error response: the replica answered
     if (ended() && (!answered || data?.code === 'agent_stopped')) return { outcome: 'replica_died', error: message ?? String(error) };
     throw new Error(`turn ${id} on replica ${replica.index} failed: ${message ?? String(error)} ${JSON.stringify(data ?? {})}`);

@@ -10,6 +10,7 @@ import { checkedCwd, checkedListCwd } from './acp-request-checks.js';
 import { checkAdditionalDirectories } from './acp-additional-directories.js';
 import { decodeListCursor, encodeListCursor } from './session-list-cursor.js';
 import { toAcpRequestError } from './to-acp-request-error.js';
+import { acpShapedSessions } from './acp-shaped-sessions.js';
 import { MODES, sessionConfigOptions, setSessionConfigOption } from './acp-session-config-options.js';
 import { authenticate, authMethods, authRequired, missingCredentials } from './acp-auth-methods.js';
 import { acpSessionEnd } from './acp-session-end.js';
@@ -73,7 +74,7 @@ export class AcpSessionHandlers {
     /** Told when a session stops on this connection (v2 forgets its terminals). */
     private readonly onStop: (sessionId: string) => void = () => undefined,
   ) {
-    this.owned = ownedSessions(agent.sessions, principal);
+    this.owned = acpShapedSessions(ownedSessions(agent.sessions, principal));
     this.providers = new AcpProviders(settings);
     this.end = acpSessionEnd({ owned: this.owned, requireSession: (id) => this.require(id), stopSession: (id) => this.stop(id) });
   }
