@@ -1,17 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { createAgent, type CreateAgentOptions } from '../../src/agent/create-agent.js';
 import type { Agent, ProcessOptions } from '../../src/agent/agent.js';
 import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema, type PlaitedConfigInput } from '../../src/config/schema.js';
 import type { ResolvedLanguageModel } from '../../src/model/resolve-model.js';
-
-const agents: Agent[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((agent) => agent.stop()));
-});
 
 export function tempProject(): string {
   return mkdtempSync(join(tmpdir(), 'plaited-behaviour-'));
@@ -19,7 +14,10 @@ export function tempProject(): string {
 
 export function makeAgent(model: ResolvedLanguageModel, config: PlaitedConfigInput = {}, extra: Partial<CreateAgentOptions> = {}): Agent {
   const agent = createAgent({ config: configSchema.parse(config), model, ...extra });
-  agents.push(agent);
+  // Stopped when the test that made it ends. Registered per agent, not as a module-level
+  // afterEach: unit files share one module graph (vitest.config.ts, isolate off), so a hook
+  // registered when this module first loads would only ever run for the first file.
+  onTestFinished(() => agent.stop());
   return agent;
 }
 

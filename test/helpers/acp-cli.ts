@@ -77,6 +77,26 @@ const V2_NOTIFICATIONS: Record<string, { params: string; from: Direction }> = {
 };
 
 /**
+ * One Ajv per schema file in a test process, its compiled validators shared by every validator
+ * on that schema: compiling the schema's message unions costs a few hundred ms of CPU, which a
+ * file starting a dozen CLIs paid once per CLI. A compiled validator keeps no state between calls
+ * (its `errors` are read right after each call), so sharing it changes nothing that is checked.
+ */
+const compiledSchemas = new Map<string, { ajv: Ajv2020; validators: Map<string, ValidateFunction> }>();
+
+function compiledSchema(version: 1 | 2, unstable: boolean): { ajv: Ajv2020; validators: Map<string, ValidateFunction> } {
+  const key = `${version}:${unstable}`;
+  let compiled = compiledSchemas.get(key);
+  if (!compiled) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    ajv.addSchema(JSON.parse(readFileSync(schemaPath(version, unstable), 'utf8')), 'acp');
+    compiled = { ajv, validators: new Map() };
+    compiledSchemas.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
  * Validates every JSON-RPC message against the ACP v1 JSON schema shipped in the SDK:
  * the envelope against the schema's Agent/Client message types, and params and results
  * against the exact type of their method (responses are matched to their request's method).
@@ -85,15 +105,16 @@ export class AcpSchemaValidator {
   readonly errors: string[] = [];
   readonly messages: Array<{ direction: Direction; message: Json }> = [];
   readonly #ajv: Ajv2020;
-  readonly #validators = new Map<string, ValidateFunction>();
+  readonly #validators: Map<string, ValidateFunction>;
   readonly #pending = new Map<string, string>();
   readonly #requests: typeof REQUESTS;
   readonly #notifications: typeof NOTIFICATIONS;
 
   /** Against `schema/v1/schema.json` (stable), or the v2 draft's `schema/v2/schema.json`; `unstable`: their `schema.unstable.json`, with `session/fork`. */
   constructor(version: 1 | 2 = 1, unstable = false) {
-    this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-    this.#ajv.addSchema(JSON.parse(readFileSync(schemaPath(version, unstable), 'utf8')), 'acp');
+    const compiled = compiledSchema(version, unstable);
+    this.#ajv = compiled.ajv;
+    this.#validators = compiled.validators;
     this.#requests = unstable ? { ...(version === 2 ? V2_REQUESTS : REQUESTS), ...UNSTABLE_REQUESTS } : version === 2 ? V2_REQUESTS : REQUESTS;
     this.#notifications = version === 1 ? NOTIFICATIONS : V2_NOTIFICATIONS;
   }
