@@ -37,7 +37,13 @@ export function agentSessions(core: AgentCore): SessionManager {
       core.events.publish({ type: 'mode-change', sessionId: id, modeId: mode });
     },
     setOptions: async (id, options) => (await manager()).setOptions(id, options),
-    close: (id) => release(id).then(async () => (await core.manager()).close(id)),
+    close: async (id, options) => {
+      if (options?.ifIdle && core.background.running(id).length > 0) return;
+      const opened = await core.manager();
+      if (options?.ifIdle && opened.liveSessions().some((live) => live.info.sessionId === id && live.running)) return;
+      await release(id);
+      await opened.close(id);
+    },
     delete: (id) => release(id).then(async () => (await manager()).delete(id)),
   };
 }

@@ -82,8 +82,12 @@ export interface SessionManager {
   setMode(sessionId: string, mode: SessionMode): Promise<void>;
   /** Changes the session's options (stored with it); the next model step uses them. */
   setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo>;
-  /** Releases the session's resources (its MCP servers); the stored history stays. */
-  close(sessionId: string): Promise<void>;
+  /**
+   * Releases the session's resources (its MCP servers, its lease); the stored history stays.
+   * `ifIdle`: only when no turn runs on it and no background command of it runs (a client that
+   * went away lets the session go, without cutting short what another face still runs there).
+   */
+  close(sessionId: string, options?: { ifIdle?: boolean }): Promise<void>;
   delete(sessionId: string): Promise<void>;
 }
 

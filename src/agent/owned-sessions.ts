@@ -52,8 +52,8 @@ export function ownedSessions(sessions: SessionManager, principal: string): Sess
       await require(sessionId);
       return sessions.setOptions(sessionId, options);
     },
-    close: async (sessionId) => {
-      if (await owned(sessionId)) await sessions.close(sessionId);
+    close: async (sessionId, options) => {
+      if (await owned(sessionId)) await sessions.close(sessionId, options);
     },
     delete: async (sessionId) => {
       if (await owned(sessionId)) await sessions.delete(sessionId);

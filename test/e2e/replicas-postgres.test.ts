@@ -143,6 +143,32 @@ describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => 
     expect(words.startsWith(replayed.slice(0, -INTERRUPTED_MARK.length).trimEnd())).toBe(true);
   });
 
+  it('a client that went away without closing its session: the replica lets it go, and the other replica serves it', async () => {
+    const cwd = replicaFolder();
+    const a = connectAcpHttp(first.url, { transport: 'websocket' });
+    await initializeHttp(a);
+    const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
+    model.push({ text: 'Noted.' });
+    await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'note this' }] });
+    a.close(); // the editor's connection dropped: no session/close was sent
+
+    const b = await connect(second);
+    await waitForAsync(
+      async () =>
+        b.agent.request('session/resume', { sessionId, cwd, mcpServers: [] }).then(
+          () => true,
+          (error: { data?: { code?: string } }) => {
+            if (error.data?.code !== 'session_in_use') throw error;
+            return false;
+          },
+        ),
+      10_000,
+      'the first replica to let the session go',
+    );
+    model.push({ text: 'Still here.' });
+    expect((await b.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] })).stopReason).toBe('end_turn');
+  });
+
   it('is not ready once the store is gone, and still alive', async () => {
     await cluster.stop();
     const ready = await fetch(`${origin(first)}/readyz`);

@@ -309,18 +309,28 @@ export class AcpSessionHandlers {
     this.unfollow(sessionId);
     const session = this.live.get(sessionId);
     this.live.delete(sessionId);
+    forgetOpen(this.agent, sessionId, this);
     this.onStop(sessionId);
     if (!session) return;
     for (const controller of session.turns.keys()) controller.abort();
     await Promise.allSettled(session.turns.values());
   }
 
-  /** The connection closed: every running turn stops. */
+  /**
+   * The connection closed: every running turn stops, and a session no other connection of this
+   * process has open is let go once idle (its lease released), so a client that reconnects through
+   * a balancer to another replica can go on with it there.
+   */
   closeAll(): void {
-    for (const sessionId of this.live.keys()) {
+    for (const [sessionId, session] of this.live) {
       this.cancel(sessionId);
       this.unfollow(sessionId);
+      if (openElsewhere(this.agent, sessionId, this)) continue;
+      void Promise.allSettled(session.turns.values())
+        .then(() => (openElsewhere(this.agent, sessionId, this) ? undefined : this.owned.close(sessionId, { ifIdle: true })))
+        .catch(() => undefined);
     }
+    for (const sessionId of this.live.keys()) forgetOpen(this.agent, sessionId, this);
   }
 
   /** Registers a running turn until the returned function is called. */
@@ -337,6 +347,7 @@ export class AcpSessionHandlers {
   private open(info: SessionInfo): LiveSession {
     const session = this.live.get(info.sessionId) ?? { cwd: info.cwd, turns: new Map<AbortController, Promise<unknown>>(), follows: new Set<AbortController>() };
     this.live.set(info.sessionId, session);
+    rememberOpen(this.agent, info.sessionId, this);
     return session;
   }
 
@@ -355,4 +366,25 @@ async function* untilDone<T>(live: AsyncIterable<T>, done: () => void): AsyncGen
   } finally {
     done();
   }
+}
+
+/** Which connections (their handlers) of this process have each session open, per agent. */
+const openSessions = new WeakMap<Agent, Map<string, Set<AcpSessionHandlers>>>();
+
+function rememberOpen(agent: Agent, sessionId: string, handlers: AcpSessionHandlers): void {
+  let byId = openSessions.get(agent);
+  if (!byId) openSessions.set(agent, (byId = new Map()));
+  const holders = byId.get(sessionId) ?? new Set<AcpSessionHandlers>();
+  byId.set(sessionId, holders.add(handlers));
+}
+
+function forgetOpen(agent: Agent, sessionId: string, handlers: AcpSessionHandlers): void {
+  const byId = openSessions.get(agent);
+  const holders = byId?.get(sessionId);
+  holders?.delete(handlers);
+  if (holders?.size === 0) byId!.delete(sessionId);
+}
+
+function openElsewhere(agent: Agent, sessionId: string, handlers: AcpSessionHandlers): boolean {
+  return [...(openSessions.get(agent)?.get(sessionId) ?? [])].some((other) => other !== handlers);
 }
