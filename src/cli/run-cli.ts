@@ -134,24 +134,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   });
   telemetry?.trace(agent);
   if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(agent, args.command.args);
-  let current: Agent = agent;
-  const served: Array<{ closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void }> = [];
-  try {
-    // A headless one-shot (-p) takes the wrappers (sandbox) but serves no protocol.
-    const names = args.print ? chain.filter((entry) => entry === 'sandbox') : chain;
-    const adapters: Array<AgentAdapter<unknown, unknown>> = [];
-    for (const name of names) adapters.push(await resolveAdapter(name));
-    checkAdapterSections(config, configFile, adapters, log);
-    for (const [index, adapter] of adapters.entries()) {
-      const result = await adapter.wrap(current, adapterOptions(names[index]!, config, args, log, adapter.name));
-      if (isAgent(result)) current = result;
-      else if (result && typeof result === 'object' && 'closed' in result) served.push(result as { closed: Promise<void> });
-    }
-  } catch (error) {
-    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
-    await agent.stop();
-    return 2;
-  }
+  const wrapped = await wrapAdapters(agent, chain, { args, config, configFile, log });
+  if (wrapped === undefined) return 2;
+  const { current, served } = wrapped;
   if (args.print) {
     const { runPrintCommand } = await import('./print-command.js');
     const code = await runPrintCommand(current, args.print, process.cwd(), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
@@ -164,6 +149,43 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
+  return serveUntilClosed(agent, served, config, log);
+}
+
+type Served = { closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void };
+
+/**
+ * Adapters compose left to right: one that returns an agent (sandbox) wraps it for the next, one
+ * that serves a protocol is kept. `undefined` (stopped, said on stderr) when one fails to start.
+ */
+async function wrapAdapters(
+  agent: Agent,
+  chain: string[],
+  { args, config, configFile, log }: { args: CliArgs; config: PlaitedConfig; configFile: string | null; log: ReturnType<typeof cliLog> },
+): Promise<{ current: Agent; served: Served[] } | undefined> {
+  let current = agent;
+  const served: Served[] = [];
+  try {
+    // A headless one-shot (-p) takes the wrappers (sandbox) but serves no protocol.
+    const names = args.print ? chain.filter((entry) => entry === 'sandbox') : chain;
+    const adapters: Array<AgentAdapter<unknown, unknown>> = [];
+    for (const name of names) adapters.push(await resolveAdapter(name));
+    checkAdapterSections(config, configFile, adapters, log);
+    for (const [index, adapter] of adapters.entries()) {
+      const result = await adapter.wrap(current, adapterOptions(names[index]!, config, args, log, adapter.name));
+      if (isAgent(result)) current = result;
+      else if (result && typeof result === 'object' && 'closed' in result) served.push(result as Served);
+    }
+  } catch (error) {
+    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    await agent.stop();
+    return undefined;
+  }
+  return { current, served };
+}
+
+/** Serves until a face closes; SIGINT stops at once, SIGTERM drains a network face (a second one ends it). */
+async function serveUntilClosed(agent: Agent, served: Served[], config: PlaitedConfig, log: ReturnType<typeof cliLog>): Promise<number> {
   const stop = async (code: number) => {
     await agent.stop().catch(() => undefined);
     process.exit(code);
