@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
-import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
+import { textOf, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
 import { TEST_AUTH_TOKEN } from '../helpers/test-auth-token.js';
+import { acpClients, gate } from '../helpers/replica-kit.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 let cluster: PostgresCluster;
@@ -16,7 +17,8 @@ let model: ScriptedOpenAIServer;
 let store: string;
 let other: HttpCli;
 const replicas: HttpCli[] = [];
-const clients: AcpHttpClient[] = [];
+const clients = acpClients();
+const connect = (cli: HttpCli) => clients.connect(cli);
 
 /** A replica's own folder, with its config when given. */
 function folder(config?: unknown): string {
@@ -44,21 +46,10 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
+  clients.closeAll();
 });
 
-async function connect(cli: HttpCli): Promise<AcpHttpClient> {
-  const client = connectAcpHttp(cli.url);
-  clients.push(client);
-  await initializeHttp(client);
-  return client;
-}
 
-function gate(): { opened: Promise<void>; open(): void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 const exited = (cli: HttpCli) =>
   new Promise<number | null>((resolve) => (cli.child.exitCode !== null ? resolve(cli.child.exitCode) : cli.child.once('exit', (code) => resolve(code))));

@@ -1,34 +1,29 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
-import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
+import { textOf, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { acpClients, gate, replicaFolder } from '../helpers/replica-kit.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 let cluster: PostgresCluster;
 let model: ScriptedOpenAIServer;
 let writer: HttpCli;
 let reader: HttpCli;
-const clients: AcpHttpClient[] = [];
+const clients = acpClients();
+const connect = (cli: HttpCli) => clients.connect(cli);
 
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plaited-replica-'));
-  mkdirSync(join(dir, '.plaited'));
-  return dir;
-}
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   const store = await cluster.createDatabase();
   model = await startScriptedOpenAIServer();
   const args = ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--store', store];
-  writer = await startHttpCli({ cwd: folder(), args, urlPattern: URL_LINE });
-  reader = await startHttpCli({ cwd: folder(), args, urlPattern: URL_LINE });
+  writer = await startHttpCli({ cwd: replicaFolder(), args, urlPattern: URL_LINE });
+  reader = await startHttpCli({ cwd: replicaFolder(), args, urlPattern: URL_LINE });
 }, 120_000);
 afterAll(async () => {
   await writer?.close();
@@ -37,21 +32,10 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
+  clients.closeAll();
 });
 
-async function connect(cli: HttpCli): Promise<AcpHttpClient> {
-  const client = connectAcpHttp(cli.url);
-  clients.push(client);
-  await initializeHttp(client);
-  return client;
-}
 
-function gate(): { opened: Promise<void>; open(): void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i}`).join(' ');
 const updatesOf = (client: AcpHttpClient, sessionId: string, kind: acp.SessionUpdate['sessionUpdate']) =>
@@ -59,7 +43,7 @@ const updatesOf = (client: AcpHttpClient, sessionId: string, kind: acp.SessionUp
 
 /** A session on the writer replica with a reply streaming into it, held mid-stream until `hold` opens. */
 async function streamingSession(hold: Promise<void>, reply: string): Promise<{ a: AcpHttpClient; sessionId: string; cwd: string; prompted: Promise<unknown> }> {
-  const cwd = folder();
+  const cwd = replicaFolder();
   const a = await connect(writer);
   const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
   model.push({ text: reply, chunkDelayMs: 5, holdAfter: { chunks: 30, until: hold } });

@@ -1,5 +1,3 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
@@ -12,6 +10,7 @@ import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-
 import { freePort, NGINX_REFERENCE_REPLICAS, startNginxBalancer, type NginxBalancer } from '../helpers/nginx-balancer.js';
 import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { replicaFolder } from '../helpers/replica-kit.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 const ROUTES = NGINX_REFERENCE_REPLICAS.map((replica) => replica.replicaId);
@@ -23,12 +22,6 @@ let nginx: NginxBalancer;
 const replicas = new Map<string, HttpCli>();
 const clients: AcpHttpClient[] = [];
 
-/** A replica's own folder (its process records, its index): nothing of it is shared. */
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plaited-replica-'));
-  mkdirSync(join(dir, '.plaited'));
-  return dir;
-}
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
@@ -36,7 +29,7 @@ beforeAll(async () => {
   model = await startScriptedOpenAIServer();
   const started = await Promise.all(
     ROUTES.map((route) =>
-      startHttpCli({ cwd: folder(), args: ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--store', store, '--replica-id', route], urlPattern: URL_LINE }),
+      startHttpCli({ cwd: replicaFolder(), args: ['--model', 'openai-compatible:scripted', '--base-url', model.url, '--store', store, '--replica-id', route], urlPattern: URL_LINE }),
     ),
   );
   started.forEach((cli, index) => replicas.set(ROUTES[index]!, cli));
@@ -112,7 +105,7 @@ describe('three replicas on one PostgreSQL behind nginx (the reference configura
 
   for (const transport of ['http', 'websocket'] as const) {
     it(`ACP over ${transport === 'http' ? 'streamable HTTP' : 'WebSocket'}: a session created on one replica is loaded and prompted on each of the others`, async () => {
-      const cwd = folder(); // the shared workspace: the same path on every replica
+      const cwd = replicaFolder(); // the shared workspace: the same path on every replica
       const first = await connectElsewhere(transport, new Set());
       const { sessionId } = await first.client.agent.request('session/new', { cwd, mcpServers: [] });
       await prompt(first, sessionId, `Created on ${first.replica}.`);
@@ -164,7 +157,7 @@ describe('three replicas on one PostgreSQL behind nginx (the reference configura
   });
 
   it('one replica stopped: nginx routes around it, and its session continues on the others', async () => {
-    const cwd = folder();
+    const cwd = replicaFolder();
     const doomed = await connectElsewhere('http', new Set());
     const { sessionId } = await doomed.client.agent.request('session/new', { cwd, mcpServers: [] });
     await prompt(doomed, sessionId, `Started on ${doomed.replica}.`);

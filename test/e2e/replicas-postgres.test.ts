@@ -1,15 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
-import { connectAcpHttp, initializeHttp, textOf, type AcpHttpClient } from '../adapters/acp/acp-http-client.js';
+import { connectAcpHttp, initializeHttp, textOf } from '../adapters/acp/acp-http-client.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitFor, waitForAsync } from '../helpers/wait-for.js';
 import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
+import { acpClients, replicaFolder } from '../helpers/replica-kit.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 let cluster: PostgresCluster;
@@ -17,14 +17,9 @@ let model: ScriptedOpenAIServer;
 let first: HttpCli;
 let second: HttpCli;
 let store: string;
-const clients: AcpHttpClient[] = [];
+const clients = acpClients();
+const connect = (cli: HttpCli) => clients.connect(cli);
 
-/** A replica's own folder (its process records, its index): nothing of it is shared. */
-function replicaFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plaited-replica-'));
-  mkdirSync(join(dir, '.plaited'));
-  return dir;
-}
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
@@ -42,15 +37,9 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
+  clients.closeAll();
 });
 
-async function connect(cli: HttpCli): Promise<AcpHttpClient> {
-  const client = connectAcpHttp(cli.url);
-  clients.push(client);
-  await initializeHttp(client);
-  return client;
-}
 
 async function failure(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
   try {
@@ -75,13 +64,6 @@ async function storedText(url: string, sessionId: string): Promise<string> {
   }
 }
 
-async function waitForAsync(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => {
   it('answers /healthz and /readyz without a token', async () => {

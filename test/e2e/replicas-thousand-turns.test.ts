@@ -7,6 +7,7 @@ import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-
 import { HELD_FILLER, replyTo, startReplica, stopReplicas, type Replica } from '../helpers/start-replica.js';
 import { runRoundRobinTurns, type Attempt, type TurnRun } from '../helpers/round-robin-turns.js';
 import { readStoredSessions, storedDraftText, type StoredSessionRecord } from '../helpers/read-stored-sessions.js';
+import { waitForAsync } from '../helpers/wait-for.js';
 
 const SESSIONS = 20;
 const TURNS_PER_SESSION = 50;
@@ -41,13 +42,6 @@ function progress(): { acknowledged(count: number): void; reached(count: number)
   };
 }
 
-async function waitForAsync(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /**
  * Two restarts while the turns run: a third of the way in, a plain stop (SIGTERM) and start of

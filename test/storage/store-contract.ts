@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionStorage, SessionStores } from '../../src/storage/session-storage.js';
 import { openSessionStores } from '../../src/storage/open-session-stores.js';
 import { INTERRUPTED_MARK, recoverInterruptedReply } from '../../src/agent/recover-interrupted-reply.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitForAsync } from '../helpers/wait-for.js';
 
 /** A store to test: `spec` is what `openSessionStores` is given (a SQLite path or a postgres:// URL). */
 export interface ContractTarget {
@@ -183,18 +183,6 @@ export function describeStoreContract(driver: string, fresh: () => Promise<Contr
 }
 
 /** Polls an async condition (the store is async) until it holds. */
-async function waitForAsync(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  let met = false;
-  const poll = async () => {
-    while (!met) {
-      met = await condition();
-      if (!met) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  const polling = poll();
-  await waitFor(() => met, timeoutMs, what).finally(() => (met = true));
-  await polling;
-}
 
 function startHolder(spec: string, sessionId: string, children: ChildProcess[]) {
   const jitiCli = resolve(import.meta.dirname, '../../node_modules/jiti/lib/jiti-cli.mjs');
