@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
 import { userConfigDir } from './user-config-dir.js';
@@ -81,6 +80,8 @@ export async function revokeTrust(configFile: string, env: NodeJS.ProcessEnv = p
  */
 async function updateTrustStore(store: string, change: (current: TrustStore) => boolean): Promise<boolean> {
   mkdirSync(dirname(store), { recursive: true, mode: 0o700 });
+  // Loaded here, not at start: every start reads trust, only `trust` and `init` write it.
+  const { default: lockfile } = await import('proper-lockfile');
   const release = await lockfile.lock(store, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 10, maxTimeout: 100 } });
   try {
     const current = readTrustStore(store);
