@@ -1,6 +1,7 @@
 import type { Agent } from '../agent/agent.js';
 import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { OutputFormat } from './print-args.js';
+import { applyToolCallUpdate } from '../agent/apply-tool-call-update.js';
 
 /** A tool call of the turn as `-p --output-format json` reports it. */
 export interface PrintedToolCall {
@@ -61,10 +62,7 @@ export async function printTurn(agent: Agent, sessionId: string, prompt: string,
       case 'tool-call-update': {
         const call = calls.get(event.toolCallId);
         if (!call) break;
-        if (event.status) call.status = event.status;
-        if (event.title) call.title = event.title;
-        const shown = event.content?.flatMap((part) => (part.type === 'text' ? [part.text] : part.type === 'diff' ? [`diff ${part.path}`] : []));
-        if (shown && shown.length > 0) call.output = shown.join('\n');
+        applyToolCallUpdate(call, event);
         break;
       }
       case 'permission-request': {

@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent/agent.js';
 import type { AgentOutput, PermissionDecision, StopReason } from '../../contracts/agent-output.js';
+import { applyToolCallUpdate } from '../../agent/apply-tool-call-update.js';
 
 /** One tool call of the turn, as the `prompt` tool reports it back to the host: the call's own event fields. */
 export type ToolCallSummary = Pick<
@@ -92,10 +93,7 @@ export async function runMcpTurn(agent: Agent, options: RunMcpTurnOptions): Prom
       case 'tool-call-update': {
         const call = calls.get(event.toolCallId);
         if (!call) break;
-        if (event.status) call.status = event.status;
-        if (event.title) call.title = event.title;
-        const shown = event.content?.flatMap((part) => (part.type === 'text' ? [part.text] : part.type === 'diff' ? [`diff ${part.path}`] : []));
-        if (shown && shown.length > 0) call.output = shown.join('\n');
+        applyToolCallUpdate(call, event);
         if (event.status === 'completed' || event.status === 'failed') report(`[tool ${call.toolName}] ${event.status}`);
         break;
       }
