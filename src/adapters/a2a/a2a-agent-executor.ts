@@ -183,7 +183,8 @@ export class A2aAgentExecutor implements AgentExecutor {
   private async handBack(sessionId: string): Promise<void> {
     if (!this.records.shared) return;
     for (const other of this.running.values()) if (other.sessionId === sessionId) return;
-    await this.agent.sessions.close(sessionId).catch((error: unknown) => this.options.log?.(`A2A: closing session ${sessionId} failed: ${(error as Error).message}`));
+    // `ifIdle`: a turn another face of this process runs on the session is not cut short.
+    await this.agent.sessions.close(sessionId, { ifIdle: true }).catch((error: unknown) => this.options.log?.(`A2A: closing session ${sessionId} failed: ${(error as Error).message}`));
   }
 
   /**
