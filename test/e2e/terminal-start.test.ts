@@ -6,15 +6,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-// The bare start in a real terminal (tmux, on a socket of this test's own): a person who typed
+// The bare start in a real terminal (tmux, on a socket of each test's own: a server that is still
+// exiting after the last test's kill-server would refuse the next session): a person who typed
 // `plaited-agent` learns it is an ACP server and what to run instead (issue 25, item 3).
-const socket = `plaited-terminal-${process.pid}`;
-const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+let run = 0;
+const socket = () => `plaited-terminal-${process.pid}-${run}`;
+const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket(), ...args], { encoding: 'utf8' });
 const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'cli').stdout;
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
 
 afterEach(() => {
   tmux('kill-server');
+  run++;
 });
 
 function startInTerminal(args: string[]): void {
