@@ -1,39 +1,25 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf } from '../helpers/acp-v2-cli.js';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
 
 /** `session/fork` (unstable ACP v1) through the built CLI, every message checked against the SDK's unstable v1 schema. */
-let server: ScriptedOpenAIServer;
-const clis: Array<{ close(): Promise<unknown>; validator: { errors: string[] } }> = [];
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer();
-});
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
+const bed = acpTestBed({ prefix: 'plaited-fork-' });
 
-const folder = () => mkdtempSync(join(tmpdir(), 'plaited-fork-'));
+const folder = bed.project;
 function start(cwd: string): AcpCli {
-  const cli = startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url], unstable: true });
-  clis.push(cli);
+  const cli = startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url], unstable: true });
+  bed.track(cli);
   return cli;
 }
 type ForkResponse = { sessionId: string; modes?: unknown; configOptions?: unknown[] };
 const fork = (cli: AcpCli, params: Record<string, unknown>) => cli.agent.request('session/fork' as never, params as never) as Promise<ForkResponse>;
 /** What the model was sent in the last request, as text. */
-const lastModelInput = () => JSON.stringify(server.requests.at(-1)!.messages);
+const lastModelInput = () => JSON.stringify(bed.server.requests.at(-1)!.messages);
 async function prompt(cli: AcpCli, sessionId: string, text: string, reply: string): Promise<void> {
-  server.push({ text: reply });
+  bed.server.push({ text: reply });
   const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
   expect(response.stopReason).toBe('end_turn');
 }
@@ -58,7 +44,7 @@ describe('ACP session/fork (unstable v1)', () => {
     expect((init.agentCapabilities?.sessionCapabilities as Record<string, unknown>).fork).toEqual({});
 
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
-    server.push({ toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'count the apples', priority: 'high' }] } }] });
+    bed.server.push({ toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'count the apples', priority: 'high' }] } }] });
     await prompt(cli, sessionId, 'plan the apples', 'Planned the apples.');
 
     const forked = await fork(cli, { sessionId, cwd: elsewhere, mcpServers: [] });
@@ -106,10 +92,10 @@ describe('ACP session/fork (unstable v1)', () => {
     await initialize(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     let release!: () => void;
-    server.push({ text: 'Slow answer.', until: new Promise<void>((done) => (release = done)) });
-    const before = server.requests.length;
+    bed.server.push({ text: 'Slow answer.', until: new Promise<void>((done) => (release = done)) });
+    const before = bed.server.requests.length;
     const running = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'take your time' }] });
-    await waitFor(() => server.requests.length > before, 10_000, 'the model request');
+    await waitFor(() => bed.server.requests.length > before, 10_000, 'the model request');
 
     const refused = await fork(cli, { sessionId, cwd, mcpServers: [] }).then(
       () => undefined,
@@ -128,14 +114,14 @@ describe('ACP session/fork (unstable v1)', () => {
 
   it('the v2 draft forks too (its unstable schema has session/fork): the fork replays the copied history and answers with it', async () => {
     const cwd = folder();
-    const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url], unstable: true });
-    clis.push(cli);
+    const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url], unstable: true });
+    bed.track(cli);
     await initializeV2(cli);
     // The stable draft client drops keys its schema lacks: the capability is read from the wire.
     const answer = cli.validator.messages.find((m) => m.direction === 'agent' && (m.message.result as { protocolVersion?: number } | undefined)?.protocolVersion === 2);
     expect((answer?.message.result as { capabilities: { session: Record<string, unknown> } }).capabilities.session.fork).toEqual({});
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
-    server.push({ text: 'Draft answer.' });
+    bed.server.push({ text: 'Draft answer.' });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'draft question' }] });
     await waitFor(() => statesOf(cli, sessionId).includes('idle:end_turn'), 20_000, 'the idle state');
 

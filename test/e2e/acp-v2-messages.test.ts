@@ -1,31 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.js';
 import { initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers/acp-v2-cli.js';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
 
 /** The v2 draft's conformance points on message ids and list filters (ACP-LIST-202, ACP-PROMPT-203, ACP-RESUME-204/205). */
-let server: ScriptedOpenAIServer;
-const clis: Array<{ close(): Promise<unknown>; validator: { errors: string[] } }> = [];
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer();
-});
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
+const bed = acpTestBed({ prefix: 'plaited-v2-msg-' });
 
-const project = () => mkdtempSync(join(tmpdir(), 'plaited-v2-msg-'));
-const model = () => ['--model', 'openai-compatible:scripted', '--base-url', server.url];
+const project = bed.project;
+const model = () => ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url];
 function start(cwd: string): AcpV2Cli {
   const cli = startAcpV2Cli({ cwd, args: model() });
-  clis.push(cli);
+  bed.track(cli);
   return cli;
 }
 const updatesOf = (cli: AcpV2Cli, sessionId: string, from = 0) =>
@@ -42,7 +29,7 @@ describe('ACP v2 (draft): message ids and list filters', () => {
     await expect(cli.agent.request('session/list', { cwd: 'relative/folder' })).rejects.toMatchObject({ code: -32602 });
 
     const v1 = startAcpCli({ cwd, args: model() });
-    clis.push(v1);
+    bed.track(v1);
     await initialize(v1);
     expect((await v1.agent.request('session/list', { cwd: missing })).sessions).toEqual([]);
     expect((await v1.agent.request('session/list', { cwd })).sessions).toHaveLength(1);
@@ -53,7 +40,7 @@ describe('ACP v2 (draft): message ids and list filters', () => {
     const first = start(cwd);
     await initializeV2(first);
     const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
-    server.push({ text: 'First answer.' });
+    bed.server.push({ text: 'First answer.' });
     const { messageId } = await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello there' }] });
     await waitFor(() => statesOf(first, sessionId).includes('idle:end_turn'), 20_000, 'the idle state');
     const live = updatesOf(first, sessionId);

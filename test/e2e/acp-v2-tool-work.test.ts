@@ -1,30 +1,20 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as v2 from '@agentclientprotocol/sdk/experimental/v2';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers/acp-v2-cli.js';
 import { processesMatching, uniqueSleep } from '../helpers/process-list.js';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
 
-let server: ScriptedOpenAIServer;
-const clis: AcpV2Cli[] = [];
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer();
-});
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
+const bed = acpTestBed({ prefix: 'plaited-v2-' });
 
 async function open(): Promise<{ cli: AcpV2Cli; sessionId: string; cwd: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-v2-work-'));
-  const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
-  clis.push(cli);
+  const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url] });
+  bed.track(cli);
   await initializeV2(cli);
   const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
   return { cli, sessionId, cwd };
@@ -46,13 +36,13 @@ const outputOf = (cli: AcpV2Cli, sessionId: string, terminalId: string) =>
 const prompt = (cli: AcpV2Cli, sessionId: string, text: string) => cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
 /** What the model was told about a tool call (the tool message of a later request). */
 const toolResultSent = (toolCallId: string) =>
-  server.requests.flatMap((request) => request.messages).find((message) => message.role === 'tool' && message.tool_call_id === toolCallId)?.content;
+  bed.server.requests.flatMap((request) => request.messages).find((message) => message.role === 'tool' && message.tool_call_id === toolCallId)?.content;
 
 describe('ACP v2 (draft): cancelling one tool call', () => {
   it('tool_call/cancel stops a running sleep mid-turn: the process is gone, the call ends cancelled, the turn goes on to end_turn', async () => {
     const { cli, sessionId, cwd } = await open();
     const sleep = uniqueSleep();
-    server.push({ toolCalls: [{ id: 'long', name: 'bash', arguments: { command: `${sleep}; echo never` } }] }, { text: 'Skipped the sleep.' });
+    bed.server.push({ toolCalls: [{ id: 'long', name: 'bash', arguments: { command: `${sleep}; echo never` } }] }, { text: 'Skipped the sleep.' });
     await prompt(cli, sessionId, 'sleep a while');
     await waitFor(() => toolUpdates(cli, sessionId, 'long').some((u) => (u.capabilities as { cancel?: unknown } | undefined)?.cancel), 20_000, 'a cancellable tool call');
     await waitFor(() => processesMatching(sleep).length > 0, 10_000, 'the sleep to start');
@@ -85,7 +75,7 @@ describe('ACP v2 (draft): agent-owned terminals', () => {
   it('bash runs in a terminal: terminal_update with command and cwd, output chunks as they arrive, the tool call references it, exitStatus at the end', async () => {
     const { cli, sessionId, cwd } = await open();
     const command = "printf 'first\\n'; sleep 0.3; printf 'second\\n' >&2; exit 3";
-    server.push({ toolCalls: [{ id: 'run', name: 'bash', arguments: { command } }] }, { text: 'Ran it.' });
+    bed.server.push({ toolCalls: [{ id: 'run', name: 'bash', arguments: { command } }] }, { text: 'Ran it.' });
     await prompt(cli, sessionId, 'run it');
     await untilIdle(cli, sessionId);
 
@@ -108,7 +98,7 @@ describe('ACP v2 (draft): agent-owned terminals', () => {
   it('terminal/cancel kills the process and confirms with exitStatus; the tool call fails on its own and the turn goes on', async () => {
     const { cli, sessionId } = await open();
     const sleep = uniqueSleep();
-    server.push({ toolCalls: [{ id: 'term', name: 'bash', arguments: { command: `echo waiting; ${sleep}` } }] }, { text: 'It was stopped.' });
+    bed.server.push({ toolCalls: [{ id: 'term', name: 'bash', arguments: { command: `echo waiting; ${sleep}` } }] }, { text: 'It was stopped.' });
     await prompt(cli, sessionId, 'wait');
     await waitFor(() => terminalUpdates(cli, sessionId).length > 0, 20_000, 'the terminal');
     const terminalId = terminalUpdates(cli, sessionId)[0]!.terminalId as string;
@@ -130,7 +120,7 @@ describe('ACP v2 (draft): background commands', () => {
   it('a background command outlives its tool call and turn, is listed in snapshots after its announce, and its exit comes before the snapshot that drops it', async () => {
     const { cli, sessionId, cwd } = await open();
     // It ends when the test says so (a file appears), not after some time.
-    server.push(
+    bed.server.push(
       { toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: 'echo started; while [ ! -e go ]; do sleep 0.05; done; echo finished', background: true } }] },
       { text: 'It runs in the background.' },
     );
@@ -164,7 +154,7 @@ describe('ACP v2 (draft): background commands', () => {
     const { cli, sessionId, cwd } = await open();
     const first = uniqueSleep();
     const second = uniqueSleep();
-    server.push(
+    bed.server.push(
       { toolCalls: [{ id: 'a', name: 'bash', arguments: { command: `echo alpha; ${first}`, background: true } }] },
       { toolCalls: [{ id: 'b', name: 'bash', arguments: { command: `echo beta; ${second}`, background: true } }] },
       { text: 'Both run.' },
@@ -178,7 +168,7 @@ describe('ACP v2 (draft): background commands', () => {
     const lastState = () => updatesOf(cli, sessionId).filter((u) => u.sessionUpdate === 'state_update').at(-1);
     expect(lastState()?.background).toEqual([{ type: 'terminal', terminalId: idA }, { type: 'terminal', terminalId: idB }]);
 
-    server.push(
+    bed.server.push(
       { toolCalls: [{ id: 'read', name: 'bash_output', arguments: { id: idA } }] },
       { toolCalls: [{ id: 'kill', name: 'bash_kill', arguments: { id: idA } }] },
       { text: 'Stopped the first.' },
@@ -207,13 +197,11 @@ describe('ACP v2 (draft): background commands', () => {
   it('the agent exiting stops its background commands', async () => {
     const { cli, sessionId } = await open();
     const sleep = uniqueSleep();
-    server.push({ toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: sleep, background: true } }] }, { text: 'Started.' });
+    bed.server.push({ toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: sleep, background: true } }] }, { text: 'Started.' });
     await prompt(cli, sessionId, 'start it');
     await untilIdle(cli, sessionId);
     expect(processesMatching(sleep)).toHaveLength(1);
-    clis.splice(clis.indexOf(cli), 1);
-    await cli.close();
-    expect(cli.validator.errors).toEqual([]);
+    await bed.closeNow(cli);
     await waitFor(() => processesMatching(sleep).length === 0, 10_000, 'the background sleep to be gone');
   });
 });
@@ -230,7 +218,7 @@ describe('ACP v2 (draft): compaction', () => {
     });
     try {
       const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', routed.url] });
-      clis.push(cli);
+      bed.track(cli);
       await initializeV2(cli);
       const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
       const filler = (word: string) => `${word} `.repeat(150);

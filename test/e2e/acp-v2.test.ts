@@ -1,9 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.js';
 import * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
@@ -11,25 +9,15 @@ import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { AcpSchemaValidator, CLI, initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli, type StartV2Options } from '../helpers/acp-v2-cli.js';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
 
-let server: ScriptedOpenAIServer;
-const clis: Array<{ close(): Promise<unknown>; validator: { errors: string[] } }> = [];
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer();
-});
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
+const bed = acpTestBed({ prefix: 'plaited-v2-' });
 
-const project = () => mkdtempSync(join(tmpdir(), 'plaited-v2-'));
-const model = () => ['--model', 'openai-compatible:scripted', '--base-url', server.url];
+const project = bed.project;
+const model = () => ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url];
 function start(cwd: string, options: Partial<StartV2Options> = {}): AcpV2Cli {
   const cli = startAcpV2Cli({ ...options, cwd, args: [...model(), ...(options.args ?? [])] });
-  clis.push(cli);
+  bed.track(cli);
   return cli;
 }
 const idle = (cli: AcpV2Cli, sessionId: string, count = 1) =>
@@ -44,7 +32,7 @@ describe('ACP v2 (draft) beside v1', () => {
   it('routes by the initialize version: v1 clients see v1, v2 clients the draft', async () => {
     const cwd = project();
     const v1cli = startAcpCli({ cwd, args: model() });
-    clis.push(v1cli);
+    bed.track(v1cli);
     expect((await initialize(v1cli)).protocolVersion).toBe(1);
 
     const cli = start(cwd);
@@ -67,7 +55,7 @@ describe('ACP v2 (draft) beside v1', () => {
     await initializeV2(cli);
     const session = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     expect(session.configOptions?.map((option) => option.configId)).toEqual(['mode', 'model']);
-    server.push({ text: 'Hello from v2.' });
+    bed.server.push({ text: 'Hello from v2.' });
     const response = await cli.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(response.messageId).toBeTruthy();
     await idle(cli, session.sessionId);
@@ -83,7 +71,7 @@ describe('ACP v2 (draft) beside v1', () => {
     const cli = start(cwd);
     await initializeV2(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
-    server.push(
+    bed.server.push(
       { toolCalls: [{ name: 'write_file', arguments: { path: 'v2.txt', content: 'from v2' } }] },
       { toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'check it', priority: 'high' }] } }] },
       { text: 'Written.' },
@@ -105,10 +93,10 @@ describe('ACP v2 (draft) beside v1', () => {
     const cli = start(cwd);
     await initializeV2(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
-    server.push({ text: 'slow slow slow slow', chunkDelayMs: 2_000 });
-    const before = server.requests.length;
+    bed.server.push({ text: 'slow slow slow slow', chunkDelayMs: 2_000 });
+    const before = bed.server.requests.length;
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go slowly' }] });
-    await waitFor(() => server.requests.length > before, 10_000, 'the model request');
+    await waitFor(() => bed.server.requests.length > before, 10_000, 'the model request');
     await cli.agent.notify('session/cancel', { sessionId });
     await idle(cli, sessionId);
     expect(statesOf(cli, sessionId).at(-1)).toBe('idle:cancelled');
@@ -142,14 +130,14 @@ describe('ACP v2 (draft) beside v1', () => {
     const cwd = project();
     const remote = ['--model', 'openai-compatible:gpt-remote', '--base-url', 'http://192.0.2.1/v1'];
     const keyless = startAcpV2Cli({ cwd, args: remote, env: { PLAITED_API_KEY: '' } });
-    clis.push(keyless);
+    bed.track(keyless);
     const init = await initializeV2(keyless);
     expect(init.authMethods).toEqual([expect.objectContaining({ type: 'agent', methodId: 'plaited-api-key' })]);
     await expect(keyless.agent.request('session/new', { cwd })).rejects.toMatchObject({ code: -32000 });
     await expect(keyless.agent.request('auth/login', { methodId: 'plaited-api-key' })).rejects.toMatchObject({ code: -32000 });
 
     const keyed = startAcpV2Cli({ cwd, args: remote, env: { PLAITED_API_KEY: 'sk-test' } });
-    clis.push(keyed);
+    bed.track(keyed);
     await initializeV2(keyed);
     await keyed.agent.request('session/new', { cwd });
     await keyed.agent.request('auth/logout', {});
@@ -188,7 +176,7 @@ describe('ACP v2 (draft) over HTTP', () => {
       const init = await connection.agent.request('initialize', { protocolVersion: 2, info: { name: 'plaited-v2-http-test', version: '1' }, capabilities: {} });
       expect(init.protocolVersion).toBe(2);
       const { sessionId } = await connection.agent.request('session/new', { cwd });
-      server.push({ text: 'v2 over http' });
+      bed.server.push({ text: 'v2 over http' });
       await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
       await waitFor(() => statesOf({ updates }, sessionId).includes('idle:end_turn'), 20_000, 'idle over HTTP');
       connection.close();

@@ -10,9 +10,12 @@ import { startAcpCli, type AcpCli, type StartCliOptions } from './acp-cli.js';
  * test left unused never leaks into the next), CLIs pointed at it, and after each test every
  * CLI closed and its traffic checked against the ACP schema.
  */
+/** A CLI the bed closes and checks after the test (v1 or v2). */
+type CheckedCli = { close(): Promise<unknown>; validator: { errors: string[] } };
+
 export function acpTestBed(options: { prefix: string; args?: string[]; before?: () => void }) {
   let server: ScriptedOpenAIServer | undefined;
-  const clis: AcpCli[] = [];
+  const clis: CheckedCli[] = [];
   beforeEach(async () => {
     options.before?.();
     server = await startScriptedOpenAIServer();
@@ -41,12 +44,12 @@ export function acpTestBed(options: { prefix: string; args?: string[]; before?: 
       );
     },
     /** Closes and checks `cli` after the test. */
-    track(cli: AcpCli): AcpCli {
+    track<C extends CheckedCli>(cli: C): C {
       clis.push(cli);
       return cli;
     },
     /** For a CLI the test closes itself (a restart), to check it now. */
-    async closeNow(cli: AcpCli): Promise<void> {
+    async closeNow(cli: CheckedCli): Promise<void> {
       clis.splice(clis.indexOf(cli), 1);
       await cli.close();
       expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
