@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { RECORDED, startProviderWireServer, wireErrors, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
+import { RECORDED, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, wireErrors, type ProviderWire } from '../helpers/provider-wire-server.js';
+import { checkedClis } from '../helpers/acp-test-bed.js';
 
 /**
  * Model calls that fail for a while: 429/5xx are retried after the server's `retry-after`
@@ -14,21 +15,10 @@ import { RECORDED, startProviderWireServer, wireErrors, type ProviderWire, type 
  * server speaking the providers' real wire formats.
  */
 
-const KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', google: 'GOOGLE_GENERATIVE_AI_API_KEY' } as const;
-const MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5-mini', google: 'gemini-2.5-flash' } as const;
+const KEY_ENV = WIRE_KEY_ENV;
+const MODELS = WIRE_MODELS;
 
-let server: ProviderWireServer;
-const clis: AcpCli[] = [];
-beforeEach(async () => {
-  server = await startProviderWireServer();
-});
-afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
-  await server.close();
-});
+const bed = checkedClis(() => startProviderWireServer());
 
 async function session(wire: ProviderWire, options: { config?: Record<string, unknown>; baseURL?: string } = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-model-retries-'));
@@ -38,10 +28,10 @@ async function session(wire: ProviderWire, options: { config?: Record<string, un
   }
   const cli = startAcpCli({
     cwd,
-    args: ['--model', `${wire}:${MODELS[wire]}`, '--base-url', options.baseURL ?? server.baseURL(wire)],
+    args: ['--model', `${wire}:${MODELS[wire]}`, '--base-url', options.baseURL ?? bed.server.baseURL(wire)],
     env: { [KEY_ENV[wire]]: 'wire-test-key' },
   });
-  clis.push(cli);
+  bed.track(cli);
   await initialize(cli, { session: { notices: {} } } as never);
   const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
   const prompt = (text: string) => cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
@@ -63,10 +53,10 @@ async function failure(promise: Promise<unknown>): Promise<{ code: number; messa
 
 describe('retries', () => {
   it('a 429 with retry-after is retried: the client sees the retry as a notice, then the answer', async () => {
-    server.push(wireErrors.rateLimited('anthropic', 0), { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    bed.server.push(wireErrors.rateLimited('anthropic', 0), { wire: 'anthropic', events: [RECORDED.anthropic.text] });
     const { cli, sessionId, prompt } = await session('anthropic');
     expect((await prompt('hi')).stopReason).toBe('end_turn');
-    expect(server.requests).toHaveLength(2);
+    expect(bed.server.requests).toHaveLength(2);
     expect(agentText(cli, sessionId)).toContain('Is there anything I can help you with?');
     const [notice] = notices(cli, sessionId);
     expect(notice).toContain('HTTP 429 (rate limited)');
@@ -75,49 +65,49 @@ describe('retries', () => {
 
   it('a retry-after given as an HTTP date and a 503 are honoured and retried too', async () => {
     const past = { ...wireErrors.rateLimited('google', 0), headers: { 'retry-after': new Date(Date.now() - 5000).toUTCString() } };
-    server.push(past, { wire: 'google', status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }, headers: { 'retry-after': '0' } });
-    server.push({ wire: 'google', events: [RECORDED.google.text] });
+    bed.server.push(past, { wire: 'google', status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }, headers: { 'retry-after': '0' } });
+    bed.server.push({ wire: 'google', events: [RECORDED.google.text] });
     const { cli, sessionId, prompt } = await session('google');
     expect((await prompt('hi')).stopReason).toBe('end_turn');
-    expect(server.requests).toHaveLength(3);
+    expect(bed.server.requests).toHaveLength(3);
     expect(notices(cli, sessionId)).toEqual([expect.stringContaining('retrying in 0 ms (attempt 2 of 4)'), expect.stringContaining('HTTP 503')]);
     expect(agentText(cli, sessionId)).toContain('strawberry');
   });
 
   it('a refused key (401) and a missing model (404) are answered at once, never retried', async () => {
-    server.push(wireErrors.unauthorized('openai'));
+    bed.server.push(wireErrors.unauthorized('openai'));
     const keyless = await session('openai');
     expect((await failure(keyless.prompt('hi'))).message).toContain('OPENAI_API_KEY');
-    expect(server.requests).toHaveLength(1);
+    expect(bed.server.requests).toHaveLength(1);
 
-    server.push(wireErrors.modelNotFound('anthropic', MODELS.anthropic));
+    bed.server.push(wireErrors.modelNotFound('anthropic', MODELS.anthropic));
     const missing = await session('anthropic');
     expect((await failure(missing.prompt('hi'))).message).toContain('Model not found');
-    expect(server.requests).toHaveLength(2);
+    expect(bed.server.requests).toHaveLength(2);
     expect(notices(keyless.cli, keyless.sessionId)).toEqual([]);
     expect(notices(missing.cli, missing.sessionId)).toEqual([]);
   });
 
   it('still rate limited after agent.retries.attempts: the error says so and what to do', async () => {
-    server.push(wireErrors.rateLimited('openai', 0), wireErrors.rateLimited('openai', 0));
+    bed.server.push(wireErrors.rateLimited('openai', 0), wireErrors.rateLimited('openai', 0));
     const { cli, sessionId, prompt } = await session('openai', { config: { agent: { retries: { attempts: 2 } } } });
     const error = await failure(prompt('hi'));
     expect(error.code).toBe(-32603);
     expect(error.message).toContain('Rate limited');
     expect(error.message).toContain('HTTP 429 after 2 attempts');
     expect(error.message).toContain('agent.retries');
-    expect(server.requests).toHaveLength(2);
+    expect(bed.server.requests).toHaveLength(2);
     expect(notices(cli, sessionId)).toHaveLength(1);
   });
 
   it('cancelling the turn ends a retry wait', async () => {
-    server.push(wireErrors.rateLimited('anthropic', 50));
+    bed.server.push(wireErrors.rateLimited('anthropic', 50));
     const { cli, sessionId, prompt } = await session('anthropic');
     const turn = prompt('hi');
     await waitFor(() => notices(cli, sessionId).length === 1, 20_000, 'the retry notice');
     await cli.agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
-    expect(server.requests).toHaveLength(1);
+    expect(bed.server.requests).toHaveLength(1);
   });
 });
 
@@ -138,7 +128,7 @@ describe('an endpoint that is down', () => {
 
 describe('errors that say what to do', () => {
   it("a base URL that is not the provider's API names the API and its default address", async () => {
-    server.push({ wire: 'openai', status: 405, body: '<html>Method Not Allowed</html>', headers: { 'content-type': 'text/html' } });
+    bed.server.push({ wire: 'openai', status: 405, body: '<html>Method Not Allowed</html>', headers: { 'content-type': 'text/html' } });
     const { prompt } = await session('openai');
     const error = await failure(prompt('hi'));
     expect(error.message).toContain('is not the OpenAI API (HTTP 405');
@@ -148,13 +138,13 @@ describe('errors that say what to do', () => {
 
   it('a prompt over the context window says so and how to go on, unretried', async () => {
     const tooLong = { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 212345 tokens > 200000 maximum' } };
-    server.push({ wire: 'anthropic', status: 400, body: tooLong });
+    bed.server.push({ wire: 'anthropic', status: 400, body: tooLong });
     const { prompt } = await session('anthropic');
     const error = await failure(prompt('hi'));
     expect(error.message).toContain("The conversation no longer fits the model's context");
     expect(error.message).toContain('prompt is too long');
     expect(error.message).toContain('start a new session, or set agent.contextWindow');
-    expect(server.requests).toHaveLength(1);
+    expect(bed.server.requests).toHaveLength(1);
   });
 
   it("a preset's refused key names the preset's variable", async () => {
@@ -162,7 +152,7 @@ describe('errors that say what to do', () => {
     try {
       const cwd = mkdtempSync(join(tmpdir(), 'plaited-model-retries-'));
       const cli = startAcpCli({ cwd, args: ['--model', 'openrouter:meta-llama/llama-3.3-70b-instruct', '--base-url', gateway.url], env: { OPENROUTER_API_KEY: 'sk-or-wrong' } });
-      clis.push(cli);
+      bed.track(cli);
       await initialize(cli);
       const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
       const error = await failure(cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }));

@@ -5,20 +5,18 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from './scripted-openai-server.js';
 import { startAcpCli, type AcpCli, type StartCliOptions } from './acp-cli.js';
 
-/**
- * The set-up every ACP end-to-end file shares: a fresh scripted model per test (so a step one
- * test left unused never leaks into the next), CLIs pointed at it, and after each test every
- * CLI closed and its traffic checked against the ACP schema.
- */
-/** A CLI the bed closes and checks after the test (v1 or v2). */
+/** A CLI checked after the test (v1 or v2). */
 type CheckedCli = { close(): Promise<unknown>; validator: { errors: string[] } };
 
-export function acpTestBed(options: { prefix: string; args?: string[]; before?: () => void }) {
-  let server: ScriptedOpenAIServer | undefined;
+/**
+ * A fresh model server per test (so a step one test left unused never leaks into the next), and
+ * after each test every tracked CLI closed and its traffic checked against the ACP schema.
+ */
+export function checkedClis<S extends { close(): Promise<unknown> }>(startServer: () => Promise<S>) {
+  let server: S | undefined;
   const clis: CheckedCli[] = [];
   beforeEach(async () => {
-    options.before?.();
-    server = await startScriptedOpenAIServer();
+    server = await startServer();
   });
   afterEach(async () => {
     for (const cli of clis.splice(0)) {
@@ -27,21 +25,10 @@ export function acpTestBed(options: { prefix: string; args?: string[]; before?: 
     }
     await server?.close();
   });
-  const bed = {
-    get server(): ScriptedOpenAIServer {
-      if (!server) throw new Error('the scripted model starts in beforeEach');
+  return {
+    get server(): S {
+      if (!server) throw new Error('the model server starts in beforeEach');
       return server;
-    },
-    project: (): string => mkdtempSync(join(tmpdir(), options.prefix)),
-    /** The built CLI in `cwd`, on the scripted model, checked after the test. */
-    start(cwd: string, startOptions: Partial<StartCliOptions> = {}): AcpCli {
-      return bed.track(
-        startAcpCli({
-          ...startOptions,
-          cwd,
-          args: [...(options.args ?? []), '--model', 'openai-compatible:scripted', '--base-url', bed.server.url, ...(startOptions.args ?? [])],
-        }),
-      );
     },
     /** Closes and checks `cli` after the test. */
     track<C extends CheckedCli>(cli: C): C {
@@ -55,5 +42,30 @@ export function acpTestBed(options: { prefix: string; args?: string[]; before?: 
       expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
     },
   };
-  return bed;
+}
+
+/** The set-up every ACP end-to-end file on the scripted model shares: {@link checkedClis}, and CLIs pointed at it. */
+export function acpTestBed(options: { prefix: string; args?: string[]; before?: () => void }) {
+  const checked = checkedClis(async () => {
+    options.before?.();
+    return startScriptedOpenAIServer();
+  });
+  return {
+    get server(): ScriptedOpenAIServer {
+      return checked.server;
+    },
+    track: checked.track,
+    closeNow: checked.closeNow,
+    project: (): string => mkdtempSync(join(tmpdir(), options.prefix)),
+    /** The built CLI in `cwd`, on the scripted model, checked after the test. */
+    start(cwd: string, startOptions: Partial<StartCliOptions> = {}): AcpCli {
+      return checked.track(
+        startAcpCli({
+          ...startOptions,
+          cwd,
+          args: [...(options.args ?? []), '--model', 'openai-compatible:scripted', '--base-url', checked.server.url, ...(startOptions.args ?? [])],
+        }),
+      );
+    },
+  };
 }

@@ -16,6 +16,10 @@ import { fileURLToPath } from 'node:url';
 
 export type ProviderWire = 'anthropic' | 'openai' | 'google';
 
+/** Where each provider's key is read from, and a model of each that the recordings came from. */
+export const WIRE_KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', google: 'GOOGLE_GENERATIVE_AI_API_KEY' } as const;
+export const WIRE_MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5-mini', google: 'gemini-2.5-flash' } as const;
+
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/provider-streams');
 
 /** The recorded streams, by the wire they belong to. */
