@@ -347,6 +347,9 @@ export const adaptersSchema = z.strictObject({
   // handed to its `wrap` as `settings`; its own code checks the contents.
   .catchall(z.record(z.string(), z.unknown()));
 
+/** A replica's route name: no `.` (it ends the prefix of a routed connection id), safe in a header and an nginx map. */
+export const REPLICA_ID_PATTERN = /^[A-Za-z0-9_-]{1,63}$/;
+
 /** The network faces' own auth (ACP/MCP over HTTP, A2A): who may call this agent. */
 export const serverSchema = z.strictObject({
   /**
@@ -355,7 +358,7 @@ export const serverSchema = z.strictObject({
    */
   replicaId: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,63}$/, { message: 'server.replicaId must be 1 to 63 letters, digits, "-" or "_" (no ".")' })
+    .regex(REPLICA_ID_PATTERN, { message: 'server.replicaId must be 1 to 63 letters, digits, "-" or "_" (no ".")' })
     .optional(),
   auth: z
     .strictObject({
