@@ -23,14 +23,15 @@ import { commandLayerFor } from './adapters/sandbox/command-layer.js';
 import { brokerClient } from './adapters/sandbox/broker-client.js';
 import { brokeredRuleStore } from './adapters/sandbox/brokered-rule-store.js';
 import { prepareStdioServer } from './adapters/sandbox/prepare-stdio-server.js';
-import { openEmbedder } from './model/open-embedder.js';
+import { projectEmbedder, unavailableReason, usableEmbedder } from './model/open-embedder.js';
 import { brokeredStdioSpawner } from './adapters/sandbox/brokered-stdio-spawner.js';
 import { createLocalRuntime } from './tools/local-runtime.js';
 
 /** The shared services behind the default extensions, opened on first use. */
 export interface AgentServices {
   index: SearchIndex;
-  embedder: EmbeddingModel | undefined;
+  /** Loaded on first use: nothing is embedded, and node-llama-cpp never loads, until something needs a vector. */
+  embedder: EmbeddingModel & { close(): Promise<void> };
   registry: McpRegistry;
 }
 
@@ -70,17 +71,17 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
 
   // Loaded by the core when the first session starts, after the protocol's handshake.
   const extensions = async (): Promise<AgentExtension[]> => {
-    const { index, embedder, registry } = await services();
+    const { index, registry } = await services();
     const { createMcpExtension } = await import('./mcp/mcp-extension.js');
     const { createContextExtensions } = await import('./context/context-extensions.js');
-    return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index, embedder })];
+    return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index })];
   };
 
   // An unreachable model may come back: a failure is retried next turn.
   const model = config.cache.enabled
     ? memoizeUntilFailure(async () => {
         const { semanticCachedModel } = await import('./context/semantic-cached-model.js');
-        const embedder = async () => (await services()).embedder;
+        const embedder = async () => (await usableEmbedder((await services()).embedder)).embedder;
         return semanticCachedModel({ base: baseModel, embedder, config, projectDir, warn: (message) => log('warn', message) });
       })
     : baseModel;
@@ -109,25 +110,24 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
       const opened = await servicesPromise?.catch(() => undefined);
       await opened?.registry.close().catch(() => undefined);
       opened?.index.close();
-      await opened?.embedder?.close?.().catch(() => undefined);
+      await opened?.embedder.close().catch(() => undefined);
     },
   });
 }
 
 /** The embedder, the hybrid index and the MCP registry behind the default extensions. */
 async function openAgentServices(config: PlaitedConfig, projectDir: string, log: Log, baseModel: () => Promise<ResolvedLanguageModel>): Promise<AgentServices> {
-  const opened = await openEmbedder(config, projectDir);
-  const embedder = opened.embedder;
+  const embedder = await projectEmbedder(config, projectDir);
   const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : join(ensureStateFolder(projectDir), 'index.db');
   mkdirSync(dirname(indexPath), { recursive: true });
   const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
-  const hybrid = await openHybridIndex({ path: indexPath, embedder, embedBatchSize: config.embedder.batchSize });
-  // Said once, in one line, when discovery first runs: a start that never searches never hears of it.
-  const index = opened.unavailable
-    ? (await import('./retrieval/notify-first-search.js')).notifyFirstSearch(hybrid, () =>
-        log('warn', `embedder unavailable (${opened.unavailable}); discovery uses keyword search only`),
-      )
-    : hybrid;
+  const index = await openHybridIndex({
+    path: indexPath,
+    embedder,
+    embedBatchSize: config.embedder.batchSize,
+    // Said once, in one line, when something first needs a vector: a start that never does never hears of it.
+    onEmbedderUnavailable: (cause) => log('warn', `embedder unavailable (${unavailableReason(cause)}); discovery uses keyword search only`),
+  });
   const spawnStdio = brokeredStdioSpawner();
   const { createMcpRegistry } = await import('./mcp/create-mcp-registry.js');
   const { createModelSampler } = await import('./mcp/create-model-sampler.js');

@@ -32,8 +32,14 @@ const WRITES_PER_TRANSACTION = 250;
 export interface HybridIndexOptions {
   /** An SQLite file (created when missing) or ':memory:'. */
   path: string;
-  /** Without one the index is BM25 only; `mode: 'dense'` then fails with `NO_EMBEDDER`. */
+  /**
+   * Without one the index is BM25 only; `mode: 'dense'` then fails with `NO_EMBEDDER`. It may load
+   * lazily: when its first `dimensions()` call fails (offline, a bad model file) the index goes on
+   * as BM25 only and says so once through `onEmbedderUnavailable`.
+   */
   embedder?: EmbeddingModel;
+  /** Called once, with the cause, when the embedder turns out not to load. */
+  onEmbedderUnavailable?: (cause: unknown) => void;
   /** Texts per `embed` call when (re)indexing. */
   embedBatchSize?: number;
   /** Ranking choices; the defaults are what bench/RETRIEVAL.md measured best. */
@@ -44,7 +50,7 @@ export interface HybridIndexOptions {
 
 export interface HybridIndex extends SearchIndex {
   readonly path: string;
-  /** Whether dense and hybrid search have an embedder behind them. */
+  /** Whether dense and hybrid search have an embedder behind them (false once it failed to load). */
   readonly hasEmbedder: boolean;
   readonly tuning: RetrievalTuning;
   /** Documents in the index, optionally in one namespace. */
@@ -82,7 +88,10 @@ class SqliteHybridIndex implements HybridIndex {
   readonly path: string;
   readonly tuning: RetrievalTuning;
   private readonly db: SqliteDatabase;
-  private readonly embedder?: EmbeddingModel;
+  private embedder?: EmbeddingModel;
+  /** The embedder's first load, once: undefined when it failed (the index is BM25 only from then on). */
+  private embedderLoad?: Promise<EmbeddingModel | undefined>;
+  private readonly onEmbedderUnavailable?: (cause: unknown) => void;
   /** Learnt from the embedder on first use (it loads its model lazily) or from stored vectors. */
   private dimensions?: number;
   private readonly batchSize: number;
@@ -99,6 +108,7 @@ class SqliteHybridIndex implements HybridIndex {
     this.db = db;
     this.path = options.path;
     this.embedder = options.embedder;
+    this.onEmbedderUnavailable = options.onEmbedderUnavailable;
     this.batchSize = options.embedBatchSize ?? 64;
     this.tuning = resolveTuning(options.tuning);
     this.rank = options.rank ?? rankRequest;
@@ -175,7 +185,7 @@ class SqliteHybridIndex implements HybridIndex {
     this.assertOpen();
     const limit = options.limit ?? 10;
     const mode = options.mode ?? 'hybrid';
-    if (mode === 'dense' && !this.embedder) {
+    if (mode === 'dense' && !(await this.loadedEmbedder())) {
       throw new RetrievalError('NO_EMBEDDER', 'dense search needs an embedder; this index is BM25 only', {
         context: { path: this.path },
       });
@@ -229,8 +239,8 @@ class SqliteHybridIndex implements HybridIndex {
     const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, scope, stopWords));
     let dense: ScoredRow[][] = [];
     let vectors: Float32Array[] = [];
-    if (embedding) {
-      vectors = await embedding;
+    vectors = (await embedding) ?? [];
+    if (vectors.length > 0) {
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
       const also = this.tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
       dense = denseHits(this.catalog(), vectors, depth, { ...scope, also });
@@ -305,10 +315,11 @@ class SqliteHybridIndex implements HybridIndex {
       if (vector) write.vector = vector;
       else missing.set(write.embedHash ?? '', write.embedText ?? '');
     }
-    if (missing.size > 0) {
-      this.dimensions ??= await this.embedder.dimensions();
+    const embedder = missing.size > 0 ? await this.loadedEmbedder() : undefined;
+    // Without a loaded embedder those documents are stored without vectors (the next start with one adds them).
+    if (embedder) {
       const hashes = [...missing.keys()];
-      const vectors = await embedAll(this.embedder, [...missing.values()], { batchSize: this.batchSize });
+      const vectors = await embedAll(embedder, [...missing.values()], { batchSize: this.batchSize });
       const computed = new Map(hashes.map((hash, index) => [hash, vectorToBlob(this.checkDimensions(vectors[index]))]));
       for (const write of writes) write.vector ??= computed.get(write.embedHash ?? '') ?? null;
     }
@@ -368,11 +379,30 @@ class SqliteHybridIndex implements HybridIndex {
   }
 
   private async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    if (!this.embedder) return [];
     if (signal?.aborted) throw abortedSearch(signal);
-    this.dimensions ??= await this.embedder.dimensions();
-    const vectors = await embedAll(this.embedder, texts, { batchSize: this.batchSize, signal });
+    const embedder = await this.loadedEmbedder();
+    if (!embedder) return [];
+    const vectors = await embedAll(embedder, texts, { batchSize: this.batchSize, signal });
     return vectors.map((vector) => this.unitVector(vector));
+  }
+
+  /** The embedder after its first load; on a failed load the index drops it for good and says why once. */
+  private loadedEmbedder(): Promise<EmbeddingModel | undefined> {
+    const embedder = this.embedder;
+    if (!embedder) return Promise.resolve(undefined);
+    this.embedderLoad ??= embedder.dimensions().then(
+      (dimensions) => {
+        this.dimensions ??= dimensions;
+        return embedder;
+      },
+      (cause: unknown) => {
+        this.embedder = undefined;
+        this.snapshot = undefined;
+        this.onEmbedderUnavailable?.(cause);
+        return undefined;
+      },
+    );
+    return this.embedderLoad;
   }
 
   /** Writes run one after another so two syncs never interleave their diffs. */

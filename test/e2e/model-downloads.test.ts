@@ -15,6 +15,8 @@ const bed = acpTestBed({ prefix: 'plaited-downloads-' });
 type HostMode = 'silent' | 'stall-midway' | { files: Record<string, string> };
 
 let host: Server | undefined;
+/** The paths asked of the file host, in order. */
+let asked: string[] = [];
 afterEach(async () => {
   host?.closeAllConnections();
   await new Promise<void>((done) => (host ? host.close(() => done()) : done()));
@@ -22,7 +24,9 @@ afterEach(async () => {
 });
 
 async function startHost(mode: HostMode): Promise<string> {
+  asked = [];
   host = createServer((request, response) => {
+    asked.push(request.url ?? '');
     if (mode === 'silent') return; // accepts the connection, never answers
     if (mode === 'stall-midway') {
       response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': 2_000_000 });
@@ -87,12 +91,30 @@ describe('models pull', () => {
 });
 
 describe('first-use downloads', () => {
+  it('leave the embedder alone while nothing needs a vector: a turn with nothing to index fetches nothing', async () => {
+    const base = await startHost({ files: { '/embed.gguf': requireTestModel('PLAITED_TEST_EMBED_MODEL') } });
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: `${base}/embed.gguf`, threads: 1 } }));
+    const cli = bed.start(cwd, { env: { PLAITED_MODELS_DIR: cacheDir() } });
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ text: 'hello' });
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+    // Closing waits for whatever the agent opened: an embedder loaded with the session would have been fetched by now.
+    await bed.closeNow(cli);
+    expect(asked).toEqual([]);
+    expect(cli.stderr()).not.toContain('embedder');
+  });
+
   it('show progress for the chat model and the embedder on stderr, stdout staying protocol only', async () => {
     const chat = requireTestModel('PLAITED_TEST_CHAT_MODEL');
     const embed = requireTestModel('PLAITED_TEST_EMBED_MODEL');
     const base = await startHost({ files: { '/chat.gguf': chat, '/embed.gguf': embed } });
     const cwd = bed.project();
-    mkdirSync(join(cwd, '.plaited'));
+    // A skill to index: the embedder loads (and so downloads) when something first needs a vector.
+    mkdirSync(join(cwd, '.plaited/skills/notes'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/skills/notes/SKILL.md'), '---\nname: notes\ndescription: Keep short notes about the project.\n---\n\nWrite notes.\n');
     writeFileSync(
       join(cwd, '.plaited/config.json'),
       JSON.stringify({

@@ -213,6 +213,55 @@ describe('without an embedder', () => {
   });
 });
 
+describe('with an embedder that does not load', () => {
+  it('tries it only when a vector is needed, then works as BM25 alone and says why once', async () => {
+    let loads = 0;
+    const causes: unknown[] = [];
+    const unloadable = {
+      modelId: 'hf:offline/model:Q8_0',
+      dimensions: async () => {
+        loads += 1;
+        throw new Error('offline: the model is not cached\nsecond line');
+      },
+      embed: async () => {
+        throw new Error('never called once the load failed');
+      },
+    };
+    const index = await openHybridIndex({ path: ':memory:', embedder: unloadable, onEmbedderUnavailable: (cause) => causes.push(cause) });
+    // Nothing to index, nothing to embed: the embedder is not even tried.
+    expect(await index.sync('fs', [])).toEqual({ added: 0, updated: 0, removed: 0, unchanged: 0 });
+    expect(loads).toBe(0);
+    expect(index.hasEmbedder).toBe(true);
+    await syncAll(index, fixtureCatalog());
+    expect(loads).toBe(1);
+    expect(index.hasEmbedder).toBe(false);
+    expect(ids(await index.search('rain forecast for tomorrow', { limit: 1 }))).toEqual(['tool:mcp__weather__get_forecast']);
+    expect(ids(await index.search('extract text from a PDF', { kinds: ['skill'] }))).toEqual(['skill:pdf-tools']);
+    const error = await index.search('rain', { mode: 'dense' }).catch((caught: unknown) => caught);
+    expect(RetrievalError.isInstance(error) && error.code).toBe('NO_EMBEDDER');
+    expect(loads).toBe(1);
+    expect(causes.map((cause) => (cause as Error).message)).toEqual(['offline: the model is not cached\nsecond line']);
+    index.close();
+  });
+
+  it('a first search is what tries it when nothing was indexed first', async () => {
+    const causes: unknown[] = [];
+    let loads = 0;
+    const unloadable = {
+      modelId: 'broken.gguf',
+      dimensions: () => Promise.reject(new Error(`bad file (load ${++loads})`)),
+      embed: () => Promise.reject(new Error('unused')),
+    };
+    const index = await openHybridIndex({ path: ':memory:', embedder: unloadable, onEmbedderUnavailable: (cause) => causes.push(cause) });
+    expect(await index.search('rain forecast for tomorrow', { limit: 1 })).toEqual([]);
+    expect(causes.map((cause) => (cause as Error).message)).toEqual(['bad file (load 1)']);
+    await syncAll(index, fixtureCatalog());
+    expect(ids(await index.search('rain forecast for tomorrow', { limit: 1 }))).toEqual(['tool:mcp__weather__get_forecast']);
+    expect(loads).toBe(1);
+    index.close();
+  });
+});
+
 describe('persistence', () => {
   it('reopens a file with its documents and vectors, and re-syncs it for free', async () => {
     const path = join(dir, 'index.db');
