@@ -51,6 +51,8 @@ export async function createMcpRegistry(options: CreateMcpRegistryOptions): Prom
     ownsIndex: shared === undefined,
   });
   if (onEvent) registry.subscribe(onEvent);
+  // Configured servers are listed (connecting) as soon as this returns.
+  if (config.mcp.servers.some((server) => server.enabled)) await registry.loadSdk();
   for (const server of config.mcp.servers) {
     if (server.enabled) void registry.servers.add(server).catch(() => undefined);
   }

@@ -1,4 +1,4 @@
-import { ProtocolError, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/client';
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { McpSessionCallContext } from './mcp-registry-types.js';
 
 /** MCP's code for a sampling request the user (or a rule standing in for the user) refused. */
@@ -33,15 +33,14 @@ export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {
     const name = context.serverId;
     const rule = server?.sampling ?? 'ask';
     if (rule === 'deny') {
-      throw new ProtocolError(SAMPLING_REFUSED, `Sampling refused: the config of MCP server "${name}" says sampling: 'deny' (set it to 'ask' or 'allow' to let it use the model)`);
+      throw await refusal(`Sampling refused: the config of MCP server "${name}" says sampling: 'deny' (set it to 'ask' or 'allow' to let it use the model)`);
     }
     const key = `${context.sessionId ?? ''}\u0000${name}`;
     const limit = server?.samplingPerMinute ?? DEFAULT_SAMPLING_PER_MINUTE;
     const times = (recent.get(key) ?? []).filter((time) => now() - time < WINDOW_MS);
     if (times.length >= limit) {
       recent.set(key, times);
-      throw new ProtocolError(
-        SAMPLING_REFUSED,
+      throw await refusal(
         `Sampling rate limit: MCP server "${name}" may ask for ${limit} completions per minute and has used them (raise samplingPerMinute in its config, or try again in a minute)`,
         { retryAfterMs: WINDOW_MS - (now() - times[0]!) },
       );
@@ -51,7 +50,7 @@ export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {
     if (rule === 'allow' || allowedAlways.has(key)) return sample(request, context);
     const answer = await ask(request, context, `sampling-${name}-${++sequence}`);
     if (answer === 'always') allowedAlways.add(key);
-    if (answer === 'reject') throw new ProtocolError(SAMPLING_REFUSED, `Sampling refused: the user declined MCP server "${name}"'s request to use the model`);
+    if (answer === 'reject') throw await refusal(`Sampling refused: the user declined MCP server "${name}"'s request to use the model`);
     return sample(request, context);
   };
 }
@@ -62,12 +61,9 @@ type Answer = 'once' | 'always' | 'reject';
 function ask(request: CreateMessageRequestParams, context: McpSessionCallContext, toolCallId: string): Promise<Answer> {
   const { emit, sessionId, serverId } = context;
   if (!emit || sessionId === undefined) {
-    return Promise.reject(
-      new ProtocolError(
-        SAMPLING_REFUSED,
-        `Sampling refused: MCP server "${serverId}" asked outside any tool call, so there is no user to ask (set sampling: 'allow' in its config to let it use the model unasked)`,
-      ),
-    );
+    return refusal(
+      `Sampling refused: MCP server "${serverId}" asked outside any tool call, so there is no user to ask (set sampling: 'allow' in its config to let it use the model unasked)`,
+    ).then((error) => Promise.reject(error));
   }
   if (context.signal?.aborted) return Promise.resolve('reject');
   const preview = request.messages
@@ -98,4 +94,13 @@ function ask(request: CreateMessageRequestParams, context: McpSessionCallContext
       },
     });
   });
+}
+
+/**
+ * The MCP error a refused sampling request answers with. The SDK is loaded here, not with the
+ * registry: only a connected server (the SDK already loaded) can ask for sampling.
+ */
+async function refusal(message: string, data?: unknown): Promise<Error> {
+  const { ProtocolError } = await import('@modelcontextprotocol/client');
+  return new ProtocolError(SAMPLING_REFUSED, message, data);
 }

@@ -1,4 +1,3 @@
-import { UriTemplate } from '@modelcontextprotocol/client';
 import type { Runtime } from '../contracts/runtime.js';
 import type { ToolContext } from '../contracts/tool.js';
 import type { ServerState } from './load-server-catalog.js';
@@ -20,12 +19,16 @@ export function stateKey(id: string, sessionId: string | undefined): string {
   return `${sessionId ?? ''}\u0000${id}`;
 }
 
-export function matchesTemplate(template: string, uri: string): boolean {
-  try {
-    return new UriTemplate(template).match(uri) !== null;
-  } catch {
-    return false;
-  }
+/** Whether a URI fits a template, by the SDK's UriTemplate: loaded on use, as templates come only from connected servers. */
+export async function templateMatcher(): Promise<(template: string, uri: string) => boolean> {
+  const { UriTemplate } = await import('@modelcontextprotocol/client');
+  return (template, uri) => {
+    try {
+      return new UriTemplate(template).match(uri) !== null;
+    } catch {
+      return false;
+    }
+  };
 }
 
 export function asError(value: unknown): Error {

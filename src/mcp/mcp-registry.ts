@@ -7,7 +7,7 @@ import { detachedContext } from './detached-tool-context.js';
 import type { McpTool } from './create-mcp-tool.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { documentId, LOCAL_NAMESPACE, localDocument, type McpDocumentKind } from './mcp-catalog-documents.js';
-import { McpClient, type McpListKind } from './mcp-client.js';
+import type { McpClient, McpListKind } from './mcp-client.js';
 import { loadServerCatalog, type ServerState } from './load-server-catalog.js';
 import { McpClientError } from './mcp-client-error.js';
 import type {
@@ -24,7 +24,7 @@ import type {
   ToolMatch,
 } from './mcp-registry-types.js';
 import { mcpToolPrefix } from './tool-name.js';
-import { asError, callOf, matchesTemplate, stateKey } from './mcp-registry-helpers.js';
+import { asError, callOf, stateKey, templateMatcher } from './mcp-registry-helpers.js';
 import { resolveDiscoveryHit } from './resolve-discovery-hit.js';
 import { serverInfo } from './server-info.js';
 import { preflightMcpServer } from './preflight-mcp-server.js';
@@ -55,6 +55,8 @@ export class McpRegistry {
   /** Global servers whose first connect and catalog load are still under way. */
   private readonly starting = new Map<string, Promise<unknown>>();
   private closed = false;
+  /** The MCP SDK's client class, once loaded (see `loadSdk`). */
+  private clientClass?: typeof McpClient;
 
   constructor(options: McpRegistryOptions) {
     this.options = options;
@@ -108,11 +110,11 @@ export class McpRegistry {
     read: async (uri: string, options: McpScope & { signal?: AbortSignal } = {}): Promise<ReadResourceResult> => {
       const local = this.localResources.get(uri);
       if (local) return local.read();
-      return this.serverForUri(uri, options).client.readResource(uri, { signal: options.signal });
+      return (await this.serverForUri(uri, options)).client.readResource(uri, { signal: options.signal });
     },
     /** Calls `onUpdate` when the server reports the resource changed; resolves to an unsubscribe. */
     subscribe: async (uri: string, onUpdate: (uri: string) => void, scope: McpScope = {}): Promise<() => Promise<void>> => {
-      const state = this.serverForUri(uri, scope);
+      const state = await this.serverForUri(uri, scope);
       let set = state.listeners.get(uri);
       if (!set) state.listeners.set(uri, (set = new Set()));
       set.add(onUpdate);
@@ -163,7 +165,8 @@ export class McpRegistry {
     add: async (config: McpServerConfig, options: McpScope & { cwd?: string; roots?: readonly string[] } = {}): Promise<McpServerInfo> => {
       // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
       const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
-      const state = this.createState(prepared, options, () => preflightMcpServer(config));
+      const Client = this.clientClass ?? (await this.loadSdk());
+      const state = this.createState(Client, prepared, options, () => preflightMcpServer(config));
       if (!config.enabled) return serverInfo(state);
       const started = (async () => {
         await this.track(state.client.connect());
@@ -235,7 +238,16 @@ export class McpRegistry {
     if (this.options.ownsIndex) this.options.index.close();
   }
 
-  private createState(config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }, preflight?: () => McpClientError | undefined): ServerState {
+  /**
+   * Loads the MCP SDK now. It loads with the first server otherwise, not with the registry (most
+   * sessions have none); once loaded, a server added is listed before `add` first awaits.
+   */
+  async loadSdk(): Promise<typeof McpClient> {
+    this.clientClass ??= (await import('./mcp-client.js')).McpClient;
+    return this.clientClass;
+  }
+
+  private createState(Client: typeof McpClient, config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }, preflight?: () => McpClientError | undefined): ServerState {
     const { sessionId } = scope;
     if (this.closed) throw new McpClientError({ code: 'not_connected', serverId: config.id, message: 'the MCP registry is closed' });
     const clash = this.scopeStates({ sessionId }).find(
@@ -265,7 +277,7 @@ export class McpRegistry {
       removed: false,
       client: undefined as unknown as McpClient,
     };
-    state.client = new McpClient(config, {
+    state.client = new Client(config, {
       ...clientOptions,
       roots: () => state.roots,
       preflight,
@@ -361,11 +373,12 @@ export class McpRegistry {
     return this.localTools.get(name);
   }
 
-  private serverForUri(uri: string, scope: McpScope): ServerState {
+  private async serverForUri(uri: string, scope: McpScope): Promise<ServerState> {
     const states = this.scopeStates(scope);
     const exact = states.find((state) => state.resources.some((resource) => resource.uri === uri));
     if (exact) return exact;
-    const templated = states.find((state) => state.templates.some((template) => matchesTemplate(template.uriTemplate, uri)));
+    const matches = await templateMatcher();
+    const templated = states.find((state) => state.templates.some((template) => matches(template.uriTemplate, uri)));
     if (templated) return templated;
     throw new McpClientError({ code: 'not_found', serverId: '', message: `no MCP server offers the resource ${uri}` });
   }

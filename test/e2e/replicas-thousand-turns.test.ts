@@ -121,7 +121,7 @@ function expectSessionOnRecord(session: number, record: StoredSessionRecord, att
     } else if (turn.answer) {
       // A turn lost with its replica: what it streamed is on record (interrupted), or all of it.
       const streamed = turn.answer.text.replace(`\n\n${INTERRUPTED_MARK}`, '').trimEnd();
-      expect(`${replyTo(turn.id)} ${HELD_FILLER}`.startsWith(streamed)).toBe(true);
+      expect(`${replyTo(turn.id)} ${HELD_FILLER}`.startsWith(streamed), `turn ${turn.id} (${attempt!.outcome}) stored ${JSON.stringify(turn.answer.text.slice(0, 120))}`).toBe(true);
     }
   }
   const acknowledged = [...sent.values()].filter((attempt) => attempt.outcome === 'acknowledged');
