@@ -97,16 +97,18 @@ const COMPOSED_ADAPTER = fileURLToPath(new URL('../../fixtures/sandbox/sandboxed
 
 const LIMITS = { memory: '256M', processes: 64, timeoutMs: 4_000 };
 
+/** The battery in a CLI started with `args` on a config with `sandbox`. */
+async function runBattery(args: string[], sandbox: Record<string, unknown> = { commands: true, limits: LIMITS }): Promise<number> {
+  writeConfig(world.project, config(sandbox));
+  return attackBattery(await openSession(args));
+}
+
 /**
- * The battery in one CLI. The fork bomb ends only at the wall-clock limit (`timeoutMs`): it runs
- * in a second session of that CLI, beside the other attacks, and its result is checked in turn.
+ * Allowed work, then every attack, in `session`. The fork bomb ends only at the wall-clock limit
+ * (`timeoutMs`): it runs in a second session of the CLI, beside the other attacks, and its result
+ * is checked in its turn.
  */
-async function runBattery(args: string[], sandbox: Record<string, unknown> = { commands: true, limits: LIMITS }, opened?: { cli: AcpCli; sessionId: string }): Promise<number> {
-  let session = opened;
-  if (!session) {
-    writeConfig(world.project, config(sandbox));
-    session = await openSession(args);
-  }
+async function attackBattery(session: { cli: AcpCli; sessionId: string }): Promise<number> {
   const passwd = fileHash('/etc/passwd');
 
   const ok = await runBash(session, 'echo built > output/ok.txt && cat output/ok.txt');
@@ -170,7 +172,7 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp)', () => {
   });
 
   it('whole agent sandboxed (--adapter sandbox --adapter acp, no commands setting) — same battery, reported by the child', async () => {
-    const blocked = await runBattery([], {}, shared);
+    const blocked = await attackBattery(shared);
     expect(blocked).toBe(attacks(() => world).length);
     process.stderr.write(`sandbox battery (real agent, --adapter sandbox --adapter acp): ${blocked} attacks tried, ${blocked} blocked\n`);
   }, 120_000);
