@@ -4,17 +4,63 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
-import { describe, expect, it } from 'vitest';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
-import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentText, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
+import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { promptCalling, promptedCall } from '../adapters/sandbox/prompted-call.js';
 
-const bed = acpTestBed({ prefix: 'plaited-scoped-perms-' });
+/**
+ * The tests run at the same time, each with CLIs, a project and a user config folder of its own,
+ * on one scripted model: a prompt that names a call (prompted-call.ts) gets it, its result
+ * "Done.", any other prompt "Noted.". A turn's requests are found by its prompt's text.
+ */
+let server: ScriptedOpenAIServer;
+/** CLIs not closed yet; a test closes and checks its own, these are what a failed one left. */
+const running = new Set<AcpCli>();
+
+beforeAll(async () => {
+  server = await startScriptedOpenAIServer((request) => {
+    const last = request.messages[request.messages.length - 1];
+    if (last?.role === 'tool') return { text: 'Done.' };
+    return lastUserText(request).includes('<<call ') ? { toolCalls: [promptedCall(request)] } : { text: 'Noted.' };
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([...running].map((cli) => cli.close()));
+  await server?.close();
+});
+
+/** The built CLI in `cwd` on the scripted model. */
+function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
+  const cli = startAcpCli({ ...options, cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+  running.add(cli);
+  return cli;
+}
+
+/** Closes `cli` and checks all it said against the ACP schema. */
+async function closeAndCheck(cli: AcpCli): Promise<void> {
+  running.delete(cli);
+  await cli.close();
+  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+}
+
+function lastUserText(request: RecordedRequest): string {
+  const content = [...request.messages].reverse().find((message) => message.role === 'user')?.content;
+  return typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : '';
+}
+
+/** The model requests of the turn prompted with `prompt`, made since request number `from`: its call, then its result. */
+function turnRequests(prompt: ReturnType<typeof promptCalling>, from: number): RecordedRequest[] {
+  const text = prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  return server.requests.slice(from).filter((request) => lastUserText(request) === text);
+}
 const fixtureServer = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
 
 /** A project with a `notes` folder to lose, and a user config folder of its own (where rules persist). */
 function setup() {
-  const cwd = bed.project();
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-scoped-perms-'));
   mkdirSync(join(cwd, 'notes'));
   writeFileSync(join(cwd, 'notes/keep.txt'), 'precious\n');
   const configHome = mkdtempSync(join(tmpdir(), 'plaited-scoped-perms-home-'));
@@ -35,8 +81,7 @@ function answering(asked: acp.RequestPermissionRequest[], allowAlways: string) {
 const commandsOf = (asked: acp.RequestPermissionRequest[]) => asked.map((request) => (request.toolCall.rawInput as { command: string }).command);
 
 async function bash(cli: AcpCli, sessionId: string, command: string): Promise<void> {
-  bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'Done.' });
-  const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `run ${command}` }] });
+  const response = await cli.agent.request('session/prompt', { sessionId, prompt: promptCalling({ name: 'bash', arguments: { command } }) });
   expect(response.stopReason).toBe('end_turn');
 }
 
@@ -47,11 +92,11 @@ async function slash(cli: AcpCli, sessionId: string, text: string): Promise<stri
   return agentText(cli, sessionId).slice(before.length);
 }
 
-describe('"Always allow" covers exactly what its label says (issue 21, item 6)', () => {
+describe.concurrent('"Always allow" covers exactly what its label says (issue 21, item 6)', () => {
   it('always-allowing `echo scoped-ok` does not let `rm -rf notes` run, before or after a restart', async () => {
     const { cwd, env, configHome } = setup();
     const asked: acp.RequestPermissionRequest[] = [];
-    const first = bed.start(cwd, { env, onPermission: answering(asked, 'echo scoped-ok') });
+    const first = start(cwd, { env, onPermission: answering(asked, 'echo scoped-ok') });
     await initialize(first);
     const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
 
@@ -80,26 +125,27 @@ describe('"Always allow" covers exactly what its label says (issue 21, item 6)',
     const file = join(configHome, 'plaited-agent/projects', createHash('sha256').update(cwd).digest('hex'), 'permissions.json');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ project: cwd, rules: [{ rule: 'bash(echo scoped-ok)', effect: 'allow' }] });
     expect(existsSync(join(cwd, '.plaited/permissions.json'))).toBe(false);
-    await bed.closeNow(first);
+    await closeAndCheck(first);
 
     // After a restart: the rule holds, and still covers nothing but `echo scoped-ok`.
     const again: acp.RequestPermissionRequest[] = [];
-    const second = bed.start(cwd, { env, onPermission: answering(again, 'none') });
+    const second = start(cwd, { env, onPermission: answering(again, 'none') });
     await initialize(second);
     const next = await second.agent.request('session/new', { cwd, mcpServers: [] });
-    const toolResults = bed.server.requests.length;
+    const toolResults = server.requests.length;
     await bash(second, next.sessionId, 'echo scoped-ok');
     expect(again).toHaveLength(0);
-    expect(JSON.stringify(bed.server.requests[toolResults + 1]!.messages)).toContain('scoped-ok');
+    expect(JSON.stringify(turnRequests(promptCalling({ name: 'bash', arguments: { command: 'echo scoped-ok' } }), toolResults)[1]!.messages)).toContain('scoped-ok');
     await bash(second, next.sessionId, 'rm -rf notes');
     expect(commandsOf(again)).toEqual(['rm -rf notes']);
     expect(readFileSync(join(cwd, 'notes/keep.txt'), 'utf8')).toBe('precious\n');
-  });
+    await closeAndCheck(second);
+  }, 60_000);
 
   it('/permissions is offered as a command, lists the rules with numbers, and revokes one', async () => {
     const { cwd, env } = setup();
     const asked: acp.RequestPermissionRequest[] = [];
-    const cli = bed.start(cwd, { env, onPermission: answering(asked, 'echo listed') });
+    const cli = start(cwd, { env, onPermission: answering(asked, 'echo listed') });
     await initialize(cli);
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     await waitFor(() =>
@@ -115,35 +161,37 @@ describe('"Always allow" covers exactly what its label says (issue 21, item 6)',
     expect(await slash(cli, sessionId, '/permissions')).toContain('No remembered rules');
     await bash(cli, sessionId, 'echo listed');
     expect(commandsOf(asked)).toEqual(['echo listed', 'echo listed']);
-  });
+    await closeAndCheck(cli);
+  }, 60_000);
 });
 
-describe('MCP annotations are untrusted (issue 21, item 10)', () => {
+describe.concurrent('MCP annotations are untrusted (issue 21, item 10)', () => {
   it('a readOnlyHint tool whose arguments name .git/hooks/pre-commit does not run unasked, in plan mode or accept-edits', async () => {
     const { cwd, env } = setup();
     const asked: acp.RequestPermissionRequest[] = [];
-    const cli = bed.start(cwd, { env, onPermission: answering(asked, 'none') });
+    const cli = start(cwd, { env, onPermission: answering(asked, 'none') });
     await initialize(cli);
-    const server: acp.McpServer = { name: 'fixture', command: process.execPath, args: [fixtureServer, '--name', 'fixture'], env: [] };
-    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [server] });
+    const fixture: acp.McpServer = { name: 'fixture', command: process.execPath, args: [fixtureServer, '--name', 'fixture'], env: [] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [fixture] });
     await cli.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
-    const before = bed.server.requests.length;
-    bed.server.push({ toolCalls: [{ name: 'mcp__fixture__echo', arguments: { text: '.git/hooks/pre-commit' } }] }, { text: 'Planned.' });
-    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan' }] });
+    const before = server.requests.length;
+    const echo = promptCalling({ name: 'mcp__fixture__echo', arguments: { text: '.git/hooks/pre-commit' } });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: echo });
     expect(response.stopReason).toBe('end_turn');
     expect(asked).toHaveLength(0);
-    const offered = bed.server.requests[before]!.tools?.map((tool) => tool.function.name) ?? [];
+    const [planned, plannedResult] = turnRequests(echo, before);
+    const offered = planned!.tools?.map((tool) => tool.function.name) ?? [];
     expect(offered).not.toContain('mcp__fixture__echo');
-    const results = bed.server.requests[before + 1]!.messages.filter((message) => message.role === 'tool');
+    const results = plannedResult!.messages.filter((message) => message.role === 'tool');
     expect(JSON.stringify(results)).not.toContain('echo: .git/hooks/pre-commit');
 
     // Nor in any other mode: accept-edits asks too (rejected here, so it does not run).
     await cli.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
-    const next = bed.server.requests.length;
-    bed.server.push({ toolCalls: [{ name: 'mcp__fixture__echo', arguments: { text: '.git/hooks/pre-commit' } }] }, { text: 'Asked.' });
-    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const next = server.requests.length;
+    await cli.agent.request('session/prompt', { sessionId, prompt: echo });
     expect(asked.map((request) => request.toolCall.rawInput)).toEqual([{ text: '.git/hooks/pre-commit' }]);
-    const after = bed.server.requests[next + 1]!.messages.filter((message) => message.role === 'tool');
+    const after = turnRequests(echo, next)[1]!.messages.filter((message) => message.role === 'tool');
     expect(JSON.stringify(after)).not.toContain('echo: .git/hooks/pre-commit');
-  });
+    await closeAndCheck(cli);
+  }, 60_000);
 });

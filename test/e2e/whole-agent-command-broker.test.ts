@@ -1,14 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { describe, expect, it } from 'vitest';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
-import { initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { countProcesses } from '../helpers/count-processes.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from '../adapters/sandbox/acp-cli-harness.js';
+import { promptCalling, promptedCall } from '../adapters/sandbox/prompted-call.js';
 import { requirePrograms } from '../adapters/sandbox/sandbox-fixture.js';
 
 /**
@@ -18,20 +19,48 @@ import { requirePrograms } from '../adapters/sandbox/sandbox-fixture.js';
  * (`/proc/<agent>/environ`, its descriptors), while output, exit codes and background commands
  * work as before; and an "always" answer, which the agent cannot write into the read-only user
  * folder itself, is written by the launcher and holds after a restart.
+ *
+ * The tests run at the same time (a whole-agent start is mostly waiting), each with CLIs and a
+ * project of its own, on one scripted model: a prompt that names a call (prompted-call.ts) gets
+ * it, its result gets "Done.", any other prompt "Noted.".
  */
 
-const bed = acpTestBed({
-  prefix: 'plaited-broker-e2e-',
-  args: ['--adapter', 'sandbox', '--adapter', 'acp'],
-  before: () => {
-    requirePrograms('bwrap', 'socat');
-    requireBuiltCli();
-  },
+let server: ScriptedOpenAIServer;
+/** CLIs not closed yet; a test closes and checks its own, these are what a failed one left. */
+const running = new Set<AcpCli>();
+
+beforeAll(async () => {
+  requirePrograms('bwrap', 'socat');
+  requireBuiltCli();
+  server = await startScriptedOpenAIServer((request) => {
+    const last = request.messages[request.messages.length - 1];
+    if (last?.role === 'tool') return { text: 'Done.' };
+    return JSON.stringify(last?.content ?? '').includes('<<call ') ? { toolCalls: [promptedCall(request)] } : { text: 'Noted.' };
+  });
 });
+
+afterAll(async () => {
+  await Promise.all([...running].map((cli) => cli.close()));
+  await server?.close();
+});
+
+/** The built CLI, whole agent sandboxed, in `cwd` on the scripted model. */
+function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
+  const cli = startAcpCli({ ...options, cwd, args: ['--adapter', 'sandbox', '--adapter', 'acp', '--model', 'openai-compatible:scripted', '--base-url', server.url] });
+  running.add(cli);
+  return cli;
+}
+
+/** Closes `cli` and checks all it said against the ACP schema. */
+async function closeAndCheck(cli: AcpCli): Promise<void> {
+  running.delete(cli);
+  await cli.close();
+  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+}
 
 /** A project and a user config folder of its own (where "always" rules persist). */
 function setup(allow: string[]) {
-  const cwd = bed.project();
+  const cwd = mkdtempSync(join(tmpdir(), 'plaited-broker-e2e-'));
   writeConfig(cwd, { tools: { allow } });
   const configHome = mkdtempSync(join(tmpdir(), 'plaited-broker-home-'));
   return { cwd, configHome, env: { XDG_CONFIG_HOME: configHome } };
@@ -44,9 +73,8 @@ async function newSession(cli: AcpCli, cwd: string): Promise<string> {
 
 /** Runs one `bash` call in a turn and returns the text of its final update. */
 async function bash(cli: AcpCli, sessionId: string, args: { command: string; background?: boolean }): Promise<string> {
-  bed.server.push({ toolCalls: [{ name: 'bash', arguments: args }] }, { text: 'Done.' });
   const before = cli.updates.length;
-  const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `run ${args.command}` }] });
+  const response = await cli.agent.request('session/prompt', { sessionId, prompt: promptCalling({ name: 'bash', arguments: args }) });
   expect(response.stopReason).toBe('end_turn');
   const final = cli.updates
     .slice(before)
@@ -70,12 +98,11 @@ const PROBE = [
   'exit 7',
 ].join('\n');
 
-describe('whole-agent sandbox: commands run in a sandbox of their own (the command broker)', () => {
+describe.concurrent('whole-agent sandbox: commands run in a sandbox of their own (the command broker)', () => {
   it("an approved bash reads neither the agent's state nor the agent process; output, exit codes and background commands work", async () => {
     const { cwd, env } = setup(['bash']);
-    const cli = bed.start(cwd, { env });
+    const cli = start(cwd, { env });
     const sessionId = await newSession(cli, cwd);
-    bed.server.push({ text: 'Noted.' });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember-marker-5813 is the word' }] });
 
     const probed = await bash(cli, sessionId, { command: PROBE });
@@ -93,24 +120,24 @@ describe('whole-agent sandbox: commands run in a sandbox of their own (the comma
     const started = await bash(cli, sessionId, { command: `echo bg-ready > bg.txt; exec -a ${marker} sleep 600`, background: true });
     expect(started).toContain('Started in the background');
     expect(await bash(cli, sessionId, { command: 'while [ ! -s bg.txt ]; do sleep 0.05; done; cat bg.txt' })).toContain('bg-ready');
-    expect(spawnSync('pgrep', ['-f', marker]).status).toBe(0);
+    expect(countProcesses(new RegExp(marker))).toBeGreaterThan(0);
     // Closing the agent ends its background command too.
-    await bed.closeNow(cli);
-    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status !== 0, 15_000, 'the background command to be gone');
+    await closeAndCheck(cli);
+    await waitFor(() => countProcesses(new RegExp(marker)) === 0, 15_000, 'the background command to be gone');
   }, 120_000);
 
   it('a client that edits files but has no terminal: its commands still go to the broker, not into the agent\'s namespace', async () => {
     const { cwd, env } = setup(['bash']);
-    const cli = bed.start(cwd, { env, configureClient: (app) => app.onRequest('fs/read_text_file', () => ({ content: '' })) });
+    const cli = start(cwd, { env, configureClient: (app) => app.onRequest('fs/read_text_file', () => ({ content: '' })) });
     await initialize(cli, { fs: { readTextFile: true } });
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
-    bed.server.push({ text: 'Noted.' });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember-marker-5813 is the word' }] });
     const probed = await bash(cli, sessionId, { command: PROBE });
     expect(probed).toContain('probe-done');
     expect(probed).toContain('entries: 0');
     expect(probed).toContain('transcript: 0');
     expect(probed).not.toContain('agent-visible');
+    await closeAndCheck(cli);
   }, 120_000);
 
   it('"always" picked in the sandbox holds after a restart; a command cannot write a rule itself', async () => {
@@ -132,7 +159,7 @@ describe('whole-agent sandbox: commands run in a sandbox of their own (the comma
       'echo forge-done',
     ].join('\n');
 
-    const first = bed.start(cwd, { env, onPermission: answer });
+    const first = start(cwd, { env, onPermission: answer });
     const sessionId = await newSession(first, cwd);
     expect(await bash(first, sessionId, { command: 'echo scoped-ok' })).toContain('scoped-ok');
     const forged = await bash(first, sessionId, { command: forge });
@@ -142,13 +169,14 @@ describe('whole-agent sandbox: commands run in a sandbox of their own (the comma
     // Written by the launcher, outside the sandbox, into the user's folder.
     await waitFor(() => existsSync(rules), 10_000, 'the rule file');
     expect(JSON.parse(readFileSync(rules, 'utf8'))).toMatchObject({ project: cwd, rules: [{ rule: 'bash(echo scoped-ok)', effect: 'allow' }] });
-    await bed.closeNow(first);
+    await closeAndCheck(first);
 
-    const second = bed.start(cwd, { env, onPermission: answer });
+    const second = start(cwd, { env, onPermission: answer });
     const next = await newSession(second, cwd);
     expect(await bash(second, next, { command: 'echo scoped-ok' })).toContain('scoped-ok');
     expect(await bash(second, next, { command: 'echo forged' })).toContain('forged');
     expect(asked).toEqual(['echo scoped-ok', forge, 'echo forged']);
     expect(JSON.parse(readFileSync(rules, 'utf8')).rules).toEqual([expect.objectContaining({ rule: 'bash(echo scoped-ok)' })]);
+    await closeAndCheck(second);
   }, 120_000);
 });

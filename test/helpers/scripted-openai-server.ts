@@ -68,6 +68,8 @@ export interface ScriptedOpenAIServer {
   requestHeaders: IncomingHttpHeaders[];
   /** Queues more steps; they are served before the script function (if any) is asked. */
   push(...steps: ScriptStep[]): void;
+  /** Queued steps no request took yet (a test that shares the server checks none is left for the next). */
+  pending(): number;
   /** Chat requests being answered right now. */
   open(): number;
   /** The most chat requests that were ever being answered at once. */
@@ -173,6 +175,7 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
     requests,
     requestHeaders,
     push: (...steps) => void queue.push(...steps),
+    pending: () => queue.length,
     open: () => open,
     peakOpen: () => peakOpen,
     close: () =>

@@ -1,11 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptToolCall } from '../../helpers/scripted-openai-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
 import { startAcpCli, type AcpCli } from '../../helpers/acp-cli.js';
+import { countProcesses } from '../../helpers/count-processes.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from './acp-cli-harness.js';
+import { promptCalling, promptedCall } from './prompted-call.js';
 import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
@@ -16,23 +17,17 @@ import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbo
 
 let world: SandboxWorld;
 let model: ScriptedOpenAIServer;
-let nextCall: ScriptToolCall = { name: 'bash', arguments: { command: 'true' } };
-let cli: AcpCli | undefined;
 
 beforeAll(async () => {
   requirePrograms('bwrap', 'socat');
   requireBuiltCli();
   world = await createSandboxWorld();
+  // Each prompt names the call the model answers it with (prompted-call.ts): the modes run at the same time.
   model = await startScriptedOpenAIServer((request) => {
     const last = request.messages[request.messages.length - 1];
     if (last?.role === 'tool') return { text: 'done' };
-    return { toolCalls: [nextCall] };
+    return { toolCalls: [promptedCall(request)] };
   });
-});
-
-afterEach(async () => {
-  await cli?.close();
-  cli = undefined;
 });
 
 afterAll(async () => {
@@ -48,50 +43,55 @@ const MODES = [
 
 const SECRETS = { PLAITED_API_KEY: 'sk-plaited-fixture', OPENAI_API_KEY: 'sk-openai-fixture', GITHUB_TOKEN: 'ghp-fixture', DB_PASSWORD: 'hunter2-fixture' };
 
-async function open(mode: (typeof MODES)[number], passthrough: string[] = []): Promise<{ cli: AcpCli; sessionId: string }> {
+/** The CLI of one mode, its config passing `passthrough` on to commands. */
+async function start(mode: (typeof MODES)[number], passthrough: string[]): Promise<{ cli: AcpCli; project: string }> {
   const project = mkdtempSync(join(world.root, 'project-'));
   writeConfig(project, {
     agent: { model: 'openai-compatible:scripted', baseURL: model.url },
     tools: { allow: ['bash'], env: { passthrough } },
     adapters: { sandbox: mode.sandbox },
   });
-  const started = startAcpCli({ args: mode.args, cwd: project, env: { HOME: world.home, NODE_ENV: 'test', ...SECRETS } });
-  cli = started;
-  await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  const session = await started.connection.agent.request('session/new', { cwd: project, mcpServers: [] });
-  return { cli: started, sessionId: session.sessionId };
+  const cli = startAcpCli({ args: mode.args, cwd: project, env: { HOME: world.home, NODE_ENV: 'test', ...SECRETS } });
+  await cli.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  return { cli, project };
 }
 
-function alive(marker: string): number {
-  try {
-    return Number(execFileSync('pgrep', ['-f', '-c', marker], { encoding: 'utf8' }).trim()) || 0;
-  } catch {
-    return 0;
-  }
-}
+/**
+ * One CLI per mode serves both tests, each in a session of its own (a CLI start is most of a
+ * test's cost). Its config passes GITHUB_TOKEN through, which the secrets test needs and
+ * the cancel test does not look at. The modes run at the same time; a mode's tests in turn.
+ */
+describe.concurrent.each(MODES)('through the real CLI: $name', (mode) => {
+  let cli: AcpCli;
+  let project: string;
+  beforeAll(async () => {
+    ({ cli, project } = await start(mode, ['GITHUB_TOKEN']));
+  });
+  afterAll(async () => {
+    await cli?.close();
+  });
+  const newSession = async (): Promise<string> => (await cli.connection.agent.request('session/new', { cwd: project, mcpServers: [] })).sessionId;
 
-describe.each(MODES)('through the real CLI: $name', (mode) => {
-  it('cancelling a bash call kills its setsid and double-forked children too', async () => {
-    const session = await open(mode);
+  it.sequential('cancelling a bash call kills its setsid and double-forked children too', async () => {
+    const sessionId = await newSession();
     const marker = `${(process.pid % 1000) + 2000}.${Math.floor(Math.random() * 9000) + 1000}`;
-    nextCall = {
-      name: 'bash',
-      arguments: { command: `setsid sleep ${marker} & setsid -f sh -c 'sleep ${marker}' ; (setsid sh -c 'sleep ${marker} & wait' &) ; sleep ${marker}` },
-    };
-    const prompt = session.cli.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'go' }] });
-    await waitFor(() => alive(`sleep ${marker}`) >= 4, 30_000, 'the four sleeps');
-    await session.cli.agent.notify('session/cancel', { sessionId: session.sessionId });
+    const command = `setsid sleep ${marker} & setsid -f sh -c 'sleep ${marker}' ; (setsid sh -c 'sleep ${marker} & wait' &) ; sleep ${marker}`;
+    const prompt = cli.agent.request('session/prompt', { sessionId, prompt: promptCalling({ name: 'bash', arguments: { command } }) });
+    const sleeps = new RegExp(`sleep ${marker.replace('.', '\\.')}`);
+    await waitFor(() => countProcesses(sleeps) >= 4, 30_000, 'the four sleeps');
+    await cli.agent.notify('session/cancel', { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
-    await waitFor(() => alive(`sleep ${marker}`) === 0, 15_000, 'no orphan left');
+    await waitFor(() => countProcesses(sleeps) === 0, 15_000, 'no orphan left');
   }, 90_000);
 
-  it('bash sees none of the agent secrets; a passed-through one it does', async () => {
-    const session = await open(mode, ['GITHUB_TOKEN']);
-    nextCall = { name: 'bash', arguments: { command: 'env; cat /proc/self/environ | tr "\\0" "\\n"' } };
-    const before = session.cli.updates.length;
-    await session.cli.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'env' }] });
-    const final = session.cli.updates
+  it.sequential('bash sees none of the agent secrets; a passed-through one it does', async () => {
+    const sessionId = await newSession();
+    const before = cli.updates.length;
+    const call = { name: 'bash', arguments: { command: 'env; cat /proc/self/environ | tr "\\0" "\\n"' } };
+    await cli.agent.request('session/prompt', { sessionId, prompt: promptCalling(call) });
+    const final = cli.updates
       .slice(before)
+      .filter((record) => record.sessionId === sessionId)
       .map((record) => record.update as SessionUpdateRecord['update'])
       .find((update) => update.sessionUpdate === 'tool_call_update' && (update.status === 'completed' || update.status === 'failed'));
     const text = toolCallText(final!);

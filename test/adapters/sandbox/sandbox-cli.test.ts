@@ -1,11 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
 import { startAcpCli, type AcpCli } from '../../helpers/acp-cli.js';
+import { countProcesses } from '../../helpers/count-processes.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from './acp-cli-harness.js';
+import { promptCalling, promptedCall } from './prompted-call.js';
 import { createSandboxWorld, fileHash, requirePrograms, requireProcessLimit, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
@@ -16,18 +18,17 @@ import { createSandboxWorld, fileHash, requirePrograms, requireProcessLimit, typ
 
 let world: SandboxWorld;
 let model: ScriptedOpenAIServer;
-let nextCommand = '';
 let cli: AcpCli | undefined;
 
 beforeAll(async () => {
   requirePrograms('bwrap', 'socat', 'curl');
   requireBuiltCli();
   world = await createSandboxWorld();
-  // Every turn: the model asks bash for `nextCommand`, then ends the turn once it sees the result.
+  // Every turn: the model asks bash for the command its prompt names (prompted-call.ts), then ends the turn once it sees the result.
   model = await startScriptedOpenAIServer((request) => {
     const last = request.messages[request.messages.length - 1];
     if (last?.role === 'tool') return { text: 'done' };
-    return { toolCalls: [{ name: 'bash', arguments: { command: nextCommand } }] };
+    return { toolCalls: [promptedCall(request)] };
   });
 });
 
@@ -49,9 +50,10 @@ function config(sandbox: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-async function openSession(args: string[]): Promise<{ cli: AcpCli; sessionId: string }> {
+/** A CLI in the world's project with a session; `track`: closed after the test (else the caller closes it). */
+async function openSession(args: string[], { track = true } = {}): Promise<{ cli: AcpCli; sessionId: string }> {
   const started = startAcpCli({ args, cwd: world.project, env: { HOME: world.home, NODE_ENV: 'test' } });
-  cli = started;
+  if (track) cli = started;
   try {
     await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const session = await started.connection.agent.request('session/new', { cwd: world.project, mcpServers: [] });
@@ -63,12 +65,12 @@ async function openSession(args: string[]): Promise<{ cli: AcpCli; sessionId: st
 
 /** Runs one turn whose model asks bash for `command`; returns the bash call's final update. */
 async function runBash(session: { cli: AcpCli; sessionId: string }, command: string): Promise<SessionUpdateRecord['update']> {
-  nextCommand = command;
   const before = session.cli.updates.length;
-  const response = await session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: `run: ${command}` }] });
+  const response = await session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: promptCalling({ name: 'bash', arguments: { command } }) });
   expect(response.stopReason).toBe('end_turn');
   const finals = session.cli.updates
     .slice(before)
+    .filter((record) => record.sessionId === session.sessionId)
     .map((record) => record.update as SessionUpdateRecord['update'])
     .filter((update) => update.sessionUpdate === 'tool_call_update' && (update.status === 'completed' || update.status === 'failed'));
   if (finals.length !== 1) throw new Error(`expected one finished bash call, got ${finals.length}\nstderr:\n${session.cli.stderr()}`);
@@ -95,9 +97,18 @@ const COMPOSED_ADAPTER = fileURLToPath(new URL('../../fixtures/sandbox/sandboxed
 
 const LIMITS = { memory: '256M', processes: 64, timeoutMs: 4_000 };
 
+/** The battery in a CLI started with `args` on a config with `sandbox`. */
 async function runBattery(args: string[], sandbox: Record<string, unknown> = { commands: true, limits: LIMITS }): Promise<number> {
   writeConfig(world.project, config(sandbox));
-  const session = await openSession(args);
+  return attackBattery(await openSession(args));
+}
+
+/**
+ * Allowed work, then every attack, in `session`. The fork bomb ends only at the wall-clock limit
+ * (`timeoutMs`): it runs in a second session of the CLI, beside the other attacks, and its result
+ * is checked in its turn.
+ */
+async function attackBattery(session: { cli: AcpCli; sessionId: string }): Promise<number> {
   const passwd = fileHash('/etc/passwd');
 
   const ok = await runBash(session, 'echo built > output/ok.txt && cat output/ok.txt');
@@ -108,8 +119,13 @@ async function runBattery(args: string[], sandbox: Record<string, unknown> = { c
 
   await requireProcessLimit();
   let blocked = 0;
-  for (const attack of attacks(() => world)) {
-    const update = await runBash(session, attack.command());
+  const battery = attacks(() => world);
+  const bomb = battery.find((attack) => attack.name === 'fork bomb')!;
+  const beside = { cli: session.cli, sessionId: (await session.cli.connection.agent.request('session/new', { cwd: world.project, mcpServers: [] })).sessionId };
+  const bombed = runBash(beside, bomb.command());
+  bombed.catch(() => undefined); // awaited in its turn below
+  for (const attack of battery) {
+    const update = attack === bomb ? await bombed : await runBash(session, attack.command());
     expect(
       update.status,
       `${attack.name}: ${toolCallText(update)}\n(if no attack is blocked with \`--adapter acp\` alone, the CLI is not applying adapters.sandbox.commands: ` +
@@ -137,12 +153,6 @@ describe('per-command sandbox through the real agent', () => {
     expect(blocked).toBe(attacks(() => world).length);
   }, 120_000);
 
-  it('whole agent sandboxed (--adapter sandbox --adapter acp, no commands setting) — same battery, reported by the child', async () => {
-    const blocked = await runBattery(['--adapter', 'sandbox', '--adapter', 'acp'], { limits: LIMITS });
-    expect(blocked).toBe(attacks(() => world).length);
-    process.stderr.write(`sandbox battery (real agent, --adapter sandbox --adapter acp): ${blocked} attacks tried, ${blocked} blocked\n`);
-  }, 120_000);
-
   it('whole agent sandboxed, commands reported by the child (--adapter sandbox --adapter PATH) — same battery', async () => {
     const blocked = await runBattery(['--adapter', 'sandbox', '--adapter', COMPOSED_ADAPTER]);
     expect(blocked).toBe(attacks(() => world).length);
@@ -150,10 +160,25 @@ describe('per-command sandbox through the real agent', () => {
   }, 120_000);
 });
 
+/** One whole-agent CLI (`--adapter sandbox --adapter acp`, the limits set) for the battery and the pass-through checks, a session each. */
 describe('whole-agent sandbox (--adapter sandbox --adapter acp)', () => {
+  let shared: { cli: AcpCli; sessionId: string };
+  beforeAll(async () => {
+    writeConfig(world.project, config({ limits: LIMITS }));
+    shared = await openSession(['--adapter', 'sandbox', '--adapter', 'acp'], { track: false });
+  });
+  afterAll(async () => {
+    await shared?.cli.close();
+  });
+
+  it('whole agent sandboxed (--adapter sandbox --adapter acp, no commands setting) — same battery, reported by the child', async () => {
+    const blocked = await attackBattery(shared);
+    expect(blocked).toBe(attacks(() => world).length);
+    process.stderr.write(`sandbox battery (real agent, --adapter sandbox --adapter acp): ${blocked} attacks tried, ${blocked} blocked\n`);
+  }, 120_000);
+
   it('passes ACP through unchanged, reaches the model on 127.0.0.1, and runs tools inside the walls', async () => {
-    writeConfig(world.project, config({ limits: { memory: '256M', processes: 64, timeoutMs: 4_000 } }));
-    const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp']);
+    const session = { cli: shared.cli, sessionId: (await shared.cli.connection.agent.request('session/new', { cwd: world.project, mcpServers: [] })).sessionId };
 
     const inside = await runBash(session, 'echo "marker=$PLAITED_SANDBOXED isolated=$PLAITED_SANDBOX_ISOLATED" && echo built > output/whole.txt && cat output/whole.txt');
     expect(inside.status, toolCallText(inside)).toBe('completed');
@@ -169,33 +194,21 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp)', () => {
     expect(write.status).toBe('failed');
     expect(toolCallText(write)).toMatch(/blocked by sandbox: write to \/etc\/passwd/);
   }, 120_000);
+});
 
+describe('whole-agent sandbox (--adapter sandbox --adapter acp), no wall-clock limit', () => {
   it('the sandboxed child and everything it started die with the parent', async () => {
     writeConfig(world.project, config({}));
     const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp']);
     const marker = `${300 + Math.floor(Math.random() * 1000)}.4242`;
+    const sleeping = new RegExp(`sleep ${marker.replace('.', '\\.')}`);
     // A command still running inside the sandbox when the parent goes away.
-    nextCommand = `sleep ${marker}`;
-    void session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'sleep' }] }).catch(() => undefined);
-    for (let attempt = 0; attempt < 100 && (await processesMatching(`sleep ${marker}`)) === 0; attempt++) {
-      await new Promise((done) => setTimeout(done, 100));
-    }
-    expect(await processesMatching(`sleep ${marker}`)).toBeGreaterThan(0);
+    void session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: promptCalling({ name: 'bash', arguments: { command: `sleep ${marker}` } }) }).catch(() => undefined);
+    await waitFor(() => countProcesses(sleeping) > 0, 10_000, 'the sleep inside the sandbox');
 
     session.cli.child.kill('SIGTERM');
     await session.cli.exited;
     cli = undefined;
-    let left = await processesMatching(`sleep ${marker}`);
-    for (let attempt = 0; attempt < 50 && left > 0; attempt++) {
-      await new Promise((done) => setTimeout(done, 100));
-      left = await processesMatching(`sleep ${marker}`);
-    }
-    expect(left).toBe(0);
+    await waitFor(() => countProcesses(sleeping) === 0, 10_000, 'the sleep to die with the parent');
   }, 60_000);
 });
-
-function processesMatching(pattern: string): Promise<number> {
-  return new Promise((resolve) => {
-    execFile('pgrep', ['-f', '-c', pattern], (_error, stdout) => resolve(Number(stdout.trim()) || 0));
-  });
-}

@@ -2,11 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptToolCall } from '../../helpers/scripted-openai-server.js';
 import { startAcpCli, type AcpCli } from '../../helpers/acp-cli.js';
+import { countProcesses } from '../../helpers/count-processes.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from './acp-cli-harness.js';
+import { promptCalling, promptedCall } from './prompted-call.js';
 import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbox-fixture.js';
 
 /**
@@ -15,33 +17,38 @@ import { createSandboxWorld, requirePrograms, type SandboxWorld } from './sandbo
  * client approves every question (the worst case), then the agent restarts. The
  * next start must load the same config, run no code the model wrote, and still
  * ask before bash; the project must hold no placeholder files.
+ *
+ * The tests are independent (a project, a CLI and a model call per prompt of their own), so they
+ * run concurrently: most of a test's time is a CLI starting or a sandbox being set up, not CPU.
  */
 
 let world: SandboxWorld;
 let model: ScriptedOpenAIServer;
-let nextCall: ScriptToolCall = { name: 'bash', arguments: { command: 'true' } };
-let cli: AcpCli | undefined;
+/** CLIs still running; a test closes its own, these are what a failed test left. */
+const running = new Set<AcpCli>();
 
 beforeAll(async () => {
   requirePrograms('bwrap', 'socat', 'git');
   requireBuiltCli();
   world = await createSandboxWorld();
+  // Each prompt names the call the model answers it with (prompted-call.ts): concurrent tests share this model.
   model = await startScriptedOpenAIServer((request) => {
     const last = request.messages[request.messages.length - 1];
     if (last?.role === 'tool') return { text: 'done' };
-    return { toolCalls: [nextCall] };
+    return { toolCalls: [promptedCall(request)] };
   });
 });
 
-afterEach(async () => {
-  await cli?.close();
-  cli = undefined;
-});
-
 afterAll(async () => {
+  await Promise.all([...running].map((cli) => cli.close()));
   await model?.close();
   await world?.close();
 });
+
+async function close(cli: AcpCli): Promise<void> {
+  running.delete(cli);
+  await cli.close();
+}
 
 const COMPOSED_ADAPTER = fileURLToPath(new URL('../../fixtures/sandbox/sandboxed-acp-adapter.mjs', import.meta.url));
 
@@ -79,7 +86,7 @@ async function open(project: string, args: string[], permissions: { asked: strin
       return { outcome: { outcome: 'selected', optionId: answer } };
     },
   });
-  cli = started;
+  running.add(started);
   try {
     await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const session = await started.connection.agent.request('session/new', { cwd: project, mcpServers: [] });
@@ -90,9 +97,8 @@ async function open(project: string, args: string[], permissions: { asked: strin
 }
 
 async function turn(session: { cli: AcpCli; sessionId: string }, call: ScriptToolCall): Promise<SessionUpdateRecord['update']> {
-  nextCall = call;
   const before = session.cli.updates.length;
-  const response = await session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'go' }] });
+  const response = await session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: promptCalling(call) });
   expect(response.stopReason).toBe('end_turn');
   const finals = session.cli.updates
     .slice(before)
@@ -122,7 +128,7 @@ function attacks(project: string, marker: string): ScriptToolCall[] {
   ];
 }
 
-describe.each(SANDBOXED)('self-reconfiguration through the real CLI: $name', (mode) => {
+describe.concurrent.each(SANDBOXED)('self-reconfiguration through the real CLI: $name', (mode) => {
   it('nothing the model wrote runs or widens anything at the next start, even with every question approved', async () => {
     const project = newProject();
     writeConfig(project, config(mode.sandbox));
@@ -140,8 +146,7 @@ describe.each(SANDBOXED)('self-reconfiguration through the real CLI: $name', (mo
     }
     // Protected writes were asked about even in accept-edits (and approved, here).
     expect(permissions.asked.filter((title) => /config|hooks|link\.mts/.test(title)).length).toBeGreaterThanOrEqual(4);
-    await session.cli.close();
-    cli = undefined;
+    await close(session.cli);
 
     expect(readFileSync(join(project, '.plaited', 'config.json'), 'utf8')).toBe(configBefore);
     expect(readFileSync(join(project, '.git', 'config'), 'utf8')).toBe(gitConfigBefore);
@@ -159,10 +164,11 @@ describe.each(SANDBOXED)('self-reconfiguration through the real CLI: $name', (mo
     expect(existsSync(join(project, 'after-restart.txt'))).toBe(false);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(`${marker}.hook`)).toBe(false);
+    await close(next.cli);
   }, 180_000);
 });
 
-describe('a custom adapter file inside the project is loaded at start: read-only to the agent', () => {
+describe.concurrent('a custom adapter file inside the project is loaded at start: read-only to the agent', () => {
   const ACP_ADAPTER = new URL('../../../dist/src/adapters/acp/acp-adapter.js', import.meta.url).href;
   const SANDBOX_ADAPTER = new URL('../../../dist/src/adapters/sandbox/sandbox-adapter.js', import.meta.url).href;
   const ADAPTER_SOURCE = [
@@ -186,10 +192,11 @@ describe('a custom adapter file inside the project is loaded at start: read-only
     expect(viaTool.status).toBe('failed');
     expect(readFileSync(join(project, 'project-adapter.mjs'), 'utf8')).toBe(ADAPTER_SOURCE);
     expect(existsSync(join(project, 'gone.mjs'))).toBe(false);
+    await close(session.cli);
   }, 120_000);
 });
 
-describe('self-reconfiguration without a sandbox (accept-edits): the permission question is the guard', () => {
+describe.concurrent('self-reconfiguration without a sandbox (accept-edits): the permission question is the guard', () => {
   it('every protected write asks and, rejected, changes nothing; the next start is unchanged', async () => {
     const project = newProject();
     writeConfig(project, config({}));
@@ -209,8 +216,7 @@ describe('self-reconfiguration without a sandbox (accept-edits): the permission 
       expect(update.status, JSON.stringify(call.arguments)).toBe('failed');
     }
     expect(permissions.asked).toHaveLength(writes.length);
-    await session.cli.close();
-    cli = undefined;
+    await close(session.cli);
 
     expect(readFileSync(join(project, '.plaited', 'config.json'), 'utf8')).toBe(configBefore);
     expect(readdirSync(join(project, '.plaited')).filter((name) => name.startsWith('config'))).toEqual(['config.json']);
@@ -219,10 +225,11 @@ describe('self-reconfiguration without a sandbox (accept-edits): the permission 
     await turn(next, bash('touch after-restart.txt'));
     expect(again.asked).toHaveLength(1);
     expect(existsSync(marker)).toBe(false);
+    await close(next.cli);
   }, 120_000);
 });
 
-describe.each([
+describe.concurrent.each([
   { name: 'whole-agent sandbox', args: ['--adapter', 'sandbox', '--adapter', 'acp'], sandbox: {} },
   { name: 'command sandbox, project writable', args: ['--adapter', 'acp'], sandbox: { commands: true } },
 ])('no placeholder files left in the project, also after SIGKILL ($name)', ({ args, sandbox }) => {
@@ -233,11 +240,10 @@ describe.each([
     const rootBefore = readdirSync(project).sort();
     const session = await open(project, args, { asked: [] });
     const mark = `${400 + Math.floor(Math.random() * 500)}.2727`;
-    nextCall = bash(`sleep ${mark}`);
-    void session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'sleep' }] }).catch(() => undefined);
+    void session.cli.connection.agent.request('session/prompt', { sessionId: session.sessionId, prompt: promptCalling(bash(`sleep ${mark}`)) }).catch(() => undefined);
     // The sleep itself, not a wrapper whose command line names it: before bubblewrap is running,
     // a parent killed now would leave it no parent to die with.
-    await waitFor(() => pgrep(`^sleep ${mark}$`) > 0, 30_000, 'the sandboxed sleep');
+    await waitFor(() => countProcesses(new RegExp(`^sleep ${mark.replace('.', '\\.')}$`)) > 0, 60_000, 'the sandboxed sleep');
 
     // Missing protected names are held by placeholders while commands run (issue 21 item 4): empty folders with no write bits, nothing else.
     expectOnlyPlaceholdersBeside(project, rootBefore);
@@ -246,15 +252,14 @@ describe.each([
 
     session.cli.child.kill('SIGKILL');
     await session.cli.exited;
-    cli = undefined;
-    await waitFor(() => pgrep(`sleep ${mark}`) === 0, 30_000, 'the sandbox to die with its parent');
+    running.delete(session.cli);
+    await waitFor(() => countProcesses(new RegExp(`sleep ${mark.replace('.', '\\.')}`)) === 0, 60_000, 'the sandbox to die with its parent');
     // A SIGKILLed launcher cannot clean up: what it left are placeholders only, and the next start removes them.
     expectOnlyPlaceholdersBeside(project, rootBefore);
 
     // The next start clears what the killed one left in .plaited (empty read-only placeholder folders).
     const next = await open(project, args, { asked: [] });
-    await next.cli.close();
-    cli = undefined;
+    await close(next.cli);
     expect(readdirSync(join(project, '.plaited')).filter((name) => name.startsWith('config'))).toEqual(['config.json']);
     expect(readdirSync(project).sort()).toEqual(rootBefore);
   }, 120_000);
@@ -273,14 +278,6 @@ function expectOnlyPlaceholdersBeside(dir: string, before: readonly string[]): v
     const stat = lstatSync(path);
     const emptyLocked = stat.isDirectory() && (stat.mode & 0o222) === 0 && readdirSync(path).length === 0;
     expect(emptyLocked || onlyFolders(path), `${name} is a placeholder`).toBe(true);
-  }
-}
-
-function pgrep(pattern: string): number {
-  try {
-    return Number(execFileSync('pgrep', ['-f', '-c', pattern], { encoding: 'utf8' }).trim()) || 0;
-  } catch {
-    return 0;
   }
 }
 
