@@ -1,14 +1,16 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that start real processes (the built CLI, bubblewrap, servers) keep a fresh process each,
- * and so does test/storage: its store contract lists sessions by a millisecond timestamp, and warm
- * from other files two of its writes can share a millisecond (the list order then flips).
- * The other files run in-process and share one module graph per worker (isolate off): a fresh
- * process per file cost ~0.6 s of CPU in forking and re-importing the sources, for 108 files
- * whose tests take milliseconds. A helper must therefore not register hooks at module level.
+ * Every file but test/storage shares one module graph per worker (isolate off): a fresh process
+ * per file cost ~0.6 s of CPU in forking and re-importing the sources and the test helpers (the
+ * ACP SDK, the compiled ACP schema), which 130 end-to-end files paid again each. A helper must
+ * therefore not register hooks at module level, nor keep state a later file could trip on.
+ * test/storage keeps a fresh process per file: its store contract lists sessions by a millisecond
+ * timestamp, and warm from other files two of its writes can share a millisecond (the list order then flips).
+ * The end-to-end files are a project of their own only to keep the two kinds apart in reports.
  */
-const SPAWNING = ['test/e2e/**', 'test/adapters/**', 'test/fuzz/**', 'test/storage/**'];
+const SPAWNING = ['test/e2e/**', 'test/adapters/**', 'test/fuzz/**'];
+const ISOLATED = ['test/storage/**'];
 
 export default defineConfig({
   test: {
@@ -22,8 +24,9 @@ export default defineConfig({
     maxWorkers: 2,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'processes', include: SPAWNING.map((glob) => `${glob}/*.test.ts`) } },
-      { extends: true, test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/eval/**', ...SPAWNING], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED.map((glob) => `${glob}/*.test.ts`) } },
+      { extends: true, test: { name: 'processes', include: SPAWNING.map((glob) => `${glob}/*.test.ts`), isolate: false } },
+      { extends: true, test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/eval/**', ...SPAWNING, ...ISOLATED], isolate: false } },
     ],
   },
 });
