@@ -34,24 +34,19 @@ describe('plaited-agent sessions', () => {
 
     const first = await storedSession(cwd, 'first question', 'First answer.');
     const second = await storedSession(cwd, 'second question', 'Second answer.');
-    // The reading commands touch nothing: they run side by side.
-    const [list, listed, show, markdown, toFile] = await Promise.all([
-      sessions(cwd, ['list']),
-      sessions(cwd, ['list', '--format', 'json']),
-      sessions(cwd, ['show', first]),
-      sessions(cwd, ['export', first]),
-      sessions(cwd, ['export', first.slice(0, 12), '--format', 'json', '--output', 'first.json']),
-    ]);
+    const list = await sessions(cwd, ['list']);
     expect(list.status, list.stderr).toBe(0);
     const ids = list.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0]);
     expect(ids).toEqual([second, first]);
-    const json = JSON.parse(listed.stdout) as Array<{ sessionId: string; cwd: string }>;
+    const json = JSON.parse((await sessions(cwd, ['list', '--format', 'json'])).stdout) as Array<{ sessionId: string; cwd: string }>;
     expect(json.map((session) => session.sessionId)).toEqual([second, first]);
 
+    const show = await sessions(cwd, ['show', first]);
     expect(show.status, show.stderr).toBe(0);
     expect(show.stdout).toContain(`id:       ${first}`);
     expect(show.stdout).toContain('prompts:  1');
 
+    const markdown = await sessions(cwd, ['export', first]);
     expect(markdown.status, markdown.stderr).toBe(0);
     expect(markdown.stdout).toMatch(/## User\n\nfirst question\n/);
     expect(markdown.stdout).toMatch(/## Agent\n/);
@@ -59,6 +54,7 @@ describe('plaited-agent sessions', () => {
     expect(markdown.stdout).toContain('tool `read_file`');
     expect(markdown.stdout).not.toContain('second question');
 
+    const toFile = await sessions(cwd, ['export', first.slice(0, 12), '--format', 'json', '--output', 'first.json']);
     expect(toFile.status, toFile.stderr).toBe(0);
     const exported = JSON.parse(readFileSync(join(cwd, 'first.json'), 'utf8')) as { session: { sessionId: string }; events: Array<{ type: string }> };
     expect(exported.session.sessionId).toBe(first);
