@@ -7,6 +7,7 @@ import { checkStateStore } from './check-state-store.js';
 import { doctorLine, type DoctorCheck } from './doctor-check.js';
 import { mcpServerStates } from './mcp-server-states.js';
 import { openProjectAgent } from './open-project-agent.js';
+import type { PlaitedConfig } from '../config/schema.js';
 import type { Log } from './stderr-log.js';
 
 export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--model SPEC] [--base-url URL]
@@ -51,17 +52,18 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
   const config = { ...project.config, agent: { ...project.config.agent, ...(values.model ? { model: values.model } : {}), ...(values['base-url'] ? { baseURL: values['base-url'] } : {}) } };
   show(untrusted === undefined ? { name: 'config', ok: true, detail: path ?? 'none (defaults; plaited-agent init writes one)' } : { name: 'config', ok: false, detail: untrusted, fix: 'plaited-agent trust (after reading it)' });
   try {
-    show(await checkModel(config, cwd));
-    const embedder = await openEmbedder(config, cwd);
-    show(
-      embedder.embedder
-        ? { name: 'embedder', ok: true, detail: `${config.embedder.model} (${await embedder.embedder.dimensions()} dimensions)` }
-        : { name: 'embedder', ok: false, detail: `${config.embedder.model}: ${embedder.unavailable}`, fix: 'let it download once (network), or set embedder.model to a local GGUF; without it tool search uses keywords alone' },
-    );
-    await embedder.embedder?.close?.();
-    const servers = await mcpServerStates(agent, config, 20_000);
-    if (servers.length === 0) show({ name: 'mcp servers', ok: true, detail: 'none configured' });
-    for (const server of servers) {
+    // The slow checks (an HTTP listing, loading the embedder, starting the MCP servers) run side by
+    // side; their lines still come out in this order. The MCP servers' states start first: the
+    // registry's own embedder and the embedder check then share one loaded model.
+    const servers = mcpServerStates(agent, config, 20_000);
+    const model = checkModel(config, cwd);
+    const embedder = checkEmbedder(config, cwd);
+    for (const pending of [servers, model, embedder]) pending.catch(() => undefined); // awaited below, in order
+    show(await model);
+    show(await embedder);
+    const states = await servers;
+    if (states.length === 0) show({ name: 'mcp servers', ok: true, detail: 'none configured' });
+    for (const server of states) {
       const ok = server.state === 'connected' || server.state === 'disabled';
       show({ name: `mcp ${server.id}`, ok, detail: ok ? `${server.state}, ${server.tools} tools` : `${server.state}${server.lastError ? `: ${server.lastError}` : ''}`, fix: `check mcp.servers "${server.id}" (command, url, auth) in the config` });
     }
@@ -71,4 +73,16 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
   }
   streams.stdout.write(failed === 0 ? 'All checks passed.\n' : `${failed} check${failed === 1 ? '' : 's'} failed.\n`);
   return failed === 0 ? 0 : 1;
+}
+
+/** The configured embedder loads and reports its dimensions (then it is closed again). */
+async function checkEmbedder(config: PlaitedConfig, cwd: string): Promise<DoctorCheck> {
+  const embedder = await openEmbedder(config, cwd);
+  try {
+    return embedder.embedder
+      ? { name: 'embedder', ok: true, detail: `${config.embedder.model} (${await embedder.embedder.dimensions()} dimensions)` }
+      : { name: 'embedder', ok: false, detail: `${config.embedder.model}: ${embedder.unavailable}`, fix: 'let it download once (network), or set embedder.model to a local GGUF; without it tool search uses keywords alone' };
+  } finally {
+    await embedder.embedder?.close?.();
+  }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { requireTestModel } from '../model/test-models.js';
@@ -14,11 +14,13 @@ import { requireTestModel } from '../model/test-models.js';
 const modelPath = requireTestModel('PLAITED_TEST_CHAT_MODEL');
 const clis: AcpCli[] = [];
 
+async function closeChecked(cli: AcpCli): Promise<void> {
+  await cli.close();
+  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+}
+
 afterEach(async () => {
-  for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  }
+  for (const cli of clis.splice(0)) await closeChecked(cli);
 });
 
 function project(config?: unknown): string {
@@ -30,12 +32,29 @@ function project(config?: unknown): string {
   return cwd;
 }
 
-async function start(cwd: string): Promise<AcpCli> {
+async function start(cwd: string, owner: AcpCli[] = clis): Promise<AcpCli> {
   const cli = startAcpCli({ cwd, args: ['--model', `llama-cpp:${modelPath}`, '--log-level', 'debug'] });
-  clis.push(cli);
+  owner.push(cli);
   await initialize(cli, { session: { compaction: {}, notices: {} } });
   return cli;
 }
+
+/**
+ * The tests on the default config share one CLI (a session each): a start loads node-llama-cpp,
+ * tests its binary in a child process and loads the model, about 2 s of CPU on this machine.
+ */
+const sharedClis: AcpCli[] = [];
+let defaultConfigCli: Promise<{ cli: AcpCli; cwd: string }> | undefined;
+function onDefaultConfig(): Promise<{ cli: AcpCli; cwd: string }> {
+  defaultConfigCli ??= (async () => {
+    const cwd = project();
+    return { cli: await start(cwd, sharedClis), cwd };
+  })();
+  return defaultConfigCli;
+}
+afterAll(async () => {
+  for (const cli of sharedClis.splice(0)) await closeChecked(cli);
+});
 
 interface Generation {
   sessionId: string;
@@ -55,8 +74,7 @@ const prompt = (cli: AcpCli, sessionId: string, text: string) => cli.agent.reque
 
 describe('local llama.cpp model at its limits (real CLI, tiny GGUF)', () => {
   it('a default-config turn ends end_turn or max_tokens, never an error', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli, cwd } = await onDefaultConfig();
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     const response = await prompt(cli, sessionId, 'Explain what this project does.');
     expect(['end_turn', 'max_tokens']).toContain(response.stopReason);
@@ -123,8 +141,7 @@ describe('local llama.cpp model at its limits (real CLI, tiny GGUF)', () => {
   }, 180_000);
 
   it('a cancel during prefix evaluation stops it', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli, cwd } = await onDefaultConfig();
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     // A long prompt: ~3,000 tokens evaluated in batches, checked for the cancel between them.
     const answer = prompt(cli, sessionId, 'Read this carefully. '.repeat(450));

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { RECORDED, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, wireErrors, type ProviderWire } from '../helpers/provider-wire-server.js';
+import { RECORDED, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, wireErrors, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 import { checkedClis } from '../helpers/acp-test-bed.js';
 
 /**
@@ -20,19 +20,65 @@ const MODELS = WIRE_MODELS;
 
 const bed = checkedClis(() => startProviderWireServer());
 
-async function session(wire: ProviderWire, options: { config?: Record<string, unknown>; baseURL?: string } = {}) {
-  const cwd = mkdtempSync(join(tmpdir(), 'plaited-model-retries-'));
-  if (options.config) {
-    mkdirSync(join(cwd, '.plaited'), { recursive: true });
-    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify(options.config));
-  }
-  const cli = startAcpCli({
-    cwd,
-    args: ['--model', `${wire}:${MODELS[wire]}`, '--base-url', options.baseURL ?? bed.server.baseURL(wire)],
-    env: { [KEY_ENV[wire]]: 'wire-test-key' },
+/**
+ * The tests that need no config and no address of their own share one provider server and one CLI
+ * per wire, a session each: a CLI start costs about 2 s of CPU on the 2-core machine, and this file
+ * started ten. The shared server's request log is emptied before each test; each test uses up the
+ * replies it queues. The shared CLIs are closed and their ACP traffic checked after the file.
+ */
+const shared = (() => {
+  let server: ProviderWireServer | undefined;
+  const clis = new Map<ProviderWire, { cli: AcpCli; ready: Promise<{ cli: AcpCli; cwd: string }> }>();
+  beforeAll(async () => {
+    server = await startProviderWireServer();
   });
-  bed.track(cli);
-  await initialize(cli, { session: { notices: {} } } as never);
+  beforeEach(() => {
+    server?.requests.splice(0);
+  });
+  afterAll(async () => {
+    for (const { cli } of clis.values()) {
+      await cli.close();
+      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    }
+    await server?.close();
+  });
+  return {
+    get server(): ProviderWireServer {
+      if (!server) throw new Error('the shared provider server starts in beforeAll');
+      return server;
+    },
+    cli(wire: ProviderWire): Promise<{ cli: AcpCli; cwd: string }> {
+      let started = clis.get(wire);
+      if (!started) {
+        const cwd = mkdtempSync(join(tmpdir(), 'plaited-model-retries-'));
+        const cli = startWireCli(wire, cwd, this.server.baseURL(wire));
+        started = { cli, ready: initialize(cli, { session: { notices: {} } } as never).then(() => ({ cli, cwd })) };
+        clis.set(wire, started);
+      }
+      return started.ready;
+    },
+  };
+})();
+
+function startWireCli(wire: ProviderWire, cwd: string, baseURL: string): AcpCli {
+  return startAcpCli({ cwd, args: ['--model', `${wire}:${MODELS[wire]}`, '--base-url', baseURL], env: { [KEY_ENV[wire]]: 'wire-test-key' } });
+}
+
+/** A session on the wire's shared CLI, or, with a config or an address of its own, on a CLI of its own. */
+async function session(wire: ProviderWire, options: { config?: Record<string, unknown>; baseURL?: string } = {}) {
+  let cli: AcpCli;
+  let cwd: string;
+  if (options.config === undefined && options.baseURL === undefined) {
+    ({ cli, cwd } = await shared.cli(wire));
+  } else {
+    cwd = mkdtempSync(join(tmpdir(), 'plaited-model-retries-'));
+    if (options.config) {
+      mkdirSync(join(cwd, '.plaited'), { recursive: true });
+      writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify(options.config));
+    }
+    cli = bed.track(startWireCli(wire, cwd, options.baseURL ?? bed.server.baseURL(wire)));
+    await initialize(cli, { session: { notices: {} } } as never);
+  }
   const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
   const prompt = (text: string) => cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
   return { cli, sessionId, prompt };
@@ -53,10 +99,10 @@ async function failure(promise: Promise<unknown>): Promise<{ code: number; messa
 
 describe('retries', () => {
   it('a 429 with retry-after is retried: the client sees the retry as a notice, then the answer', async () => {
-    bed.server.push(wireErrors.rateLimited('anthropic', 0), { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    shared.server.push(wireErrors.rateLimited('anthropic', 0), { wire: 'anthropic', events: [RECORDED.anthropic.text] });
     const { cli, sessionId, prompt } = await session('anthropic');
     expect((await prompt('hi')).stopReason).toBe('end_turn');
-    expect(bed.server.requests).toHaveLength(2);
+    expect(shared.server.requests).toHaveLength(2);
     expect(agentText(cli, sessionId)).toContain('Is there anything I can help you with?');
     const [notice] = notices(cli, sessionId);
     expect(notice).toContain('HTTP 429 (rate limited)');
@@ -65,25 +111,25 @@ describe('retries', () => {
 
   it('a retry-after given as an HTTP date and a 503 are honoured and retried too', async () => {
     const past = { ...wireErrors.rateLimited('google', 0), headers: { 'retry-after': new Date(Date.now() - 5000).toUTCString() } };
-    bed.server.push(past, { wire: 'google', status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }, headers: { 'retry-after': '0' } });
-    bed.server.push({ wire: 'google', events: [RECORDED.google.text] });
+    shared.server.push(past, { wire: 'google', status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }, headers: { 'retry-after': '0' } });
+    shared.server.push({ wire: 'google', events: [RECORDED.google.text] });
     const { cli, sessionId, prompt } = await session('google');
     expect((await prompt('hi')).stopReason).toBe('end_turn');
-    expect(bed.server.requests).toHaveLength(3);
+    expect(shared.server.requests).toHaveLength(3);
     expect(notices(cli, sessionId)).toEqual([expect.stringContaining('retrying in 0 ms (attempt 2 of 4)'), expect.stringContaining('HTTP 503')]);
     expect(agentText(cli, sessionId)).toContain('strawberry');
   });
 
   it('a refused key (401) and a missing model (404) are answered at once, never retried', async () => {
-    bed.server.push(wireErrors.unauthorized('openai'));
+    shared.server.push(wireErrors.unauthorized('openai'));
     const keyless = await session('openai');
     expect((await failure(keyless.prompt('hi'))).message).toContain('OPENAI_API_KEY');
-    expect(bed.server.requests).toHaveLength(1);
+    expect(shared.server.requests).toHaveLength(1);
 
-    bed.server.push(wireErrors.modelNotFound('anthropic', MODELS.anthropic));
+    shared.server.push(wireErrors.modelNotFound('anthropic', MODELS.anthropic));
     const missing = await session('anthropic');
     expect((await failure(missing.prompt('hi'))).message).toContain('Model not found');
-    expect(bed.server.requests).toHaveLength(2);
+    expect(shared.server.requests).toHaveLength(2);
     expect(notices(keyless.cli, keyless.sessionId)).toEqual([]);
     expect(notices(missing.cli, missing.sessionId)).toEqual([]);
   });
@@ -101,13 +147,13 @@ describe('retries', () => {
   });
 
   it('cancelling the turn ends a retry wait', async () => {
-    bed.server.push(wireErrors.rateLimited('anthropic', 50));
+    shared.server.push(wireErrors.rateLimited('anthropic', 50));
     const { cli, sessionId, prompt } = await session('anthropic');
     const turn = prompt('hi');
     await waitFor(() => notices(cli, sessionId).length === 1, 20_000, 'the retry notice');
     await cli.agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
-    expect(bed.server.requests).toHaveLength(1);
+    expect(shared.server.requests).toHaveLength(1);
   });
 });
 
@@ -128,7 +174,7 @@ describe('an endpoint that is down', () => {
 
 describe('errors that say what to do', () => {
   it("a base URL that is not the provider's API names the API and its default address", async () => {
-    bed.server.push({ wire: 'openai', status: 405, body: '<html>Method Not Allowed</html>', headers: { 'content-type': 'text/html' } });
+    shared.server.push({ wire: 'openai', status: 405, body: '<html>Method Not Allowed</html>', headers: { 'content-type': 'text/html' } });
     const { prompt } = await session('openai');
     const error = await failure(prompt('hi'));
     expect(error.message).toContain('is not the OpenAI API (HTTP 405');
@@ -138,13 +184,13 @@ describe('errors that say what to do', () => {
 
   it('a prompt over the context window says so and how to go on, unretried', async () => {
     const tooLong = { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 212345 tokens > 200000 maximum' } };
-    bed.server.push({ wire: 'anthropic', status: 400, body: tooLong });
+    shared.server.push({ wire: 'anthropic', status: 400, body: tooLong });
     const { prompt } = await session('anthropic');
     const error = await failure(prompt('hi'));
     expect(error.message).toContain("The conversation no longer fits the model's context");
     expect(error.message).toContain('prompt is too long');
     expect(error.message).toContain('start a new session, or set agent.contextWindow');
-    expect(bed.server.requests).toHaveLength(1);
+    expect(shared.server.requests).toHaveLength(1);
   });
 
   it("a preset's refused key names the preset's variable", async () => {

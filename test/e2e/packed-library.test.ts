@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +19,70 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return { ...result, output };
 }
 
+/** `run`, asynchronously: the command runs while the test goes on; `stop` ends it early (a failed test). */
+function runInBackground(command: string, args: string[], cwd: string) {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ status: number | null; output: string }>((resolveRun, fail) => {
+    child.once('error', fail);
+    child.once('close', (status) => resolveRun({ status, output: `${command} ${args.join(' ')} (exit ${status}):\n${stdout}\n${stderr}` }));
+  });
+  return { done, stop: () => void (child.exitCode === null && child.kill()) };
+}
+
 function versionOf(name: string): string {
   return (JSON.parse(spawnSync(process.execPath, ['-p', `JSON.stringify(require('${name}/package.json'))`], { cwd: root, encoding: 'utf8' }).stdout) as { version: string }).version;
 }
 
 describe('the packed package as a library', () => {
-  let server: ScriptedOpenAIServer | undefined;
-  afterAll(async () => server?.close());
+  const servers: ScriptedOpenAIServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+  });
+
+  const startServer = async (script: Parameters<typeof startScriptedOpenAIServer>[0] = []): Promise<ScriptedOpenAIServer> => {
+    const server = await startScriptedOpenAIServer(script);
+    servers.push(server);
+    return server;
+  };
+
+  /** What the install left, and the installed bin: a turn over ACP, and a local model without node-llama-cpp. */
+  async function installedBinChecks(consumer: string): Promise<void> {
+    // A light install: npm leaves the optional peer node-llama-cpp (llama.cpp builds, ~600 MB) out.
+    expect(existsSync(join(consumer, 'node_modules/node-llama-cpp'))).toBe(false);
+    const megabytes = Number(run('du', ['-sm', 'node_modules'], consumer).stdout.split('\t')[0]);
+    expect(megabytes).toBeGreaterThan(0);
+    expect(megabytes).toBeLessThanOrEqual(250);
+
+    // A turn through the installed bin, over ACP.
+    const bin = join(consumer, 'node_modules/plaited-agent/dist/bin/plaited-agent.js');
+    const server = await startServer([{ text: 'Answered through the installed bin.' }]);
+    const cli = startAcpCli({ cwd: consumer, cli: bin, trust: false, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+    try {
+      await initialize(cli);
+      const { sessionId } = await cli.agent.request('session/new', { cwd: consumer, mcpServers: [] });
+      expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+      expect(agentText(cli, sessionId)).toBe('Answered through the installed bin.');
+    } finally {
+      await cli.close();
+    }
+
+    // A local model without node-llama-cpp: the turn names the install command.
+    const local = startAcpCli({ cwd: consumer, cli: bin, trust: false, args: ['--model', `llama-cpp:${requireTestModel('PLAITED_TEST_CHAT_MODEL')}`] });
+    try {
+      await initialize(local);
+      const { sessionId } = await local.agent.request('session/new', { cwd: consumer, mcpServers: [] });
+      await expect(local.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({
+        message: expect.stringContaining('npm install node-llama-cpp@3.21.1'),
+        data: { code: 'local_runtime_missing' },
+      });
+    } finally {
+      await local.close();
+    }
+  }
 
   it('installs from the tarball, type-checks a strict consumer with skipLibCheck off, and runs a turn', async () => {
     if (!existsSync(join(root, 'dist/src/index.js'))) throw new Error('dist is missing: run `npx tsc -p tsconfig.json` first');
@@ -56,13 +113,18 @@ describe('the packed package as a library', () => {
     mkdirSync(dirname(join(consumer, binary)), { recursive: true });
     copyFileSync(join(root, binary), join(consumer, binary));
 
-    const compile = run(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
+    // The strict compile (~20 s of one core) runs while the installed bin is tried on the other core.
+    const compiling = runInBackground(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
+    try {
+      await installedBinChecks(consumer);
+    } catch (error) {
+      compiling.stop();
+      throw error;
+    }
+    const compile = await compiling.done;
     expect(compile.status, compile.output).toBe(0);
 
-    server = await startScriptedOpenAIServer([
-      { toolCalls: [{ name: 'shout', arguments: { word: 'hello' } }] },
-      { text: 'Done: HELLO' },
-    ]);
+    const server = await startServer([{ toolCalls: [{ name: 'shout', arguments: { word: 'hello' } }] }, { text: 'Done: HELLO' }]);
     // Asynchronously: the scripted model answers from this process's event loop.
     const turn = await promisify(execFile)(process.execPath, ['dist/consumer.js'], {
       cwd: consumer,
@@ -72,37 +134,5 @@ describe('the packed package as a library', () => {
     expect(JSON.parse(turn.stdout.trim())).toEqual({ text: 'Done: HELLO', tool: true, stopReason: 'end_turn' });
     // The tool's result went back to the model.
     expect(JSON.stringify(server.requests[1]?.messages)).toContain('HELLO');
-
-    // A light install: npm leaves the optional peer node-llama-cpp (llama.cpp builds, ~600 MB) out.
-    expect(existsSync(join(consumer, 'node_modules/node-llama-cpp'))).toBe(false);
-    const megabytes = Number(run('du', ['-sm', 'node_modules'], consumer).stdout.split('\t')[0]);
-    expect(megabytes).toBeGreaterThan(0);
-    expect(megabytes).toBeLessThanOrEqual(250);
-
-    // A turn through the installed bin, over ACP.
-    const bin = join(consumer, 'node_modules/plaited-agent/dist/bin/plaited-agent.js');
-    server.push({ text: 'Answered through the installed bin.' });
-    const cli = startAcpCli({ cwd: consumer, cli: bin, trust: false, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
-    try {
-      await initialize(cli);
-      const { sessionId } = await cli.agent.request('session/new', { cwd: consumer, mcpServers: [] });
-      expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
-      expect(agentText(cli, sessionId)).toBe('Answered through the installed bin.');
-    } finally {
-      await cli.close();
-    }
-
-    // A local model without node-llama-cpp: the turn names the install command.
-    const local = startAcpCli({ cwd: consumer, cli: bin, trust: false, args: ['--model', `llama-cpp:${requireTestModel('PLAITED_TEST_CHAT_MODEL')}`] });
-    try {
-      await initialize(local);
-      const { sessionId } = await local.agent.request('session/new', { cwd: consumer, mcpServers: [] });
-      await expect(local.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({
-        message: expect.stringContaining('npm install node-llama-cpp@3.21.1'),
-        data: { code: 'local_runtime_missing' },
-      });
-    } finally {
-      await local.close();
-    }
   }, 600_000);
 });

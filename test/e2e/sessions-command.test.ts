@@ -69,13 +69,15 @@ describe('plaited-agent sessions', () => {
 
   it('names what is wrong: an unknown session, a missing id, a wrong format', async () => {
     const cwd = project();
-    const unknown = await sessions(cwd, ['show', 'no-such-session']);
+    const [unknown, noId, format] = await Promise.all([
+      sessions(cwd, ['show', 'no-such-session']),
+      sessions(cwd, ['export']),
+      sessions(cwd, ['list', '--format', 'yaml']),
+    ]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('no session no-such-session');
-    const noId = await sessions(cwd, ['export']);
     expect(noId.status).toBe(2);
     expect(noId.stderr).toContain('export needs a session id');
-    const format = await sessions(cwd, ['list', '--format', 'yaml']);
     expect(format.status).toBe(2);
     expect(format.stderr).toContain('text, json');
     expect(existsSync(join(cwd, 'first.json'))).toBe(false);
