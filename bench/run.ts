@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchColdStart, withoutSecrets } from './cold-start.js';
 import { benchLoopOverhead } from './loop-overhead.js';
+import { benchSessionStartCpu } from './session-start-cpu.js';
 
 /**
  * `npm run bench`: every benchmark of the project, one section each, as JSON lines on
@@ -13,6 +14,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['cold start (spawn → initialize answered)', () => benchColdStart()],
   // A secret in the environment makes the CLI re-execute itself without it (src/cli/reexec-without-secrets.ts).
   ['cold start with a secret in the environment (re-exec)', () => benchColdStart(10, process.execPath, { ...withoutSecrets(), PLAITED_API_KEY: 'sk-bench' })],
+  ['CPU of one session start (spawn → initialize → session/new → exit)', () => benchSessionStartCpu()],
   ['agent loop overhead', () => benchLoopOverhead()],
   ['time to first token per native provider (recorded streams, local server)', () => optional('provider-ttft.js', 'benchProviderTtft')],
   ['local models', () => optional('local-models.js', 'benchLocalModels')],
