@@ -3,14 +3,43 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
-import { describe, expect, it } from 'vitest';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
-import { initialize } from '../helpers/acp-cli.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
 import { requireTestModel } from '../model/test-models.js';
 
 const fixtureServer = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/mcp/fixture-server.mjs');
 const fixture: acp.McpServer = { name: 'fixture', command: process.execPath, args: [fixtureServer, '--name', 'fixture'], env: [] };
-const bed = acpTestBed({ prefix: 'plaited-dirs-' });
+
+/**
+ * One model server for the file and one CLI on the embedder test model for the tests that need no
+ * other config (a start is ~1 s of CPU): each opens its sessions in a folder of its own (where
+ * they are stored); the restart test runs last and restarts it. The
+ * sandbox test needs its own config, so its own CLI. After each test no scripted step may be left
+ * over and every CLI's traffic matches the schema.
+ */
+let server: ScriptedOpenAIServer;
+let shared: { cli: AcpCli; cwd: string; init: acp.InitializeResponse };
+const own: AcpCli[] = [];
+const bed = {
+  get server() {
+    return server;
+  },
+  project: (): string => mkdtempSync(join(tmpdir(), 'plaited-dirs-')),
+  start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
+    const cli = startAcpCli({ ...options, cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+    own.push(cli);
+    return cli;
+  },
+  async closeNow(cli: AcpCli): Promise<void> {
+    own.splice(own.indexOf(cli), 1);
+    await check(cli);
+  },
+};
+async function check(cli: AcpCli): Promise<void> {
+  await cli.close();
+  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+}
 
 function project(): string {
   const cwd = bed.project();
@@ -18,6 +47,23 @@ function project(): string {
   writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: requireTestModel('PLAITED_TEST_EMBED_MODEL'), threads: 1 } }));
   return cwd;
 }
+
+beforeAll(async () => {
+  server = await startScriptedOpenAIServer();
+  const cwd = project();
+  const cli = bed.start(cwd);
+  own.splice(0);
+  shared = { cli, cwd, init: await initialize(cli) };
+});
+afterAll(async () => {
+  await shared?.cli.close();
+  await server?.close();
+});
+afterEach(async () => {
+  for (const cli of own.splice(0)) await check(cli);
+  expect(shared.cli.validator.errors, shared.cli.validator.errors.join('\n')).toEqual([]);
+  expect(server.pending(), 'scripted steps the test left unused').toBe(0);
+});
 
 /** Another folder outside the project, with a file and its own rules file. */
 function extraRoot(): string {
@@ -29,10 +75,9 @@ function extraRoot(): string {
 
 describe('ACP additionalDirectories', () => {
   it('extra roots are workspace: file tools reach them, their rules load, MCP roots list them', async () => {
-    const cwd = project();
+    const cwd = bed.project();
     const extra = extraRoot();
-    const cli = bed.start(cwd);
-    const init = await initialize(cli);
+    const { cli, init } = shared;
     expect(init.agentCapabilities?.sessionCapabilities?.additionalDirectories).toEqual({});
     const { sessionId } = await cli.agent.request('session/new', { cwd, additionalDirectories: [extra], mcpServers: [fixture] });
     bed.server.push(
@@ -54,8 +99,7 @@ describe('ACP additionalDirectories', () => {
   it('without them the folder stays outside, and bad entries are -32602 naming the entry', async () => {
     const cwd = bed.project();
     const extra = extraRoot();
-    const cli = bed.start(cwd);
-    await initialize(cli);
+    const { cli } = shared;
     await expect(cli.agent.request('session/new', { cwd, additionalDirectories: ['relative/dir'], mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
     await expect(cli.agent.request('session/new', { cwd, additionalDirectories: [join(extra, 'missing')], mcpServers: [] })).rejects.toMatchObject({
       code: -32602,
@@ -98,18 +142,18 @@ describe('ACP additionalDirectories', () => {
     expect(existsSync(join(elsewhere, 'escape.txt'))).toBe(false);
   }, 60_000);
 
+  // Last: it restarts the shared CLI.
   it('the list is stored with the session, kept by a resume that names it and dropped by one that does not', async () => {
     const cwd = bed.project();
     const extra = extraRoot();
-    const cli = bed.start(cwd);
-    await initialize(cli);
+    const { cli } = shared;
     const { sessionId } = await cli.agent.request('session/new', { cwd, additionalDirectories: [extra], mcpServers: [] });
     const listed = await cli.agent.request('session/list', { cwd });
     expect(listed.sessions.find((s) => s.sessionId === sessionId)?.additionalDirectories).toEqual([extra]);
-    await bed.closeNow(cli);
+    await check(cli);
 
     // After a restart, resume with the list keeps the root; resume without it drops it.
-    const second = bed.start(cwd);
+    const second = bed.start(shared.cwd);
     await initialize(second);
     await second.agent.request('session/resume', { sessionId, cwd, additionalDirectories: [extra], mcpServers: [] });
     bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: join(extra, 'b.txt') } }] }, { text: 'Read.' });
@@ -117,7 +161,7 @@ describe('ACP additionalDirectories', () => {
     expect(JSON.stringify(bed.server.requests.at(-1)!.messages)).toContain('contents of the extra root');
     await bed.closeNow(second);
 
-    const third = bed.start(cwd);
+    const third = bed.start(shared.cwd);
     await initialize(third);
     await third.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
     bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: join(extra, 'b.txt'), offset: 1 } }] }, { text: 'Refused.' });

@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type * as acp from '@agentclientprotocol/sdk';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { RECORDED, startProviderWireServer, type ProviderWireServer } from '../helpers/provider-wire-server.js';
+import { RECORDED, startProviderWireServer, type ProviderWireServer, type WireReply } from '../helpers/provider-wire-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers/acp-v2-cli.js';
@@ -15,21 +16,70 @@ import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers
  * message is checked against the SDK's unstable v1 schema.
  */
 const SECRET = 'Bearer client-secret-7f3a';
-let first: ScriptedOpenAIServer;
-let second: ScriptedOpenAIServer;
-let wire: ProviderWireServer;
+
+/**
+ * The model servers live as long as the file, so that the tests on the default flags share one
+ * CLI (`shared`: a start is ~1 s of CPU; the routes it is given are its connection's, and the test
+ * that sets one disables it again). Each test sees only the requests that arrived since it began,
+ * and after each no scripted step may be left over.
+ */
+function scripted() {
+  let server: ScriptedOpenAIServer;
+  let from = 0;
+  return {
+    start: async () => void (server = await startScriptedOpenAIServer()),
+    begin: () => void (from = server.requests.length),
+    close: () => server?.close(),
+    pending: () => server.pending(),
+    get url() {
+      return server.url;
+    },
+    get requests() {
+      return server.requests.slice(from);
+    },
+    get requestHeaders() {
+      return server.requestHeaders.slice(from);
+    },
+    push: (...steps: Parameters<ScriptedOpenAIServer['push']>) => server.push(...steps),
+  };
+}
+const first = scripted();
+const second = scripted();
+let wireServer: ProviderWireServer;
+let wirePushed = 0;
+const wire = {
+  baseURL: (...args: Parameters<ProviderWireServer['baseURL']>) => wireServer.baseURL(...args),
+  get requests() {
+    return wireServer.requests;
+  },
+  push(...replies: WireReply[]) {
+    wirePushed += replies.length;
+    wireServer.push(...replies);
+  },
+};
 const clis: Array<AcpCli | AcpV2Cli> = [];
-beforeEach(async () => {
-  first = await startScriptedOpenAIServer();
-  second = await startScriptedOpenAIServer();
-  wire = await startProviderWireServer();
+let sharedCli: AcpCli | undefined;
+beforeAll(async () => {
+  await Promise.all([first.start(), second.start(), startProviderWireServer().then((started) => void (wireServer = started))]);
+});
+afterAll(async () => {
+  await sharedCli?.close();
+  await Promise.all([first.close(), second.close(), wireServer?.close()]);
+});
+beforeEach(() => {
+  first.begin();
+  second.begin();
+  wireServer.requests.length = 0;
+  wirePushed = 0;
 });
 afterEach(async () => {
   for (const cli of clis.splice(0)) {
     await cli.close();
     expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
   }
-  await Promise.all([first.close(), second.close(), wire.close()]);
+  if (sharedCli) expect(sharedCli.validator.errors, sharedCli.validator.errors.join('\n')).toEqual([]);
+  expect([first.pending(), second.pending()], 'scripted steps the test left unused').toEqual([0, 0]);
+  expect(wireServer.requests, 'every wire reply was asked for, and no more').toHaveLength(wirePushed);
 });
 
 const FIRST = () => ['--model', 'openai-compatible:scripted', '--base-url', first.url];
@@ -42,6 +92,14 @@ function start(args: string[] = FIRST(), more: Pick<Parameters<typeof startAcpCl
   const cli = startAcpCli({ cwd, args: [...args, '--log-level', 'debug'], unstable: true, ...more });
   clis.push(cli);
   return cli;
+}
+/** The CLI on the default flags, started by the first test that asks and initialized by it. */
+async function shared(): Promise<{ cli: AcpCli; init?: acp.InitializeResponse }> {
+  if (sharedCli) return { cli: sharedCli };
+  const cli = start();
+  clis.pop();
+  sharedCli = cli;
+  return { cli, init: await initialize(cli) };
 }
 type ProviderInfo = { providerId: string; supported: string[]; required: boolean; current?: { apiType: string; baseUrl: string } | null };
 const call = (cli: AcpCli, method: string, params: Record<string, unknown> = {}) =>
@@ -63,9 +121,9 @@ describe('ACP providers/* (unstable v1)', () => {
   });
 
   it('set routes the next step to the client endpoint with its headers; list never shows them; disable routes back', async () => {
-    const cli = start();
-    const init = await initialize(cli);
-    expect((init.agentCapabilities as Record<string, unknown>).providers).toEqual({});
+    const { cli, init } = await shared();
+    expect(init, 'the first test on the shared CLI').toBeDefined();
+    expect((init!.agentCapabilities as Record<string, unknown>).providers).toEqual({});
     expect(await list(cli)).toEqual([{ providerId: 'main', supported: ['anthropic', 'openai'], required: false, current: { apiType: 'openai', baseUrl: first.url } }]);
     const sessionId = await newSession(cli);
 
@@ -97,7 +155,8 @@ describe('ACP providers/* (unstable v1)', () => {
     expect(fromAgent.join('\n')).not.toContain('client-secret');
     expect(cli.stderr()).not.toContain('client-secret');
     const loaded = cli.updates.length;
-    await cli.agent.request('session/load', { sessionId, cwd: (await cli.agent.request('session/list', {})).sessions[0]!.cwd, mcpServers: [] });
+    const stored = (await cli.agent.request('session/list', {})).sessions.find((session) => session.sessionId === sessionId)!;
+    await cli.agent.request('session/load', { sessionId, cwd: stored.cwd, mcpServers: [] });
     expect(JSON.stringify(cli.updates.slice(loaded))).not.toContain('client-secret');
   });
 
@@ -150,8 +209,7 @@ describe('ACP providers/* (unstable v1)', () => {
   });
 
   it('bad params answer -32602 naming the fix; the agent lives on', async () => {
-    const cli = start();
-    await initialize(cli);
+    const { cli } = await shared();
     await expect(call(cli, 'providers/set', { providerId: 'main', apiType: 'bedrock', baseUrl: second.url })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('use one of anthropic, openai'),

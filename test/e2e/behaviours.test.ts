@@ -1,11 +1,41 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { describe, expect, it } from 'vitest';
-import { agentText, initialize } from '../helpers/acp-cli.js';
-import { newSession, project, prompt, route, start, state, stop, systemOf, updatesOf, useScenario, waitFor } from './behaviours-kit.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { newSession, project, prompt, route, start, state, systemOf, updatesOf, useScenario, waitFor } from './behaviours-kit.js';
 
 useScenario();
+
+/**
+ * The tests on the default config share one CLI and a model server that lives as long as it (a
+ * start is ~1 s of CPU; `state.server` is per test): each opens a session in a project folder of
+ * its own and answers its own session's permission requests (`answers`). After each test no
+ * scripted step may be left over. The plan-mode test restarts it; tests with a config of their
+ * own start their own CLI.
+ */
+let shared: { cli: AcpCli; server: ScriptedOpenAIServer };
+const answers = new Map<string, (request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse> | acp.RequestPermissionResponse>();
+beforeAll(async () => {
+  const server = await startScriptedOpenAIServer();
+  const cli = startAcpCli({
+    cwd: project(),
+    args: ['--model', 'openai-compatible:scripted', '--base-url', server.url],
+    onPermission: (request) => answers.get(request.sessionId)?.(request) ?? { outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } },
+  });
+  await initialize(cli);
+  shared = { cli, server };
+});
+afterAll(async () => {
+  await shared?.cli.close();
+  await shared?.server.close();
+});
+afterEach(() => {
+  expect(shared.cli.validator.errors, shared.cli.validator.errors.join('\n')).toEqual([]);
+  expect(shared.server.pending(), 'scripted steps the test left unused').toBe(0);
+});
+const sharedSession = async (cwd: string) => shared.cli.agent.request('session/new', { cwd, mcpServers: [] });
 
 const lastUserText = (messages: Array<{ role: string; content?: unknown }>) =>
   JSON.stringify(messages.filter((message) => message.role === 'user').at(-1)?.content ?? '');
@@ -13,18 +43,18 @@ const lastUserText = (messages: Array<{ role: string; content?: unknown }>) =>
 describe('behaviours through the CLI over ACP', () => {
   it('steers during a running tool call: the steering prompt ends once absorbed, the model sees it after the tool result', async () => {
     const cwd = project();
-    const cli = start(cwd);
-    const { sessionId } = await newSession(cli, cwd);
-    state.server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 1; echo slept-well' } }] }, { text: 'Switched to the new plan.' });
+    const { cli, server } = shared;
+    const { sessionId } = await sharedSession(cwd);
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 1; echo slept-well' } }] }, { text: 'Switched to the new plan.' });
     const first = prompt(cli, sessionId, 'run the slow thing');
     await waitFor(() => updatesOf(cli, sessionId, 'tool_call_update').some((update) => update.status === 'in_progress'), 'the tool to start');
-    const before = state.server.requests.length;
+    const before = server.requests.length;
     const steer = await prompt(cli, sessionId, 'actually, focus on docs');
     // Absorbed means the next model step was built with it (its request may still be on the wire).
     expect(steer.stopReason).toBe('end_turn');
     expect((await first).stopReason).toBe('end_turn');
-    expect(state.server.requests.length).toBe(before + 1);
-    const messages = state.server.requests[before]!.messages;
+    expect(server.requests.length).toBe(before + 1);
+    const messages = server.requests[before]!.messages;
     const text = JSON.stringify(messages);
     expect(text.indexOf('slept-well')).toBeGreaterThan(-1);
     expect(text.indexOf('actually, focus on docs')).toBeGreaterThan(text.indexOf('slept-well'));
@@ -35,25 +65,28 @@ describe('behaviours through the CLI over ACP', () => {
     const cwd = project();
     let answer!: (response: acp.RequestPermissionResponse) => void;
     const asked: acp.RequestPermissionRequest[] = [];
-    const cli = start(cwd, {
-      onPermission: (request) => {
-        asked.push(request);
-        return new Promise((resolve) => (answer = resolve));
-      },
+    const { cli, server } = shared;
+    const { sessionId } = await sharedSession(cwd);
+    answers.set(sessionId, (request) => {
+      asked.push(request);
+      return new Promise((resolve) => (answer = resolve));
     });
-    const { sessionId } = await newSession(cli, cwd);
-    state.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'nope.txt', content: 'x' } }] }, { text: 'Not writing.' });
+    const seen = cli.validator.messages.length;
+    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'nope.txt', content: 'x' } }] }, { text: 'Not writing.' });
     const first = prompt(cli, sessionId, 'write nope.txt');
     await waitFor(() => asked.length === 1, 'the permission request');
-    const before = state.server.requests.length;
+    const before = server.requests.length;
     const steer = await prompt(cli, sessionId, 'never mind, do not write');
     expect(steer.stopReason).toBe('end_turn');
     expect((await first).stopReason).toBe('end_turn');
     // The client was told the question no longer matters; its late answer changes nothing.
-    await waitFor(() => cli.validator.messages.some(({ direction, message }) => direction === 'agent' && message.method === '$/cancel_request'), 'the $/cancel_request');
+    await waitFor(
+      () => cli.validator.messages.slice(seen).some(({ direction, message }) => direction === 'agent' && message.method === '$/cancel_request'),
+      'the $/cancel_request',
+    );
     answer({ outcome: { outcome: 'selected', optionId: 'allow-once' } });
     expect(existsSync(join(cwd, 'nope.txt'))).toBe(false);
-    const text = JSON.stringify(state.server.requests[before]!.messages);
+    const text = JSON.stringify(server.requests[before]!.messages);
     expect(text).toContain('superseded by new instruction');
     expect(text).toContain('never mind, do not write');
     expect(updatesOf(cli, sessionId, 'tool_call_update').at(-1)).toMatchObject({ status: 'failed' });
@@ -118,31 +151,32 @@ describe('behaviours through the CLI over ACP', () => {
   it('plan mode refuses a write, then executes after the exit_plan_mode request switches modes; the mode is persisted', async () => {
     const cwd = project();
     const asked: acp.RequestPermissionRequest[] = [];
-    const cli = start(cwd, {
-      onPermission: (request) => {
-        asked.push(request);
-        return { outcome: { outcome: 'selected', optionId: request.toolCall.kind === 'switch_mode' ? 'mode:default' : 'allow-once' } };
-      },
+    const { cli, server } = shared;
+    const { sessionId } = await sharedSession(cwd);
+    answers.set(sessionId, (request) => {
+      asked.push(request);
+      return { outcome: { outcome: 'selected', optionId: request.toolCall.kind === 'switch_mode' ? 'mode:default' : 'allow-once' } };
     });
-    const { sessionId } = await newSession(cli, cwd);
     await cli.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
-    state.server.push(
+    server.push(
       { toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: 'early' } }] },
       { toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: '1. Write plan.md' } }] },
       { toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: 'executed' } }] },
       { text: 'Plan carried out.' },
     );
-    const before = state.server.requests.length;
+    const before = server.requests.length;
     expect((await prompt(cli, sessionId, 'plan then write plan.md')).stopReason).toBe('end_turn');
-    const firstTools = (state.server.requests[before]!.tools ?? []).map((tool) => tool.function.name);
+    const firstTools = (server.requests[before]!.tools ?? []).map((tool) => tool.function.name);
     expect(firstTools).toContain('exit_plan_mode');
     expect(firstTools).not.toContain('write_file');
-    expect(JSON.stringify(state.server.requests[before + 1]!.messages)).toContain('plan mode');
+    expect(JSON.stringify(server.requests[before + 1]!.messages)).toContain('plan mode');
     expect(asked.map((request) => request.toolCall.kind)).toEqual(['switch_mode', 'edit']);
     expect(asked[0]!.options.map((option) => option.optionId)).toEqual(['mode:default', 'mode:accept-edits', 'stay-in-plan']);
     expect(updatesOf(cli, sessionId, 'current_mode_update').map((update) => update.currentModeId)).toEqual(['plan', 'default']);
     expect(readFileSync(join(cwd, 'plan.md'), 'utf8')).toBe('executed');
-    await stop(cli);
+    // The shared CLI's last test: it is restarted (the session is stored in its project folder).
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
     const again = start(cwd);
     await initialize(again);
     const loaded = await again.agent.request('session/load', { sessionId, cwd, mcpServers: [] });

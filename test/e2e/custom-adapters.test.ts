@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { startHttpCli, type HttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
@@ -16,15 +16,23 @@ const REPL_EXAMPLE = join(root, 'examples/repl-adapter.ts');
 const BROKEN = join(root, 'test/fixtures/adapters/broken');
 const PLAIN = join(root, 'test/fixtures/adapters/plain-adapter.mjs');
 
+/** One model server for the file; after each test no scripted step may be left over. */
 let model: ScriptedOpenAIServer;
+let from = 0;
 const stops: Array<() => Promise<void>> = [];
 
-beforeEach(async () => {
+beforeAll(async () => {
   model = await startScriptedOpenAIServer();
+});
+afterAll(async () => {
+  await model?.close();
+});
+beforeEach(() => {
+  from = model.requests.length;
 });
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  await model.close();
+  expect(model.pending(), 'scripted steps the test left unused').toBe(0);
 });
 
 function project(): string {
@@ -47,7 +55,7 @@ function parseSse(body: string): Array<{ event: string; data: Record<string, unk
     });
 }
 
-async function startHttpExample(cwd: string, extra: string[] = []): Promise<HttpCli> {
+async function startHttpExample(cwd: string, extra: string[] = [], stopAfter = stops): Promise<HttpCli> {
   // No --transport flag: with --adapter mcp in `extra`, MCP keeps its default, stdio.
   const cli = await startHttpCli({
     cwd,
@@ -55,13 +63,24 @@ async function startHttpExample(cwd: string, extra: string[] = []): Promise<Http
     urlPattern: /http-sse adapter listening on (http:\/\/\S+)/,
     transportFlag: false,
   });
-  stops.push(() => cli.close());
+  stopAfter.push(() => cli.close());
   return cli;
 }
 
 describe('custom adapters: the examples, loaded by the CLI with jiti', () => {
+  // The two http-sse tests on the same flags share one CLI (a start is ~1 s of CPU); their sessions work in its folder.
+  let sse: { cli: HttpCli; cwd: string };
+  const sseStops: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    const cwd = project();
+    sse = { cli: await startHttpExample(cwd, [], sseStops), cwd };
+  });
+  afterAll(async () => {
+    for (const stop of sseStops.splice(0)) await stop();
+  });
+
   it('http-sse: POST /prompt streams the agent events as server-sent events, and a session continues', async () => {
-    const cli = await startHttpExample(project());
+    const { cli } = sse;
     model.push({ text: 'Hello from SSE.' });
     const response = await fetch(`${cli.url}/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'hi' }) });
     expect(response.status).toBe(200);
@@ -76,12 +95,11 @@ describe('custom adapters: the examples, loaded by the CLI with jiti', () => {
     model.push({ text: 'Still here.' });
     const again = parseSse(await (await fetch(`${cli.url}/prompt`, { method: 'POST', body: JSON.stringify({ prompt: 'again', sessionId }) })).text());
     expect(again[0]!.data.sessionId).toBe(sessionId);
-    expect(JSON.stringify(model.requests[1]!.messages)).toContain('Hello from SSE.');
+    expect(JSON.stringify(model.requests[from + 1]!.messages)).toContain('Hello from SSE.');
   });
 
   it('http-sse: write tools are rejected (nobody to ask) and bad requests get JSON errors', async () => {
-    const cwd = project();
-    const cli = await startHttpExample(cwd);
+    const { cli, cwd } = sse;
     model.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] }, { text: 'Not written.' });
     const events = parseSse(await (await fetch(`${cli.url}/prompt`, { method: 'POST', body: JSON.stringify({ prompt: 'write' }) })).text());
     const permission = events.find((e) => e.event === 'permission-request');

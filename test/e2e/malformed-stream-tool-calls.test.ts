@@ -1,17 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
-import { initialize, type AcpCli } from '../helpers/acp-cli.js';
-import type { RecordedRequest } from '../helpers/scripted-openai-server.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
 /** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
 const RESTART_TIMEOUT_MS = 90_000;
-const bed = acpTestBed({ prefix: 'plaited-malformed-stream-' });
 
-async function newSession(cli: AcpCli, cwd: string): Promise<string> {
-  await initialize(cli);
-  return (await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
+/**
+ * One model server for the file and one CLI at a time (a start is ~1 s of CPU): every test opens
+ * its session in a project folder of its own (where that session is stored) on the running CLI,
+ * then restarts it and goes on with the restarted one, which the next test uses. After each test
+ * no scripted step may be left over and every CLI's traffic matches the schema.
+ */
+let server: ScriptedOpenAIServer;
+let cli: AcpCli;
+let home: string;
+const project = (): string => mkdtempSync(join(tmpdir(), 'plaited-malformed-stream-'));
+
+async function start(): Promise<AcpCli> {
+  const started = startAcpCli({ cwd: home, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+  await initialize(started);
+  return started;
+}
+async function check(closing: AcpCli): Promise<void> {
+  await closing.close();
+  expect(closing.validator.errors, closing.validator.errors.join('\n')).toEqual([]);
+}
+/** Closes the running CLI, checks its traffic, and starts it again in the same folder. */
+async function restart(): Promise<AcpCli> {
+  await check(cli);
+  cli = await start();
+  return cli;
+}
+
+beforeAll(async () => {
+  server = await startScriptedOpenAIServer();
+  home = project();
+  cli = await start();
+});
+afterAll(async () => {
+  await cli?.close();
+  await server?.close();
+});
+afterEach(() => {
+  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  expect(server.pending(), 'scripted steps the test left unused').toBe(0);
+});
+
+async function newSession(on: AcpCli, cwd: string): Promise<string> {
+  return (await on.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
 }
 
 /** Ids of the tool calls in a request's history that no tool message answers: what OpenAI refuses ("tool result is missing"). */
@@ -34,41 +74,39 @@ const MALFORMED = {
 describe('a malformed stream chunk next to a tool call', () => {
   for (const [name, chunk] of Object.entries(MALFORMED)) {
     it(`(${name}) fails the turn cleanly, stores no call without a result, and later turns work, also after a restart`, async () => {
-      const cwd = bed.project();
-      const first = bed.start(cwd);
+      const cwd = project();
+      const first = cli;
       const sessionId = await newSession(first, cwd);
-      bed.server.push({ toolCalls: [{ id: 'call_bad', name: 'read_file', arguments: { path: 'a.txt' } }], rawChunks: [chunk] });
+      server.push({ toolCalls: [{ id: 'call_bad', name: 'read_file', arguments: { path: 'a.txt' } }], rawChunks: [chunk] });
       const failed = await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read it' }] }).then(
         () => undefined,
         (error: unknown) => error as { code: number; data?: { code?: string } },
       );
       expect(failed?.code).toBe(-32603);
 
-      bed.server.push({ text: 'fine now' });
+      server.push({ text: 'fine now' });
       const second = await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
       expect(second.stopReason).toBe('end_turn');
-      const sent = bed.server.requests.at(-1)!;
+      const sent = server.requests.at(-1)!;
       expect(danglingCalls(sent)).toEqual([]);
       expect(toolResultText(sent, 'call_bad')).toContain('Not run');
 
-      await bed.closeNow(first);
-      const second2 = bed.start(cwd);
-      await initialize(second2);
+      const second2 = await restart();
       await second2.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
-      bed.server.push({ text: 'after restart' });
+      server.push({ text: 'after restart' });
       const third = await second2.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
       expect(third.stopReason).toBe('end_turn');
-      expect(danglingCalls(bed.server.requests.at(-1)!)).toEqual([]);
+      expect(danglingCalls(server.requests.at(-1)!)).toEqual([]);
     }, RESTART_TIMEOUT_MS);
   }
 
   it('a history an older release stored with a dangling call gets an error result on load, and the next turn is sendable', async () => {
-    const cwd = bed.project();
-    const first = bed.start(cwd);
+    const cwd = project();
+    const first = cli;
     const sessionId = await newSession(first, cwd);
-    bed.server.push({ text: 'hello' });
+    server.push({ text: 'hello' });
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-    await bed.closeNow(first);
+    await check(first);
 
     // What an older release left behind: the assistant's call stored, its result never.
     const db = new Database(join(cwd, '.plaited/state/state.db'));
@@ -85,13 +123,13 @@ describe('a malformed stream chunk next to a tool call', () => {
       db.close();
     }
 
-    const second = bed.start(cwd);
-    await initialize(second);
+    const second = await start();
+    cli = second;
     await second.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
-    bed.server.push({ text: 'repaired' });
+    server.push({ text: 'repaired' });
     const answer = await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] });
     expect(answer.stopReason).toBe('end_turn');
-    const sent = bed.server.requests.at(-1)!;
+    const sent = server.requests.at(-1)!;
     expect(danglingCalls(sent)).toEqual([]);
     expect(toolResultText(sent, 'old_call')).toContain('No result was recorded');
   }, RESTART_TIMEOUT_MS);

@@ -1,24 +1,41 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { project, resultText, startMcpCli, type McpCli } from '../adapters/mcp-server/mcp-test-kit.js';
 
+/**
+ * One model server and one CLI (default flags, no client capabilities) for the file: a start is
+ * ~1 s of CPU, a turn on a running CLI almost nothing. MCP sessions work in the process folder,
+ * so tests on the shared CLI use files of their own names there. A test that needs other client
+ * capabilities or no model starts its own CLI. After each test no scripted step may be left over.
+ */
 let server: ScriptedOpenAIServer;
+let shared: { cli: McpCli; cwd: string };
+let from = 0;
 const clis: McpCli[] = [];
+/** The chat requests of this test. */
+const requests = () => server.requests.slice(from);
 
-beforeEach(async () => {
+beforeAll(async () => {
   server = await startScriptedOpenAIServer();
+  const cwd = project();
+  shared = { cli: await start(cwd), cwd };
+});
+afterAll(async () => {
+  await shared?.cli.close();
+  await server?.close();
+});
+beforeEach(() => {
+  from = server.requests.length;
 });
 afterEach(async () => {
   for (const cli of clis.splice(0)) await cli.close();
-  await server.close();
+  expect(server.pending(), 'scripted steps the test left unused').toBe(0);
 });
 
 async function start(cwd: string, options: Omit<Parameters<typeof startMcpCli>[0], 'cwd'> = {}): Promise<McpCli> {
-  const cli = await startMcpCli({ cwd, ...options, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url, ...(options.args ?? [])] });
-  clis.push(cli);
-  return cli;
+  return startMcpCli({ cwd, ...options, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url, ...(options.args ?? [])] });
 }
 
 interface PromptSummary {
@@ -31,7 +48,7 @@ interface PromptSummary {
 
 describe('the agent as an MCP server over stdio (the built CLI)', () => {
   it('lists its tools: prompt, new_session, list_sessions (no registry tools unless exposed)', async () => {
-    const cli = await start(project());
+    const { cli } = shared;
     expect(cli.client.getServerVersion()?.name).toBe('plaited-agent');
     const { tools } = await cli.client.listTools();
     const names = tools.map((tool) => tool.name).sort();
@@ -42,8 +59,7 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
   });
 
   it('thinking reaches the host as progress, marked, and stays out of the answer', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli } = shared;
     server.push({ reasoning: 'Counting the letters.', text: 'Five.', chunkDelayMs: 15 });
     const progress: string[] = [];
     const result = await cli.client.callTool(
@@ -57,8 +73,7 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
   });
 
   it('runs a turn: final text, streamed progress, and a session that continues', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli } = shared;
     // Streamed with gaps, as a real model does: the MCP client SDK handles notifications a
     // microtask later than responses, so progress that arrives in the same read as the
     // response would be dropped by the client.
@@ -81,13 +96,12 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
     const again = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'and again', sessionId: summary.sessionId } });
     expect(resultText(again)).toBe('Second answer.');
     // The model saw the first exchange: the session continued.
-    expect(JSON.stringify(server.requests[1]!.messages)).toContain('Hello from the scripted model.');
+    expect(JSON.stringify(requests()[1]!.messages)).toContain('Hello from the scripted model.');
   });
 
   it('reports tool calls in the structured summary and as progress steps', async () => {
-    const cwd = project();
+    const { cli, cwd } = shared;
     writeFileSync(join(cwd, 'notes.txt'), 'alpha\nbeta\n');
-    const cli = await start(cwd);
     server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'The file has two lines.' });
     const progress: string[] = [];
     const result = await cli.client.callTool(
@@ -104,8 +118,7 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
   });
 
   it('without elicitation, policy rejects a write tool and the result says so', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli, cwd } = shared;
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'no' } }] }, { text: 'Could not write.' });
     const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'write x' } });
     const summary = result.structuredContent as unknown as PromptSummary;
@@ -127,6 +140,7 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
           return { action: 'accept', content: { decision: 'allow-once' } };
         }),
     });
+    clis.push(cli);
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'y.txt', content: 'yes' } }] }, { text: 'Written.' });
     const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'write y' } });
     const summary = result.structuredContent as unknown as PromptSummary;
@@ -137,8 +151,7 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
   });
 
   it('a host cancellation aborts the turn; the transcript resource shows what happened', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli } = shared;
     const { structuredContent } = await cli.client.callTool({ name: 'new_session', arguments: {} });
     const sessionId = (structuredContent as { sessionId: string }).sessionId;
     // The model answers only after 20 s: the turn is still waiting when the host cancels.
@@ -149,7 +162,7 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
       () => 'resolved',
       (error: Error) => `rejected: ${error.message}`,
     );
-    while (server.requests.length === 0) await new Promise((tick) => setTimeout(tick, 20));
+    while (requests().length === 0) await new Promise((tick) => setTimeout(tick, 20));
     controller.abort('user pressed stop');
     expect(await settled).toMatch(/^rejected/);
 
@@ -171,8 +184,7 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
   });
 
   it('lists sessions, and a prompt for an unknown session is a tool error', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli } = shared;
     server.push({ text: 'ok' });
     const first = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'first' } });
     const { sessionId } = first.structuredContent as unknown as PromptSummary;
@@ -189,14 +201,13 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
 
 describe('a rate-limited model call on the MCP face', () => {
   it('is retried, the retry told to the host as progress, and the turn answers', async () => {
-    const cwd = project();
-    const cli = await start(cwd);
+    const { cli } = shared;
     server.push({ status: 429, errorBody: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } }, { text: 'Answered after the retry.', chunkDelayMs: 15 });
     const progress: string[] = [];
     const result = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'hi' } }, { onprogress: (update) => void progress.push(update.message ?? '') });
     expect(resultText(result)).toBe('Answered after the retry.');
     expect(progress[0]).toMatch(/^\[warning\] The model endpoint .* answered HTTP 429 \(rate limited\): retrying in .* \(attempt 2 of 4\)\.$/);
-    expect(server.requests).toHaveLength(2);
+    expect(requests()).toHaveLength(2);
   });
 });
 
@@ -231,6 +242,6 @@ describe('the mounted agent with no model configured (the built CLI)', () => {
     expect(result.isError, resultText(result)).toBeFalsy();
     expect(resultText(result)).toBe('Answered by the host model.');
     expect(sampled.length).toBe(1);
-    expect(server.requests).toHaveLength(0);
+    expect(requests()).toHaveLength(0);
   });
 });

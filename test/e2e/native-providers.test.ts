@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
@@ -14,8 +14,9 @@ import {
   WIRE_MODELS,
   wireErrors,
   type ProviderWire,
+  type ProviderWireServer,
+  type WireReply,
 } from '../helpers/provider-wire-server.js';
-import { checkedClis } from '../helpers/acp-test-bed.js';
 
 /**
  * The native providers through the built CLI, against a local server replaying streams recorded
@@ -27,7 +28,46 @@ const KEYS = { anthropic: 'sk-ant-wire-test', openai: 'sk-openai-wire-test', goo
 const KEY_ENV = WIRE_KEY_ENV;
 const MODELS = WIRE_MODELS;
 
-const bed = checkedClis(() => startProviderWireServer());
+/**
+ * One model server for the file, and one CLI per configuration the tests share (a start is ~1 s of
+ * CPU, a session on a running CLI almost nothing): each test opens a session in its own project
+ * folder. A test that needs its own flags, model or environment starts its own CLI. After each
+ * test every scripted reply must have been asked for, so none is left for the next test.
+ */
+let wire: ProviderWireServer;
+let pushed = 0;
+const own: AcpCli[] = [];
+/** Every permission request any CLI asked, allowed once; a test reads its own session's. */
+const asked: acp.RequestPermissionRequest[] = [];
+
+beforeAll(async () => {
+  wire = await startProviderWireServer();
+});
+afterAll(async () => {
+  await wire.close();
+});
+beforeEach(() => {
+  wire.requests.length = 0;
+  pushed = 0;
+});
+afterEach(async () => {
+  for (const cli of own.splice(0)) {
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  }
+  expect(wire.requests, 'every scripted reply was asked for, and no more').toHaveLength(pushed);
+});
+
+const server = {
+  get requests() {
+    return wire.requests;
+  },
+  baseURL: (provider: ProviderWire) => wire.baseURL(provider),
+  push(...replies: WireReply[]) {
+    pushed += replies.length;
+    wire.push(...replies);
+  },
+};
 
 function project(config?: Record<string, unknown>): string {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-native-providers-'));
@@ -39,21 +79,47 @@ function project(config?: Record<string, unknown>): string {
   return cwd;
 }
 
-async function session(wire: ProviderWire, cwd: string, asked: acp.RequestPermissionRequest[] = [], model: string = MODELS[wire]) {
-  const cli = startAcpCli({
+function startCli(provider: ProviderWire, cwd: string, model: string = MODELS[provider]): AcpCli {
+  return startAcpCli({
     cwd,
-    args: ['--model', `${wire}:${model}`, '--base-url', bed.server.baseURL(wire)],
-    env: { [KEY_ENV[wire]]: KEYS[wire] },
+    args: ['--model', `${provider}:${model}`, '--base-url', server.baseURL(provider)],
+    env: { [KEY_ENV[provider]]: KEYS[provider] },
     onPermission: (request) => {
       asked.push(request);
       return { outcome: { outcome: 'selected', optionId: 'allow-once' } };
     },
   });
-  bed.track(cli);
-  await initialize(cli);
+}
+
+/** One CLI for the tests of a describe (its config in the CLI's folder), checked after each test. */
+function sharedCli(provider: ProviderWire, config?: () => Record<string, unknown>) {
+  let cli: AcpCli | undefined;
+  beforeAll(async () => {
+    cli = startCli(provider, project(config?.()));
+    await initialize(cli);
+  });
+  afterEach(() => {
+    expect(cli!.validator.errors, cli!.validator.errors.join('\n')).toEqual([]);
+  });
+  afterAll(async () => {
+    await cli?.close();
+  });
+  return () => cli!;
+}
+
+/** A session in `cwd` on `cli`: its prompts, and the permission requests it asked. */
+async function session(cli: AcpCli, cwd: string) {
   const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
   const prompt = (text: string) => cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
-  return { cli, sessionId, prompt };
+  return { cli, sessionId, prompt, asked: () => asked.filter((request) => request.sessionId === sessionId) };
+}
+
+/** A CLI of the test's own (its own model), closed and checked after the test. */
+async function ownSession(provider: ProviderWire, cwd: string, model?: string) {
+  const cli = startCli(provider, cwd, model);
+  own.push(cli);
+  await initialize(cli);
+  return session(cli, cwd);
 }
 
 function thoughts(cli: AcpCli, sessionId: string): string {
@@ -73,18 +139,26 @@ async function failure(promise: Promise<unknown>): Promise<{ code: number; messa
 const EDIT = { name: 'edit_file', input: { path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } };
 
 describe('anthropic: (Messages API)', () => {
+  const plain = sharedCli('anthropic');
+  // Thinking on by default, and a model a session may pick with its own reasoning efforts.
+  const thinker = sharedCli('anthropic', () => ({
+    agent: {
+      reasoning: 'low',
+      models: [{ name: 'deep', model: 'anthropic:claude-opus-4-1', baseURL: server.baseURL('anthropic'), reasoningEfforts: ['low', 'high'] }],
+    },
+  }));
+
   it('runs a tool the user allows, sends its result back, and caches the system prompt and the tools', async () => {
     const cwd = project();
-    const asked: acp.RequestPermissionRequest[] = [];
-    bed.server.push({ wire: 'anthropic', events: [RECORDED.anthropic.toolUse], toolCall: EDIT }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
-    const { cli, sessionId, prompt } = await session('anthropic', cwd, asked);
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.toolUse], toolCall: EDIT }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    const { cli, sessionId, prompt, asked } = await session(plain(), cwd);
     const response = await prompt('change beta to gamma');
     expect(response.stopReason).toBe('end_turn');
-    expect(asked).toHaveLength(1);
+    expect(asked()).toHaveLength(1);
     expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
     expect(agentText(cli, sessionId)).toBe("Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?");
 
-    const [first, second] = bed.server.requests;
+    const [first, second] = server.requests;
     expect(first!.headers['x-api-key']).toBe(KEYS.anthropic);
     expect(first!.body.model).toBe(MODELS.anthropic);
     const system = first!.body.system as Array<{ cache_control?: unknown }>;
@@ -97,20 +171,19 @@ describe('anthropic: (Messages API)', () => {
   });
 
   it('streams extended thinking as thought chunks and sends the thinking back with its signature', async () => {
-    const cwd = project({ agent: { reasoning: 'low' } });
-    bed.server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
-    const { cli, sessionId, prompt } = await session('anthropic', cwd);
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    const { cli, sessionId, prompt } = await session(thinker(), project());
     await prompt('925 divided by 5?');
     expect(thoughts(cli, sessionId)).toBe('The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185');
     expect(agentText(cli, sessionId)).toBe('925 ÷ 5 = 185');
-    expect(bed.server.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(server.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     // The recorded stream's prompt cache read and wrote nothing: no _meta (acp-session-info.test.ts covers a cache that did).
     const usage = cli.updates.find((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update');
     expect(usage?.update).toMatchObject({ used: 69 + 53 });
     expect(usage?.update).not.toHaveProperty('_meta');
 
     await prompt('thanks');
-    const messages = bed.server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    const messages = server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     const thinking = messages.find((message) => message.role === 'assistant')!.content[0];
     expect(thinking).toMatchObject({ type: 'thinking', thinking: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185' });
     expect(String(thinking!.signature)).toMatch(/^EvQBCkYICxgCKkAxhD4N/);
@@ -119,10 +192,10 @@ describe('anthropic: (Messages API)', () => {
   it('cancels a turn mid-stream: the client hears cancelled and the agent takes the next prompt', async () => {
     let release!: () => void;
     const held = new Promise<void>((done) => (release = done));
-    bed.server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking], holdAfterFirst: held }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
-    const { cli, sessionId, prompt } = await session('anthropic', project());
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking], holdAfterFirst: held }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    const { cli, sessionId, prompt } = await session(plain(), project());
     const turn = prompt('think long');
-    await waitFor(() => bed.server.requests.length === 1, 20_000, 'the model request');
+    await waitFor(() => server.requests.length === 1, 20_000, 'the model request');
     await cli.agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
     release();
@@ -131,52 +204,49 @@ describe('anthropic: (Messages API)', () => {
   });
 
   it('a stream cut mid-way fails the turn saying so, after what arrived was shown', async () => {
-    bed.server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking], cutAfter: 6 });
-    const { cli, sessionId, prompt } = await session('anthropic', project());
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking], cutAfter: 6 });
+    const { cli, sessionId, prompt } = await session(plain(), project());
     const error = await failure(prompt('hi'));
     expect(error.code).toBe(-32603);
     expect(error.message).toContain('stopped mid-reply');
     expect(error.message).toContain('send the prompt again');
     expect(thoughts(cli, sessionId)).toBe('The previous result was');
-    expect(bed.server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('thinks, then calls a tool: the continuation sends the signed thinking before the tool use', async () => {
-    const cwd = project({ agent: { reasoning: 'low' } });
+    const cwd = project();
     // One recorded turn's thinking block, then another recorded turn's tool use moved to block 1.
     const thinking = recordedEvents(RECORDED.anthropic.thinking);
     const thinkingBlock = thinking.slice(0, thinking.findIndex((e) => e.type === 'content_block_stop') + 1);
     const toolUse = recordedEvents(RECORDED.anthropic.toolUse).slice(1).map((e) => ('index' in e ? { ...e, index: 1 } : e));
-    bed.server.push(
+    server.push(
       { wire: 'anthropic', events: [...thinkingBlock, ...toolUse], toolCall: EDIT },
       { wire: 'anthropic', events: [RECORDED.anthropic.text] },
     );
-    const { cli, sessionId, prompt } = await session('anthropic', cwd);
+    const { cli, sessionId, prompt } = await session(thinker(), cwd);
     expect((await prompt('change beta')).stopReason).toBe('end_turn');
     expect(thoughts(cli, sessionId)).toContain('925 ÷ 5 = 185');
     expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
-    const messages = bed.server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    const messages = server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     const assistant = messages.find((message) => message.role === 'assistant')!;
     expect(assistant.content.map((part) => part.type)).toEqual(['thinking', 'tool_use']);
     expect(String(assistant.content[0]!.signature)).toMatch(/^EvQBCkYICxgCKkAxhD4N/);
   });
 
   it('a model picked per session with a reasoning effort thinks at that level', async () => {
-    const cwd = project({
-      agent: { models: [{ name: 'deep', model: 'anthropic:claude-opus-4-1', baseURL: bed.server.baseURL('anthropic'), reasoningEfforts: ['low', 'high'] }] },
-    });
-    bed.server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] });
-    const { cli, sessionId, prompt } = await session('anthropic', cwd);
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] });
+    const { cli, sessionId, prompt } = await session(thinker(), project());
     await cli.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'deep' });
     await cli.agent.request('session/set_config_option', { sessionId, configId: 'reasoning_effort', value: 'high' });
     await prompt('think hard');
-    expect(bed.server.requests[0]!.body).toMatchObject({ model: 'claude-opus-4-1', thinking: { type: 'enabled', budget_tokens: 24576 } });
+    expect(server.requests[0]!.body).toMatchObject({ model: 'claude-opus-4-1', thinking: { type: 'enabled', budget_tokens: 24576 } });
     expect(thoughts(cli, sessionId)).toContain('925 ÷ 5 = 185');
   });
 
   it('reports a refused key with its cause and the variable to fix', async () => {
-    bed.server.push(wireErrors.unauthorized('anthropic'));
-    const { prompt } = await session('anthropic', project());
+    server.push(wireErrors.unauthorized('anthropic'));
+    const { prompt } = await session(plain(), project());
     const error = await failure(prompt('hi'));
     expect(error.code).toBe(-32603);
     expect(error.message).toContain('HTTP 401');
@@ -186,35 +256,36 @@ describe('anthropic: (Messages API)', () => {
 });
 
 describe('openai: (Responses API)', () => {
+  const shared = sharedCli('openai');
+
   it('runs a tool the user allows and sends its output back by call id', async () => {
     const cwd = project();
-    const asked: acp.RequestPermissionRequest[] = [];
-    bed.server.push({ wire: 'openai', events: [RECORDED.openai.toolCall], toolCall: EDIT }, { wire: 'openai', events: [RECORDED.openai.text] });
-    const { cli, sessionId, prompt } = await session('openai', cwd, asked);
+    server.push({ wire: 'openai', events: [RECORDED.openai.toolCall], toolCall: EDIT }, { wire: 'openai', events: [RECORDED.openai.text] });
+    const { cli, sessionId, prompt, asked } = await session(shared(), cwd);
     const response = await prompt('change beta to gamma');
     expect(response.stopReason).toBe('end_turn');
-    expect(asked).toHaveLength(1);
+    expect(asked()).toHaveLength(1);
     expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
     expect(agentText(cli, sessionId)).toContain('The capital of France is Paris.');
-    expect(bed.server.requests[0]!.headers.authorization).toBe(`Bearer ${KEYS.openai}`);
-    const input = bed.server.requests[1]!.body.input as Array<Record<string, unknown>>;
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEYS.openai}`);
+    const input = server.requests[1]!.body.input as Array<Record<string, unknown>>;
     expect(input).toContainEqual(expect.objectContaining({ type: 'function_call_output', call_id: 'call_2FQdm3Br7Qb35YUBSkDR7kue' }));
   });
 
   it('streams reasoning summaries as thought chunks', async () => {
     const text = recordedEvents(RECORDED.openai.text);
-    bed.server.push({ wire: 'openai', events: [...text.slice(0, 2), RECORDED.openai.reasoning, ...text.slice(2)] });
-    const { cli, sessionId, prompt } = await session('openai', project());
+    server.push({ wire: 'openai', events: [...text.slice(0, 2), RECORDED.openai.reasoning, ...text.slice(2)] });
+    const { cli, sessionId, prompt } = await session(shared(), project());
     await prompt('compute it');
     expect(thoughts(cli, sessionId)).toBe(
       "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
     );
-    expect(bed.server.requests[0]!.body.reasoning).toMatchObject({ summary: 'auto' });
+    expect(server.requests[0]!.body.reasoning).toMatchObject({ summary: 'auto' });
   });
 
   it('reports a model that does not exist as model not found, naming it', async () => {
-    bed.server.push(wireErrors.modelNotFound('openai', 'gpt-nope'));
-    const { prompt } = await session('openai', project(), [], 'gpt-nope');
+    server.push(wireErrors.modelNotFound('openai', 'gpt-nope'));
+    const { prompt } = await ownSession('openai', project(), 'gpt-nope');
     const error = await failure(prompt('hi'));
     expect(error.code).toBe(-32603);
     expect(error.message).toContain('Model not found');
@@ -226,25 +297,24 @@ describe('openai: (Responses API)', () => {
 describe('google: (Gemini API)', () => {
   it('runs a tool the user allows and sends the call back with its thought signature', async () => {
     const cwd = project({ agent: { reasoning: 'medium' } });
-    const asked: acp.RequestPermissionRequest[] = [];
-    bed.server.push({ wire: 'google', events: [RECORDED.google.toolCall], toolCall: EDIT }, { wire: 'google', events: [RECORDED.google.text] });
-    const { cli, sessionId, prompt } = await session('google', cwd, asked);
+    server.push({ wire: 'google', events: [RECORDED.google.toolCall], toolCall: EDIT }, { wire: 'google', events: [RECORDED.google.text] });
+    const { cli, sessionId, prompt, asked } = await ownSession('google', cwd);
     const response = await prompt('change beta to gamma');
     expect(response.stopReason).toBe('end_turn');
-    expect(asked).toHaveLength(1);
+    expect(asked()).toHaveLength(1);
     expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
     expect(agentText(cli, sessionId)).toBe('There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y');
-    expect(bed.server.requests[0]!.path).toBe(`/v1beta/models/${MODELS.google}:streamGenerateContent?alt=sse`);
-    expect(bed.server.requests[0]!.headers['x-goog-api-key']).toBe(KEYS.google);
-    expect((bed.server.requests[0]!.body.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
-    const contents = JSON.stringify(bed.server.requests[1]!.body.contents);
+    expect(server.requests[0]!.path).toBe(`/v1beta/models/${MODELS.google}:streamGenerateContent?alt=sse`);
+    expect(server.requests[0]!.headers['x-goog-api-key']).toBe(KEYS.google);
+    expect((server.requests[0]!.body.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
+    const contents = JSON.stringify(server.requests[1]!.body.contents);
     expect(contents).toMatch(/"functionResponse":\{"id":"[^"]+","name":"edit_file"/);
     expect(contents).toContain('"thoughtSignature":"EqUCCqICAb4+9vsh8Pd5');
   });
 
   it('reports a model that does not exist as model not found', async () => {
-    bed.server.push(wireErrors.modelNotFound('google', 'gemini-nope'));
-    const { prompt } = await session('google', project(), [], 'gemini-nope');
+    server.push(wireErrors.modelNotFound('google', 'gemini-nope'));
+    const { prompt } = await ownSession('google', project(), 'gemini-nope');
     const error = await failure(prompt('hi'));
     expect(error.message).toContain('Model not found');
     expect(error.message).toContain('models/gemini-nope is not found');
@@ -257,7 +327,7 @@ describe('keys', () => {
     // No --base-url: the provider's own endpoint, never contacted here.
     const args = ['--model', 'anthropic:claude-sonnet-4-5'];
     const keyless = startAcpCli({ cwd, args, env: { ANTHROPIC_API_KEY: '', PLAITED_API_KEY: '' } });
-    bed.track(keyless);
+    own.push(keyless);
     const init = await initialize(keyless);
     expect(init.authMethods).toEqual([expect.objectContaining({ id: 'plaited-api-key', _meta: { envVar: 'ANTHROPIC_API_KEY' } })]);
     await expect(keyless.agent.request('session/new', { cwd, mcpServers: [] })).rejects.toMatchObject({
@@ -266,7 +336,7 @@ describe('keys', () => {
     });
 
     const keyed = startAcpCli({ cwd, args, env: { ANTHROPIC_API_KEY: 'sk-ant-test', PLAITED_API_KEY: '' } });
-    bed.track(keyed);
+    own.push(keyed);
     await initialize(keyed);
     expect(await keyed.agent.request('authenticate', { methodId: 'plaited-api-key' })).toEqual({});
     expect((await keyed.agent.request('session/new', { cwd, mcpServers: [] })).sessionId).toBeTruthy();
@@ -283,7 +353,7 @@ describe('presets over the OpenAI-compatible API', () => {
         args: ['--model', 'openrouter:meta-llama/llama-3.3-70b-instruct', '--base-url', gateway.url],
         env: { OPENROUTER_API_KEY: 'sk-or-wire-test', PLAITED_API_KEY: '' },
       });
-      bed.track(cli);
+      own.push(cli);
       await initialize(cli);
       const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
       await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
