@@ -1,0 +1,113 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from './scripted-openai-server.js';
+import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from './acp-cli.js';
+
+type PermissionHandler = NonNullable<StartCliOptions['onPermission']>;
+
+/** A CLI started once for the tests of a describe, each test in sessions of its own. */
+export interface SharedAcpCli {
+  readonly cli: AcpCli;
+  /** What `initialize` answered when it started. */
+  readonly init: acp.InitializeResponse;
+  /** A session in `cwd`; its permission questions go to `onPermission` (default: allow once). */
+  session(cwd: string, onPermission?: PermissionHandler): Promise<string>;
+}
+
+/**
+ * The set-up of an ACP end-to-end file whose independent tests share CLIs (a CLI start is most of
+ * a test's CPU). One scripted model server for the file: after each test no step it queued may be
+ * left unused (`pending()`), so a step cannot leak into the next test. CLIs a test starts itself
+ * ({@link start}: a restart, its own flags) are closed and schema-checked after it; shared ones
+ * ({@link shared}) are checked after every test and closed after the file.
+ */
+export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
+  let server: ScriptedOpenAIServer | undefined;
+  const own: AcpCli[] = [];
+  const shared: AcpCli[] = [];
+  const modelArgs = (): string[] => ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url];
+  beforeAll(async () => {
+    server = await startScriptedOpenAIServer();
+  });
+  afterEach(async () => {
+    for (const cli of own.splice(0)) {
+      await cli.close();
+      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    }
+    for (const cli of shared) expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    expect(server?.pending(), 'scripted steps this test queued and no request took').toBe(0);
+  });
+  afterAll(async () => {
+    for (const cli of shared.splice(0)) {
+      await cli.close();
+      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    }
+    await server?.close();
+  });
+  const bed = {
+    get server(): ScriptedOpenAIServer {
+      if (!server) throw new Error('the model server starts in beforeAll');
+      return server;
+    },
+    project: (): string => mkdtempSync(join(tmpdir(), options.prefix)),
+    /** A CLI of this test's own on the scripted model (`args` after the model's), closed and checked after the test. */
+    start(cwd: string, startOptions: Partial<StartCliOptions> = {}): AcpCli {
+      const cli = startAcpCli({ ...startOptions, cwd, args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])] });
+      own.push(cli);
+      return cli;
+    },
+    /** For a CLI the test closes itself (a restart), to check it now. */
+    async closeNow(cli: AcpCli): Promise<void> {
+      own.splice(own.indexOf(cli), 1);
+      await cli.close();
+      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    },
+    /** Tracks a CLI the test started another way, to close and check it after the test. */
+    track(cli: AcpCli): AcpCli {
+      own.push(cli);
+      return cli;
+    },
+    /**
+     * One CLI for the tests of the enclosing describe (started and initialized with `capabilities`
+     * in its beforeAll), in `startOptions.cwd` or a project folder of its own; permission questions go to the handler of
+     * their session.
+     */
+    shared(startOptions: Partial<StartCliOptions> = {}, capabilities: acp.ClientCapabilities = {}): SharedAcpCli {
+      const handlers = new Map<string, PermissionHandler>();
+      const allowOnce: PermissionHandler = (request) => ({ outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } });
+      let started: { cli: AcpCli; init: acp.InitializeResponse } | undefined;
+      beforeAll(async () => {
+        const cwd = startOptions.cwd ?? bed.project();
+        const cli = startAcpCli({
+          ...startOptions,
+          cwd,
+          args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])],
+          onPermission: (request) => (handlers.get(request.sessionId) ?? allowOnce)(request),
+        });
+        shared.push(cli);
+        started = { cli, init: await initialize(cli, capabilities) };
+      });
+      const get = () => {
+        if (!started) throw new Error('the shared CLI starts in beforeAll');
+        return started;
+      };
+      return {
+        get cli() {
+          return get().cli;
+        },
+        get init() {
+          return get().init;
+        },
+        async session(cwd, onPermission) {
+          const { sessionId } = await get().cli.agent.request('session/new', { cwd, mcpServers: [] });
+          if (onPermission) handlers.set(sessionId, onPermission);
+          return sessionId;
+        },
+      };
+    },
+  };
+  return bed;
+}
