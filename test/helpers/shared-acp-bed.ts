@@ -11,10 +11,14 @@ type PermissionHandler = NonNullable<StartCliOptions['onPermission']>;
 /** A CLI started once for the tests of a describe, each test in sessions of its own. */
 export interface SharedAcpCli {
   readonly cli: AcpCli;
+  /** The folder it started in. */
+  readonly cwd: string;
   /** What `initialize` answered when it started. */
   readonly init: acp.InitializeResponse;
   /** A session in `cwd`; its permission questions go to `onPermission` (default: allow once). */
   session(cwd: string, onPermission?: PermissionHandler): Promise<string>;
+  /** Closes it now and checks its traffic (a restart test, run last). */
+  close(): Promise<void>;
 }
 
 /**
@@ -78,7 +82,7 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
     shared(startOptions: Partial<StartCliOptions> = {}, capabilities: acp.ClientCapabilities = {}): SharedAcpCli {
       const handlers = new Map<string, PermissionHandler>();
       const allowOnce: PermissionHandler = (request) => ({ outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } });
-      let started: { cli: AcpCli; init: acp.InitializeResponse } | undefined;
+      let started: { cli: AcpCli; cwd: string; init: acp.InitializeResponse } | undefined;
       beforeAll(async () => {
         const cwd = startOptions.cwd ?? bed.project();
         const cli = startAcpCli({
@@ -88,7 +92,7 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
           onPermission: (request) => (handlers.get(request.sessionId) ?? allowOnce)(request),
         });
         shared.push(cli);
-        started = { cli, init: await initialize(cli, capabilities) };
+        started = { cli, cwd, init: await initialize(cli, capabilities) };
       });
       const get = () => {
         if (!started) throw new Error('the shared CLI starts in beforeAll');
@@ -98,6 +102,9 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
         get cli() {
           return get().cli;
         },
+        get cwd() {
+          return get().cwd;
+        },
         get init() {
           return get().init;
         },
@@ -105,6 +112,13 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
           const { sessionId } = await get().cli.agent.request('session/new', { cwd, mcpServers: [] });
           if (onPermission) handlers.set(sessionId, onPermission);
           return sessionId;
+        },
+        async close() {
+          const { cli } = get();
+          if (!shared.includes(cli)) return;
+          shared.splice(shared.indexOf(cli), 1);
+          await cli.close();
+          expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
         },
       };
     },
