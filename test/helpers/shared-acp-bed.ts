@@ -2,9 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
+import type * as v2 from '@agentclientprotocol/sdk/experimental/v2';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from './scripted-openai-server.js';
 import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from './acp-cli.js';
+import { initializeV2, startAcpV2Cli, type AcpV2Cli, type StartV2Options } from './acp-v2-cli.js';
+
+/** A CLI checked after the test or the file (v1 or v2). */
+type CheckedCli = { close(): Promise<unknown>; validator: { errors: string[] } };
 
 type PermissionHandler = NonNullable<StartCliOptions['onPermission']>;
 
@@ -21,6 +26,15 @@ export interface SharedAcpCli {
   close(): Promise<void>;
 }
 
+/** A v2 (draft) client's CLI started once for the tests of a describe or file. */
+export interface SharedAcpV2Cli {
+  readonly cli: AcpV2Cli;
+  readonly cwd: string;
+  readonly init: v2.InitializeResponse;
+  /** Closes it now and checks its traffic (a test of the exit, run last). */
+  close(): Promise<void>;
+}
+
 /**
  * The set-up of an ACP end-to-end file whose independent tests share CLIs (a CLI start is most of
  * a test's CPU). One scripted model server for the file: after each test no step it queued may be
@@ -30,8 +44,14 @@ export interface SharedAcpCli {
  */
 export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
   let server: ScriptedOpenAIServer | undefined;
-  const own: AcpCli[] = [];
-  const shared: AcpCli[] = [];
+  const own: CheckedCli[] = [];
+  const shared: CheckedCli[] = [];
+  const closeShared = async (cli: CheckedCli): Promise<void> => {
+    if (!shared.includes(cli)) return;
+    shared.splice(shared.indexOf(cli), 1);
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  };
   const modelArgs = (): string[] => ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url];
   beforeAll(async () => {
     server = await startScriptedOpenAIServer();
@@ -64,13 +84,13 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
       return cli;
     },
     /** For a CLI the test closes itself (a restart), to check it now. */
-    async closeNow(cli: AcpCli): Promise<void> {
+    async closeNow(cli: CheckedCli): Promise<void> {
       own.splice(own.indexOf(cli), 1);
       await cli.close();
       expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
     },
     /** Tracks a CLI the test started another way, to close and check it after the test. */
-    track(cli: AcpCli): AcpCli {
+    track<C extends CheckedCli>(cli: C): C {
       own.push(cli);
       return cli;
     },
@@ -113,13 +133,33 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
           if (onPermission) handlers.set(sessionId, onPermission);
           return sessionId;
         },
-        async close() {
-          const { cli } = get();
-          if (!shared.includes(cli)) return;
-          shared.splice(shared.indexOf(cli), 1);
-          await cli.close();
-          expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+        close: () => closeShared(get().cli),
+      };
+    },
+    /** Like {@link shared}, for a client of the v2 draft (its permission questions: allow once). */
+    sharedV2(startOptions: Partial<StartV2Options> = {}): SharedAcpV2Cli {
+      let started: { cli: AcpV2Cli; cwd: string; init: v2.InitializeResponse } | undefined;
+      beforeAll(async () => {
+        const cwd = startOptions.cwd ?? bed.project();
+        const cli = startAcpV2Cli({ ...startOptions, cwd, args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])] });
+        shared.push(cli);
+        started = { cli, cwd, init: await initializeV2(cli) };
+      });
+      const get = () => {
+        if (!started) throw new Error('the shared CLI starts in beforeAll');
+        return started;
+      };
+      return {
+        get cli() {
+          return get().cli;
         },
+        get cwd() {
+          return get().cwd;
+        },
+        get init() {
+          return get().init;
+        },
+        close: () => closeShared(get().cli),
       };
     },
   };
