@@ -34,8 +34,8 @@ const toolUpdates = (cli: AcpCli, sessionId: string) =>
 /**
  * Independent tests share a CLI (a start is most of a test's CPU), each in a session of its own
  * with its own project folder, permission answers and updates; one CLI serves the tests of a
- * client that advertises fs and terminals, whose handlers answer per session. A restart and a
- * different model keep CLIs of their own. Rules an "always" answer writes go to a config folder
+ * client that advertises fs and terminals, whose handlers answer per session. The restart test runs
+ * last and restarts the plain CLI; a different model keeps a CLI of its own. Rules an "always" answer writes go to a config folder
  * of the shared CLI's own.
  */
 describe('ACP over stdio, end to end', () => {
@@ -174,39 +174,6 @@ describe('ACP over stdio, end to end', () => {
     expect(spawnSync('pgrep', ['-f', marker]).status).not.toBe(0);
   });
 
-  it('after a restart, session/load replays the same history and the session continues', async () => {
-    const cwd = project();
-    writeFileSync(join(cwd, 'a.txt'), 'content of a');
-    const first = start(cwd);
-    const { sessionId } = await newSession(first, cwd);
-    bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
-    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
-    // Usage, session info and the slash commands (`/permissions` is always offered) describe the live session; they are not history and are not replayed.
-    const history = (kind: string) => kind !== 'usage_update' && kind !== 'session_info_update' && kind !== 'available_commands_update';
-    const live = first.updates
-      .filter((n) => n.sessionId === sessionId)
-      .map((n) => n.update.sessionUpdate)
-      .filter(history);
-    await bed.closeNow(first);
-
-    const second = start(cwd);
-    await initialize(second);
-    const listed = await second.agent.request('session/list', { cwd });
-    expect(listed.sessions.map((info) => info.sessionId)).toContain(sessionId);
-    await second.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
-    const replayed = second.updates.filter((n) => n.sessionId === sessionId);
-    expect(replayed[0]!.update).toMatchObject({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'what is in a.txt?' } });
-    // The same kinds of updates in the same order (text chunks are merged when stored).
-    const dedupe = (kinds: string[]) => kinds.filter((kind, i) => kind !== kinds[i - 1]);
-    expect(dedupe(replayed.slice(1).map((n) => n.update.sessionUpdate).filter(history))).toEqual(dedupe(live));
-    expect(agentText(second, sessionId)).toBe('It says: content of a.');
-
-    const before = bed.server.requests.length;
-    bed.server.push({ text: 'Still here.' });
-    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
-    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('content of a');
-  });
-
   it('answers a malformed line and an unknown method with JSON-RPC errors and keeps working', async () => {
     const cwd = project();
     const cli = plain.cli;
@@ -311,6 +278,40 @@ describe('ACP over stdio, end to end', () => {
     expect(asked).toBe(0);
     expect(readFileSync(join(cwd, 'auto.txt'), 'utf8')).toBe('auto');
     await expect(cli.agent.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('after a restart, session/load replays the same history and the session continues', async () => {
+    // The first run is the shared CLI, in the folder it started in: this test runs after every other test on it and closes it.
+    const cwd = plain.cwd;
+    writeFileSync(join(cwd, 'a.txt'), 'content of a');
+    const first = plain.cli;
+    const sessionId = await plain.session(cwd);
+    bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
+    // Usage, session info and the slash commands (`/permissions` is always offered) describe the live session; they are not history and are not replayed.
+    const history = (kind: string) => kind !== 'usage_update' && kind !== 'session_info_update' && kind !== 'available_commands_update';
+    const live = first.updates
+      .filter((n) => n.sessionId === sessionId)
+      .map((n) => n.update.sessionUpdate)
+      .filter(history);
+    await plain.close();
+
+    const second = start(cwd);
+    await initialize(second);
+    const listed = await second.agent.request('session/list', { cwd });
+    expect(listed.sessions.map((info) => info.sessionId)).toContain(sessionId);
+    await second.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    const replayed = second.updates.filter((n) => n.sessionId === sessionId);
+    expect(replayed[0]!.update).toMatchObject({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'what is in a.txt?' } });
+    // The same kinds of updates in the same order (text chunks are merged when stored).
+    const dedupe = (kinds: string[]) => kinds.filter((kind, i) => kind !== kinds[i - 1]);
+    expect(dedupe(replayed.slice(1).map((n) => n.update.sessionUpdate).filter(history))).toEqual(dedupe(live));
+    expect(agentText(second, sessionId)).toBe('It says: content of a.');
+
+    const before = bed.server.requests.length;
+    bed.server.push({ text: 'Still here.' });
+    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
+    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('content of a');
   });
 });
 
