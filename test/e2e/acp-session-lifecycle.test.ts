@@ -37,8 +37,8 @@ const selectValue = (options: acp.SessionConfigOption[] | null | undefined, id: 
 /**
  * Independent tests share one CLI started in a project whose config offers two more models (the
  * config is the CLI's, read from the folder it starts in), each test in sessions of its own; a
- * permission question goes to its session's handler. A restart, another config and another
- * environment keep CLIs of their own.
+ * permission question goes to its session's handler. The restart test runs after them and restarts
+ * that CLI; another config and another environment keep CLIs of their own.
  */
 describe('ACP session lifecycle and config options (v1)', () => {
   const withModels = projectWithModels();
@@ -124,34 +124,6 @@ describe('ACP session lifecycle and config options (v1)', () => {
     );
   });
 
-  it('resumes after a restart without replaying, with the picked model and the history kept', async () => {
-    const cwd = projectWithModels();
-    const first = bed.start(cwd);
-    await initialize(first);
-    const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
-    await first.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
-    bed.server.push({ text: 'Remembered: the password is swordfish.' });
-    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember swordfish' }] });
-    await bed.closeNow(first);
-
-    const second = bed.start(cwd);
-    await initialize(second);
-    const resumed = await second.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
-    expect(selectValue(resumed.configOptions, 'model')).toBe('big');
-    // A request answered after the resume: anything replayed would have arrived before it.
-    await second.agent.request('session/list', {});
-    expect(second.updates.filter((n) => n.sessionId === sessionId)).toEqual([]);
-
-    bed.server.push({ text: 'It was swordfish.' });
-    const before = bed.server.requests.length;
-    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what was it?' }] });
-    expect(agentText(second, sessionId)).toBe('It was swordfish.');
-    expect(bed.server.requests[before]!.model).toBe('big-model');
-    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('remember swordfish');
-
-    await expect(second.agent.request('session/resume', { sessionId: 'no-such-session', cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
-  });
-
   it('close while a turn runs: the turn ends cancelled, and no update follows the close response', async () => {
     const cwd = bed.project();
     const cli = shared.cli;
@@ -189,6 +161,34 @@ describe('ACP session lifecycle and config options (v1)', () => {
     expect(listed.sessions.map((s) => s.sessionId)).toEqual([keep.sessionId]);
     await expect(cli.agent.request('session/load', { sessionId: drop.sessionId, cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
     expect(await cli.agent.request('session/delete', { sessionId: 'never-existed' })).toEqual({});
+  });
+
+  it('resumes after a restart without replaying, with the picked model and the history kept', async () => {
+    // The first run is the shared CLI, in its project: this test runs after every other test on it and closes it.
+    const cwd = withModels;
+    const first = shared.cli;
+    const sessionId = await shared.session(cwd);
+    await first.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
+    bed.server.push({ text: 'Remembered: the password is swordfish.' });
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember swordfish' }] });
+    await shared.close();
+
+    const second = bed.start(cwd);
+    await initialize(second);
+    const resumed = await second.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
+    expect(selectValue(resumed.configOptions, 'model')).toBe('big');
+    // A request answered after the resume: anything replayed would have arrived before it.
+    await second.agent.request('session/list', {});
+    expect(second.updates.filter((n) => n.sessionId === sessionId)).toEqual([]);
+
+    bed.server.push({ text: 'It was swordfish.' });
+    const before = bed.server.requests.length;
+    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what was it?' }] });
+    expect(agentText(second, sessionId)).toBe('It was swordfish.');
+    expect(bed.server.requests[before]!.model).toBe('big-model');
+    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('remember swordfish');
+
+    await expect(second.agent.request('session/resume', { sessionId: 'no-such-session', cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
   });
 
   it('sends session_info_update (title, updatedAt) and usage_update after a turn', async () => {
