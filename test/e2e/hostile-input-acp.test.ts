@@ -31,16 +31,18 @@ function start(cwd: string): RawJsonRpcCli {
 }
 
 /**
- * The tests that neither stop nor restart the process share one CLI (a start is most of a test's
- * CPU), each in sessions and folders of its own, on a model server that lives as long as it: after
- * each test no step it queued is left unused. What a test reads of the CLI's output is what came
- * after its own first line.
+ * The tests that do not stop the process share one CLI (a start is most of a test's CPU), each in
+ * sessions and folders of its own, on a model server that lives as long as it: after each test no
+ * step it queued is left unused. What a test reads of the CLI's output is what came after its own
+ * first line. The bad-image restart runs last on it and restarts it.
  */
 let sharedModel: ScriptedOpenAIServer;
 let shared: RawJsonRpcCli;
+let sharedCwd: string;
 beforeAll(async () => {
   sharedModel = await startScriptedOpenAIServer();
-  shared = startRawCli({ cwd: project(), args: ['--model', 'openai-compatible:scripted', '--base-url', sharedModel.url] });
+  sharedCwd = project();
+  shared = startRawCli({ cwd: sharedCwd, args: ['--model', 'openai-compatible:scripted', '--base-url', sharedModel.url] });
   await ready(shared);
 });
 afterEach(() => {
@@ -188,9 +190,10 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
   });
 
   it('refuses a bad image with -32602, never stores it, and the session keeps working after a restart', async () => {
-    const cwd = project();
-    let cli = start(cwd);
-    await ready(cli);
+    // The first run is the shared CLI, in the folder it started in: no test after this one uses it.
+    const cwd = sharedCwd;
+    let cli = shared;
+    const before = sharedModel.requests.length;
     const sessionId = await newSession(cli, cwd);
     const badBlocks = [
       { type: 'image', data: '!!!not base64', mimeType: 'image/png' },
@@ -207,10 +210,9 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
       expect(response.error?.code, JSON.stringify(block)).toBe(-32602);
       expect(response.error?.message).toMatch(/prompt\[1\]/);
     }
-    expect(model.requests).toHaveLength(0);
+    expect(sharedModel.requests.slice(before)).toHaveLength(0);
     await promptWorks(cli, sessionId, 'first answer');
     await cli.close();
-    clis.splice(clis.indexOf(cli), 1);
 
     cli = start(cwd);
     await ready(cli);
