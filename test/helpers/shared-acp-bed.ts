@@ -40,7 +40,7 @@ export interface SharedAcpV2Cli {
  * a test's CPU). One scripted model server for the file: after each test no step it queued may be
  * left unused (`pending()`), so a step cannot leak into the next test. CLIs a test starts itself
  * ({@link start}: a restart, its own flags) are closed and schema-checked after it; shared ones
- * ({@link shared}) are checked after every test and closed after the file.
+ * ({@link shared}) are checked after every test and closed after their describe (or the file).
  */
 export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
   let server: ScriptedOpenAIServer | undefined;
@@ -114,6 +114,9 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
         shared.push(cli);
         started = { cli, cwd, init: await initialize(cli, capabilities) };
       });
+      afterAll(async () => {
+        if (started) await closeShared(started.cli);
+      });
       const get = () => {
         if (!started) throw new Error('the shared CLI starts in beforeAll');
         return started;
@@ -144,6 +147,9 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
         const cli = startAcpV2Cli({ ...startOptions, cwd, args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])] });
         shared.push(cli);
         started = { cli, cwd, init: await initializeV2(cli) };
+      });
+      afterAll(async () => {
+        if (started) await closeShared(started.cli);
       });
       const get = () => {
         if (!started) throw new Error('the shared CLI starts in beforeAll');
