@@ -268,11 +268,13 @@ describe('A2A principals', () => {
 
 describe('A2A across restarts and unanswered questions', () => {
   it('a restarted server continues the same contextId and still answers tasks/get of a finished task', async () => {
-    const project = a2aProject();
-    const first = await startA2aCli({ cwd: project, args: ['--adapter', 'a2a', ...modelArgs()] });
+    // The first run is the file's CLI, in the folder it started in (a CLI start is most of a test's
+    // CPU): no test after this one uses it.
+    const project = cwd;
+    const first = cli;
     model.push({ text: 'Noted: kiwi.' });
     const contextId = crypto.randomUUID();
-    const before = await send('the code word is kiwi', { contextId }, await first.client());
+    const before = await send('the code word is kiwi', { contextId }, client);
     expect(before.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await first.close();
 

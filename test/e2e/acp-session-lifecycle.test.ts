@@ -2,11 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 
-const bed = acpTestBed({ prefix: 'plaited-lifecycle-' });
+const bed = sharedAcpBed({ prefix: 'plaited-lifecycle-' });
 
 /** A project whose config offers two more models beside the CLI's `openai-compatible:scripted`. */
 function projectWithModels(): string {
@@ -34,11 +34,19 @@ const selectValue = (options: acp.SessionConfigOption[] | null | undefined, id: 
   return option && option.type === 'select' ? option.currentValue : undefined;
 };
 
+/**
+ * Independent tests share one CLI started in a project whose config offers two more models (the
+ * config is the CLI's, read from the folder it starts in), each test in sessions of its own; a
+ * permission question goes to its session's handler. The restart test runs after them and restarts
+ * that CLI; another config and another environment keep CLIs of their own.
+ */
 describe('ACP session lifecycle and config options (v1)', () => {
+  const withModels = projectWithModels();
+  const shared = bed.shared({ cwd: withModels });
+
   it('advertises resume, close, delete and no auth method for a loopback model', async () => {
-    const cwd = bed.project();
-    const cli = bed.start(cwd);
-    const init = await initialize(cli);
+    const cli = shared.cli;
+    const init = shared.init;
     expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {}, delete: {} });
     expect(init.authMethods).toEqual([]);
     expect(init.agentCapabilities?.auth?.logout ?? null).toBeNull();
@@ -46,9 +54,8 @@ describe('ACP session lifecycle and config options (v1)', () => {
   });
 
   it('offers the configured models, and a model picked mid-session answers the next prompt', async () => {
-    const cwd = projectWithModels();
-    const cli = bed.start(cwd);
-    await initialize(cli);
+    const cwd = withModels;
+    const cli = shared.cli;
     const session = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     const model = session.configOptions?.find((option) => option.id === 'model');
     expect(model).toMatchObject({ type: 'select', category: 'model', currentValue: 'default' });
@@ -85,18 +92,14 @@ describe('ACP session lifecycle and config options (v1)', () => {
   });
 
   it('a model picked while a turn runs takes over at the next step of that turn', async () => {
-    const cwd = projectWithModels();
-    let cli!: AcpCli;
+    const cwd = withModels;
+    const cli = shared.cli;
     let sessionId = '';
-    cli = bed.start(cwd, {
-      // The permission question arrives between step 1 and step 2: pick the model there.
-      onPermission: async (request) => {
-        await cli.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
-        return { outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } };
-      },
+    // The permission question arrives between step 1 and step 2: pick the model there.
+    sessionId = await shared.session(cwd, async (request) => {
+      await cli.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
+      return { outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } };
     });
-    await initialize(cli);
-    sessionId = (await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
     bed.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a' } }] }, { text: 'Done.' });
     const before = bed.server.requests.length;
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a' }] });
@@ -106,9 +109,8 @@ describe('ACP session lifecycle and config options (v1)', () => {
 
   it('the mode option and session/set_mode stay in step', async () => {
     const cwd = bed.project();
-    const cli = bed.start(cwd);
-    await initialize(cli);
-    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    const cli = shared.cli;
+    const sessionId = await shared.session(cwd);
     const set = await cli.agent.request('session/set_config_option', { sessionId, configId: 'mode', value: 'plan' });
     expect(selectValue(set.configOptions, 'mode')).toBe('plan');
     await waitFor(() => updatesOf(cli, sessionId, 'current_mode_update').length === 1, 10_000, 'current_mode_update');
@@ -122,39 +124,10 @@ describe('ACP session lifecycle and config options (v1)', () => {
     );
   });
 
-  it('resumes after a restart without replaying, with the picked model and the history kept', async () => {
-    const cwd = projectWithModels();
-    const first = bed.start(cwd);
-    await initialize(first);
-    const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
-    await first.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
-    bed.server.push({ text: 'Remembered: the password is swordfish.' });
-    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember swordfish' }] });
-    await bed.closeNow(first);
-
-    const second = bed.start(cwd);
-    await initialize(second);
-    const resumed = await second.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
-    expect(selectValue(resumed.configOptions, 'model')).toBe('big');
-    // A request answered after the resume: anything replayed would have arrived before it.
-    await second.agent.request('session/list', {});
-    expect(second.updates.filter((n) => n.sessionId === sessionId)).toEqual([]);
-
-    bed.server.push({ text: 'It was swordfish.' });
-    const before = bed.server.requests.length;
-    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what was it?' }] });
-    expect(agentText(second, sessionId)).toBe('It was swordfish.');
-    expect(bed.server.requests[before]!.model).toBe('big-model');
-    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('remember swordfish');
-
-    await expect(second.agent.request('session/resume', { sessionId: 'no-such-session', cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
-  });
-
   it('close while a turn runs: the turn ends cancelled, and no update follows the close response', async () => {
     const cwd = bed.project();
-    const cli = bed.start(cwd);
-    await initialize(cli);
-    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    const cli = shared.cli;
+    const sessionId = await shared.session(cwd);
     bed.server.push({ text: 'a long answer that never finishes streaming in time', chunkDelayMs: 2_000 });
     const before = bed.server.requests.length;
     const order: string[] = [];
@@ -177,8 +150,7 @@ describe('ACP session lifecycle and config options (v1)', () => {
 
   it('delete then list: the session and its history are gone; an unknown id deletes silently', async () => {
     const cwd = bed.project();
-    const cli = bed.start(cwd);
-    await initialize(cli);
+    const cli = shared.cli;
     const keep = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     const drop = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     bed.server.push({ text: 'kept' }, { text: 'dropped' });
@@ -189,6 +161,34 @@ describe('ACP session lifecycle and config options (v1)', () => {
     expect(listed.sessions.map((s) => s.sessionId)).toEqual([keep.sessionId]);
     await expect(cli.agent.request('session/load', { sessionId: drop.sessionId, cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
     expect(await cli.agent.request('session/delete', { sessionId: 'never-existed' })).toEqual({});
+  });
+
+  it('resumes after a restart without replaying, with the picked model and the history kept', async () => {
+    // The first run is the shared CLI, in its project: this test runs after every other test on it and closes it.
+    const cwd = withModels;
+    const first = shared.cli;
+    const sessionId = await shared.session(cwd);
+    await first.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
+    bed.server.push({ text: 'Remembered: the password is swordfish.' });
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remember swordfish' }] });
+    await shared.close();
+
+    const second = bed.start(cwd);
+    await initialize(second);
+    const resumed = await second.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
+    expect(selectValue(resumed.configOptions, 'model')).toBe('big');
+    // A request answered after the resume: anything replayed would have arrived before it.
+    await second.agent.request('session/list', {});
+    expect(second.updates.filter((n) => n.sessionId === sessionId)).toEqual([]);
+
+    bed.server.push({ text: 'It was swordfish.' });
+    const before = bed.server.requests.length;
+    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what was it?' }] });
+    expect(agentText(second, sessionId)).toBe('It was swordfish.');
+    expect(bed.server.requests[before]!.model).toBe('big-model');
+    expect(JSON.stringify(bed.server.requests[before]!.messages)).toContain('remember swordfish');
+
+    await expect(second.agent.request('session/resume', { sessionId: 'no-such-session', cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
   });
 
   it('sends session_info_update (title, updatedAt) and usage_update after a turn', async () => {

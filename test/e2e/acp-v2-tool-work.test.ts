@@ -7,15 +7,20 @@ import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js'
 import { waitFor } from '../helpers/wait-for.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers/acp-v2-cli.js';
 import { processesMatching, uniqueSleep } from '../helpers/process-list.js';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
 
-const bed = acpTestBed({ prefix: 'plaited-v2-' });
+const bed = sharedAcpBed({ prefix: 'plaited-v2-' });
+
+/**
+ * The tests on the default config share one CLI (a start is most of a test's CPU), each in a session
+ * and folder of its own, reading only its own session's updates; the test of the agent's exit runs
+ * last on it and closes it. The compaction test keeps a CLI of its own (its own config).
+ */
+const shared = bed.sharedV2();
 
 async function open(): Promise<{ cli: AcpV2Cli; sessionId: string; cwd: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-v2-work-'));
-  const cli = startAcpV2Cli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url] });
-  bed.track(cli);
-  await initializeV2(cli);
+  const cli = shared.cli;
   const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
   return { cli, sessionId, cwd };
 }
@@ -62,10 +67,10 @@ describe('ACP v2 (draft): cancelling one tool call', () => {
     await expect(cli.agent.request('tool_call/cancel', { sessionId: 'no-such-session', toolCallId: 'long' })).rejects.toMatchObject({ code: -32602 });
 
     // A replay shows the call cancelled, and never offers a cancel for it again.
-    const beforeReplay = cli.updates.length;
+    const beforeReplay = updatesOf(cli, sessionId).length;
     await cli.agent.request('session/resume', { sessionId, cwd, replayFrom: { type: 'start' } });
-    await waitFor(() => cli.updates.slice(beforeReplay).some((n) => n.update.sessionUpdate === 'state_update'), 10_000, 'the replay');
-    const replayed = cli.updates.slice(beforeReplay).map((n) => n.update as Update).filter((u) => u.sessionUpdate === 'tool_call_update');
+    await waitFor(() => updatesOf(cli, sessionId).slice(beforeReplay).some((u) => u.sessionUpdate === 'state_update'), 10_000, 'the replay');
+    const replayed = updatesOf(cli, sessionId).slice(beforeReplay).filter((u) => u.sessionUpdate === 'tool_call_update');
     expect(replayed.at(-1)).toMatchObject({ toolCallId: 'long', status: 'cancelled' });
     expect(replayed.some((u) => (u.capabilities as { cancel?: unknown } | null | undefined)?.cancel)).toBe(false);
   });
@@ -201,7 +206,7 @@ describe('ACP v2 (draft): background commands', () => {
     await prompt(cli, sessionId, 'start it');
     await untilIdle(cli, sessionId);
     expect(processesMatching(sleep)).toHaveLength(1);
-    await bed.closeNow(cli);
+    await shared.close();
     await waitFor(() => processesMatching(sleep).length === 0, 10_000, 'the background sleep to be gone');
   });
 });

@@ -8,18 +8,13 @@ import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-cli
 import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
 import { AcpSchemaValidator, CLI, initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
-import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli, type StartV2Options } from '../helpers/acp-v2-cli.js';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers/acp-v2-cli.js';
+import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
 
-const bed = acpTestBed({ prefix: 'plaited-v2-' });
+const bed = sharedAcpBed({ prefix: 'plaited-v2-' });
 
 const project = bed.project;
 const model = () => ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url];
-function start(cwd: string, options: Partial<StartV2Options> = {}): AcpV2Cli {
-  const cli = startAcpV2Cli({ ...options, cwd, args: [...model(), ...(options.args ?? [])] });
-  bed.track(cli);
-  return cli;
-}
 const idle = (cli: AcpV2Cli, sessionId: string, count = 1) =>
   waitFor(() => statesOf(cli, sessionId).filter((state) => state.startsWith('idle')).length >= count, 20_000, 'an idle state update');
 const text = (cli: AcpV2Cli, sessionId: string) =>
@@ -28,15 +23,22 @@ const text = (cli: AcpV2Cli, sessionId: string) =>
     .map((n) => ((n.update as { content: { text?: string } }).content.text ?? ''))
     .join('');
 
+/**
+ * The v2 client's tests on the scripted model share one CLI (a start is most of a test's CPU), each
+ * in a session and folder of its own, reading only its own session's updates and permission
+ * questions. The v1 client, the remote model's auth and the HTTP face keep CLIs of their own.
+ */
 describe('ACP v2 (draft) beside v1', () => {
+  const shared = bed.sharedV2();
+
   it('routes by the initialize version: v1 clients see v1, v2 clients the draft', async () => {
     const cwd = project();
     const v1cli = startAcpCli({ cwd, args: model() });
     bed.track(v1cli);
     expect((await initialize(v1cli)).protocolVersion).toBe(1);
 
-    const cli = start(cwd);
-    const init = await initializeV2(cli);
+    const cli = shared.cli;
+    const init = shared.init;
     expect(init.protocolVersion).toBe(2);
     expect(init.capabilities?.session).toMatchObject({ delete: {}, additionalDirectories: {}, mcp: { stdio: {}, http: {} } });
     await expect(cli.agent.request('session/new', { cwd, additionalDirectories: ['/no/such/dir'] })).rejects.toMatchObject({ code: -32602 });
@@ -51,8 +53,7 @@ describe('ACP v2 (draft) beside v1', () => {
 
   it('a prompt answers a message id at once; the turn reports running then idle with its stop reason', async () => {
     const cwd = project();
-    const cli = start(cwd);
-    await initializeV2(cli);
+    const cli = shared.cli;
     const session = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     expect(session.configOptions?.map((option) => option.configId)).toEqual(['mode', 'model']);
     bed.server.push({ text: 'Hello from v2.' });
@@ -68,9 +69,9 @@ describe('ACP v2 (draft) beside v1', () => {
 
   it('tool calls are upserts, a permission question shows requires_action, and plans carry an id', async () => {
     const cwd = project();
-    const cli = start(cwd);
-    await initializeV2(cli);
+    const cli = shared.cli;
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    const own = (n: { sessionId: string }) => n.sessionId === sessionId;
     bed.server.push(
       { toolCalls: [{ name: 'write_file', arguments: { path: 'v2.txt', content: 'from v2' } }] },
       { toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'check it', priority: 'high' }] } }] },
@@ -79,20 +80,20 @@ describe('ACP v2 (draft) beside v1', () => {
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
     await idle(cli, sessionId);
     expect(readFileSync(join(cwd, 'v2.txt'), 'utf8')).toBe('from v2');
-    expect(cli.permissions).toHaveLength(1);
-    expect(cli.permissions[0]!.subject).toMatchObject({ type: 'tool_call', toolCall: { kind: 'edit' } });
+    expect(cli.permissions.filter(own)).toHaveLength(1);
+    expect(cli.permissions.filter(own)[0]!.subject).toMatchObject({ type: 'tool_call', toolCall: { kind: 'edit' } });
     expect(statesOf(cli, sessionId)).toEqual(['running', 'requires_action', 'running', 'idle:end_turn']);
-    const calls = cli.updates.filter((n) => n.update.sessionUpdate === 'tool_call_update').map((n) => n.update as { status?: string; content?: unknown[] });
+    const calls = cli.updates.filter((n) => own(n) && n.update.sessionUpdate === 'tool_call_update').map((n) => n.update as { status?: string; content?: unknown[] });
     expect(calls.some((update) => update.status === 'completed' && JSON.stringify(update.content).includes('"diff"'))).toBe(true);
-    const plan = cli.updates.find((n) => n.update.sessionUpdate === 'plan_update')?.update;
+    const plan = cli.updates.find((n) => own(n) && n.update.sessionUpdate === 'plan_update')?.update;
     expect(plan).toMatchObject({ plan: { type: 'items', planId: 'plan', entries: [{ content: 'check it' }] } });
   });
 
   it('session/cancel ends the turn idle:cancelled; close, resume, delete and list work as in v1', async () => {
     const cwd = project();
-    const cli = start(cwd);
-    await initializeV2(cli);
+    const cli = shared.cli;
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    const own = () => cli.updates.filter((n) => n.sessionId === sessionId);
     bed.server.push({ text: 'slow slow slow slow', chunkDelayMs: 2_000 });
     const before = bed.server.requests.length;
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go slowly' }] });
@@ -102,18 +103,18 @@ describe('ACP v2 (draft) beside v1', () => {
     expect(statesOf(cli, sessionId).at(-1)).toBe('idle:cancelled');
 
     await cli.agent.request('session/close', { sessionId });
-    const updatesAtClose = cli.updates.length;
+    const updatesAtClose = own().length;
     const resumed = await cli.agent.request('session/resume', { sessionId, cwd });
     expect(resumed.configOptions?.length).toBe(2);
     // Resume sends a state snapshot (nothing is replayed).
-    await waitFor(() => cli.updates.length > updatesAtClose, 10_000, 'the resume snapshot');
-    expect(cli.updates.slice(updatesAtClose).map((n) => n.update)).toEqual([{ sessionUpdate: 'state_update', state: 'idle', background: [] }]);
+    await waitFor(() => own().length > updatesAtClose, 10_000, 'the resume snapshot');
+    expect(own().slice(updatesAtClose).map((n) => n.update)).toEqual([{ sessionUpdate: 'state_update', state: 'idle', background: [] }]);
 
     // With replayFrom: start, the history comes first: the user's message, then the snapshot.
-    const beforeReplay = cli.updates.length;
+    const beforeReplay = own().length;
     await cli.agent.request('session/resume', { sessionId, cwd, replayFrom: { type: 'start' } });
-    await waitFor(() => cli.updates.slice(beforeReplay).some((n) => n.update.sessionUpdate === 'state_update'), 10_000, 'the replay snapshot');
-    const replayed = cli.updates.slice(beforeReplay).map((n) => n.update);
+    await waitFor(() => own().slice(beforeReplay).some((n) => n.update.sessionUpdate === 'state_update'), 10_000, 'the replay snapshot');
+    const replayed = own().slice(beforeReplay).map((n) => n.update);
     expect(replayed[0]).toMatchObject({ sessionUpdate: 'user_message', content: [{ type: 'text', text: 'go slowly' }] });
     expect(replayed.at(-1)).toEqual({ sessionUpdate: 'state_update', state: 'idle', background: [] });
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/storage/session-store.js';
 import { startRawCli, type RawJsonRpcCli } from '../helpers/raw-json-rpc-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
@@ -30,6 +30,31 @@ function start(cwd: string): RawJsonRpcCli {
   return cli;
 }
 
+/**
+ * The tests that do not stop the process share one CLI (a start is most of a test's CPU), each in
+ * sessions and folders of its own, on a model server that lives as long as it: after each test no
+ * step it queued is left unused. What a test reads of the CLI's output is what came after its own
+ * first line. The bad-image restart runs last on it and restarts it.
+ */
+let sharedModel: ScriptedOpenAIServer;
+let shared: RawJsonRpcCli;
+let sharedCwd: string;
+beforeAll(async () => {
+  sharedModel = await startScriptedOpenAIServer();
+  sharedCwd = project();
+  shared = startRawCli({ cwd: sharedCwd, args: ['--model', 'openai-compatible:scripted', '--base-url', sharedModel.url] });
+  await ready(shared);
+});
+afterEach(() => {
+  expect(shared.violations, 'stdout carries only JSON-RPC').toEqual([]);
+  expect(sharedModel.pending(), 'scripted steps this test queued and no request took').toBe(0);
+});
+afterAll(async () => {
+  await shared?.close();
+  expect(shared?.violations, 'stdout carries only JSON-RPC').toEqual([]);
+  await sharedModel?.close();
+});
+
 async function ready(cli: RawJsonRpcCli): Promise<void> {
   const init = await cli.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   expect(init.result).toBeDefined();
@@ -42,7 +67,7 @@ async function newSession(cli: RawJsonRpcCli, cwd: string): Promise<string> {
 }
 
 async function promptWorks(cli: RawJsonRpcCli, sessionId: string, reply = 'still here'): Promise<void> {
-  model.push({ text: reply });
+  (cli === shared ? sharedModel : model).push({ text: reply });
   const response = await cli.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'are you there?' }] });
   expect(response.result).toEqual({ stopReason: 'end_turn' });
 }
@@ -72,8 +97,7 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
     writeFileSync(join(cwd, 'a-file.txt'), 'not a folder');
     const missing = join(cwd, 'does', 'not', 'exist');
     const rootHadPlaited = existsSync('/.plaited');
-    const cli = start(cwd);
-    await ready(cli);
+    const cli = shared;
     const bad = [
       missing,
       '/',
@@ -106,8 +130,8 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
 
   it('survives a 40 MB line and a deeply nested id with JSON-RPC errors, then serves a normal prompt', async () => {
     const cwd = project();
-    const cli = start(cwd);
-    await ready(cli);
+    const cli = shared;
+    const before = { messages: cli.messages.length, stderr: cli.stderr().length };
     const sessionId = await newSession(cli, cwd);
     let deep = '1';
     for (let i = 0; i < 5000; i++) deep = `{"a":${deep}}`;
@@ -121,15 +145,15 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
     expect((await cli.response('huge')).error).toMatchObject({ code: -32600, data: { maxMessageBytes: 32 * 1024 * 1024 } });
     await promptWorks(cli, sessionId);
     // The deep id and the late id cannot be recovered: answered with id null, as JSON-RPC prescribes.
-    const nullIds = cli.messages.filter((message) => !Array.isArray(message) && message.id === null && message.error);
+    const nullIds = cli.messages.slice(before.messages).filter((message) => !Array.isArray(message) && message.id === null && message.error);
     expect(nullIds.length).toBe(2);
-    expect(cli.stderr()).toMatch(/refused a \d+-byte message/);
+    expect(cli.stderr().slice(before.stderr)).toMatch(/refused a \d+-byte message/);
   });
 
   it('answers invalid requests that carry an id with -32600 and that id, and a batch per JSON-RPC 2.0', async () => {
     const cwd = project();
-    const cli = start(cwd);
-    await ready(cli);
+    const cli = shared;
+    const before = cli.messages.length;
     await cli.write('{"jsonrpc":"1.0","id":"v1","method":"session/list","params":{}}\n');
     await cli.write('{"id":"no-version","method":"session/list","params":{}}\n');
     await cli.write('{"jsonrpc":"2.0","id":"m-number","method":5}\n');
@@ -140,7 +164,7 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
     for (const id of ['v1', 'no-version', 'm-number', 'm-null', 'm-object', 'p-string', 'b1']) {
       expect((await cli.response(id)).error?.code, id).toBe(-32600);
     }
-    const batch = cli.messages.find(Array.isArray) as Array<{ id: unknown }>;
+    const batch = cli.messages.slice(before).find(Array.isArray) as Array<{ id: unknown }>;
     expect(batch.map((entry) => entry.id)).toEqual(['b1', null]);
     const init = await cli.request('initialize', { protocolVersion: 0, clientCapabilities: {} });
     expect((init.result as { protocolVersion: number }).protocolVersion).toBe(1);
@@ -151,8 +175,7 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
 
   it('pages session/list with opaque cursors and refuses any cursor it did not issue', async () => {
     const cwd = project();
-    const cli = start(cwd);
-    await ready(cli);
+    const cli = shared;
     for (let i = 0; i < 51; i++) await newSession(cli, cwd);
     const first = (await cli.request('session/list', { cwd })).result as { sessions: unknown[]; nextCursor?: string };
     expect(first.sessions).toHaveLength(50);
@@ -167,9 +190,10 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
   });
 
   it('refuses a bad image with -32602, never stores it, and the session keeps working after a restart', async () => {
-    const cwd = project();
-    let cli = start(cwd);
-    await ready(cli);
+    // The first run is the shared CLI, in the folder it started in: no test after this one uses it.
+    const cwd = sharedCwd;
+    let cli = shared;
+    const before = sharedModel.requests.length;
     const sessionId = await newSession(cli, cwd);
     const badBlocks = [
       { type: 'image', data: '!!!not base64', mimeType: 'image/png' },
@@ -186,10 +210,9 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
       expect(response.error?.code, JSON.stringify(block)).toBe(-32602);
       expect(response.error?.message).toMatch(/prompt\[1\]/);
     }
-    expect(model.requests).toHaveLength(0);
+    expect(sharedModel.requests.slice(before)).toHaveLength(0);
     await promptWorks(cli, sessionId, 'first answer');
     await cli.close();
-    clis.splice(clis.indexOf(cli), 1);
 
     cli = start(cwd);
     await ready(cli);

@@ -185,13 +185,25 @@ describe('network auth: start-up', () => {
     expect(response.status).toBe(401);
   });
 
-  it('takes --auth-token over PLAITED_AUTH_TOKEN', async () => {
+  // One start with --auth-token serves both claims about it (what its start logs, and which token it takes).
+  describe('with --auth-token', () => {
     const flag = 'flag-token-0123456789abcdefghij';
-    const cli = await start(project(), ['--auth-token', flag]);
-    expect(cli.stderr()).not.toContain(flag);
-    expect((await initializeHttp(connect(cli.url, { token: flag }))).protocolVersion).toBe(acp.PROTOCOL_VERSION);
-    const envToken = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_AUTH_TOKEN}` }, body: '{}' });
-    expect(envToken.status).toBe(401);
+    let cli: HttpCli;
+    beforeAll(async () => {
+      cli = await start(project(), ['--auth-token', flag]);
+    });
+
+    it('takes --auth-token over PLAITED_AUTH_TOKEN', async () => {
+      expect(cli.stderr()).not.toContain(flag);
+      expect((await initializeHttp(connect(cli.url, { token: flag }))).protocolVersion).toBe(acp.PROTOCOL_VERSION);
+      const envToken = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_AUTH_TOKEN}` }, body: '{}' });
+      expect(envToken.status).toBe(401);
+    });
+
+    it('still takes --auth-token, with a warning that it is visible in /proc/<pid>/cmdline', () => {
+      expect(cli.stderr()).toContain('/proc/<pid>/cmdline');
+      expect(cli.stderr()).toContain('--auth-token-file');
+    });
   });
 
   it('serves without a token under --no-auth on loopback, and refuses to start with --no-auth on another host', async () => {
@@ -219,12 +231,6 @@ describe('network auth: start-up', () => {
     expect(envToken.status).toBe(401);
     expect(cli.stderr()).not.toContain(token);
     expect(cli.stderr()).not.toContain('cmdline');
-  });
-
-  it('still takes --auth-token, with a warning that it is visible in /proc/<pid>/cmdline', async () => {
-    const cli = await start(project(), ['--auth-token', 'flag-token-0123456789abcdefghij']);
-    expect(cli.stderr()).toContain('/proc/<pid>/cmdline');
-    expect(cli.stderr()).toContain('--auth-token-file');
   });
 
   it('refuses to start on a missing or empty --auth-token-file, saying which and what to do', () => {

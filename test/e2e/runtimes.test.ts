@@ -6,25 +6,24 @@ import { describe, expect, it } from 'vitest';
 import { connectAcpHttp, initializeHttp, textOf } from '../adapters/acp/acp-http-client.js';
 import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { project as mcpProject, resultText, startMcpCli } from '../adapters/mcp-server/mcp-test-kit.js';
-import { acpTestBed } from '../helpers/acp-test-bed.js';
-import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
+import { agentText, initialize } from '../helpers/acp-cli.js';
 import { RUNTIMES, runtimeExecutable } from '../helpers/runtimes.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-const bed = acpTestBed({ prefix: 'plaited-runtime-' });
-
-async function newSession(cli: AcpCli, cwd: string): Promise<string> {
-  await initialize(cli);
-  return (await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
-}
+const bed = sharedAcpBed({ prefix: 'plaited-runtime-' });
 
 // The same scenarios through the real binary under each runtime: Node runs better-sqlite3,
 // Bun runs bun:sqlite, and everything above the storage driver is shared.
+// The ACP stdio scenarios of a runtime share one CLI, each in a session and folder of its own; the
+// restart runs after them and restarts that CLI. Other faces and flags keep CLIs of their own.
 describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
+  const shared = bed.shared({ runtime });
+
   it('streams a plain answer over ACP', async () => {
     const cwd = bed.project();
-    const cli = bed.start(cwd, { runtime });
-    const sessionId = await newSession(cli, cwd);
+    const cli = shared.cli;
+    const sessionId = await shared.session(cwd);
     bed.server.push({ text: `Hello from ${runtime}.` });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(response.stopReason).toBe('end_turn');
@@ -34,14 +33,11 @@ describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
   it('asks permission for a write tool and applies it when granted', async () => {
     const cwd = bed.project();
     const asked: acp.RequestPermissionRequest[] = [];
-    const cli = bed.start(cwd, {
-      runtime,
-      onPermission: (request) => {
-        asked.push(request);
-        return { outcome: { outcome: 'selected', optionId: 'allow-once' } };
-      },
+    const cli = shared.cli;
+    const sessionId = await shared.session(cwd, (request) => {
+      asked.push(request);
+      return { outcome: { outcome: 'selected', optionId: 'allow-once' } };
     });
-    const sessionId = await newSession(cli, cwd);
     bed.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: runtime } }] }, { text: 'Written.' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
     expect(response.stopReason).toBe('end_turn');
@@ -52,8 +48,8 @@ describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
   it('cancels a running bash call and leaves no child process', async () => {
     const cwd = bed.project();
     const marker = `plaited-${runtime}-cancel-${process.pid}-${Date.now()}`;
-    const cli = bed.start(cwd, { runtime });
-    const sessionId = await newSession(cli, cwd);
+    const cli = shared.cli;
+    const sessionId = await shared.session(cwd);
     bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 30 && echo ${marker}` } }] });
     const prompt = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
     await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0);
@@ -63,13 +59,14 @@ describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
   });
 
   it('restarts and continues a session with session/load', async () => {
-    const cwd = bed.project();
+    // The first run is the shared CLI, in the folder it started in; it serves no test after this one.
+    const cwd = shared.cwd;
     writeFileSync(join(cwd, 'a.txt'), 'content of a');
-    const first = bed.start(cwd, { runtime });
-    const sessionId = await newSession(first, cwd);
+    const first = shared.cli;
+    const sessionId = await shared.session(cwd);
     bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says: content of a.' });
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is in a.txt?' }] });
-    await bed.closeNow(first);
+    await shared.close();
 
     const second = bed.start(cwd, { runtime });
     await initialize(second);
@@ -86,7 +83,8 @@ describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
     const cwd = bed.project();
     const outside = `/etc/plaited-${runtime}-sandbox-probe-${process.pid}`;
     const cli = bed.start(cwd, { runtime, args: ['--adapter', 'sandbox', '--adapter', 'acp'] });
-    const sessionId = await newSession(cli, cwd);
+    await initialize(cli);
+    const sessionId = (await cli.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
     bed.server.push({ toolCalls: [{ name: 'bash', arguments: { command: `echo inside > in.txt && echo escaped > ${outside}` } }] }, { text: 'Tried.' });
     const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write both' }] });
     expect(response.stopReason).toBe('end_turn');

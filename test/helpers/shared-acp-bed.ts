@@ -1,0 +1,173 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import type * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from './scripted-openai-server.js';
+import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from './acp-cli.js';
+import { initializeV2, startAcpV2Cli, type AcpV2Cli, type StartV2Options } from './acp-v2-cli.js';
+
+/** A CLI checked after the test or the file (v1 or v2). */
+type CheckedCli = { close(): Promise<unknown>; validator: { errors: string[] } };
+
+type PermissionHandler = NonNullable<StartCliOptions['onPermission']>;
+
+/** A CLI started once for the tests of a describe, each test in sessions of its own. */
+export interface SharedAcpCli {
+  readonly cli: AcpCli;
+  /** The folder it started in. */
+  readonly cwd: string;
+  /** What `initialize` answered when it started. */
+  readonly init: acp.InitializeResponse;
+  /** A session in `cwd`; its permission questions go to `onPermission` (default: allow once). */
+  session(cwd: string, onPermission?: PermissionHandler): Promise<string>;
+  /** Closes it now and checks its traffic (a restart test, run last). */
+  close(): Promise<void>;
+}
+
+/** A v2 (draft) client's CLI started once for the tests of a describe or file. */
+export interface SharedAcpV2Cli {
+  readonly cli: AcpV2Cli;
+  readonly cwd: string;
+  readonly init: v2.InitializeResponse;
+  /** Closes it now and checks its traffic (a test of the exit, run last). */
+  close(): Promise<void>;
+}
+
+/**
+ * The set-up of an ACP end-to-end file whose independent tests share CLIs (a CLI start is most of
+ * a test's CPU). One scripted model server for the file: after each test no step it queued may be
+ * left unused (`pending()`), so a step cannot leak into the next test. CLIs a test starts itself
+ * ({@link start}: a restart, its own flags) are closed and schema-checked after it; shared ones
+ * ({@link shared}) are checked after every test and closed after their describe (or the file).
+ */
+export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
+  let server: ScriptedOpenAIServer | undefined;
+  const own: CheckedCli[] = [];
+  const shared: CheckedCli[] = [];
+  const closeShared = async (cli: CheckedCli): Promise<void> => {
+    if (!shared.includes(cli)) return;
+    shared.splice(shared.indexOf(cli), 1);
+    await cli.close();
+    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  };
+  const modelArgs = (): string[] => ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url];
+  beforeAll(async () => {
+    server = await startScriptedOpenAIServer();
+  });
+  afterEach(async () => {
+    for (const cli of own.splice(0)) {
+      await cli.close();
+      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    }
+    for (const cli of shared) expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    expect(server?.pending(), 'scripted steps this test queued and no request took').toBe(0);
+  });
+  afterAll(async () => {
+    for (const cli of shared.splice(0)) {
+      await cli.close();
+      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    }
+    await server?.close();
+  });
+  const bed = {
+    get server(): ScriptedOpenAIServer {
+      if (!server) throw new Error('the model server starts in beforeAll');
+      return server;
+    },
+    project: (): string => mkdtempSync(join(tmpdir(), options.prefix)),
+    /** A CLI of this test's own on the scripted model (`args` after the model's), closed and checked after the test. */
+    start(cwd: string, startOptions: Partial<StartCliOptions> = {}): AcpCli {
+      const cli = startAcpCli({ ...startOptions, cwd, args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])] });
+      own.push(cli);
+      return cli;
+    },
+    /** For a CLI the test closes itself (a restart), to check it now. */
+    async closeNow(cli: CheckedCli): Promise<void> {
+      own.splice(own.indexOf(cli), 1);
+      await cli.close();
+      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    },
+    /** Tracks a CLI the test started another way, to close and check it after the test. */
+    track<C extends CheckedCli>(cli: C): C {
+      own.push(cli);
+      return cli;
+    },
+    /**
+     * One CLI for the tests of the enclosing describe (started and initialized with `capabilities`
+     * in its beforeAll), in `startOptions.cwd` or a project folder of its own; permission questions go to the handler of
+     * their session.
+     */
+    shared(startOptions: Partial<StartCliOptions> = {}, capabilities: acp.ClientCapabilities = {}): SharedAcpCli {
+      const handlers = new Map<string, PermissionHandler>();
+      const allowOnce: PermissionHandler = (request) => ({ outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } });
+      let started: { cli: AcpCli; cwd: string; init: acp.InitializeResponse } | undefined;
+      beforeAll(async () => {
+        const cwd = startOptions.cwd ?? bed.project();
+        const cli = startAcpCli({
+          ...startOptions,
+          cwd,
+          args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])],
+          onPermission: (request) => (handlers.get(request.sessionId) ?? allowOnce)(request),
+        });
+        shared.push(cli);
+        started = { cli, cwd, init: await initialize(cli, capabilities) };
+      });
+      afterAll(async () => {
+        if (started) await closeShared(started.cli);
+      });
+      const get = () => {
+        if (!started) throw new Error('the shared CLI starts in beforeAll');
+        return started;
+      };
+      return {
+        get cli() {
+          return get().cli;
+        },
+        get cwd() {
+          return get().cwd;
+        },
+        get init() {
+          return get().init;
+        },
+        async session(cwd, onPermission) {
+          const { sessionId } = await get().cli.agent.request('session/new', { cwd, mcpServers: [] });
+          if (onPermission) handlers.set(sessionId, onPermission);
+          return sessionId;
+        },
+        close: () => closeShared(get().cli),
+      };
+    },
+    /** Like {@link shared}, for a client of the v2 draft (its permission questions: allow once). */
+    sharedV2(startOptions: Partial<StartV2Options> = {}): SharedAcpV2Cli {
+      let started: { cli: AcpV2Cli; cwd: string; init: v2.InitializeResponse } | undefined;
+      beforeAll(async () => {
+        const cwd = startOptions.cwd ?? bed.project();
+        const cli = startAcpV2Cli({ ...startOptions, cwd, args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])] });
+        shared.push(cli);
+        started = { cli, cwd, init: await initializeV2(cli) };
+      });
+      afterAll(async () => {
+        if (started) await closeShared(started.cli);
+      });
+      const get = () => {
+        if (!started) throw new Error('the shared CLI starts in beforeAll');
+        return started;
+      };
+      return {
+        get cli() {
+          return get().cli;
+        },
+        get cwd() {
+          return get().cwd;
+        },
+        get init() {
+          return get().init;
+        },
+        close: () => closeShared(get().cli),
+      };
+    },
+  };
+  return bed;
+}
