@@ -158,11 +158,18 @@ describe('two A2A replicas sharing one PostgreSQL store', () => {
 
   it('a replica that starts while another runs a task leaves that task alone', async () => {
     const text = words(300, 's');
-    model.push({ text, chunkDelayMs: 30 });
+    // The reply holds mid-stream until the late replica has started and looked: the task is running all that time.
+    let release!: () => void;
+    model.push({ text, holdAfter: { chunks: 5, until: new Promise<void>((resolve) => (release = resolve)) } });
     const running = await startStreaming(await first.client(), 'talk slowly again');
-    const late = await replica('env'); // listening means its restart recovery has run
-    const seen = await (await late.client()).getTask({ tenant: '', id: running.task.id });
-    expect(seen.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    let late: Awaited<ReturnType<typeof replica>>;
+    try {
+      late = await replica('env'); // listening means its restart recovery has run
+      const seen = await (await late.client()).getTask({ tenant: '', id: running.task.id });
+      expect(seen.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    } finally {
+      release();
+    }
     const events = await running.rest;
     expect(eventState(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
     const done = await (await late.client()).getTask({ tenant: '', id: running.task.id });
