@@ -58,14 +58,14 @@ export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {
 type Answer = 'once' | 'always' | 'reject';
 
 /** The permission question, through the tool call in flight on the server. */
-function ask(request: CreateMessageRequestParams, context: McpSessionCallContext, toolCallId: string): Promise<Answer> {
+async function ask(request: CreateMessageRequestParams, context: McpSessionCallContext, toolCallId: string): Promise<Answer> {
   const { emit, sessionId, serverId } = context;
   if (!emit || sessionId === undefined) {
-    return refusal(
+    throw await refusal(
       `Sampling refused: MCP server "${serverId}" asked outside any tool call, so there is no user to ask (set sampling: 'allow' in its config to let it use the model unasked)`,
-    ).then((error) => Promise.reject(error));
+    );
   }
-  if (context.signal?.aborted) return Promise.resolve('reject');
+  if (context.signal?.aborted) return 'reject';
   const preview = request.messages
     .map((message) => (Array.isArray(message.content) ? message.content : [message.content]))
     .flat()

@@ -238,8 +238,8 @@ class SqliteHybridIndex implements HybridIndex {
     embedding?.catch(() => undefined); // awaited below; a throwing BM25 query must not leave it unhandled
     const lexical = mode === 'dense' ? [] : texts.map((text) => this.bm25(text, depth, scope, stopWords));
     let dense: ScoredRow[][] = [];
-    let vectors: Float32Array[] = [];
-    vectors = (await embedding) ?? [];
+    // None when the embedder is absent, or failed to load just now (the index is BM25 only from then on).
+    const vectors = (await embedding) ?? [];
     if (vectors.length > 0) {
       // BM25's candidates get their exact dense score too, even when outside the dense top list.
       const also = this.tuning.denseScoresForBm25 ? lexical.map((hits) => hits.map((hit) => hit.rowid)) : [];
