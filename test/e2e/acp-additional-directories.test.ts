@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
+import { describe, expect, it } from 'vitest';
+import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
+import { initialize } from '../helpers/acp-cli.js';
 import { requireTestModel } from '../model/test-models.js';
 
 const fixtureServer = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/mcp/fixture-server.mjs');
@@ -14,32 +14,10 @@ const fixture: acp.McpServer = { name: 'fixture', command: process.execPath, arg
 /**
  * One model server for the file and one CLI on the embedder test model for the tests that need no
  * other config (a start is ~1 s of CPU): each opens its sessions in a folder of its own (where
- * they are stored); the restart test runs last and restarts it. The
- * sandbox test needs its own config, so its own CLI. After each test no scripted step may be left
- * over and every CLI's traffic matches the schema.
+ * they are stored); the restart test runs last and restarts it. The sandbox test needs its own
+ * config, so its own CLI.
  */
-let server: ScriptedOpenAIServer;
-let shared: { cli: AcpCli; cwd: string; init: acp.InitializeResponse };
-const own: AcpCli[] = [];
-const bed = {
-  get server() {
-    return server;
-  },
-  project: (): string => mkdtempSync(join(tmpdir(), 'plaited-dirs-')),
-  start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
-    const cli = startAcpCli({ ...options, cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
-    own.push(cli);
-    return cli;
-  },
-  async closeNow(cli: AcpCli): Promise<void> {
-    own.splice(own.indexOf(cli), 1);
-    await check(cli);
-  },
-};
-async function check(cli: AcpCli): Promise<void> {
-  await cli.close();
-  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-}
+const bed = sharedAcpBed({ prefix: 'plaited-dirs-' });
 
 function project(): string {
   const cwd = bed.project();
@@ -47,23 +25,6 @@ function project(): string {
   writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: requireTestModel('PLAITED_TEST_EMBED_MODEL'), threads: 1 } }));
   return cwd;
 }
-
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer();
-  const cwd = project();
-  const cli = bed.start(cwd);
-  own.splice(0);
-  shared = { cli, cwd, init: await initialize(cli) };
-});
-afterAll(async () => {
-  await shared?.cli.close();
-  await server?.close();
-});
-afterEach(async () => {
-  for (const cli of own.splice(0)) await check(cli);
-  expect(shared.cli.validator.errors, shared.cli.validator.errors.join('\n')).toEqual([]);
-  expect(server.pending(), 'scripted steps the test left unused').toBe(0);
-});
 
 /** Another folder outside the project, with a file and its own rules file. */
 function extraRoot(): string {
@@ -74,6 +35,8 @@ function extraRoot(): string {
 }
 
 describe('ACP additionalDirectories', () => {
+  const shared = bed.shared({ cwd: project() });
+
   it('extra roots are workspace: file tools reach them, their rules load, MCP roots list them', async () => {
     const cwd = bed.project();
     const extra = extraRoot();
@@ -150,7 +113,7 @@ describe('ACP additionalDirectories', () => {
     const { sessionId } = await cli.agent.request('session/new', { cwd, additionalDirectories: [extra], mcpServers: [] });
     const listed = await cli.agent.request('session/list', { cwd });
     expect(listed.sessions.find((s) => s.sessionId === sessionId)?.additionalDirectories).toEqual([extra]);
-    await check(cli);
+    await shared.close();
 
     // After a restart, resume with the list keeps the root; resume without it drops it.
     const second = bed.start(shared.cwd);

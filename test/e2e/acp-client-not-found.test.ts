@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
+import { describe, expect, it } from 'vitest';
+import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
 
 /** The ways real ACP clients answer `fs/read_text_file` for a file that does not exist. */
 const NOT_FOUND_SHAPES: Array<[string, () => Error]> = [
@@ -23,25 +20,17 @@ interface ClientFiles {
 /**
  * One model server and one CLI for the file (a start is ~1 s of CPU): its client answers each
  * session's file requests the way that session's test set (`files`), so every test has its own
- * client behaviour, session and project folder. After each test no scripted step may be left
- * over and the traffic matches the schema.
+ * client behaviour, session and project folder.
  */
-let server: ScriptedOpenAIServer;
-let cli: AcpCli;
+const bed = sharedAcpBed({ prefix: 'plaited-acp-notfound-' });
 const files = new Map<string, ClientFiles>();
 const filesOf = (sessionId: string): ClientFiles => {
   const found = files.get(sessionId);
   if (!found) throw new Error(`no client files for session ${sessionId}`);
   return found;
 };
-
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer();
-  const cwd = mkdtempSync(join(tmpdir(), 'plaited-acp-notfound-'));
-  cli = startAcpCli({
-    cwd,
-    args: ['--model', 'openai-compatible:scripted', '--base-url', server.url],
-    onPermission: () => ({ outcome: { outcome: 'selected', optionId: 'allow-once' } }),
+const shared = bed.shared(
+  {
     configureClient: (client) => {
       client.onRequest('fs/read_text_file', ({ params }) => filesOf(params.sessionId).read());
       client.onRequest('fs/write_text_file', ({ params }) => {
@@ -49,22 +38,14 @@ beforeAll(async () => {
         return {};
       });
     },
-  });
-  await initialize(cli, { fs: { readTextFile: true, writeTextFile: true } });
-});
-afterAll(async () => {
-  await cli?.close();
-  await server?.close();
-});
-afterEach(() => {
-  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-  expect(server.pending(), 'scripted steps the test left unused').toBe(0);
-});
+  },
+  { fs: { readTextFile: true, writeTextFile: true } },
+);
 
 /** A session in a project folder of its own, whose client reads fail with `readError`. */
 async function session(readError: () => Error): Promise<{ cwd: string; sessionId: string; written: ClientFiles['written'] }> {
-  const cwd = mkdtempSync(join(tmpdir(), 'plaited-acp-notfound-'));
-  const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+  const cwd = bed.project();
+  const sessionId = await shared.session(cwd);
   const written: ClientFiles['written'] = [];
   files.set(sessionId, {
     read: () => {
@@ -78,18 +59,18 @@ async function session(readError: () => Error): Promise<{ cwd: string; sessionId
 describe('write_file through an ACP client that reads files itself', () => {
   it.each(NOT_FOUND_SHAPES)('creates a new file when the client reports not-found as %s', async (_shape, notFound) => {
     const { cwd, sessionId, written } = await session(notFound);
-    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'new.txt', content: 'fresh\n' } }] }, { text: 'Created.' });
-    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'create new.txt' }] });
+    bed.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'new.txt', content: 'fresh\n' } }] }, { text: 'Created.' });
+    const response = await shared.cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'create new.txt' }] });
     expect(response.stopReason).toBe('end_turn');
     expect(written).toEqual([{ path: join(cwd, 'new.txt'), content: 'fresh\n' }]);
-    expect(JSON.stringify(server.requests.at(-1)!.messages)).toContain('Created new.txt');
+    expect(JSON.stringify(bed.server.requests.at(-1)!.messages)).toContain('Created new.txt');
   });
 
   it('still refuses to overwrite when the client fails for another reason', async () => {
     const { sessionId, written } = await session(() => new acp.RequestError(-32603, 'Internal error', { details: 'EACCES: permission denied' }));
-    server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'locked.txt', content: 'x' } }] }, { text: 'ok' });
-    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write locked.txt' }] });
+    bed.server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'locked.txt', content: 'x' } }] }, { text: 'ok' });
+    await shared.cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write locked.txt' }] });
     expect(written).toEqual([]);
-    expect(JSON.stringify(server.requests.at(-1)!.messages)).toContain('Cannot write locked.txt');
+    expect(JSON.stringify(bed.server.requests.at(-1)!.messages)).toContain('Cannot write locked.txt');
   });
 });
