@@ -52,6 +52,21 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
     await cli.close();
     expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
   };
+  /** A CLI started in the enclosing describe's beforeAll (in `cwd` or a project folder of its own) and closed after it. */
+  const startForDescribe = <C extends CheckedCli, I>(cwd: string | undefined, start: (cwd: string) => Promise<{ cli: C; init: I }>) => {
+    let started: { cli: C; cwd: string; init: I } | undefined;
+    beforeAll(async () => {
+      const folder = cwd ?? bed.project();
+      started = { ...(await start(folder)), cwd: folder };
+    });
+    afterAll(async () => {
+      if (started) await closeShared(started.cli);
+    });
+    return () => {
+      if (!started) throw new Error('the shared CLI starts in beforeAll');
+      return started;
+    };
+  };
   const modelArgs = (): string[] => ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url];
   beforeAll(async () => {
     server = await startScriptedOpenAIServer();
@@ -102,9 +117,7 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
     shared(startOptions: Partial<StartCliOptions> = {}, capabilities: acp.ClientCapabilities = {}): SharedAcpCli {
       const handlers = new Map<string, PermissionHandler>();
       const allowOnce: PermissionHandler = (request) => ({ outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } });
-      let started: { cli: AcpCli; cwd: string; init: acp.InitializeResponse } | undefined;
-      beforeAll(async () => {
-        const cwd = startOptions.cwd ?? bed.project();
+      const started = startForDescribe(startOptions.cwd, async (cwd) => {
         const cli = startAcpCli({
           ...startOptions,
           cwd,
@@ -112,62 +125,46 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
           onPermission: (request) => (handlers.get(request.sessionId) ?? allowOnce)(request),
         });
         shared.push(cli);
-        started = { cli, cwd, init: await initialize(cli, capabilities) };
+        return { cli, init: await initialize(cli, capabilities) };
       });
-      afterAll(async () => {
-        if (started) await closeShared(started.cli);
-      });
-      const get = () => {
-        if (!started) throw new Error('the shared CLI starts in beforeAll');
-        return started;
-      };
-      return {
-        get cli() {
-          return get().cli;
-        },
-        get cwd() {
-          return get().cwd;
-        },
-        get init() {
-          return get().init;
-        },
-        async session(cwd, onPermission) {
-          const { sessionId } = await get().cli.agent.request('session/new', { cwd, mcpServers: [] });
+      return Object.assign(new StartedCli(started, closeShared), {
+        async session(cwd: string, onPermission?: PermissionHandler) {
+          const { sessionId } = await started().cli.agent.request('session/new', { cwd, mcpServers: [] });
           if (onPermission) handlers.set(sessionId, onPermission);
           return sessionId;
         },
-        close: () => closeShared(get().cli),
-      };
+      });
     },
     /** Like {@link shared}, for a client of the v2 draft (its permission questions: allow once). */
     sharedV2(startOptions: Partial<StartV2Options> = {}): SharedAcpV2Cli {
-      let started: { cli: AcpV2Cli; cwd: string; init: v2.InitializeResponse } | undefined;
-      beforeAll(async () => {
-        const cwd = startOptions.cwd ?? bed.project();
+      const started = startForDescribe(startOptions.cwd, async (cwd) => {
         const cli = startAcpV2Cli({ ...startOptions, cwd, args: [...(options.args ?? []), ...modelArgs(), ...(startOptions.args ?? [])] });
         shared.push(cli);
-        started = { cli, cwd, init: await initializeV2(cli) };
+        return { cli, init: await initializeV2(cli) };
       });
-      afterAll(async () => {
-        if (started) await closeShared(started.cli);
-      });
-      const get = () => {
-        if (!started) throw new Error('the shared CLI starts in beforeAll');
-        return started;
-      };
-      return {
-        get cli() {
-          return get().cli;
-        },
-        get cwd() {
-          return get().cwd;
-        },
-        get init() {
-          return get().init;
-        },
-        close: () => closeShared(get().cli),
-      };
+      return new StartedCli(started, closeShared);
     },
   };
   return bed;
+}
+
+/** A shared CLI's `cli`, `cwd` and `init`, read once its beforeAll has started it. */
+class StartedCli<C extends CheckedCli, I> {
+  constructor(
+    private readonly started: () => { cli: C; cwd: string; init: I },
+    private readonly closeShared: (cli: CheckedCli) => Promise<void>,
+  ) {}
+  get cli(): C {
+    return this.started().cli;
+  }
+  get cwd(): string {
+    return this.started().cwd;
+  }
+  get init(): I {
+    return this.started().init;
+  }
+  /** Closes it now and checks its traffic (a restart test, or a test of the exit, run last). */
+  close(): Promise<void> {
+    return this.closeShared(this.started().cli);
+  }
 }
