@@ -9,6 +9,7 @@ import { RECORDED, startProviderWireServer, type ProviderWireServer, type WireRe
 import { waitFor } from '../helpers/wait-for.js';
 import { agentText, CLI, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { initializeV2, startAcpV2Cli, statesOf, type AcpV2Cli } from '../helpers/acp-v2-cli.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /**
  * Unstable v1 `providers/list`, `providers/set`, `providers/disable` through the built CLI: the
@@ -74,8 +75,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   for (const cli of clis.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    await closeChecked(cli);
   }
   if (sharedCli) expect(sharedCli.validator.errors, sharedCli.validator.errors.join('\n')).toEqual([]);
   expect([first.pending(), second.pending()], 'scripted steps the test left unused').toEqual([0, 0]);

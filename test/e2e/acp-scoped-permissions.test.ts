@@ -9,6 +9,7 @@ import { agentText, initialize, startAcpCli, type AcpCli, type StartCliOptions }
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { promptCalling, promptedCall } from '../adapters/sandbox/prompted-call.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /**
  * The tests run at the same time, each with CLIs, a project and a user config folder of its own,
@@ -42,8 +43,7 @@ function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
 /** Closes `cli` and checks all it said against the ACP schema. */
 async function closeAndCheck(cli: AcpCli): Promise<void> {
   running.delete(cli);
-  await cli.close();
-  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  await closeChecked(cli);
 }
 
 function lastUserText(request: RecordedRequest): string {

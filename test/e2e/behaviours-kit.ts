@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer, type RecordedRequest } from '../helpers/scripted-openai-server.js';
 import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
 import { waitFor as waitUntil } from '../helpers/wait-for.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /** Shared set-up of the behaviour scenarios: a scripted model server per test, CLIs closed and schema-checked after. */
 export const state: { server: ScriptedOpenAIServer; script: Script | undefined } = { server: undefined!, script: undefined };
@@ -23,8 +24,7 @@ export function useScenario(): void {
   });
   afterEach(async () => {
     for (const cli of clis.splice(0)) {
-      await cli.close();
-      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+      await closeChecked(cli);
     }
     await state.server.close();
   });
@@ -56,8 +56,7 @@ export function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpC
 /** Closes a CLI now (a restart), still checking what it said against the schema. */
 export async function stop(cli: AcpCli): Promise<void> {
   clis.splice(clis.indexOf(cli), 1);
-  await cli.close();
-  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  await closeChecked(cli);
 }
 
 export async function newSession(cli: AcpCli, cwd: string, capabilities: acp.ClientCapabilities = {}) {

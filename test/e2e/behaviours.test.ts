@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { newSession, project, prompt, route, start, state, systemOf, updatesOf, useScenario, waitFor } from './behaviours-kit.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 useScenario();
 
@@ -175,8 +176,7 @@ describe('behaviours through the CLI over ACP', () => {
     expect(updatesOf(cli, sessionId, 'current_mode_update').map((update) => update.currentModeId)).toEqual(['plan', 'default']);
     expect(readFileSync(join(cwd, 'plan.md'), 'utf8')).toBe('executed');
     // The shared CLI's last test: it is restarted (the session is stored in its project folder).
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    await closeChecked(cli);
     const again = start(cwd);
     await initialize(again);
     const loaded = await again.agent.request('session/load', { sessionId, cwd, mcpServers: [] });

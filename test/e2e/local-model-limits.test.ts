@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { requireTestModel } from '../model/test-models.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /**
  * The in-process llama.cpp provider at its limits, through the real CLI with the tiny GGUF (random
@@ -13,11 +14,6 @@ import { requireTestModel } from '../model/test-models.js';
  */
 const modelPath = requireTestModel('PLAITED_TEST_CHAT_MODEL');
 const clis: AcpCli[] = [];
-
-async function closeChecked(cli: AcpCli): Promise<void> {
-  await cli.close();
-  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
-}
 
 afterEach(async () => {
   for (const cli of clis.splice(0)) await closeChecked(cli);

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /** Turns and restarts of the real CLI: generous for a loaded CI machine (a bound, not a measure). */
 const RESTART_TIMEOUT_MS = 90_000;
@@ -25,13 +26,9 @@ async function start(): Promise<AcpCli> {
   await initialize(started);
   return started;
 }
-async function check(closing: AcpCli): Promise<void> {
-  await closing.close();
-  expect(closing.validator.errors, closing.validator.errors.join('\n')).toEqual([]);
-}
 /** Closes the running CLI, checks its traffic, and starts it again in the same folder. */
 async function restart(): Promise<AcpCli> {
-  await check(cli);
+  await closeChecked(cli);
   cli = await start();
   return cli;
 }
@@ -106,7 +103,7 @@ describe('a malformed stream chunk next to a tool call', () => {
     const sessionId = await newSession(first, cwd);
     server.push({ text: 'hello' });
     await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-    await check(first);
+    await closeChecked(first);
 
     // What an older release left behind: the assistant's call stored, its result never.
     const db = new Database(join(cwd, '.plaited/state/state.db'));

@@ -7,6 +7,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { RECORDED, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, wireErrors, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 import { checkedClis } from '../helpers/acp-test-bed.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /**
  * Model calls that fail for a while: 429/5xx are retried after the server's `retry-after`
@@ -37,8 +38,7 @@ const shared = (() => {
   });
   afterAll(async () => {
     for (const { cli } of clis.values()) {
-      await cli.close();
-      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+      await closeChecked(cli);
     }
     await server?.close();
   });

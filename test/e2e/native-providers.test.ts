@@ -17,6 +17,7 @@ import {
   type ProviderWireServer,
   type WireReply,
 } from '../helpers/provider-wire-server.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /**
  * The native providers through the built CLI, against a local server replaying streams recorded
@@ -52,8 +53,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   for (const cli of own.splice(0)) {
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    await closeChecked(cli);
   }
   expect(wire.requests, 'every scripted reply was asked for, and no more').toHaveLength(pushed);
 });

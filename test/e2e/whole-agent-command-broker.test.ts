@@ -11,6 +11,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } from '../adapters/sandbox/acp-cli-harness.js';
 import { promptCalling, promptedCall } from '../adapters/sandbox/prompted-call.js';
 import { requirePrograms } from '../adapters/sandbox/sandbox-fixture.js';
+import { closeChecked } from '../helpers/close-checked.js';
 
 /**
  * Issue 21, whole-agent sandbox: the launcher runs each command the sandboxed agent approves in a
@@ -54,8 +55,7 @@ function start(cwd: string, options: Partial<StartCliOptions> = {}): AcpCli {
 /** Closes `cli` and checks all it said against the ACP schema. */
 async function closeAndCheck(cli: AcpCli): Promise<void> {
   running.delete(cli);
-  await cli.close();
-  expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+  await closeChecked(cli);
 }
 
 /** A project and a user config folder of its own (where "always" rules persist). */

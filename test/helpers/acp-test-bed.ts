@@ -1,12 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from './scripted-openai-server.js';
 import { startAcpCli, type AcpCli, type StartCliOptions } from './acp-cli.js';
-
-/** A CLI checked after the test (v1 or v2). */
-type CheckedCli = { close(): Promise<unknown>; validator: { errors: string[] } };
+import { closeChecked, type CheckedCli } from './close-checked.js';
 
 /**
  * A fresh model server per test (so a step one test left unused never leaks into the next), and
@@ -20,8 +18,7 @@ export function checkedClis<S extends { close(): Promise<unknown> }>(startServer
   });
   afterEach(async () => {
     for (const cli of clis.splice(0)) {
-      await cli.close();
-      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+      await closeChecked(cli);
     }
     await server?.close();
   });
@@ -38,8 +35,7 @@ export function checkedClis<S extends { close(): Promise<unknown> }>(startServer
     /** For a CLI the test closes itself (a restart), to check it now. */
     async closeNow(cli: CheckedCli): Promise<void> {
       clis.splice(clis.indexOf(cli), 1);
-      await cli.close();
-      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+      await closeChecked(cli);
     },
   };
 }

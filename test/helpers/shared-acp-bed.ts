@@ -7,9 +7,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from './scripted-openai-server.js';
 import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from './acp-cli.js';
 import { initializeV2, startAcpV2Cli, type AcpV2Cli, type StartV2Options } from './acp-v2-cli.js';
-
-/** A CLI checked after the test or the file (v1 or v2). */
-type CheckedCli = { close(): Promise<unknown>; validator: { errors: string[] } };
+import { closeChecked, type CheckedCli } from './close-checked.js';
 
 type PermissionHandler = NonNullable<StartCliOptions['onPermission']>;
 
@@ -49,8 +47,7 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
   const closeShared = async (cli: CheckedCli): Promise<void> => {
     if (!shared.includes(cli)) return;
     shared.splice(shared.indexOf(cli), 1);
-    await cli.close();
-    expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+    await closeChecked(cli);
   };
   /** A CLI started in the enclosing describe's beforeAll (in `cwd` or a project folder of its own) and closed after it. */
   const startForDescribe = <C extends CheckedCli, I>(cwd: string | undefined, start: (cwd: string) => Promise<{ cli: C; init: I }>) => {
@@ -73,16 +70,14 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
   });
   afterEach(async () => {
     for (const cli of own.splice(0)) {
-      await cli.close();
-      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+      await closeChecked(cli);
     }
     for (const cli of shared) expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
     expect(server?.pending(), 'scripted steps this test queued and no request took').toBe(0);
   });
   afterAll(async () => {
     for (const cli of shared.splice(0)) {
-      await cli.close();
-      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+      await closeChecked(cli);
     }
     await server?.close();
   });
@@ -101,8 +96,7 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
     /** For a CLI the test closes itself (a restart), to check it now. */
     async closeNow(cli: CheckedCli): Promise<void> {
       own.splice(own.indexOf(cli), 1);
-      await cli.close();
-      expect(cli.validator.errors, cli.validator.errors.join('\n')).toEqual([]);
+      await closeChecked(cli);
     },
     /** Tracks a CLI the test started another way, to close and check it after the test. */
     track<C extends CheckedCli>(cli: C): C {

@@ -11,6 +11,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../../helpers/acp-cli.js';
 import { requireBuiltCli } from './acp-cli-harness.js';
 import { FIXTURE_KEY, requirePrograms } from './sandbox-fixture.js';
+import { closeChecked } from '../../helpers/close-checked.js';
 
 const FILE_READER_SERVER = fileURLToPath(new URL('../../fixtures/sandbox/file-reader-mcp-server.mjs', import.meta.url));
 
@@ -67,8 +68,7 @@ afterEach(() => {
 afterAll(async () => {
   await cli?.close();
   for (const next of restarted) {
-    await next.close();
-    expect(next.validator.errors, next.validator.errors.join('\n')).toEqual([]);
+    await closeChecked(next);
   }
   await server?.close();
 });
