@@ -32,7 +32,8 @@ export async function openEmbedder(config: PlaitedConfig, projectDir: string): P
   try {
     const embedder = await projectEmbedder(config, projectDir);
     const usable = await usableEmbedder(embedder);
-    return usable.embedder ? usable : (await embedder.close(), usable);
+    if (!usable.embedder) await embedder.close();
+    return usable;
   } catch (error) {
     return { unavailable: unavailableReason(error) };
   }
