@@ -14,15 +14,24 @@ import { validateContentParts } from './validate-content-parts.js';
 /** A prompt let in (its live session), or the events that answer it without a turn. */
 export type Admission = { live: LiveSession } | { answer: AgentOutput[] };
 
+/** A prompt that reaches a stopping agent: answered `agent_draining`, no turn. */
+export function drainingAnswer(sessionId: string): { answer: AgentOutput[] } {
+  return { answer: [{ type: 'error', sessionId, error: errorInfo(drainingError(), 'agent_draining') }] };
+}
+
 /**
  * Before a turn: the agent is running, the prompt's content is valid (checked before anything
  * is stored: a saved undecodable attachment would fail every later turn), the session opens,
  * and `/permissions` (and an extension's own command, like `/mcp`) is answered by the agent itself
- * (not part of the model's history).
+ * (not part of the model's history). A stop that begins meanwhile waits for the admission.
  */
 export async function admitPrompt(core: AgentCore, input: PromptInput): Promise<Admission> {
+  if (core.stopped) return drainingAnswer(input.sessionId);
+  return core.admitted.run(() => admit(core, input));
+}
+
+async function admit(core: AgentCore, input: PromptInput): Promise<Admission> {
   const { sessionId, prompt } = input;
-  if (core.stopped) return { answer: [{ type: 'error', sessionId, error: errorInfo(drainingError(), 'agent_draining') }] };
   const problem = validateContentParts(prompt);
   if (problem) return { answer: [{ type: 'error', sessionId, error: { code: 'invalid_input', message: `${problem.path} ${problem.reason}` } }] };
   let live: LiveSession;

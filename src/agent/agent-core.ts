@@ -1,3 +1,4 @@
+import type { AdmittedWork } from './admitted-work.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { PermissionRuleStore } from '../storage/permission-rule-file.js';
 import type { SessionStores } from '../storage/session-storage.js';
@@ -36,6 +37,8 @@ export interface AgentCore {
   /** Tools only the core offers: `task` (with sub-agents) and `exit_plan_mode` (in plan mode). */
   coreTools(): { task: AnyTool | undefined; exitPlanMode: AnyTool };
   stopped: boolean;
+  /** Prompts and session requests let in before the stop began: `stop` waits for them (stop-agent.ts). */
+  readonly admitted: AdmittedWork;
 }
 
 /** The session's remembered answers beside the project's. */

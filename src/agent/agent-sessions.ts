@@ -1,42 +1,44 @@
 import type { SessionManager } from './agent.js';
 import type { AgentCore } from './agent-core.js';
-import { drainingError } from './stop-agent.js';
+import type { LocalSessionManager } from './session-manager.js';
+import { whileRunning } from './stop-agent.js';
 
 /**
  * `Agent.sessions`: the session manager, opened on first use; a mode change is published, a closed
  * session's calls and commands stop. Once the agent is stopping, only `close` is let through: the
- * rest would open sessions (take leases) or read a store that is about to close.
+ * rest would open sessions (take leases) or read a store that is about to close. A request let in
+ * before the stop began is waited for by the stop (`whileRunning`).
  */
 export function agentSessions(core: AgentCore): SessionManager {
-  const manager = async () => {
-    if (core.stopped) throw drainingError();
-    return core.manager();
-  };
+  const withManager = <T>(work: (manager: LocalSessionManager) => Promise<T>) => whileRunning(core, async () => work(await core.manager()));
   const release = async (id: string) => {
     core.runningCalls.forget(id);
     await core.background.stopSession(id);
   };
   return {
-    create: async (options) => {
-      const info = await (await manager()).create(options);
-      core.events.fresh.add(info.sessionId);
-      return info;
-    },
-    fork: async (id, options) => {
-      const info = await (await manager()).fork(id, options);
-      core.events.fresh.add(info.sessionId);
-      return info;
-    },
-    get: async (id, cwd) => (await manager()).get(id, cwd),
-    list: async (options) => (await manager()).list(options),
-    activate: async (id, cwd) => (await (await manager()).open(id, cwd)).info,
-    history: async (id, cwd) => (await manager()).history(id, cwd),
-    replay: async (id, cwd, signal) => (await manager()).replay(id, cwd, signal),
-    setMode: async (id, mode) => {
-      await (await manager()).setMode(id, mode);
-      core.events.publish({ type: 'mode-change', sessionId: id, modeId: mode });
-    },
-    setOptions: async (id, options) => (await manager()).setOptions(id, options),
+    create: (options) =>
+      withManager(async (manager) => {
+        const info = await manager.create(options);
+        core.events.fresh.add(info.sessionId);
+        return info;
+      }),
+    fork: (id, options) =>
+      withManager(async (manager) => {
+        const info = await manager.fork(id, options);
+        core.events.fresh.add(info.sessionId);
+        return info;
+      }),
+    get: (id, cwd) => withManager((manager) => manager.get(id, cwd)),
+    list: (options) => withManager((manager) => manager.list(options)),
+    activate: (id, cwd) => withManager(async (manager) => (await manager.open(id, cwd)).info),
+    history: (id, cwd) => withManager((manager) => manager.history(id, cwd)),
+    replay: (id, cwd, signal) => withManager((manager) => manager.replay(id, cwd, signal)),
+    setMode: (id, mode) =>
+      withManager(async (manager) => {
+        await manager.setMode(id, mode);
+        core.events.publish({ type: 'mode-change', sessionId: id, modeId: mode });
+      }),
+    setOptions: (id, options) => withManager((manager) => manager.setOptions(id, options)),
     close: async (id, options) => {
       if (options?.ifIdle && core.background.running(id).length > 0) return;
       const opened = await core.manager();
@@ -44,6 +46,6 @@ export function agentSessions(core: AgentCore): SessionManager {
       await release(id);
       await opened.close(id);
     },
-    delete: (id) => release(id).then(async () => (await manager()).delete(id)),
+    delete: (id) => release(id).then(() => withManager((manager) => manager.delete(id))),
   };
 }

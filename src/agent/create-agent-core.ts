@@ -1,3 +1,4 @@
+import { AdmittedWork } from './admitted-work.js';
 import { BackgroundProcesses } from '../tools/background-processes.js';
 import type { SessionStores } from '../storage/session-storage.js';
 import { asSessionStores } from '../storage/sqlite/as-session-stores.js';
@@ -57,6 +58,7 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
     sessionModel: options.sessionModel ?? (() => model()),
     coreTools: () => (coreTools ??= createCoreTools(core, options.subagents)),
     stopped: false,
+    admitted: new AdmittedWork(),
   };
   return core;
 }

@@ -6,7 +6,7 @@ import { createAgentCore } from './create-agent-core.js';
 import type { CreateAgentOptions } from './create-agent-options.js';
 import { offeredTools } from './offered-tools.js';
 import { runSessionTurn } from './run-session-turn.js';
-import { drainingError, stopAgent } from './stop-agent.js';
+import { drainingError, stopAgent, whileRunning } from './stop-agent.js';
 import { parseConfig } from '../config/parse-config.js';
 
 export type { AgentHooks, CreateAgentOptions, SubagentOptions } from './create-agent-options.js';
@@ -26,13 +26,15 @@ export function createAgent(options: CreateAgentOptions): Agent {
     cancelToolCall: (sessionId, toolCallId) => core.runningCalls.cancel(sessionId, toolCallId),
     backgroundWork: (sessionId) => core.background.running(sessionId),
     subscribe: (listener) => core.events.subscribe(listener),
-    async tools(sessionId) {
-      const live = await (await core.manager()).open(sessionId);
-      await core.extensions.ensure(sessionId, core.events.publish);
-      const runtime = await core.runtimeFor(live.info.cwd);
-      const context = { sessionId, cwd: live.info.cwd, intent: '', signal: new AbortController().signal, runtime, emit: core.events.publish };
-      return offeredTools(core, live, context);
-    },
+    // It opens the session (takes its lease): a request like the others, refused once stopping.
+    tools: (sessionId) =>
+      whileRunning(core, async () => {
+        const live = await (await core.manager()).open(sessionId);
+        await core.extensions.ensure(sessionId, core.events.publish);
+        const runtime = await core.runtimeFor(live.info.cwd);
+        const context = { sessionId, cwd: live.info.cwd, intent: '', signal: new AbortController().signal, runtime, emit: core.events.publish };
+        return offeredTools(core, live, context);
+      }),
     // Nothing to warm up eagerly: cold start matters more than the first prompt's latency.
     start: async () => undefined,
     stop: (options) => stopAgent(core, options),

@@ -1,7 +1,7 @@
 import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { ProcessOptions, PromptInput } from './agent.js';
 import type { AgentCore } from './agent-core.js';
-import { admitPrompt } from './admit-prompt.js';
+import { admitPrompt, drainingAnswer } from './admit-prompt.js';
 import { errorInfo } from './agent-notices.js';
 import { compactTurnHistory } from './compact-turn-history.js';
 import { toUserMessage } from './convert-prompt.js';
@@ -52,6 +52,9 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
       await live.store.appendEvents(sessionId, [userEvent]);
       announce = false;
     }
+    // Checked where the turn joins its session's queue, with no await between: a stop that began
+    // during the admission (or the steering) finds no turn it did not wait for.
+    if (!request.live && core.stopped) return yield* drainingAnswer(sessionId).answer;
     queued = new QueuedTurn(live, options.signal);
     await queued.start();
     const { signal } = queued.controller;

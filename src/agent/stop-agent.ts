@@ -14,12 +14,23 @@ export function drainingError(): AgentError {
 }
 
 /**
- * `Agent.stop`: new turns are refused at once; running ones get up to `graceMs` to finish, then
+ * Runs `work` (a prompt's admission, a session request) unless the agent is stopping, which
+ * answers `agent_draining`; `stop` waits for work let in before it closes sessions and stores.
+ */
+export function whileRunning<T>(core: AgentCore, work: () => Promise<T>): Promise<T> {
+  if (core.stopped) return Promise.reject(drainingError());
+  return core.admitted.run(work);
+}
+
+/**
+ * `Agent.stop`: new turns are refused at once, and what was let in just before (an admission, a
+ * session request) is waited for; running ones get up to `graceMs` to finish, then
  * are cancelled (their replies marked interrupted) and waited for; then background commands stop,
  * sessions close (their leases released), extensions and the agent's own stores close.
  */
 export async function stopAgent(core: AgentCore, options: { graceMs?: number } = {}): Promise<void> {
   core.stopped = true;
+  await core.admitted.settled();
   const opened = core.openedManager();
   const manager = opened ? await opened.catch(() => undefined) : undefined;
   if (manager) await finishTurns(manager, options.graceMs ?? 0);
