@@ -57,8 +57,11 @@ export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapt
   return candidate as AgentAdapter<unknown, unknown>;
 }
 
-/** The package's entry beside this file: dist/src/index.js when built, src/index.ts when Bun runs the sources. */
+/**
+ * The package's entry as the running code sees it: library.js beside this file in the bundled CLI
+ * (dist/bin, tools/bundle-cli.mjs), dist/src/index.js in tsc's build, src/index.ts when Bun runs the sources.
+ */
 function packageEntry(): string {
-  const built = fileURLToPath(new URL('../index.js', import.meta.url));
-  return existsSync(built) ? built : fileURLToPath(new URL('../index.ts', import.meta.url));
+  const candidates = ['./library.js', '../index.js', '../index.ts'].map((path) => fileURLToPath(new URL(path, import.meta.url)));
+  return candidates.find((path) => existsSync(path)) ?? candidates[candidates.length - 1]!;
 }

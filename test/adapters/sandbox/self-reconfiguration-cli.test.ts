@@ -169,11 +169,9 @@ describe.concurrent.each(SANDBOXED)('self-reconfiguration through the real CLI: 
 });
 
 describe.concurrent('a custom adapter file inside the project is loaded at start: read-only to the agent', () => {
-  const ACP_ADAPTER = new URL('../../../dist/src/adapters/acp/acp-adapter.js', import.meta.url).href;
-  const SANDBOX_ADAPTER = new URL('../../../dist/src/adapters/sandbox/sandbox-adapter.js', import.meta.url).href;
+  // 'plaited-agent' is the running agent (the loader resolves it): the adapters share its protected list.
   const ADAPTER_SOURCE = [
-    `import { acpAdapter } from ${JSON.stringify(ACP_ADAPTER)};`,
-    `import { sandboxAdapter } from ${JSON.stringify(SANDBOX_ADAPTER)};`,
+    "import { acpAdapter, sandboxAdapter } from 'plaited-agent';",
     'export default { name: "project-acp", async wrap(agent, options) { return acpAdapter.wrap(await sandboxAdapter.wrap(agent, { config: options.config }), options); } };',
     '',
   ].join('\n');
