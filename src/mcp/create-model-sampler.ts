@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { McpSessionCallContext } from './mcp-registry-types.js';
 
@@ -33,6 +33,8 @@ export function createModelSampler(options: ModelSamplerOptions) {
         ),
       };
     });
+    // Loaded with the first request: the AI SDK stays out of a session's start.
+    const { generateText } = await import('ai');
     const result = await generateText({
       model,
       system: request.systemPrompt,

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonSchemaValidator } from '../../src/mcp/json-schema-validator.js';
 
 describe('JsonSchemaValidator', () => {
   const validator = new JsonSchemaValidator();
+  beforeAll(() => validator.load());
 
   it('validates draft-07 and 2020-12 schemas with path: message errors', () => {
     const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, mode: { enum: ['a', 'b'] } }, required: ['n'] };
@@ -26,13 +27,20 @@ describe('JsonSchemaValidator', () => {
 });
 
 describe('JsonSchemaValidator dialects', () => {
-  it('reads unlabelled schemas as 2020-12 and falls back to draft-07 for tuple items', () => {
+  it('reads unlabelled schemas as 2020-12 and falls back to draft-07 for tuple items', async () => {
     const validator = new JsonSchemaValidator();
+    await validator.load();
     const unlabelled = { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } };
     expect(validator.validate(unlabelled, { pair: ['a', 'b'] })).toEqual({ ok: false, error: 'pair.1: must be number' });
     const draft7Tuple = { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } } };
     expect(validator.validate(draft7Tuple, { pair: ['a', 'b'] })).toEqual({ ok: false, error: 'pair.1: must be number' });
     const labelled = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { x: { type: 'string' } } };
     expect(validator.validate(labelled, { x: 1 })).toEqual({ ok: false, error: 'x: must be string' });
+  });
+});
+
+describe('JsonSchemaValidator before load', () => {
+  it('refuses to validate, naming the call that was skipped', () => {
+    expect(() => new JsonSchemaValidator().validate({ type: 'object' }, {})).toThrow(/await load\(\)/);
   });
 });
