@@ -61,12 +61,12 @@ describe('ACP v2 draft over stdio: JSON-RPC batches are answered as JSON-RPC 2.0
       ['c', -32600],
     ]);
 
-    // Only notifications: no answer at all (the next request's answer is the next thing written).
+    // Only notifications: no answer at all (the next request's answer is the next answer written).
     const before = cli.messages.length;
     await cli.write(`${JSON.stringify([cancel, cancel])}\n`);
     const next = await cli.request('session/list', {}, 'after');
     expect(next.result).toBeDefined();
-    expect(cli.messages.slice(before)).toEqual([next]);
+    expect(answersSince(cli, before)).toEqual([next]);
 
     expect(await answerTo(cli, '[]')).toMatchObject({ id: null, error: { code: -32600 } });
     const deep = `[{"jsonrpc":"2.0","id":"deep","method":"session/list","params":{"x":${'['.repeat(200)}${']'.repeat(200)}}}]`;
@@ -189,9 +189,13 @@ async function openSocket(url: string): Promise<{ socket: WebSocket; frames: Arr
 }
 
 /** Writes `line` and resolves with the next message the CLI writes. */
+/** What the agent wrote after `count` that answers something: a notification (a late `session/update`) may come any time. */
+const answersSince = (cli: RawJsonRpcCli, count: number) =>
+  cli.messages.slice(count).filter((message) => Array.isArray(message) || !(typeof message.method === 'string' && message.id === undefined));
+
 async function answerTo(cli: RawJsonRpcCli, line: string): Promise<RawMessage | RawMessage[]> {
   const count = cli.messages.length;
   await cli.write(`${line}\n`);
-  await waitFor(() => cli.messages.length > count, 20_000, `an answer to ${line.slice(0, 40)}`);
-  return cli.messages[count]!;
+  await waitFor(() => answersSince(cli, count).length > 0, 20_000, `an answer to ${line.slice(0, 40)}`);
+  return answersSince(cli, count)[0]!;
 }
