@@ -60,6 +60,15 @@ describe('the public entry (src/index.ts)', () => {
     }
   });
 
+  it("the bundled CLI's library entry (what an adapter's 'plaited-agent' resolves to) exports what the package entry does", () => {
+    const script = `const [a, b] = await Promise.all([import(${JSON.stringify(ENTRY)}), import(${JSON.stringify(join(root, 'dist/bin/library.js'))})]); console.log(JSON.stringify([Object.keys(a).sort(), Object.keys(b).sort()]));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const [entry, library] = JSON.parse(run.stdout.trim()) as [string[], string[]];
+    expect(entry.length).toBeGreaterThan(20);
+    expect(library).toEqual(entry);
+  });
+
   it('exports the built-in adapters as typed values; acpAdapter serves ACP over any stream pair without the CLI', async () => {
     // Typed options and results: these assignments are what tsconfig.test.json checks.
     const adapters: [AgentAdapter<AcpAdapterOptions, AcpStdioServer>, AgentAdapter<McpServerAdapterOptions, McpServerHandle>, AgentAdapter<A2aAdapterOptions, A2aServer>, AgentAdapter<SandboxAdapterOptions, Agent>] = [
