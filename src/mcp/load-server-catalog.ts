@@ -41,9 +41,11 @@ export interface LoadCatalogOptions {
 export async function loadServerCatalog(state: ServerState, kinds: ReadonlySet<McpListKind>, options: LoadCatalogOptions): Promise<IndexDocument[]> {
   const { client, config, sessionId } = state;
   const reads: Promise<void>[] = [];
-  // ajv loads with the first server that lists tools, not with the registry.
-  if (kinds.has('tools')) await options.validator.load();
-  if (kinds.has('tools')) reads.push(client.listTools().then((definitions) => void (state.tools = buildTools(state, definitions, options))));
+  if (kinds.has('tools')) {
+    // ajv loads with the first server that lists tools, not with the registry.
+    await options.validator.load();
+    reads.push(client.listTools().then((definitions) => void (state.tools = buildTools(state, definitions, options))));
+  }
   if (kinds.has('resources')) {
     reads.push(client.listResources().then((resources) => void (state.resources = resources.map((resource) => ({ ...resource, serverId: config.id })))));
     reads.push(client.listResourceTemplates().then((templates) => void (state.templates = templates.map((template) => ({ ...template, serverId: config.id })))));
