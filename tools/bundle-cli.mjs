@@ -1,10 +1,10 @@
 // Bundles the CLI (bin/plaited-agent.ts and what it imports) into dist/bin, after tsc has built
 // and checked everything: one entry file and its lazily loaded chunks, beside each other. The
 // code stays unminified, so a stack trace reads; no source maps, since theirs would point into
-// node_modules, which the package does not ship. A start then reads a few dozen files instead of
-// ~400 (zod alone is 107): on the 2-core machine a session start costs about 0.47 s of CPU
-// instead of 0.8 (bench "CPU of one session start"). The library (dist/src) stays as tsc wrote
-// it for programs that import 'plaited-agent'.
+// node_modules, which the package does not ship. A session start then reads ~80 files instead of
+// ~400 (zod alone is 107): on the 2-core machine it costs 0.39–0.47 s of CPU instead of
+// 0.69–0.76 (bench "CPU of one session start"). The library (dist/src) stays as tsc wrote it for
+// programs that import 'plaited-agent'.
 //
 // Entries besides the CLI, each a file the running code reaches by a path relative to itself:
 // - library.js: what a custom adapter's `import … from 'plaited-agent'` resolves to, so the
