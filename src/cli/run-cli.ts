@@ -9,7 +9,6 @@ import { formatInvalid, loadConfig } from '../config/load-config.js';
 import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
-import { createDefaultAgent } from '../default-agent.js';
 import { useProcessLedger } from '../tools/process-ledger.js';
 import { ensureStateFolder } from '../storage/state-folder.js';
 import { redactStoreUrl } from '../storage/redact-store-url.js';
@@ -122,6 +121,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   }
   // Loaded only when the OTEL_* variables ask for traces: nothing of the SDK at a cold start otherwise.
   const telemetry = telemetryEnabled() ? await (await import('./start-telemetry.js')).startTelemetry(packageVersion(), (message) => log('warn', message)) : undefined;
+  // Loaded here, not at the top: `--version`, the one-shot commands and the whole-agent sandbox's
+  // parent (which only pipes the protocol through) never build an agent.
+  const { createDefaultAgent } = await import('../default-agent.js');
   const agent = createDefaultAgent({
     config,
     log,
