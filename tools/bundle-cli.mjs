@@ -1,7 +1,7 @@
-// Bundles the CLI (bin/plaited-agent.ts and what it imports) into dist/bin, after tsc has built
-// and checked everything: one entry file and its lazily loaded chunks, beside each other. The
-// code stays unminified, so a stack trace reads; no source maps, since theirs would point into
-// node_modules, which the package does not ship. A session start then reads ~80 files instead of
+// Bundles the CLI tsc built (dist/bin/plaited-agent.js and what it imports) into dist/bin: one
+// entry file and its lazily loaded chunks, beside each other. tsc stays the one compiler of the
+// shipped code: the bundler only joins its output. The code stays unminified, so a stack trace
+// reads; no source maps, since theirs would point into node_modules, which the package does not ship. A session start then reads ~80 files instead of
 // ~400 (zod alone is 107): on the 2-core machine it costs 0.39–0.47 s of CPU instead of
 // 0.69–0.76 (bench "CPU of one session start"). The library (dist/src) stays as tsc wrote it for
 // programs that import 'plaited-agent'.
@@ -23,18 +23,16 @@ const builtins = new Set(builtinModules);
 const external = (id) =>
   id.startsWith('node:') || id.startsWith('bun:') || builtins.has(id) || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
 
-// tsc wrote dist/bin/plaited-agent.js (and its map and types); the bundle replaces them.
 const entry = 'dist/bin/plaited-agent.js';
 const bundle = await rolldown({
   input: {
-    'plaited-agent': 'bin/plaited-agent.ts',
-    library: 'src/index.ts',
-    'sandbox-child-preload': 'src/adapters/sandbox/sandbox-child-preload.ts',
-    'bun-sqlite-database': 'src/storage/sqlite/bun-sqlite-database.ts',
+    'plaited-agent': entry,
+    library: 'dist/src/index.js',
+    'sandbox-child-preload': 'dist/src/adapters/sandbox/sandbox-child-preload.js',
+    // Built by tsconfig.bun.json.
+    'bun-sqlite-database': 'dist/src/storage/sqlite/bun-sqlite-database.js',
   },
   platform: 'node',
-  // The sources import each other as './x.js' (NodeNext), meaning './x.ts'.
-  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
   external,
   // A dependency's own warnings (its `eval`, say) are not ours to act on; errors still fail the build.
   onLog(level, log, handler) {
