@@ -1,5 +1,3 @@
-import { parse as parseYaml } from 'yaml';
-
 /**
  * Splits a markdown file into its YAML frontmatter and body. Returns an error string
  * instead of throwing: callers (the skill loader) turn it into a diagnostic.
@@ -10,16 +8,18 @@ export type FrontmatterResult =
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
 
-export function parseFrontmatter(text: string): FrontmatterResult {
+export async function parseFrontmatter(text: string): Promise<FrontmatterResult> {
   const open = OPEN.exec(text);
   if (!open) return { ok: false, error: 'missing YAML frontmatter (the file must start with a "---" line)' };
   const rest = text.slice(open[0].length);
   const close = /^---[ \t]*$/m.exec(rest);
   if (!close) return { ok: false, error: 'unterminated YAML frontmatter (no closing "---" line)' };
   const yamlText = rest.slice(0, close.index);
+  // Loaded with the first skill: a start without skills does not compile the YAML parser (240 KB).
+  const { parse } = await import('yaml');
   let data: unknown;
   try {
-    data = parseYaml(yamlText);
+    data = parse(yamlText);
   } catch (error) {
     return { ok: false, error: `invalid YAML frontmatter: ${(error as Error).message.split('\n')[0]}` };
   }

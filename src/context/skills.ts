@@ -184,7 +184,7 @@ async function loadSkill(file: string, root: string, maxFileBytes: number, diagn
     diagnostics.push({ level: 'error', code: 'unreadable', path: file, message: `cannot read SKILL.md: ${(error as Error).message}` });
     return undefined;
   }
-  const parsed = parseFrontmatter(text);
+  const parsed = await parseFrontmatter(text);
   if (!parsed.ok) {
     diagnostics.push({ level: 'error', code: 'invalid-frontmatter', path: file, message: parsed.error });
     return undefined;

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool-result.js';
@@ -78,6 +77,7 @@ export const editFileTool = defineTool({
     }
 
     const line = oldText.slice(0, firstIndex).split('\n').length;
+    const { createTwoFilesPatch } = await import('diff'); // with the first edit, not with every start
     // Without the "Index:" and "====" header lines: tokens the model does not need.
     const patch = createTwoFilesPatch(display, display, oldText, newText, undefined, undefined, { context: 3 })
       .split('\n')

@@ -1,4 +1,3 @@
-import { convert } from 'html-to-text';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import type { Tool } from '../contracts/tool.js';
@@ -54,7 +53,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
           );
           const { text, truncated } = await readCapped(response, maxBytes, signal);
           const type = response.headers.get('content-type') ?? '';
-          const readable = type.includes('html') ? convert(text, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : text;
+          const readable = type.includes('html') ? await htmlToText(text) : text;
           const head = `HTTP ${response.status} ${response.statusText} (${type || 'no content type'})${truncated ? `, truncated at ${maxBytes} bytes` : ''}`;
           return { ...textResult(`${head}\n\n${readable}`), ...(response.ok ? {} : { isError: true }) };
         } catch (error) {
@@ -162,4 +161,10 @@ async function readCapped(response: Response, maxBytes: number, signal: AbortSig
   }
   // A multi-byte character cut at the cap decodes to U+FFFD; that is acceptable for a preview.
   return { text: new TextDecoder().decode(Buffer.concat(chunks)), truncated };
+}
+
+/** html-to-text and its parser (220 KB) load with the first HTML page, not with every start. */
+async function htmlToText(html: string): Promise<string> {
+  const { convert } = await import('html-to-text');
+  return convert(html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] });
 }
