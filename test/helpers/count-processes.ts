@@ -21,3 +21,31 @@ export function countProcesses(pattern: RegExp): number {
   }
   return count;
 }
+
+/** The live children of `parent` whose command line matches `pattern` (their pids), read from /proc. */
+export function childProcesses(parent: number, pattern: RegExp): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) !== parent || state === 'Z') continue;
+      if (pattern.test(readFileSync(`/proc/${entry}/cmdline`, 'latin1').replaceAll('\0', ' '))) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** Whether `pid` is a live process (a zombie, dead but not yet reaped, is not). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import { bridgeSocatPath } from './bridge-socat.js';
 import { holdPlaceholders } from '../../tools/protected-placeholders.js';
 import { outsideProjectCwd } from './library-cwd.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
@@ -34,7 +35,10 @@ let running = 0;
 /** Placeholders held for the sandboxes that run: released with the mount points, when none is left. */
 let heldPlaceholders: Array<() => Promise<void>> = [];
 
-async function ensureSandboxRuntime(config: SandboxRuntimeConfig): Promise<void> {
+async function ensureSandboxRuntime(policyConfig: SandboxRuntimeConfig): Promise<void> {
+  // The bridges die with this process even when it is killed with SIGKILL (bridge-socat.ts).
+  const socatPath = bridgeSocatPath();
+  const config: SandboxRuntimeConfig = socatPath ? { ...policyConfig, socatPath } : policyConfig;
   const key = JSON.stringify(config.network);
   if (!initialized) {
     disableBuiltInDotfileStubs();
