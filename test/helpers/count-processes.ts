@@ -24,15 +24,35 @@ export function countProcesses(pattern: RegExp): number {
 
 /** The live children of `parent` whose command line matches `pattern` (their pids), read from /proc. */
 export function childProcesses(parent: number, pattern: RegExp): number[] {
-  const found: number[] = [];
+  return liveProcesses().filter((process) => process.ppid === parent && pattern.test(process.commandLine)).map((process) => process.pid);
+}
+
+/** The live descendants of `ancestor` (children, their children, …) whose command line matches `pattern`. */
+export function descendantProcesses(ancestor: number, pattern: RegExp): number[] {
+  const processes = liveProcesses();
+  const below = new Set([ancestor]);
+  // Parents come before children in no particular order: go round until no process joins.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const process of processes) {
+      if (!below.has(process.ppid) || below.has(process.pid)) continue;
+      below.add(process.pid);
+      grew = true;
+    }
+  }
+  return processes.filter((process) => process.pid !== ancestor && below.has(process.pid) && pattern.test(process.commandLine)).map((process) => process.pid);
+}
+
+function liveProcesses(): Array<{ pid: number; ppid: number; commandLine: string }> {
+  const found: Array<{ pid: number; ppid: number; commandLine: string }> = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(ppid) !== parent || state === 'Z') continue;
-      if (pattern.test(readFileSync(`/proc/${entry}/cmdline`, 'latin1').replaceAll('\0', ' '))) found.push(Number(entry));
+      if (state === 'Z') continue;
+      found.push({ pid: Number(entry), ppid: Number(ppid), commandLine: readFileSync(`/proc/${entry}/cmdline`, 'latin1').replaceAll('\0', ' ') });
     } catch {
       // gone meanwhile
     }
