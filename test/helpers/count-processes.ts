@@ -24,7 +24,7 @@ export function countProcesses(pattern: RegExp): number {
 
 /** The live children of `parent` whose command line matches `pattern` (their pids), read from /proc. */
 export function childProcesses(parent: number, pattern: RegExp): number[] {
-  return liveProcesses().filter((process) => process.ppid === parent && pattern.test(process.commandLine)).map((process) => process.pid);
+  return liveProcesses().filter((proc) => proc.ppid === parent && pattern.test(proc.commandLine)).map((proc) => proc.pid);
 }
 
 /** The live descendants of `ancestor` (children, their children, …) whose command line matches `pattern`. */
@@ -34,13 +34,13 @@ export function descendantProcesses(ancestor: number, pattern: RegExp): number[]
   // Parents come before children in no particular order: go round until no process joins.
   for (let grew = true; grew; ) {
     grew = false;
-    for (const process of processes) {
-      if (!below.has(process.ppid) || below.has(process.pid)) continue;
-      below.add(process.pid);
+    for (const proc of processes) {
+      if (!below.has(proc.ppid) || below.has(proc.pid)) continue;
+      below.add(proc.pid);
       grew = true;
     }
   }
-  return processes.filter((process) => process.pid !== ancestor && below.has(process.pid) && pattern.test(process.commandLine)).map((process) => process.pid);
+  return processes.filter((proc) => proc.pid !== ancestor && below.has(proc.pid) && pattern.test(proc.commandLine)).map((proc) => proc.pid);
 }
 
 function liveProcesses(): Array<{ pid: number; ppid: number; commandLine: string }> {
@@ -60,7 +60,7 @@ function liveProcesses(): Array<{ pid: number; ppid: number; commandLine: string
   return found;
 }
 
-/** Whether `pid` is a live process (a zombie, dead but not yet reaped, is not). */
+/** Whether `pid` is a live proc (a zombie, dead but not yet reaped, is not). */
 export function isAlive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
