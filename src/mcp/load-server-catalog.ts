@@ -42,9 +42,9 @@ export async function loadServerCatalog(state: ServerState, kinds: ReadonlySet<M
   const { client, config, sessionId } = state;
   const reads: Promise<void>[] = [];
   if (kinds.has('tools')) {
-    // ajv loads with the first server that lists tools, not with the registry.
-    await options.validator.load();
-    reads.push(client.listTools().then((definitions) => void (state.tools = buildTools(state, definitions, options))));
+    // ajv loads with the first server that lists tools, not with the registry, while the list is on its way.
+    const listed = Promise.all([client.listTools(), options.validator.load()]);
+    reads.push(listed.then(([definitions]) => void (state.tools = buildTools(state, definitions, options))));
   }
   if (kinds.has('resources')) {
     reads.push(client.listResources().then((resources) => void (state.resources = resources.map((resource) => ({ ...resource, serverId: config.id })))));

@@ -188,11 +188,11 @@ async function openSocket(url: string): Promise<{ socket: WebSocket; frames: Arr
   return { socket, frames, send: (message) => socket.send(JSON.stringify(message)) };
 }
 
-/** Writes `line` and resolves with the next message the CLI writes. */
 /** What the agent wrote after `count` that answers something: a notification (a late `session/update`) may come any time. */
 const answersSince = (cli: RawJsonRpcCli, count: number) =>
   cli.messages.slice(count).filter((message) => Array.isArray(message) || !(typeof message.method === 'string' && message.id === undefined));
 
+/** Writes `line` and resolves with the next answer the CLI writes. */
 async function answerTo(cli: RawJsonRpcCli, line: string): Promise<RawMessage | RawMessage[]> {
   const count = cli.messages.length;
   await cli.write(`${line}\n`);
