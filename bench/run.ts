@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchColdStart, withoutSecrets } from './cold-start.js';
+import { benchColdStart, benchColdStartWithConfig, withoutSecrets } from './cold-start.js';
 import { benchLoopOverhead } from './loop-overhead.js';
 import { benchSessionStartCpu } from './session-start-cpu.js';
 
@@ -14,6 +14,7 @@ const sections: Array<[string, () => Promise<Record<string, number>>]> = [
   ['cold start (spawn → initialize answered)', () => benchColdStart()],
   // A secret in the environment makes the CLI re-execute itself without it (src/cli/reexec-without-secrets.ts).
   ['cold start with a secret in the environment (re-exec)', () => benchColdStart(10, process.execPath, { ...withoutSecrets(), PLAITED_API_KEY: 'sk-bench' })],
+  ['cold start with a trusted .plaited/config.ts (first start, then 10 more)', () => benchColdStartWithConfig()],
   ['CPU of one session start (spawn → initialize → session/new → exit)', () => benchSessionStartCpu()],
   ['agent loop overhead', () => benchLoopOverhead()],
   ['time to first token per native provider (recorded streams, local server)', () => optional('provider-ttft.js', 'benchProviderTtft')],

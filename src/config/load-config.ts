@@ -7,6 +7,7 @@ import { configIssues } from './config-issues.js';
 import { checkConfigTrust } from './config-trust.js';
 import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
+import { transpileCacheDir } from './transpile-cache.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -20,7 +21,7 @@ export interface LoadConfigOptions {
    * true. An untrusted config is not run: defaults apply and `untrusted` says why.
    */
   requireTrust?: boolean;
-  /** Where the trust decisions are looked up (`XDG_CONFIG_HOME`, `HOME`); default: `process.env`. */
+  /** Where the trust decisions and transpiled configs live (`XDG_CONFIG_HOME`, `HOME`); default: `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -53,7 +54,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   // Whatever config ran at start is the model's to read, never to write.
   protectLoadedFile(file);
-  const raw = await readConfigFile(file);
+  const raw = await readConfigFile(file, options.env);
   return { config: validateConfig(raw, file), path: file };
 }
 
@@ -81,7 +82,7 @@ export function findConfigFile({ cwd, configPath }: LoadConfigOptions): string |
   return null;
 }
 
-async function readConfigFile(file: string): Promise<unknown> {
+async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined): Promise<unknown> {
   try {
     if (file.endsWith('.json')) return JSON.parse(await readFile(file, 'utf8'));
     if (file.endsWith('.mjs') || file.endsWith('.js')) {
@@ -92,7 +93,7 @@ async function readConfigFile(file: string): Promise<unknown> {
         if (!(error instanceof SyntaxError)) throw error;
       }
     }
-    return await importWithJiti(file);
+    return await importWithJiti(file, env);
   } catch (error) {
     const cause = missingPackageHint(error) ?? errorMessage(error);
     throw new ConfigError('config_load_failed', `Cannot load config ${file}: ${cause}`, { file, cause: error });
@@ -110,12 +111,11 @@ async function importNative(file: string): Promise<unknown> {
   return 'default' in module ? module.default : module;
 }
 
-async function importWithJiti(file: string): Promise<unknown> {
+async function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined): Promise<unknown> {
   const { createJiti } = await import('jiti');
-  // No module cache: a reload after an edit must see the edit. No file cache: its compiled copies
-  // live in a folder others can write ($TMPDIR/jiti) and are reused on a hash anyone can compute,
-  // so a planted copy would run instead of the trusted source.
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+  // No module cache: a reload after an edit must see the edit. The transpiled copies live where
+  // only the user writes (transpile-cache.ts), never in jiti's default folder, which others can.
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: transpileCacheDir(env) });
   return await jiti.import(file, { default: true });
 }
 

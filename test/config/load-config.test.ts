@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -194,6 +194,49 @@ describe('loadConfig', () => {
     writeFileSync(join(esmInCjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
     writeFileSync(join(esmInCjs, '.plaited', 'config.js'), 'export default { agent: { maxSteps: 8 } };');
     expect((await loadTrusted({ cwd: esmInCjs })).config.agent.maxSteps).toBe(8);
+  });
+});
+
+describe('the transpiled copies of a TypeScript config', () => {
+  let dir: string;
+  let configHome: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+    configHome = mkdtempSync(join(tmpdir(), 'plaited-xdg-'));
+    mkdirSync(join(dir, '.plaited'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(configHome, { recursive: true, force: true });
+  });
+
+  it("are kept in the user's own folder (0700) and reused until the source changes", async () => {
+    const file = join(dir, '.plaited', 'config.ts');
+    writeFileSync(file, 'const steps: number = 3;\nexport default { agent: { maxSteps: steps } };\n');
+    const options = { cwd: dir, requireTrust: false, env: { ...process.env, XDG_CONFIG_HOME: configHome } };
+    expect((await loadConfig(options)).config.agent.maxSteps).toBe(3);
+
+    const cache = join(configHome, 'plaited-agent', 'transpiled');
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    const [copy, ...others] = readdirSync(cache);
+    expect(others).toEqual([]);
+    // What the next start runs is the kept copy, not the source: why only the user may write the folder.
+    const kept = readFileSync(join(cache, copy!), 'utf8');
+    writeFileSync(join(cache, copy!), kept.replace('= 3', '= 30'));
+    expect((await loadConfig(options)).config.agent.maxSteps).toBe(30);
+
+    // An edited source does not match the copy's hash: it is transpiled afresh.
+    writeFileSync(file, 'const steps: number = 4;\nexport default { agent: { maxSteps: steps } };\n');
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect((await loadConfig(options)).config.agent.maxSteps).toBe(4);
+  });
+
+  it('are not kept where the folder cannot be made: the config still loads', async () => {
+    writeFileSync(join(dir, '.plaited', 'config.ts'), 'export default { agent: { maxSteps: 5 } as const };\n');
+    const notAFolder = join(configHome, 'file');
+    writeFileSync(notAFolder, '');
+    const loaded = await loadConfig({ cwd: dir, requireTrust: false, env: { ...process.env, XDG_CONFIG_HOME: notAFolder } });
+    expect(loaded.config.agent.maxSteps).toBe(5);
   });
 });
 

@@ -89,7 +89,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   // Only paths that exist: bubblewrap denies a missing path by creating a mount point file for it on the host.
   // And what runs or grants permissions at start (config, hooks: src/tools/protected-paths.ts) stays
   // read-only whatever was approved, or one approval would outlive the sandbox.
-  // The user's own plaited folder (trust decisions, permission rules) likewise.
+  // The user's own plaited folder (trust decisions, permission rules, transpiled configs) likewise.
   const writable = (path: string) => allowWrite.some((allowed) => isWithin(path, allowed));
   const mounts = options.protectedSet === false ? null : protectedMounts(roots, { extraReadOnly: [userConfigDir({ ...process.env, HOME: home })], home, maxAgeMs: 0 });
   const denyWrite = unique([...denyRead.filter((path) => !hasGlob(path) && existsSync(path)), ...(mounts?.readOnly ?? [])]);

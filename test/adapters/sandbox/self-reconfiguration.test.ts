@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileS
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load-config.js';
+import { transpileCacheDir } from '../../../src/config/transpile-cache.js';
 import { trustConfigFor } from '../../helpers/trust-config.js';
 import { sandboxSchema } from '../../../src/config/schema.js';
 import { createLocalRuntime } from '../../../src/tools/local-runtime.js';
@@ -109,6 +110,23 @@ describe('command sandbox, project writable: start-up files stay as they were', 
     await nested.exec('printf pwned > libs/nested/.git/hooks/pre-commit; git -C libs/nested config core.hooksPath /tmp', { env: { HOME: world.home } }).catch(() => undefined);
     expect(existsSync(join(world.project, 'libs', 'nested', '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(readFileSync(join(world.project, 'libs', 'nested', '.git', 'config'), 'utf8')).not.toContain('hooksPath');
+  });
+
+  it("the user's own folder stays read-only even where the config lets commands write: no planted trust or transpiled config", async () => {
+    const configHome = process.env.XDG_CONFIG_HOME!;
+    const cache = transpileCacheDir();
+    expect(cache).toBe(join(configHome, 'plaited-agent', 'transpiled'));
+    const wide = createSandboxedRuntime(
+      createLocalRuntime(world.project),
+      createSandboxPolicy({ config: sandboxSchema.parse({ commands: true, security: { allowWrite: [configHome] } }), cwd: world.project, home: world.home }),
+      { mode: 'isolated' },
+    );
+    const run = (command: string) => wide.exec(command, { env: { HOME: world.home } }).then((result) => result.output, (error: unknown) => (error as Error).message);
+    await run(`printf pwned > ${cache}/.plaited-config.0123abcd.mjs; printf '{}' > ${configHome}/plaited-agent/trusted-configs.json; printf ok > ${configHome}/beside.txt`);
+    expect(readdirSync(cache as string)).not.toContain('.plaited-config.0123abcd.mjs');
+    expect(existsSync(join(configHome, 'plaited-agent', 'trusted-configs.json')) && readFileSync(join(configHome, 'plaited-agent', 'trusted-configs.json'), 'utf8')).not.toBe('{}');
+    // The write the config allows still happens: only the user's folder is held.
+    expect(readFileSync(join(configHome, 'beside.txt'), 'utf8')).toBe('ok');
   });
 
   it('file tools are refused there even when the user approved the write', async () => {
