@@ -50,9 +50,15 @@ export interface McpRegistryOptions
   /** Answers a server's sampling request, e.g. with the session's model. */
   onSampling?(request: CreateMessageRequestParams, context: McpSessionCallContext): Promise<CreateMessageResult>;
   /** Rewrites a server's config before it connects (the sandbox wraps stdio commands). */
-  prepareServer?(config: McpServerConfig, scope: { sessionId?: string; cwd?: string; roots?: readonly string[] }): Promise<McpServerConfig> | McpServerConfig;
+  prepareServer?(config: McpServerConfig, scope: { sessionId?: string; cwd?: string; roots?: readonly string[] }): Promise<PreparedServer> | PreparedServer;
   /** Forwards a server's elicitation to the user (a permission-style question). */
   onElicitation?(request: ElicitRequestParams, context: McpSessionCallContext): Promise<ElicitResult>;
+}
+
+/** What `prepareServer` gives: the config to connect with, and what to undo once the server is removed and its process gone. */
+export interface PreparedServer {
+  config: McpServerConfig;
+  release?(): Promise<void>;
 }
 
 export interface McpServerInfo {

@@ -164,9 +164,15 @@ export class McpRegistry {
      */
     add: async (config: McpServerConfig, options: McpScope & { cwd?: string; roots?: readonly string[] } = {}): Promise<McpServerInfo> => {
       // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
-      const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : config;
-      const Client = this.clientClass ?? (await this.loadSdk());
-      const state = this.createState(Client, prepared, options, () => preflightMcpServer(config));
+      const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : { config };
+      let state: ServerState;
+      try {
+        state = this.createState(this.clientClass ?? (await this.loadSdk()), prepared.config, options, () => preflightMcpServer(config));
+      } catch (error) {
+        await prepared.release?.();
+        throw error;
+      }
+      state.release = prepared.release;
       if (!config.enabled) return serverInfo(state);
       const started = (async () => {
         await this.track(state.client.connect());
@@ -303,6 +309,8 @@ export class McpRegistry {
     state.removed = true;
     this.states.delete(stateKey(state.config.id, state.sessionId));
     await state.client.close();
+    // The process is gone (close waits for it): what was set up around it can go too.
+    await state.release?.();
     if (!options.keepIndex) this.options.index.removeNamespace(state.namespace);
   }
 

@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { dieWithAgent } from './die-with-agent.js';
 import { protectedMounts } from './protected-mounts.js';
-import { holdPlaceholders, removeStalePlaceholders } from './protected-placeholders.js';
+import { holdPlaceholders, removeStalePlaceholders, settlePlaceholders } from './protected-placeholders.js';
 import { shellQuote } from './shell-quote.js';
 
 /**
@@ -22,8 +22,11 @@ export interface ProtectedLayer {
    * `--die-with-parent` ties it to its parent.
    */
   wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): Promise<LayeredCommand>;
-  /** `bwrap` and its arguments around a program (stdio MCP servers); placeholders stay until exit. */
-  wrapArgv(argv: readonly string[], roots: readonly string[]): Promise<string[]>;
+  /**
+   * `bwrap` and its arguments around a program (stdio MCP servers, restarted with the same
+   * arguments); `release` once it is gone for good: placeholders go when its mounts have.
+   */
+  wrapArgv(argv: readonly string[], roots: readonly string[]): Promise<{ argv: string[]; release: () => Promise<void> }>;
 }
 
 /** A command under the layer: run `line` with `env` added to the command's environment. */
@@ -57,7 +60,7 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
   if (unavailable !== null || !bwrapPath) return { layer: null, reason: unavailable };
   const bwrap = bwrapPath;
   const cleaned = new Set<string>();
-  const argsFor = async (roots: readonly string[]): Promise<{ args: string[]; release: () => Promise<void> }> => {
+  const argsFor = async (roots: readonly string[]): Promise<{ args: string[]; release: () => Promise<void>; placeholders: string[] }> => {
     for (const root of roots) {
       if (cleaned.has(root)) continue;
       cleaned.add(root);
@@ -67,7 +70,7 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
     const mounts = protectedMounts(roots, { extraReadOnly: extra.readOnly ?? [] });
     const held = await holdPlaceholders(mounts.placeholders);
     const hidden = (extra.hidden ?? []).filter((path) => !/[*?[{]/.test(path) && existsSync(path));
-    return { args: layerArgs([...mounts.readOnly, ...held.paths], hidden), release: held.release };
+    return { args: layerArgs([...mounts.readOnly, ...held.paths], hidden), release: held.release, placeholders: held.paths };
   };
   return {
     reason: null,
@@ -83,7 +86,12 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
         return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else exec bash -c ${shellQuote(command)}; fi`, env: {}, release };
       },
       async wrapArgv(argv, roots) {
-        return [bwrap, ...(await argsFor(roots)).args, ...argv];
+        const { args, release, placeholders } = await argsFor(roots);
+        const settled = async (): Promise<void> => {
+          await settlePlaceholders(placeholders);
+          await release();
+        };
+        return { argv: [bwrap, ...args, ...argv], release: settled };
       },
     },
   };

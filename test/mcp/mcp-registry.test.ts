@@ -9,6 +9,7 @@ import { textResult } from '../../src/tools/tool-result.js';
 import { z } from 'zod';
 import { stdioConfig } from './fixture-servers.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { childProcesses, isAlive } from '../helpers/count-processes.js';
 import { openTestIndex, recordingIndex, tempDir } from './registry-helpers.js';
 
 let index: HybridIndex;
@@ -157,6 +158,29 @@ describe('McpRegistry', () => {
     expect(index.count('mcp:s1:mine')).toBe(0);
     expect(index.count('mcp:s2:mine')).toBeGreaterThan(0);
     expect(events).toContainEqual(expect.objectContaining({ type: 'server-status', serverId: 'mine', sessionId: 's1', status: 'closed' }));
+  });
+
+  it("releases what prepareServer set up once the server's process is gone, and when the server is refused", async () => {
+    const released: Array<{ id: string; serverAlive: boolean }> = [];
+    let server: number | undefined;
+    newRegistry({
+      prepareServer: (config) => ({
+        config,
+        release: async () => void released.push({ id: config.id, serverAlive: server !== undefined && isAlive(server) }),
+      }),
+    });
+    await registry.servers.add(stdioConfig('held'));
+    [server] = childProcesses(process.pid, /fixture-server\.mjs --name held\b/);
+    expect(server).toBeDefined();
+    // Refused (a second server of that id): what its preparation set up is released at once; the first runs on.
+    await expect(registry.servers.add(stdioConfig('held'))).rejects.toMatchObject({ code: 'duplicate_server' });
+    expect(released).toEqual([{ id: 'held', serverAlive: true }]);
+    // Removed: released once the process the client spawned has exited (nothing may still bind what goes).
+    await registry.servers.remove('held');
+    expect(released).toEqual([
+      { id: 'held', serverAlive: true },
+      { id: 'held', serverAlive: false },
+    ]);
   });
 
   it('turns a hanging call into a timeout error result; the server keeps serving', async () => {

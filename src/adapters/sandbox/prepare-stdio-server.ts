@@ -1,8 +1,12 @@
 import type { McpServerConfig, PlaitedConfig } from '../../config/schema.js';
+import type { PreparedServer } from '../../mcp/mcp-registry-types.js';
 import { commandLayerFor } from './command-layer.js';
 
-/** A stdio MCP server's command, wrapped to run where the config says (`scope`: the session's cwd and roots). */
-export type PrepareStdioServer = (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }) => Promise<McpServerConfig>;
+/**
+ * A stdio MCP server's command, wrapped to run where the config says (`scope`: the session's cwd
+ * and roots), and its `release` for when the server is gone for good.
+ */
+export type PrepareStdioServer = (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }) => Promise<PreparedServer>;
 
 /** Stdio MCP servers run like bash commands: under the command sandbox when it is on, else under the read-only layer. */
 export function prepareStdioServer(config: PlaitedConfig, projectDir: string, log: (level: 'info', message: string) => void): PrepareStdioServer {
@@ -11,26 +15,27 @@ export function prepareStdioServer(config: PlaitedConfig, projectDir: string, lo
 
 /** Per-command sandbox mode: stdio MCP servers run under the same policy as bash commands. */
 function sandboxStdioServer(config: PlaitedConfig, projectDir: string): PrepareStdioServer {
-  return async (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): Promise<McpServerConfig> => {
-    if (server.transport !== 'stdio' || !server.command) return server;
+  return async (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): Promise<PreparedServer> => {
+    if (server.transport !== 'stdio' || !server.command) return { config: server };
     const { wrapCommandForSandbox } = await import('./wrap-command-for-sandbox.js');
     const { sandboxPolicyFromConfig } = await import('./sandbox-policy.js');
     const cwd = scope.cwd ?? projectDir;
     // The session's other roots (ACP additionalDirectories) are workspace for its servers too.
     const additionalRoots = (scope.roots ?? []).filter((root) => root !== cwd);
     const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, cwd, { additionalRoots }));
-    return { ...server, command: wrapped.command, args: wrapped.args };
+    return { config: { ...server, command: wrapped.command, args: wrapped.args }, release: wrapped.release };
   };
 }
 
 /** Without the command sandbox: stdio MCP servers run under the read-only layer, like bash commands. */
 function layeredStdioServer(config: PlaitedConfig, projectDir: string, log: (level: 'info', message: string) => void): PrepareStdioServer {
-  return async (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): Promise<McpServerConfig> => {
+  return async (server: McpServerConfig, scope: { cwd?: string; roots?: readonly string[] }): Promise<PreparedServer> => {
     const layer = server.transport === 'stdio' && server.command ? commandLayerFor(config, (message) => log('info', message)) : null;
-    if (!layer || !server.command) return server;
+    if (!layer || !server.command) return { config: server };
     const cwd = scope.cwd ?? projectDir;
-    const [command, ...args] = await layer.wrapArgv([server.command, ...server.args], [cwd, ...(scope.roots ?? []).filter((root) => root !== cwd)]);
-    return { ...server, command: command!, args };
+    const wrapped = await layer.wrapArgv([server.command, ...server.args], [cwd, ...(scope.roots ?? []).filter((root) => root !== cwd)]);
+    const [command, ...args] = wrapped.argv;
+    return { config: { ...server, command: command!, args }, release: wrapped.release };
   };
 }
 

@@ -1,7 +1,8 @@
 import { dieWithAgent } from '../../tools/die-with-agent.js';
 import { limitsShellPrefix } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { wrapShellCommand } from './sandbox-runtime-host.js';
+import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
+import { settlePlaceholders } from '../../tools/protected-placeholders.js';
 import { insideSandbox } from './sandboxed-runtime.js';
 import { shellQuote } from '../../tools/shell-quote.js';
 
@@ -18,14 +19,26 @@ let serverSequence = 0;
  * as its session. Inside the whole-agent sandbox (`PLAITED_SANDBOXED=1`) the
  * server already inherits the walls and only the limits are added.
  *
- * Note: the server's sandbox mounts stay registered until the process exits;
- * per-command cleanup waits for them.
+ * The server counts as a running command (its placeholders stay) until `release`, called once
+ * it is gone for good (a crashed server restarts with the same command line): the placeholders
+ * then go as soon as no mount namespace binds them any more.
  */
-export async function wrapCommandForSandbox(command: string, args: readonly string[], policy: SandboxPolicy): Promise<{ command: string; args: string[] }> {
+export async function wrapCommandForSandbox(
+  command: string,
+  args: readonly string[],
+  policy: SandboxPolicy,
+): Promise<{ command: string; args: string[]; release: () => Promise<void> }> {
   const commandLine = [command, ...args].map(shellQuote).join(' ');
   const limits = limitsShellPrefix(policy.limits, { processLimitInShell: process.geteuid?.() !== 0 });
   const script = `${limits ? `${limits} || exit 125\n` : ''}exec ${commandLine}`;
-  if (insideSandbox()) return { command: 'bash', args: ['-c', script] };
+  if (insideSandbox()) return { command: 'bash', args: ['-c', script], release: async () => undefined };
   const wrapped = await wrapShellCommand(script, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
-  return { command: '/bin/sh', args: ['-c', dieWithAgent(wrapped)] };
+  let released = false;
+  const release = async (): Promise<void> => {
+    if (released) return;
+    released = true;
+    await settlePlaceholders(policy.placeholders.map((spec) => spec.path));
+    await releaseCommand();
+  };
+  return { command: '/bin/sh', args: ['-c', dieWithAgent(wrapped)], release };
 }

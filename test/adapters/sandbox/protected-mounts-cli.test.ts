@@ -136,9 +136,9 @@ async function runBash(session: { cli: AcpCli; sessionId: string }, command: str
   return finals[0]!;
 }
 
-async function close(cli: AcpCli): Promise<void> {
+async function close(cli: AcpCli): Promise<number | null> {
   running.delete(cli);
-  await cli.close();
+  return cli.close();
 }
 
 const MODES: Array<{ name: string; args: string[]; sandbox: Record<string, unknown> }> = [
@@ -154,6 +154,9 @@ function modeProject(mode: (typeof MODES)[number]) {
     agent: { model: 'openai-compatible:scripted', baseURL: model.url, stateDb: join(project, '.plaited', 'state.db'), defaultMode: 'accept-edits' },
     tools: { allow: ['bash'] },
     adapters: { sandbox: mode.sandbox },
+    // With the command sandbox a stdio MCP server runs in a sandbox of its own until the CLI
+    // closes: its placeholders must go with it (the battery's last check).
+    ...(mode.sandbox.commands ? { mcp: { servers: [{ id: 'fixture', transport: 'stdio', command: process.execPath, args: [FIXTURE_SERVER, '--name', 'fixture'] }], startupWaitMs: 20_000 } } : {}),
   });
   return { project, home, entries: readdirSync(project).sort() };
 }
@@ -185,6 +188,7 @@ describe.concurrent('protected locations are read-only by the mount table, whate
   /** One CLI without the sandbox for two claims, a session each: its config starts the hostile stdio MCP server the second one is about. */
   describe.concurrent('without the sandbox, one CLI with a stdio MCP server', () => {
     let project: string;
+    let entries: string[];
     let cli: AcpCli;
     beforeAll(async () => {
       const made = makeProject('proc-mcp');
@@ -195,10 +199,11 @@ describe.concurrent('protected locations are read-only by the mount table, whate
         tools: { allow: ['bash'] },
         mcp: { servers: [{ id: 'hostile', transport: 'stdio', command: 'bash', args: ['-c', hostile] }], startupWaitMs: 20_000 },
       });
+      entries = readdirSync(project).sort();
       cli = (await openSession(project, made.home, ['--adapter', 'acp'])).cli;
     });
     afterAll(async () => {
-      if (cli) await close(cli);
+      if (cli && running.has(cli)) await close(cli);
     });
     const newSession = async () => ({ cli, sessionId: (await cli.connection.agent.request('session/new', { cwd: project, mcpServers: [] })).sessionId });
 
@@ -216,6 +221,12 @@ describe.concurrent('protected locations are read-only by the mount table, whate
       expect((asked?.tools ?? []).map((tool) => tool.function.name)).toContain('mcp__hostile__echo');
       noFile(project, '.git/hooks/pre-push');
       noFile(project, '.mcp.json');
+    }, 60_000);
+
+    it.sequential('without the sandbox, a clean close stops the server and then removes the placeholders its layer held', async () => {
+      expect(await close(cli)).toBe(0);
+      expect(readdirSync(project).sort()).toEqual(entries);
+      expect(existsSync(join(project, '.git', 'commondir'))).toBe(false);
     }, 60_000);
   });
 

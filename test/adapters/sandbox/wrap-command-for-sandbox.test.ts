@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
@@ -59,7 +61,25 @@ describe('wrapCommandForSandbox: a stdio MCP server under the policy', () => {
       expect(findings.map((finding) => finding.message)).toEqual([`blocked by sandbox: read of ${world.sshKeyPath} (a protected path)`]);
     } finally {
       await client.close();
+      await wrapped.release();
     }
+  });
+
+  it('with the project writable, placeholders hold the missing protected names while the server runs, and go with its release', async () => {
+    const before = readdirSync(world.project).sort();
+    const writable = createSandboxPolicy({ config: sandboxSchema.parse({ commands: true }), cwd: world.project, home: world.home, allowEdits: true });
+    const placeholders = writable.placeholders.map((spec) => spec.path).filter((path) => dirname(path) === world.project);
+    expect(placeholders.length).toBeGreaterThan(0);
+    const wrapped = await wrapCommandForSandbox(process.execPath, [SERVER], writable);
+    const client = await connect(wrapped.command, wrapped.args);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['read_text']);
+      for (const path of placeholders) expect(existsSync(path), path).toBe(true);
+    } finally {
+      await client.close();
+      await wrapped.release();
+    }
+    expect(readdirSync(world.project).sort()).toEqual(before);
   });
 
   it('the same server unwrapped reads the key (the test would notice a sandbox that does nothing)', async () => {
