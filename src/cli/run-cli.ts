@@ -142,16 +142,17 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (args.print) {
     const { runPrintCommand } = await import('./print-command.js');
     const code = await runPrintCommand(current, args.print, process.cwd(), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-    await agent.stop().catch(() => undefined);
+    // The outermost agent: a wrapper (the command sandbox) ends what it started once the agent stopped.
+    await current.stop().catch(() => undefined);
     return code;
   }
   if (served.length === 0) {
     process.stderr.write('plaited-agent: no adapter is serving a protocol (add --adapter acp or --adapter mcp)\n');
-    await agent.stop();
+    await current.stop();
     return 2;
   }
 
-  return serveUntilClosed(agent, served, config, log);
+  return serveUntilClosed(current, served, config, log);
 }
 
 type Served = { closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void };

@@ -18,7 +18,7 @@ import { dieWithAgent } from '../../tools/die-with-agent.js';
 import { removeStalePlaceholders, settlePlaceholders } from '../../tools/protected-placeholders.js';
 import { resolveSandboxMode, warnOnStderr } from './sandbox-availability.js';
 import { sandboxPolicyFromConfig, type SandboxPolicy } from './sandbox-policy.js';
-import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
+import { releaseCommand, resetSandboxRuntime, wrapShellCommand } from './sandbox-runtime-host.js';
 import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
 import { SANDBOXED_ENV, createSandboxedRuntime, insideSandbox } from './sandboxed-runtime.js';
 import { shellQuote } from '../../tools/shell-quote.js';
@@ -173,6 +173,8 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
       await settlePlaceholders(policy.placeholders.map((spec) => spec.path));
       await releaseCommand();
     }
+    // The proxies and their bridges (a socket in $TMPDIR each) go before the process exits.
+    await resetSandboxRuntime();
     await Promise.all([group?.dispose(), commandsGroup?.dispose()]);
   }
 }
@@ -312,9 +314,18 @@ export function sandboxCommands(agent: Agent, policyFor: (cwd: string, session?:
     const inner: Runtime = options.runtime ?? createLocalRuntime(cwd);
     yield* agent.process(input, { ...options, runtime: createSandboxedRuntime(inner, policyFor(cwd, session)) });
   }
+  // Once the agent has stopped (its commands and MCP servers gone), the sandbox's proxies stop too.
+  const stop = async (options?: { graceMs?: number }) => {
+    try {
+      await agent.stop(options);
+    } finally {
+      await resetSandboxRuntime();
+    }
+  };
   return new Proxy(agent, {
     get(target, property, receiver) {
       if (property === 'process') return process;
+      if (property === 'stop') return stop;
       if (property === SANDBOXED_AGENT) return true;
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;

@@ -3,7 +3,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
 import { startAcpCli, type AcpCli } from '../../helpers/acp-cli.js';
@@ -53,6 +53,8 @@ function makeProject(name: string): { project: string; home: string } {
   const home = join(root, name, 'home');
   mkdirSync(project, { recursive: true });
   mkdirSync(home, { recursive: true });
+  // The CLI's own temporary folder (TMPDIR): what a run leaves there shows.
+  mkdirSync(join(root, name, 'tmp'));
   git(project, 'init', '-q', '.');
   writeFileSync(join(project, 'README.md'), '# demo\n');
   mkdirSync(join(project, '.husky'));
@@ -114,7 +116,7 @@ async function openSession(
   const started = startAcpCli({
     args,
     cwd: project,
-    env: { HOME: home, NODE_ENV: 'test', PLAITED_API_KEY: 'sk-agent-secret-never-for-commands' },
+    env: { HOME: home, TMPDIR: join(dirname(home), 'tmp'), NODE_ENV: 'test', PLAITED_API_KEY: 'sk-agent-secret-never-for-commands' },
     ...(client.configureClient ? { configureClient: client.configureClient } : {}),
   });
   running.add(started);
@@ -161,7 +163,7 @@ function modeProject(mode: (typeof MODES)[number]) {
   return { project, home, entries: readdirSync(project).sort() };
 }
 
-/** Every attack in `session`, then ordinary work; the CLI then closes, and no placeholder may remain. */
+/** Every attack in `session`, then ordinary work; the CLI then closes, and no placeholder (nor temporary file) may remain. */
 async function battery(session: { cli: AcpCli; sessionId: string }, project: string, entries: string[]): Promise<void> {
   for (const attack of ATTACKS) {
     const update = await runBash(session, attack.command);
@@ -176,6 +178,8 @@ async function battery(session: { cli: AcpCli; sessionId: string }, project: str
   expect(readdirSync(project).filter((name) => !['notes.txt', '.plaited'].includes(name)).sort()).toEqual(entries.filter((name) => name !== '.plaited'));
   expect(existsSync(join(project, '.git', 'commondir'))).toBe(false);
   expect(lstatSync(join(project, '.git', 'hooks')).isDirectory()).toBe(true);
+  // Nor in its TMPDIR: the sandbox's proxy sockets went with it (the mux's one stayed after a clean close).
+  expect(readdirSync(join(dirname(project), 'tmp'))).toEqual([]);
 }
 
 describe.concurrent('protected locations are read-only by the mount table, whatever the spelling (bash allow-listed)', () => {
