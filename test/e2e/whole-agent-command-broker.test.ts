@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -12,6 +12,7 @@ import { requireBuiltCli, toolCallText, writeConfig, type SessionUpdateRecord } 
 import { promptCalling, promptedCall } from '../adapters/sandbox/prompted-call.js';
 import { requirePrograms } from '../adapters/sandbox/sandbox-fixture.js';
 import { closeChecked } from '../helpers/close-checked.js';
+import { runCliOnce } from '../helpers/run-cli-once.js';
 
 /**
  * Issue 21, whole-agent sandbox: the launcher runs each command the sandboxed agent approves in a
@@ -124,6 +125,16 @@ describe.concurrent('whole-agent sandbox: commands run in a sandbox of their own
     // Closing the agent ends its background command too.
     await closeAndCheck(cli);
     await waitFor(() => countProcesses(new RegExp(marker)) === 0, 15_000, 'the background command to be gone');
+  }, 120_000);
+
+  it('-p: the agent waits for a command the launcher runs (nothing else keeps it alive), answers, exits 0 and leaves its TMPDIR empty', async () => {
+    const { cwd, env } = setup(['bash']);
+    const tmp = mkdtempSync(join(tmpdir(), 'plaited-broker-tmp-'));
+    const call = JSON.stringify({ name: 'bash', arguments: { command: 'sleep 0.5; echo ok > notes.txt' } });
+    const run = await runCliOnce(['--adapter', 'sandbox', '-p', `<<call ${call} call>>`, '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd, env: { ...env, TMPDIR: tmp } });
+    expect({ status: run.status, stdout: run.stdout }, run.stderr).toEqual({ status: 0, stdout: 'Done.\n' });
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('ok\n');
+    expect(readdirSync(tmp)).toEqual([]);
   }, 120_000);
 
   it('a client that edits files but has no terminal: its commands still go to the broker, not into the agent\'s namespace', async () => {

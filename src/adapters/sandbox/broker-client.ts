@@ -72,6 +72,7 @@ function openChannel(fd: number): Duplex {
 }
 
 function openClient(socket: Duplex): BrokerClient {
+  const awaited = keepAliveWhileAwaited(socket);
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let gone: Error | undefined;
@@ -134,7 +135,7 @@ function openClient(socket: Duplex): BrokerClient {
       if (options.signal?.aborted) abort();
       options.signal?.addEventListener('abort', abort, { once: true });
       try {
-        const message = await answer;
+        const message = await awaited(answer);
         if (message.t === 'result') return { result: message.result, ...(message.findings ? { findings: message.findings } : {}) };
         throw new CommandBrokerError('command_failed', message.t === 'error' ? message.message : `unexpected answer "${message.t}" from the launcher`);
       } finally {
@@ -147,10 +148,28 @@ function openClient(socket: Duplex): BrokerClient {
       });
     },
     async rule(op, project, entry) {
-      const message = await request((id) => ({ t: 'rule', id, op, project, entry }));
+      const message = await awaited(request((id) => ({ t: 'rule', id, op, project, entry })));
       if (message.t === 'done') return message.removed ?? true;
       throw new CommandBrokerError('rule_not_saved', message.t === 'error' ? message.message : `unexpected answer "${message.t}" from the launcher`);
     },
+  };
+}
+
+/**
+ * The channel never keeps the agent alive by itself (the protocol's stdin does), but a turn waiting
+ * for the launcher's answer must: under `-p` nothing else is left while a command runs, and Node
+ * exited 0 mid-turn, with no answer. A started program (an MCP server) does not hold it.
+ */
+function keepAliveWhileAwaited(socket: Duplex): <T>(answer: Promise<T>) => Promise<T> {
+  const handle = socket as Partial<Pick<Socket, 'ref' | 'unref'>>;
+  let waiting = 0;
+  return async (answer) => {
+    if (waiting++ === 0) handle.ref?.call(socket);
+    try {
+      return await answer;
+    } finally {
+      if (--waiting === 0) handle.unref?.call(socket);
+    }
   };
 }
 
