@@ -26,6 +26,8 @@ export interface ServerState {
   /** Tool calls in flight on this server: a request the server sends meanwhile belongs to one of them. */
   activeCalls: Set<ToolContext>;
   removed: boolean;
+  /** The removal under way (`removeState`): every caller waits for the same one. */
+  removing?: Promise<void>;
   /** From `prepareServer`: called once the server is removed and its process gone. */
   release?(): Promise<void>;
 }

@@ -49,6 +49,8 @@ export class McpRegistry {
   private readonly validator = new JsonSchemaValidator();
   private readonly listeners = new Set<(event: McpRegistryEvent) => void>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** Servers being removed: out of `states` already, so `close` waits for them here. */
+  private readonly removals = new Set<Promise<void>>();
   private readonly localTools = new Map<string, AnyTool>();
   private readonly localResources = new Map<string, LocalResource>();
   private readonly localPrompts = new Map<string, LocalPrompt>();
@@ -240,7 +242,7 @@ export class McpRegistry {
     // Global catalogs stay indexed, so the next start re-syncs them for free (content hashes);
     // session catalogs die with their sessions.
     await Promise.all([...this.states.values()].map((state) => this.removeState(state, { keepIndex: state.sessionId === undefined })));
-    await Promise.allSettled([...this.pending]);
+    await Promise.allSettled([...this.removals, ...this.pending]);
     if (this.options.ownsIndex) this.options.index.close();
   }
 
@@ -304,8 +306,24 @@ export class McpRegistry {
     return state;
   }
 
-  private async removeState(state: ServerState, options: { keepIndex?: boolean } = {}): Promise<void> {
-    if (state.removed) return;
+  /**
+   * Removes a server once; a second caller, and the registry's close, wait for the same removal.
+   * A session's server whose session the client had just closed was out of `states` at once, so
+   * the agent's stop did not wait for it: the process exited while the server was still going,
+   * and its layer's placeholders stayed in the project.
+   */
+  private removeState(state: ServerState, options: { keepIndex?: boolean } = {}): Promise<void> {
+    if (!state.removing) {
+      const removing = this.tearDown(state, options);
+      state.removing = removing;
+      this.removals.add(removing);
+      const forget = () => this.removals.delete(removing);
+      removing.then(forget, forget);
+    }
+    return state.removing;
+  }
+
+  private async tearDown(state: ServerState, options: { keepIndex?: boolean }): Promise<void> {
     state.removed = true;
     this.states.delete(stateKey(state.config.id, state.sessionId));
     await state.client.close();

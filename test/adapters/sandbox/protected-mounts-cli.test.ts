@@ -111,7 +111,7 @@ async function openSession(
   project: string,
   home: string,
   args: string[],
-  client: { configureClient?: (client: acp.ClientApp) => void; capabilities?: acp.ClientCapabilities } = {},
+  client: { configureClient?: (client: acp.ClientApp) => void; capabilities?: acp.ClientCapabilities; mcpServers?: acp.McpServer[] } = {},
 ): Promise<{ cli: AcpCli; sessionId: string }> {
   const started = startAcpCli({
     args,
@@ -121,7 +121,7 @@ async function openSession(
   });
   running.add(started);
   await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: client.capabilities ?? {} });
-  const session = await started.connection.agent.request('session/new', { cwd: project, mcpServers: [] });
+  const session = await started.connection.agent.request('session/new', { cwd: project, mcpServers: client.mcpServers ?? [] });
   return { cli: started, sessionId: session.sessionId };
 }
 
@@ -143,10 +143,11 @@ async function close(cli: AcpCli): Promise<number | null> {
   return cli.close();
 }
 
-const MODES: Array<{ name: string; args: string[]; sandbox: Record<string, unknown> }> = [
+const MODES: Array<{ name: string; args: string[]; sandbox: Record<string, unknown>; sessionServer?: true }> = [
   { name: 'command sandbox (adapters.sandbox.commands), project writable', args: ['--adapter', 'acp'], sandbox: { commands: true } },
   { name: 'whole-agent sandbox (--adapter sandbox)', args: ['--adapter', 'sandbox', '--adapter', 'acp'], sandbox: {} },
-  { name: 'no sandbox: the read-only layer around commands', args: ['--adapter', 'acp'], sandbox: {} },
+  // Its session brings a stdio MCP server of its own (ACP session/new), closed with the session.
+  { name: 'no sandbox: the read-only layer around commands', args: ['--adapter', 'acp'], sandbox: {}, sessionServer: true },
 ];
 
 /** A mode's project: the repository, its config, and what its root holds before the agent starts. */
@@ -185,7 +186,8 @@ async function battery(session: { cli: AcpCli; sessionId: string }, project: str
 describe.concurrent('protected locations are read-only by the mount table, whatever the spelling (bash allow-listed)', () => {
   it.each(MODES)('$name: every attack fails, commits still work, and no placeholder remains', async (mode) => {
     const { project, home, entries } = modeProject(mode);
-    const session = await openSession(project, home, mode.args);
+    const sessionServer = { name: 'session', command: process.execPath, args: [FIXTURE_SERVER, '--name', 'session'], env: [] };
+    const session = await openSession(project, home, mode.args, mode.sessionServer ? { mcpServers: [sessionServer] } : {});
     await battery(session, project, entries);
   }, 240_000);
 
