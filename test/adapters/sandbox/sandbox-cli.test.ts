@@ -212,7 +212,7 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp), no wall-clock l
     await waitFor(() => countProcesses(sleeping) === 0, 10_000, 'the sleep to die with the parent');
   }, 60_000);
 
-  it('killed with SIGKILL, which no handler sees, the parent still takes its network bridge and the sandboxed agent with it', async () => {
+  it('killed with SIGKILL, which no handler sees, the parent still takes its network bridge (and its socket) and the sandboxed agent with it', async () => {
     writeConfig(world.project, config({}));
     const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp']);
     const parent = session.cli.child.pid!;
@@ -221,10 +221,15 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp), no wall-clock l
     expect(bridges.length, 'the parent started no socat bridge').toBeGreaterThan(0);
     const agent = descendantProcesses(parent, /^\S+ --import \S+sandbox-child-preload\.js /);
     expect(agent, 'the agent under bubblewrap').toHaveLength(1);
+    // Where each bridge listens: a socket in $TMPDIR (`UNIX-LISTEN:<path>,fork,...`).
+    const sockets = bridges.map((pid) => /UNIX-LISTEN:([^,\0]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'latin1'))?.[1]);
+    expect(sockets.every((socket) => socket !== undefined && existsSync(socket)), String(sockets)).toBe(true);
 
     session.cli.child.kill('SIGKILL');
     await session.cli.exited;
     cli = undefined;
     await waitFor(() => ![...bridges, ...agent].some(isAlive), 10_000, `the bridge (pid ${bridges.join(', ')}) and the sandboxed agent (pid ${agent[0]}) to die with the parent`);
+    // A bridge dies of SIGTERM, which socat handles by removing its socket (a SIGKILL left one per kill).
+    expect(sockets.filter((socket) => existsSync(socket!))).toEqual([]);
   }, 60_000);
 });
