@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
+import { CLI, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
+import { trustProjectConfig } from '../helpers/trust-config.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { countProcesses } from '../helpers/count-processes.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -135,6 +137,29 @@ describe.concurrent('whole-agent sandbox: commands run in a sandbox of their own
     expect({ status: run.status, stdout: run.stdout }, run.stderr).toEqual({ status: 0, stdout: 'Done.\n' });
     expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('ok\n');
     expect(readdirSync(tmp)).toEqual([]);
+  }, 120_000);
+
+  it('-p, SIGTERM while a command runs: the agent inside bubblewrap hears it and cancels the turn (exit 130), the command goes with it', async () => {
+    const { cwd, env } = setup(['bash']);
+    const marker = `${300 + Math.floor(Math.random() * 1000)}.7373`;
+    const call = JSON.stringify({ name: 'bash', arguments: { command: `sleep ${marker}` } });
+    trustProjectConfig(cwd, [], env);
+    const child = spawn(process.execPath, [CLI, '--adapter', 'sandbox', '-p', `<<call ${call} call>>`, '--model', 'openai-compatible:scripted', '--base-url', server.url], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    // Anchored: the CLI's own command line names the sleep too, in its prompt.
+    const sleeping = new RegExp(`^sleep ${marker.replace('.', '\\.')}$`);
+    await waitFor(() => countProcesses(sleeping) > 0, 30_000, 'the command to run');
+    child.kill('SIGTERM');
+    // bubblewrap forwards no signal: the launcher must hand it to the agent, or the agent dies at once without stopping.
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toContain('the turn was cancelled');
+    await waitFor(() => countProcesses(sleeping) === 0, 10_000, 'the command to stop');
   }, 120_000);
 
   it('a client that edits files but has no terminal: its commands still go to the broker, not into the agent\'s namespace', async () => {

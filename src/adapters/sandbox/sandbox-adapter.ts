@@ -30,6 +30,7 @@ import { BROKER_FD_ENV } from './broker-messages.js';
 import { brokerClient } from './broker-client.js';
 import { serveCommandBroker, type CommandBroker } from './command-broker.js';
 import { spawnSandboxedProcess } from './spawn-sandboxed-process.js';
+import { sandboxedAgentPid } from './sandboxed-agent-pid.js';
 
 /**
  * The sandbox adapter, in its two shapes:
@@ -253,10 +254,12 @@ function preloadPath(): string | null {
   return existsSync(path) ? path : null;
 }
 
-/** The child dies with this process: on its signals and on its exit. */
+/** The child dies with this process: on its signals (handed to the agent itself, which stops) and on its exit. */
 function killWithParent(child: ChildProcess): () => void {
   const forward = (signal: NodeJS.Signals) => () => {
-    child.kill(signal);
+    const agent = child.pid === undefined ? undefined : sandboxedAgentPid(child.pid, process.execPath);
+    if (agent === undefined) child.kill(signal);
+    else process.kill(agent, signal);
     setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
   };
   const handlers = (['SIGTERM', 'SIGINT', 'SIGHUP'] as const).map((signal) => [signal, forward(signal)] as const);
