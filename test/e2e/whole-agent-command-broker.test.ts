@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, initialize, startAcpCli, type AcpCli, type StartCliOptions } from '../helpers/acp-cli.js';
@@ -30,6 +31,7 @@ import { runCliOnce } from '../helpers/run-cli-once.js';
  */
 
 let server: ScriptedOpenAIServer;
+const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
 /** CLIs not closed yet; a test closes and checks its own, these are what a failed one left. */
 const running = new Set<AcpCli>();
 
@@ -137,6 +139,19 @@ describe.concurrent('whole-agent sandbox: commands run in a sandbox of their own
     expect({ status: run.status, stdout: run.stdout }, run.stderr).toEqual({ status: 0, stdout: 'Done.\n' });
     expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('ok\n');
     expect(readdirSync(tmp)).toEqual([]);
+  }, 120_000);
+
+  it('-p with a stdio MCP server: the server ends with the run, and the launcher takes the closed channel for the end it is (no error)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-broker-e2e-'));
+    const marker = `plaited-broker-mcp-${process.pid}-${Date.now()}`;
+    // A server that keeps talking on stderr: the launcher relays it, so the channel always holds some when the agent exits.
+    const noisy = `while :; do echo ${marker}-noise >&2; sleep 0.005; done & exec ${process.execPath} ${FIXTURE_SERVER} --name ${marker}`;
+    writeConfig(cwd, { tools: { allow: ['bash'] }, mcp: { servers: [{ id: 'fixture', transport: 'stdio', command: 'bash', args: ['-c', noisy] }], startupWaitMs: 20_000 } });
+    const run = await runCliOnce(['--adapter', 'sandbox', '-p', 'hello', '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd, env: { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'plaited-broker-home-')) } });
+    expect({ status: run.status, stdout: run.stdout }, run.stderr).toEqual({ status: 0, stdout: 'Noted.\n' });
+    expect(run.stderr).toContain('MCP server "fixture": connected');
+    expect(run.stderr).not.toContain('channel error');
+    expect(countProcesses(new RegExp(marker))).toBe(0);
   }, 120_000);
 
   it('-p, SIGTERM while a command runs: the agent inside bubblewrap hears it and cancels the turn (exit 130), the command goes with it', async () => {

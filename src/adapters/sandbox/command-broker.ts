@@ -120,7 +120,11 @@ export function serveCommandBroker(options: CommandBrokerOptions): CommandBroker
   };
 
   channel.on('data', lineSplitter(onLine, () => report('a line over the length limit')));
-  channel.on('error', (error) => warn(`command broker: channel error: ${error.message}`));
+  channel.on('error', (error: NodeJS.ErrnoException) => {
+    // The agent exited with output of ours still unread (a server's stderr, say): the channel's end, not a fault.
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    warn(`command broker: channel error: ${error.message}`);
+  });
   const stopAll = () => {
     for (const command of running.values()) command.abort.abort();
   };
