@@ -19,14 +19,23 @@ const realCwd = process.cwd.bind(process);
 let neutral: string | undefined;
 let inFlight = 0;
 let installed = false;
+let exitHooked = false;
 
+/** Made for the wraps being built and removed when none is, so an agent killed between commands leaves none in $TMPDIR. */
 function neutralDir(): string {
   if (!neutral) {
     neutral = mkdtempSync(join(tmpdir(), 'plaited-sandbox-cwd-'));
-    const dir = neutral;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', dropNeutralDir);
+    }
   }
   return neutral;
+}
+
+function dropNeutralDir(): void {
+  if (neutral) rmSync(neutral, { recursive: true, force: true });
+  neutral = undefined;
 }
 
 function install(): void {
@@ -46,6 +55,6 @@ export async function outsideProjectCwd<T>(build: () => Promise<T>): Promise<T> 
   try {
     return await build();
   } finally {
-    inFlight--;
+    if (--inFlight === 0) dropNeutralDir();
   }
 }

@@ -4,6 +4,7 @@ import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-ru
 import { bridgeSocatPath } from './bridge-socat.js';
 import { holdPlaceholders } from '../../tools/protected-placeholders.js';
 import { outsideProjectCwd } from './library-cwd.js';
+import { removeStaleMuxSockets } from './stale-mux-sockets.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
 
 /**
@@ -45,10 +46,13 @@ async function ensureSandboxRuntime(policyConfig: SandboxRuntimeConfig): Promise
     currentNetworkKey = key;
     // The sandbox points TMPDIR at /tmp/claude but only mounts it writable when it exists.
     mkdirSync('/tmp/claude', { recursive: true });
-    initialized = SandboxManager.initialize(config).catch((error: unknown) => {
-      initialized = undefined;
-      throw error;
-    });
+    // What a killed agent's runtime left in $TMPDIR goes before this one starts its own.
+    initialized = removeStaleMuxSockets()
+      .then(() => SandboxManager.initialize(config))
+      .catch((error: unknown) => {
+        initialized = undefined;
+        throw error;
+      });
   }
   await initialized;
   if (key !== currentNetworkKey) {

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -51,8 +52,8 @@ function config(sandbox: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A CLI in the world's project with a session; `track`: closed after the test (else the caller closes it). */
-async function openSession(args: string[], { track = true } = {}): Promise<{ cli: AcpCli; sessionId: string }> {
-  const started = startAcpCli({ args, cwd: world.project, env: { HOME: world.home, NODE_ENV: 'test' } });
+async function openSession(args: string[], { track = true, env = {} }: { track?: boolean; env?: Record<string, string> } = {}): Promise<{ cli: AcpCli; sessionId: string }> {
+  const started = startAcpCli({ args, cwd: world.project, env: { HOME: world.home, NODE_ENV: 'test', ...env } });
   if (track) cli = started;
   try {
     await started.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -214,7 +215,8 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp), no wall-clock l
 
   it('killed with SIGKILL, which no handler sees, the parent still takes its network bridge (and its socket) and the sandboxed agent with it', async () => {
     writeConfig(world.project, config({}));
-    const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp']);
+    const tmp = mkdtempSync(join(tmpdir(), 'plaited-killed-tmp-'));
+    const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp'], { env: { TMPDIR: tmp } });
     const parent = session.cli.child.pid!;
     // The sandbox runtime's bridge from the sandbox's network to the parent's proxy: a socat of the parent's own.
     const bridges = childProcesses(parent, /^socat /);
@@ -231,5 +233,14 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp), no wall-clock l
     await waitFor(() => ![...bridges, ...agent].some(isAlive), 10_000, `the bridge (pid ${bridges.join(', ')}) and the sandboxed agent (pid ${agent[0]}) to die with the parent`);
     // A bridge dies of SIGTERM, which socat handles by removing its socket (a SIGKILL left one per kill).
     expect(sockets.filter((socket) => existsSync(socket!))).toEqual([]);
+    // What no process can remove once killed: the proxy's own socket (the library's neutral cwd exists only while a wrap is built).
+    const left = `srt-mux-${parent}-0.sock`;
+    expect(readdirSync(tmp)).toEqual([left]);
+    // The next start in that TMPDIR removes it: its process is gone and nothing listens on it.
+    const next = await openSession(['--adapter', 'sandbox', '--adapter', 'acp'], { env: { TMPDIR: tmp } });
+    expect(readdirSync(tmp)).not.toContain(left);
+    await next.cli.close();
+    cli = undefined;
+    expect(readdirSync(tmp)).toEqual([]);
   }, 60_000);
 });
