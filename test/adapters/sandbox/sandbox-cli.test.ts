@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -215,7 +214,7 @@ describe('whole-agent sandbox (--adapter sandbox --adapter acp), no wall-clock l
 
   it('killed with SIGKILL, which no handler sees, the parent still takes its network bridge (and its socket) and the sandboxed agent with it', async () => {
     writeConfig(world.project, config({}));
-    const tmp = mkdtempSync(join(tmpdir(), 'plaited-killed-tmp-'));
+    const tmp = mkdtempSync(join(world.root, 'tmp-'));
     const session = await openSession(['--adapter', 'sandbox', '--adapter', 'acp'], { env: { TMPDIR: tmp } });
     const parent = session.cli.child.pid!;
     // The sandbox runtime's bridge from the sandbox's network to the parent's proxy: a socat of the parent's own.
