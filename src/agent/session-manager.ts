@@ -40,6 +40,8 @@ export interface SessionHooks {
 export class LocalSessionManager implements SessionManager {
   readonly #live = new Map<string, LiveSession>();
   readonly #opening = new Map<string, Promise<LiveSession>>();
+  /** Closes under way, by session: a second close, and the agent's stop, wait for the same one. */
+  readonly #closing = new Map<string, Promise<void>>();
 
   constructor(
     readonly stores: SessionStores,
@@ -156,12 +158,27 @@ export class LocalSessionManager implements SessionManager {
   }
 
   async close(sessionId: string): Promise<void> {
+    const closing = this.#closing.get(sessionId);
+    if (closing) return closing;
     const live = this.#live.get(sessionId);
     if (!live) return;
     live.running?.controller.abort();
     this.#live.delete(sessionId);
-    await live.store.leases.release(sessionId).catch(() => undefined);
-    await this.hooks.onClose(sessionId);
+    const done = (async () => {
+      await live.store.leases.release(sessionId).catch(() => undefined);
+      await this.hooks.onClose(sessionId);
+    })().finally(() => this.#closing.delete(sessionId));
+    this.#closing.set(sessionId, done);
+    return done;
+  }
+
+  /**
+   * Settles once the closes under way have ended: a session leaves `liveSessions` when its close
+   * begins, so the agent's stop waits here for one a client closed just before (its lease, its
+   * extensions' hooks: an MCP server of the session and the placeholders around it).
+   */
+  async closesSettled(): Promise<void> {
+    await Promise.allSettled([...this.#closing.values()]);
   }
 
   async delete(sessionId: string): Promise<void> {

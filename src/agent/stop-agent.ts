@@ -41,6 +41,7 @@ export async function stopAgent(core: AgentCore, options: { graceMs?: number } =
       await live.tail;
       await manager.close(live.info.sessionId);
     }
+    await manager.closesSettled();
   }
   await core.extensions.closeAll();
   await core.ownStores()?.closeAll();

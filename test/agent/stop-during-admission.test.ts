@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,34 @@ async function collect(events: AsyncIterable<AgentOutput>): Promise<AgentOutput[
   for await (const event of events) seen.push(event);
   return seen;
 }
+
+describe('a stop that begins while a session is closing', () => {
+  it("waits for the close under way (the ACP face closes a gone client's sessions without waiting) before the extensions close", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-stop-closing-'));
+    const order: string[] = [];
+    writeFileSync(join(cwd, 'notes.txt'), 'x');
+    const agent = createAgent({
+      config: configSchema.parse({ agent: { stateDb: join(cwd, 'state.db') } }),
+      model: scriptedModel([]),
+      tools: [],
+      extensions: [
+        {
+          name: 'slow-close',
+          // Real I/O, as an MCP server's removal does: it ends on a later turn of the event loop.
+          onSessionClose: async () => {
+            await readFile(join(cwd, 'notes.txt'));
+            order.push('session closed');
+          },
+          close: () => void order.push('extensions closed'),
+        },
+      ],
+    });
+    const { sessionId } = await agent.sessions.create({ cwd });
+    void agent.sessions.close(sessionId);
+    await agent.stop();
+    expect(order).toEqual(['session closed', 'extensions closed']);
+  });
+});
 
 describe('a stop that begins during an admission', () => {
   it('refuses the prompt agent_draining or lets its turn end; never an internal error', async () => {
