@@ -135,10 +135,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ],
   });
   telemetry?.trace(agent);
-  if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(agent, args.command.args);
   const wrapped = await wrapAdapters(agent, chain, { args, config, configFile, log });
   if (wrapped === undefined) return 2;
   const { current, served } = wrapped;
+  // The outermost agent: the chat's commands run where the config says (the command sandbox).
+  if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(current, args.command.args);
   if (args.print) {
     const { runPrintCommand } = await import('./print-command.js');
     const code = await runPrintCommand(current, args.print, process.cwd(), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
@@ -169,8 +170,8 @@ async function wrapAdapters(
   let current = agent;
   const served: Served[] = [];
   try {
-    // A headless one-shot (-p) takes the wrappers (sandbox) but serves no protocol.
-    const names = args.print ? chain.filter((entry) => entry === 'sandbox') : chain;
+    // A headless one-shot (-p) and the terminal chat take the wrappers (sandbox) but serve no protocol.
+    const names = args.print || args.command?.name === 'chat' ? chain.filter((entry) => entry === 'sandbox') : chain;
     const adapters: Array<AgentAdapter<unknown, unknown>> = [];
     for (const name of names) adapters.push(await resolveAdapter(name));
     checkAdapterSections(config, configFile, adapters, log);

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { trustProjectConfig } from '../helpers/trust-config.js';
 
 /** `plaited-agent chat` in a real terminal: tmux on its own server socket, driven by send-keys, read by capture-pane. */
 let server: ScriptedOpenAIServer;
@@ -30,10 +31,11 @@ afterEach(async () => {
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 
 /** Starts the chat in a new pane; what it printed after it exits stays readable (`cat` holds the pane). */
-function startChat(cwd: string, extra: string[] = []): string {
+function startChat(cwd: string, extra: string[] = [], env: Record<string, string> = {}): string {
   const name = `chat${(panes += 1)}`;
   const argv = [process.execPath, CLI, 'chat', '--model', 'openai-compatible:scripted', '--base-url', server.url, ...extra];
-  const command = `cd '${cwd}' && ${argv.map((arg) => `'${arg}'`).join(' ')}; echo "chat exited $?"; exec cat`;
+  const assignments = Object.entries(env).map(([key, value]) => `${key}='${value}' `).join('');
+  const command = `cd '${cwd}' && ${assignments}${argv.map((arg) => `'${arg}'`).join(' ')}; echo "chat exited $?"; exec cat`;
   tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '50', command);
   return name;
 }
@@ -96,6 +98,30 @@ describe('plaited-agent chat in a terminal', () => {
     tmux('send-keys', '-t', resumed, 'Enter');
     await waitForPane(resumed, 'Still here.');
     expect(JSON.stringify(server.requests[before]!.messages)).toContain('please write hello');
+  });
+
+  it('runs its commands under the command sandbox when the config turns it on', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
+    const home = mkdtempSync(join(tmpdir(), 'plaited-chat-home-'));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_chat'), 'chat-key-never-for-commands\n');
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited', 'config.json'), JSON.stringify({ tools: { allow: ['bash'] }, adapters: { sandbox: { commands: true } } }));
+    trustProjectConfig(cwd, [], { HOME: home });
+    const chat = startChat(cwd, [], { HOME: home });
+    await waitForPane(chat, '› ');
+
+    // The sandbox keeps ~/.ssh unreadable; the thin layer without it would not.
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'cat ~/.ssh/id_chat' } }] }, { text: 'Read attempted.' });
+    const before = server.requests.length;
+    tmux('send-keys', '-t', chat, '-l', 'show me the key');
+    tmux('send-keys', '-t', chat, 'Enter');
+    await waitForPane(chat, 'Read attempted.');
+    const toolResult = JSON.stringify(server.requests[before + 1]!.messages.at(-1));
+    expect(toolResult).toContain('id_chat');
+    expect(toolResult).not.toContain('chat-key-never-for-commands');
+    tmux('send-keys', '-t', chat, 'C-d');
+    await waitForPane(chat, 'chat exited 0');
   });
 
   it('refuses to run without a terminal, pointing to -p', () => {
