@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -151,6 +151,19 @@ describe('plaited-agent -p (headless one-shot)', () => {
     const stray = await print(project(), ['--output-format', 'json']);
     expect(stray.status).toBe(2);
     expect(stray.stderr).toContain('--output-format goes with -p');
+  });
+
+  it('a project where .plaited/state cannot be created: the folder and the fix on stderr, no stack trace', async () => {
+    // `.plaited` is a file: mkdir fails as it does in a folder the user may not write (root included).
+    const cwd = project();
+    writeFileSync(join(cwd, '.plaited'), '');
+    const run = await print(cwd, ['-p', 'hello']);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`cannot create the state folder ${join(cwd, '.plaited', 'state')}`);
+    expect(run.stderr).toContain(`make ${join(cwd, '.plaited')} a folder you can write`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(server.requests).toHaveLength(0);
   });
 });
 
