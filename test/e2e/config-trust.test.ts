@@ -138,6 +138,19 @@ describe('config trust', () => {
     await waitFor(() => agent.stderr().includes('cannot be trusted'), 10_000, 'the untrustable message');
   });
 
+  it('a config with a syntax error: `trust` names the file, the line and the fix, not a computed import', () => {
+    const cwd = project({
+      '.plaited/config.ts': `import { steps } from './lib/extra.js';\n\nexport default { agent: { maxSteps: steps }\n`,
+      '.plaited/lib/extra.ts': 'export const steps: number = 3;\n',
+    });
+    const trust = cli(cwd, ['trust']);
+    expect(trust.status).toBe(1);
+    expect(trust.stderr).toContain('.plaited/config.ts has a syntax error at line 4');
+    expect(trust.stderr).toContain('fix it, then run `plaited-agent trust`');
+    expect(trust.stderr).not.toContain('computed');
+    expect(trust.stderr).not.toContain('literal path');
+  });
+
   it('--config FILE is trusted with `trust --config FILE`, and not run before', async () => {
     const cwd = project({ 'team.config.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./team-ran', import.meta.url), 'yes');\nexport default {};\n` });
     const before = startAcpCli({ cwd, args: ['--config', 'team.config.mjs'], trust: false });
