@@ -7,6 +7,10 @@ import { CONFIG_FILE_NAMES } from '../config/load-config.js';
 import { errorMessage } from '../errors/error-message.js';
 import { detectProviders } from './detect-providers.js';
 import { INIT_AGENTS_MD, initConfigSource } from './init-config-source.js';
+import { usageProblem } from './usage-problem.js';
+
+/** The flags of `plaited-agent init`. */
+const OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
 
 export const INIT_USAGE = `Usage: plaited-agent init
 
@@ -24,13 +28,13 @@ interface Streams {
 /** `plaited-agent init`: resolves to the exit code. */
 export async function runInitCommand(argv: readonly string[], cwd: string, streams: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
-    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS });
     if (values.help) {
       streams.stdout.write(INIT_USAGE);
       return 0;
     }
   } catch (error) {
-    streams.stderr.write(`plaited-agent init: ${errorMessage(error)}\n\n${INIT_USAGE}`);
+    streams.stderr.write(`plaited-agent init: ${usageProblem(error, OPTIONS, 'plaited-agent init --help')}\n\n${INIT_USAGE}`);
     return 2;
   }
   const say = (line: string) => streams.stdout.write(`${line}\n`);

@@ -3,6 +3,8 @@ import { errorMessage } from '../errors/error-message.js';
 import { PlaitedError } from '../errors/plaited-error.js';
 import { PRINT_OPTIONS, printArgsFrom, type PrintArgs } from './print-args.js';
 import { parseChatArgs } from './parse-chat-args.js';
+import { usageProblem } from './usage-problem.js';
+import { closestName } from '../config/closest-name.js';
 
 export interface CliArgs {
   adapters: string[];
@@ -32,6 +34,27 @@ export interface CliArgs {
   /** `-p` / `--print`: one headless turn (see print-args.ts). */
   print?: PrintArgs;
 }
+
+/** The flags of a server start and of `-p`. */
+const OPTIONS = {
+  ...PRINT_OPTIONS,
+  adapter: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-file': { type: 'string' },
+  transport: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'auth-token': { type: 'string' },
+  'auth-token-file': { type: 'string' },
+  'no-auth': { type: 'boolean' },
+  store: { type: 'string' },
+  'replica-id': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
 
 /** Subcommands that parse their own arguments. */
 const SUBCOMMANDS = new Set(['models', 'trust', 'sessions', 'init', 'doctor', 'mcp']);
@@ -127,30 +150,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: {
-        ...PRINT_OPTIONS,
-        adapter: { type: 'string', multiple: true },
-        config: { type: 'string' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        'log-level': { type: 'string' },
-        'log-file': { type: 'string' },
-        transport: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'auth-token': { type: 'string' },
-        'auth-token-file': { type: 'string' },
-        'no-auth': { type: 'boolean' },
-        store: { type: 'string' },
-        'replica-id': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
-    throw new CliUsageError(errorMessage(error));
+    throw new CliUsageError(usageProblem(error, OPTIONS, 'plaited-agent --help'));
   }
   const values = parsed.values;
+  const word = parsed.positionals[0] ?? '';
+  const command = values.print ? undefined : closestName(word, [...SUBCOMMANDS, 'chat']);
+  if (command === word) throw new CliUsageError(`a command comes first, before any flag: plaited-agent ${command} …`);
+  if (command !== undefined) throw new CliUsageError(`unknown command '${word}': did you mean plaited-agent ${command}?`);
   let print: PrintArgs | undefined;
   try {
     print = printArgsFrom(values, parsed.positionals);

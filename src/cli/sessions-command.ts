@@ -6,6 +6,10 @@ import { errorMessage } from '../errors/error-message.js';
 import { openProjectAgent } from './open-project-agent.js';
 import { sessionMarkdown } from './session-markdown.js';
 import type { Log } from './stderr-log.js';
+import { usageProblem } from './usage-problem.js';
+
+/** The flags of `plaited-agent sessions`. */
+const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const SESSIONS_USAGE = `Usage: plaited-agent sessions list [--format text|json]
        plaited-agent sessions show ID
@@ -38,9 +42,9 @@ export async function runSessionsCommand(argv: readonly string[], cwd: string, s
   };
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    return fail(`${errorMessage(error)}\n\n${SESSIONS_USAGE}`, 2);
+    return fail(`${usageProblem(error, OPTIONS, 'plaited-agent sessions --help')}\n\n${SESSIONS_USAGE}`, 2);
   }
   const { values, positionals } = parsed;
   if (values.help) {

@@ -5,6 +5,10 @@ import { configFingerprint, shown } from '../config/config-fingerprint.js';
 import { recordTrust, revokeTrust } from '../config/config-trust.js';
 import { findConfigFile } from '../config/load-config.js';
 import { errorMessage } from '../errors/error-message.js';
+import { usageProblem } from './usage-problem.js';
+
+/** The flags of `plaited-agent trust`. */
+const OPTIONS = { config: { type: 'string' }, revoke: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const TRUST_USAGE = `Usage: plaited-agent trust [--config PATH] [--revoke]
 
@@ -28,9 +32,9 @@ interface Streams {
 export async function runTrustCommand(argv: readonly string[], cwd: string, streams: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { config: { type: 'string' }, revoke: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
-    streams.stderr.write(`plaited-agent trust: ${errorMessage(error)}\n\n${TRUST_USAGE}`);
+    streams.stderr.write(`plaited-agent trust: ${usageProblem(error, OPTIONS, 'plaited-agent trust --help')}\n\n${TRUST_USAGE}`);
     return 2;
   }
   if (values.help) {

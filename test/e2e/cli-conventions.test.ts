@@ -60,6 +60,26 @@ describe('CLI conventions', () => {
   });
 
   it.each([
+    [['--modle', 'x'], '--modle', 'did you mean --model?'],
+    [['-p', 'hi', '--alow', 'bash'], '--alow', 'did you mean --allow?'],
+    [['trust', '--revok'], '--revok', 'did you mean --revoke?'],
+    [['doctor', '--bogus'], '--bogus', 'plaited-agent doctor --help lists the options'],
+  ])('a mistyped flag (%j) names the flag and the one meant, without parseArgs advice about positionals', (args, flag, hint) => {
+    const result = run(args);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`unknown option ${flag}: ${hint}`);
+    expect(result.stderr).not.toContain('positional argument');
+  });
+
+  it('a mistyped command names the command meant', () => {
+    const result = run(['sesions', 'list']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain("unknown command 'sesions': did you mean plaited-agent sessions?");
+  });
+
+  it.each([
     ['config.ts', `import { defineConfig } from 'plaited-agent';\nexport default defineConfig({ agent: { maxSteps: 5 } });\n`],
     ['config.mjs', `import { defineConfig } from 'plaited-agent';\nexport default defineConfig({ agent: { maxSteps: 5 } });\n`],
   ])('a %s importing plaited-agent where it is not installed says to install it or drop the import', (name, source) => {
