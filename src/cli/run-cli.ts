@@ -19,6 +19,7 @@ import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
+import { adapterStartFailure } from './adapter-start-error.js';
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
@@ -174,7 +175,7 @@ async function wrapAdapters(
     for (const name of names) adapters.push(await resolveAdapter(name));
     checkAdapterSections(config, configFile, adapters, log);
     for (const [index, adapter] of adapters.entries()) {
-      const result = await adapter.wrap(current, adapterOptions(names[index]!, config, args, log, adapter.name));
+      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name));
       if (isAgent(result)) current = result;
       else if (result && typeof result === 'object' && 'closed' in result) served.push(result as Served);
     }
@@ -184,6 +185,15 @@ async function wrapAdapters(
     return undefined;
   }
   return { current, served };
+}
+
+/** `adapter.wrap`, whose failure (a taken port, a custom adapter's own error) names the adapter. */
+async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown): Promise<unknown> {
+  try {
+    return await adapter.wrap(agent, options);
+  } catch (error) {
+    throw adapterStartFailure(name, error);
+  }
 }
 
 /** Serves until a face closes; SIGINT stops at once, SIGTERM drains a network face (a second one ends it). */

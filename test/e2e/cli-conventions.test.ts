@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
@@ -70,6 +71,21 @@ describe('CLI conventions', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`unknown option ${flag}: ${hint}`);
     expect(result.stderr).not.toContain('positional argument');
+  });
+
+  it('a port another process holds: the address, and the fix (stop it, or --port)', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const result = run(['--transport', 'http', '--port', String(port)], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`adapter acp: 127.0.0.1:${port} is already in use`);
+      expect(result.stderr).toContain('--port');
+    } finally {
+      await new Promise((closed) => holder.close(closed));
+    }
   });
 
   it('a mistyped command names the command meant', () => {
