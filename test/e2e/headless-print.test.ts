@@ -153,6 +153,18 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(stray.stderr).toContain('--output-format goes with -p');
   });
 
+  it('a hosted model without its key: the variable and agent.apiKey named, not the SDK\'s "apiKey parameter"', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/API_KEY$/.test(name))) as Record<string, string>;
+    const { spawnSync } = await import('node:child_process');
+    const { CLI } = await import('../helpers/acp-cli.js');
+    const run = spawnSync(process.execPath, [CLI, '-p', 'hello', '--model', 'anthropic:claude-sonnet-4-5'], { cwd: project(), env, input: '', encoding: 'utf8', timeout: 30_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    const failed = run.stderr.split('\n').find((line) => line.includes('the turn failed')) ?? '';
+    expect(failed).toContain('set ANTHROPIC_API_KEY (or agent.apiKey in .plaited/config.ts)');
+    expect(failed).not.toContain("'apiKey' parameter");
+  });
+
   it('a project where .plaited/state cannot be created: the folder and the fix on stderr, no stack trace', async () => {
     // `.plaited` is a file: mkdir fails as it does in a folder the user may not write (root included).
     const cwd = project();
