@@ -33,7 +33,7 @@ describe('plaited-agent -p (headless one-shot)', () => {
   it('--help lists the terminal commands and the -p flags', async () => {
     const run = await runCliOnce(['--help'], { cwd: project() });
     expect(run.status).toBe(0);
-    for (const text of ['-p, --print', '--output-format', '--mode', '--allow RULE', '--deny RULE', '--resume ID', '--continue', 'sessions list', 'init', 'doctor', 'mcp list']) {
+    for (const text of ['-p, --print', '--output-format', '--mode', '--allow RULE', '--deny RULE', '--resume ID', '--continue', 'sessions list', 'init', 'doctor', 'mcp list', '2 for a usage mistake']) {
       expect(run.stdout).toContain(text);
     }
   });
