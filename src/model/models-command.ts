@@ -1,3 +1,4 @@
+import { closestName } from '../config/closest-name.js';
 import { LocalModelError } from './local-model-error.js';
 import { createDownloadProgressReporter } from './download-progress.js';
 import { defaultModelCacheDir, listCachedModels, resolveModelFile } from './model-files.js';
@@ -50,7 +51,7 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
     else if (arg === '--help' || arg === '-h') {
       io.stdout.write(USAGE);
       return 0;
-    } else if (arg.startsWith('-')) return usageError(io, `unknown option ${arg}`);
+    } else if (arg.startsWith('-')) return usageError(io, unknownOption(arg));
     else positional.push(arg);
   }
   const [sub, ...rest] = positional;
@@ -94,7 +95,16 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
       return 1;
     }
   }
-  return usageError(io, `unknown subcommand "${sub}"`);
+  const meant = closestName(sub, ['list', 'pull']);
+  return usageError(io, `unknown subcommand "${sub}"${meant ? `: did you mean plaited-agent models ${meant}?` : ''}`);
+}
+
+const FLAGS = ['cache-dir', 'json', 'model', 'base-url', 'connect-timeout', 'read-timeout', 'help'];
+
+/** An unknown flag, with the one it is a typo of. */
+function unknownOption(arg: string): string {
+  const meant = arg.startsWith('--') ? closestName(arg.slice(2).split('=')[0]!, FLAGS) : undefined;
+  return `unknown option ${arg}: ${meant ? `did you mean --${meant}?` : 'plaited-agent models --help lists the options'}`;
 }
 
 function writeEndpoints(io: ModelsCommandIo, endpoints: readonly EndpointModels[]): void {
@@ -106,6 +116,6 @@ function writeEndpoints(io: ModelsCommandIo, endpoints: readonly EndpointModels[
 }
 
 function usageError(io: ModelsCommandIo, message: string): number {
-  io.stderr.write(`models: ${message}\n${USAGE}`);
+  io.stderr.write(`plaited-agent models: ${message}\n\n${USAGE}`);
   return 2;
 }

@@ -65,6 +65,7 @@ describe('CLI conventions', () => {
     [['-p', 'hi', '--alow', 'bash'], '--alow', 'did you mean --allow?'],
     [['trust', '--revok'], '--revok', 'did you mean --revoke?'],
     [['doctor', '--bogus'], '--bogus', 'plaited-agent doctor --help lists the options'],
+    [['models', 'list', '--modle', 'x'], '--modle', 'did you mean --model?'],
   ])('a mistyped flag (%j) names the flag and the one meant, without parseArgs advice about positionals', (args, flag, hint) => {
     const result = run(args);
     expect(result.status).toBe(2);
@@ -93,6 +94,9 @@ describe('CLI conventions', () => {
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain("unknown command 'sesions': did you mean plaited-agent sessions?");
+    const models = run(['models', 'lst']);
+    expect(models.status).toBe(2);
+    expect(models.stderr).toContain('plaited-agent models: unknown subcommand "lst": did you mean plaited-agent models list?');
   });
 
   it.each([
