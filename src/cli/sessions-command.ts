@@ -7,6 +7,7 @@ import { openProjectAgent } from './open-project-agent.js';
 import { sessionMarkdown } from './session-markdown.js';
 import type { Log } from './stderr-log.js';
 import { usageProblem } from './usage-problem.js';
+import { closestName } from '../config/closest-name.js';
 
 /** The flags of `plaited-agent sessions`. */
 const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
@@ -52,7 +53,7 @@ export async function runSessionsCommand(argv: readonly string[], cwd: string, s
     return 0;
   }
   const [action, id, ...extra] = positionals as [string | undefined, string | undefined, ...string[]];
-  if (action === undefined || !(ACTIONS as readonly string[]).includes(action)) return fail(`say what to do: ${ACTIONS.join(', ')}\n\n${SESSIONS_USAGE}`, 2);
+  if (action === undefined || !(ACTIONS as readonly string[]).includes(action)) return fail(`${unknownAction(action)}\n\n${SESSIONS_USAGE}`, 2);
   if (action !== 'list' && id === undefined) return fail(`${action} needs a session id (plaited-agent sessions list shows them)`, 2);
   if (extra.length > 0 || (action === 'list' && id !== undefined)) return fail(`unexpected argument '${action === 'list' ? id : extra[0]}'`, 2);
   const formats = action === 'list' ? ['text', 'json'] : action === 'export' ? ['markdown', 'json'] : [];
@@ -125,4 +126,11 @@ function summary(session: SessionInfo, prompts: number): string {
     `export:   plaited-agent sessions export ${session.sessionId} [--format markdown|json]`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** What `sessions` says without a known action: the choices, and the one a typo meant. */
+function unknownAction(action: string | undefined): string {
+  const meant = action === undefined ? undefined : closestName(action, ACTIONS);
+  if (meant !== undefined) return `unknown action '${action}': did you mean plaited-agent sessions ${meant}?`;
+  return `say what to do: ${ACTIONS.join(', ')}`;
 }

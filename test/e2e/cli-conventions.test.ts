@@ -97,6 +97,9 @@ describe('CLI conventions', () => {
     const models = run(['models', 'lst']);
     expect(models.status).toBe(2);
     expect(models.stderr).toContain('plaited-agent models: unknown subcommand "lst": did you mean plaited-agent models list?');
+    const sessions = run(['sessions', 'lst']);
+    expect(sessions.status).toBe(2);
+    expect(sessions.stderr).toContain("plaited-agent sessions: unknown action 'lst': did you mean plaited-agent sessions list?");
   });
 
   it.each([
