@@ -125,7 +125,7 @@ Headless one-shot (scripts, CI): runs one turn in the current project and exits
   --allow RULE          a tool (or tool(scope), e.g. "bash(npm test:*)") that runs without asking; repeat
   --deny RULE           a tool (or tool(scope)) refused; repeat. Any call that would ask is refused
                         and reported: nothing waits for an answer
-  --resume ID           add the turn to that session of this project
+  --resume ID           add the turn to that session of this project (any unique beginning of its id)
   -c, --continue        add the turn to the project's latest session
   Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C); 1 otherwise,
   the reason on stderr; 2 for a usage mistake (a wrong flag, no task, no such session).

@@ -7,6 +7,7 @@ import { openProjectAgent } from './open-project-agent.js';
 import { sessionMarkdown } from './session-markdown.js';
 import type { Log } from './stderr-log.js';
 import { usageProblem } from './usage-problem.js';
+import { matchSession } from './match-session.js';
 import { closestName } from '../config/closest-name.js';
 
 /** The flags of `plaited-agent sessions`. */
@@ -88,11 +89,9 @@ async function act(agent: Agent, action: Action, options: ActOptions): Promise<n
     else for (const session of sessions) streams.stdout.write(`${session.sessionId}  ${session.updatedAt}  ${session.mode.padEnd(12)}  ${session.title ?? '(untitled)'}\n`);
     return 0;
   }
-  const matches = sessions.filter((session) => session.sessionId === options.id || session.sessionId.startsWith(options.id!));
-  const exact = matches.find((session) => session.sessionId === options.id);
-  if (matches.length === 0) return options.fail(`no session ${options.id} in ${cwd} (plaited-agent sessions list shows them)`, 1);
-  if (!exact && matches.length > 1) return options.fail(`${options.id} names ${matches.length} sessions (${matches.map((s) => s.sessionId).join(', ')}): give more of the id`, 2);
-  const session = exact ?? matches[0]!;
+  const match = matchSession(sessions, options.id!, cwd);
+  if ('problem' in match) return options.fail(match.problem, match.ambiguous ? 2 : 1);
+  const { session } = match;
   if (action === 'delete') {
     await agent.sessions.delete(session.sessionId);
     streams.stdout.write(`Deleted session ${session.sessionId}.\n`);

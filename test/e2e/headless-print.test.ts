@@ -118,6 +118,13 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(third.status, third.stderr).toBe(0);
     expect(sent(2)).toContain('which word?');
 
+    // Like `sessions show`, a unique beginning of the id names the session.
+    server.push({ text: 'Banana, again.' });
+    const short = await print(cwd, ['-p', 'once more?', '--resume', first.sessionId.slice(0, 8), '--output-format', 'json']);
+    expect(short.status, short.stderr).toBe(0);
+    expect((JSON.parse(short.stdout) as Result).sessionId).toBe(first.sessionId);
+    expect(sent(3)).toContain('again?');
+
     const missing = await print(cwd, ['-p', 'x', '--resume', 'no-such-session']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no session no-such-session');
