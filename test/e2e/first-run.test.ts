@@ -72,6 +72,8 @@ describe('no model configured, offline', () => {
     expect(run.stdout).toBe('');
     const failed = run.stderr.split('\n').find((line) => line.includes('the turn failed (model_not_configured)')) ?? '';
     expect(failed).toContain('No model configured');
+    // The file init writes, not only the JSON one.
+    expect(failed).toContain('agent.model in the project\'s .plaited/config.ts');
     expect(failed.split('Could not resolve model').length - 1).toBe(1);
   });
 });
