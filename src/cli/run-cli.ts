@@ -6,6 +6,7 @@ import type { Agent } from '../agent/agent.js';
 import { adapterSectionIssues } from '../config/adapter-section-issues.js';
 import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
+import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
 import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
@@ -68,6 +69,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
   let config: PlaitedConfig;
   let untrusted: string | undefined;
+  let shadowed: string | undefined;
   let configFile: string | null = null;
   try {
     // Inside the whole-agent sandbox the outer process already warned.
@@ -79,12 +81,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (loaded.path) log('debug', `config: ${loaded.path}`);
     configFile = loaded.path ?? null;
     untrusted = loaded.untrusted?.message;
+    shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
     return 2;
   }
   // Inside the whole-agent sandbox the outer process already said it.
   if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
+  if (shadowed !== undefined && process.env.PLAITED_SANDBOXED !== '1') log('warn', shadowed);
 
   const hint = (await import('./terminal-hint.js')).terminalHint(args, process.stdin.isTTY);
   if (hint !== undefined) process.stderr.write(`${hint}\n`);

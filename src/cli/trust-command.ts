@@ -4,6 +4,7 @@ import { ConfigError } from '../config/config-error.js';
 import { configFingerprint, shown } from '../config/config-fingerprint.js';
 import { recordTrust, revokeTrust } from '../config/config-trust.js';
 import { findConfigFile } from '../config/load-config.js';
+import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
 import { errorMessage } from '../errors/error-message.js';
 import { usageProblem } from './usage-problem.js';
 
@@ -52,6 +53,8 @@ export async function runTrustCommand(argv: readonly string[], cwd: string, stre
       streams.stdout.write(removed ? `No longer trusted: ${file}\n` : `${file} was not trusted; nothing to revoke.\n`);
       return 0;
     }
+    const shadowed = shadowedConfigWarning(cwd, file);
+    if (shadowed !== undefined) streams.stderr.write(`plaited-agent trust: ${shadowed}\n`);
     const fingerprint = await configFingerprint(file, cwd);
     const files = Object.entries(fingerprint.files);
     streams.stdout.write(`Trusting ${file} and what it loads (${files.length} ${files.length === 1 ? 'file' : 'files'}):\n`);
