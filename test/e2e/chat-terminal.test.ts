@@ -48,6 +48,8 @@ describe('plaited-agent chat in a terminal', () => {
     await waitForPane(chat, 'plaited-agent chat · session ');
     await waitForPane(chat, '› ');
     const sessionId = /session ([0-9a-f-]{36})/.exec(pane(chat))![1]!;
+    // The bare server's hint ("run plaited-agent chat") is not for someone who did.
+    expect(pane(chat)).not.toContain('Agent Client Protocol server for editors');
 
     // A tool call that needs permission: the question shows with its keys; `y` answers it.
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hi there\n' } }] }, { text: 'Wrote hello.txt for you.' });
