@@ -100,6 +100,21 @@ describe('plaited-agent chat in a terminal', () => {
     expect(JSON.stringify(server.requests[before]!.messages)).toContain('please write hello');
   });
 
+  it('--resume takes any unique beginning of a session id, as sessions and -p do; an unknown one says where the ids are', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
+    const first = startChat(cwd);
+    await waitForPane(first, '› ');
+    const sessionId = /session ([0-9a-f-]{36})/.exec(pane(first))![1]!;
+    tmux('send-keys', '-t', first, 'C-d');
+    await waitForPane(first, 'chat exited 0');
+    const resumed = startChat(cwd, ['--resume', sessionId.slice(0, 8)]);
+    await waitForPane(resumed, `session ${sessionId} (resumed)`);
+    const unknown = startChat(cwd, ['--resume', 'no-such-session']);
+    await waitForPane(unknown, 'chat exited 2');
+    expect(pane(unknown)).toContain('no session no-such-session');
+    expect(pane(unknown)).toContain('plaited-agent sessions list shows them');
+  });
+
   it('refuses to run without a terminal, pointing to -p', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
     let status = 0;
