@@ -1,5 +1,7 @@
 import { closestName } from '../config/closest-name.js';
 import { LocalModelError } from './local-model-error.js';
+import { checkModelSpec } from './check-model-spec.js';
+import { ModelError } from './model-error.js';
 import { createDownloadProgressReporter } from './download-progress.js';
 import { defaultModelCacheDir, listCachedModels, resolveModelFile } from './model-files.js';
 import type { ConfiguredModel, EndpointModels } from './list-endpoint-models.js';
@@ -65,6 +67,8 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
     if (rest.length > 0) return usageError(io, `"models list" takes no arguments`);
     const models = await listCachedModels({ cacheDir: dir });
     const asked = configured.filter((model) => model.spec !== '');
+    const problem = specProblem(asked.filter((model) => model.default));
+    if (problem !== undefined) return usageError(io, problem);
     const endpoints = asked.length > 0 ? await (await import('./list-endpoint-models.js')).listEndpointModels(asked) : [];
     if (json) {
       const cached = models.map((m) => ({ ...m, modifiedAt: m.modifiedAt.toISOString() }));
@@ -97,6 +101,19 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
   }
   const meant = closestName(sub, ['list', 'pull']);
   return usageError(io, `unknown subcommand "${sub}"${meant ? `: did you mean plaited-agent models ${meant}?` : ''}`);
+}
+
+/** What is wrong with the model to list (agent.model or --model: a provider that does not exist, a generic one without a URL), as the start says it. */
+function specProblem(models: readonly ConfiguredModel[]): string | undefined {
+  for (const model of models) {
+    try {
+      checkModelSpec({ agent: { model: model.spec, ...(model.baseURL ? { baseURL: model.baseURL } : {}) } } as Parameters<typeof checkModelSpec>[0]);
+    } catch (error) {
+      if (ModelError.isInstance(error)) return error.message;
+      throw error;
+    }
+  }
+  return undefined;
 }
 
 const FLAGS = ['cache-dir', 'json', 'model', 'base-url', 'connect-timeout', 'read-timeout', 'help'];
