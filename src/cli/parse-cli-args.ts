@@ -140,6 +140,8 @@ Commands:
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
+  // `plaited-agent help`, as git and npm have it: the usage, not a task named "help".
+  if (argv.length === 1 && argv[0] === 'help') return parseCliArgs(['--help']);
   if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }

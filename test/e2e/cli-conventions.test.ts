@@ -31,7 +31,7 @@ function projectWithConfig(name: string, source: string): string {
 }
 
 describe('CLI conventions', () => {
-  it.each([['--help'], ['-h']])('%s prints the usage on stdout and exits 0', (flag) => {
+  it.each([['--help'], ['-h'], ['help']])('%s prints the usage on stdout and exits 0', (flag) => {
     const result = run([flag]);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
