@@ -7,6 +7,7 @@ import { adapterSectionIssues } from '../config/adapter-section-issues.js';
 import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
 import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
+import { checkPrintRules } from './check-print-rules.js';
 import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
@@ -74,6 +75,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     // Inside the whole-agent sandbox the outer process already warned.
     cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
+    if (args.print) checkPrintRules(args.print);
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
     config = applyFlags(loaded.config, args);
     log.redact(configSecrets(config));

@@ -155,6 +155,12 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(empty.stderr).toContain('-p needs a task');
     expect(empty.stdout).toBe('');
 
+    // A malformed --allow rule is the command line's mistake, not the config's.
+    const rule = await print(project(), ['-p', 'x', '--allow', 'bash(npm test']);
+    expect(rule.status).toBe(2);
+    expect(rule.stderr).toContain('--allow "bash(npm test": a tool name');
+    expect(rule.stderr).not.toContain('Invalid config');
+
     const stray = await print(project(), ['--output-format', 'json']);
     expect(stray.status).toBe(2);
     expect(stray.stderr).toContain('--output-format goes with -p');
