@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 import { holdLifeline, reexecWithoutSecrets } from '../src/cli/reexec-without-secrets.js';
 import { receiveSecrets } from '../src/tools/secret-hand-over.js';
+import { PlaitedError } from '../src/errors/plaited-error.js';
 
+// A PlaitedError's message names the cause and the fix: its stack would only bury them. Anything
+// else is a bug, whose stack is what a report needs.
 const fail = (error: unknown): never => {
-  process.stderr.write(`plaited-agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const shown = PlaitedError.isInstance(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`plaited-agent: ${shown}\n`);
   process.exit(1);
 };
 

@@ -183,9 +183,14 @@ export class LocalSessionManager implements SessionManager {
 
   async delete(sessionId: string): Promise<void> {
     // Found without opening it: opening would start (connect) its extensions just to delete it.
-    const store = this.#live.get(sessionId)?.store ?? (await this.#find(sessionId))?.store;
+    const live = this.#live.get(sessionId);
+    const store = live?.store ?? (await this.#find(sessionId))?.store;
+    // One writer per session: another process's open session (a turn running there) is not deleted from under it.
+    const conflict = !live && store ? await store.leases.acquire(sessionId) : undefined;
+    if (conflict) throw inUse(sessionId, conflict);
     await this.close(sessionId);
     await store?.deleteSession(sessionId);
+    if (!live) await store?.leases.release(sessionId).catch(() => undefined);
   }
 
   /** The live session, loading it from disk (and starting its extensions) when needed. */
@@ -209,12 +214,7 @@ export class LocalSessionManager implements SessionManager {
     await assertWorkspace(found.session);
     // One writer per session: two processes each appending turns would each miss the other's.
     const conflict = await found.store.leases.acquire(sessionId);
-    if (conflict) {
-      throw new AgentError(
-        'session_in_use',
-        `Session "${sessionId}" is open in another plaited-agent process (pid ${conflict.pid}${conflict.host ? ` on ${conflict.host}` : ''}, active ${Math.round(conflict.idleMs / 1000)} s ago); close it there or stop that process, then retry`,
-      );
-    }
+    if (conflict) throw inUse(sessionId, conflict);
     await recoverInterruptedReply(found.store, sessionId);
     return this.#attach(sessionInfoFromRecord(found.session), found.store, repairStoredMessages(await found.store.loadMessages(sessionId)));
   }
@@ -298,5 +298,13 @@ async function assertWorkspace(session: StoredSession): Promise<void> {
   throw new AgentError(
     'workspace_missing',
     `Session "${session.sessionId}" works in ${session.cwd}, which is not a folder on this machine; mount the shared workspace at the same path on every replica, or load the session where its folder is`,
+  );
+}
+
+/** `session_in_use`: the session is open in another process, named with its pid and last sign of life. */
+function inUse(sessionId: string, conflict: { pid: number; host?: string; idleMs: number }): AgentError {
+  return new AgentError(
+    'session_in_use',
+    `Session "${sessionId}" is open in another plaited-agent process (pid ${conflict.pid}${conflict.host ? ` on ${conflict.host}` : ''}, active ${Math.round(conflict.idleMs / 1000)} s ago); close it there or stop that process, then retry`,
   );
 }

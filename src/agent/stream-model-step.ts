@@ -354,6 +354,7 @@ function toErrorInfo(error: unknown): AgentErrorInfo {
   const described = describeModelCallError(error);
   if (described) return { code: 'model_call_failed', message: described };
   const { code, message } = errorInfo(error, error instanceof Error && error.name.startsWith('AI_') ? 'model_call_failed' : 'internal_error');
-  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  // The cause adds what the message lacks; a message that already quotes it (ModelError's do) is left alone.
+  const cause = error instanceof Error && error.cause instanceof Error && !message.includes(error.cause.message) ? ` (${error.cause.message})` : '';
   return { code, message: `${message}${cause}` };
 }

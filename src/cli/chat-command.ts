@@ -4,6 +4,8 @@ import type { AgentOutput } from '../contracts/agent-output.js';
 import { errorMessage } from '../errors/error-message.js';
 import { ChatKeys } from './chat-keys.js';
 import { renderChatEvent } from './chat-render.js';
+import { matchSession } from './match-session.js';
+import { CliUsageError } from './parse-cli-args.js';
 
 interface ChatTerminal {
   input: NodeJS.ReadStream;
@@ -25,10 +27,10 @@ export async function runChatCommand(agent: Agent, args: readonly string[], term
     await agent.stop();
     return 2;
   }
-  const resume = args[args.indexOf('--resume') + 1];
+  const resume = args.includes('--resume') ? args[args.indexOf('--resume') + 1] : undefined;
   let session: SessionInfo;
   try {
-    session = args.includes('--resume') && resume ? await agent.sessions.activate(resume, cwd) : await agent.sessions.create({ cwd });
+    session = resume ? await resumed(agent, resume, cwd) : await agent.sessions.create({ cwd });
   } catch (error) {
     process.stderr.write(`plaited-agent: cannot ${resume ? `resume session ${resume}` : 'start a session'}: ${errorMessage(error)}\n`);
     await agent.stop();
@@ -116,4 +118,12 @@ function askLine(input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<
     rl.on('close', () => done(null));
     rl.question('› ', (answer) => done(answer));
   });
+}
+
+/** The session `--resume` names (its id, or any unique beginning of one, as for `sessions` and `-p`), activated. */
+async function resumed(agent: Agent, id: string, cwd: string): Promise<SessionInfo> {
+  const sessions = (await agent.sessions.list({ cwd })).filter((session) => session.cwd === cwd);
+  const match = matchSession(sessions, id, cwd);
+  if ('problem' in match) throw new CliUsageError(match.problem);
+  return agent.sessions.activate(match.session.sessionId, cwd);
 }

@@ -17,7 +17,9 @@ export function checkStateStore(cwd: string, stateDb: string | undefined): Docto
     writeFileSync(probe, '');
     rmSync(probe);
   } catch (error) {
-    return { name, ok: false, detail: `${stateFolder(cwd)} is not writable (${errorMessage(error)})`, fix: 'make .plaited/state writable by this user, or set agent.stateDb to a writable file' };
+    // The folder is needed whatever agent.stateDb says (started commands are recorded there): no other fix.
+    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+    return { name, ok: false, detail: `${stateFolder(cwd)} is not writable (${errorMessage(cause)})`, fix: 'make .plaited/state a folder this user can write (and .plaited too)' };
   }
   const file = stateDb !== undefined ? resolve(cwd, stateDb) : join(folder, 'state.db');
   if (!existsSync(file)) return { name, ok: true, detail: `${folder} writable; no sessions yet (schema ${SESSION_SCHEMA_VERSION} on first use)` };

@@ -9,6 +9,10 @@ import { mcpServerStates } from './mcp-server-states.js';
 import { openProjectAgent } from './open-project-agent.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { Log } from './stderr-log.js';
+import { usageProblem } from './usage-problem.js';
+
+/** The flags of `plaited-agent doctor`. */
+const OPTIONS = { config: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--model SPEC] [--base-url URL]
 
@@ -26,9 +30,9 @@ interface Streams {
 export async function runDoctorCommand(argv: readonly string[], cwd: string, streams: Streams, log: Log): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { config: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
-    streams.stderr.write(`plaited-agent doctor: ${errorMessage(error)}\n\n${DOCTOR_USAGE}`);
+    streams.stderr.write(`plaited-agent doctor: ${usageProblem(error, OPTIONS, 'plaited-agent doctor --help')}\n\n${DOCTOR_USAGE}`);
     return 2;
   }
   if (values.help) {

@@ -1,12 +1,17 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFingerprint } from '../config/config-fingerprint.js';
 import { recordTrust } from '../config/config-trust.js';
+import { ConfigError } from '../config/config-error.js';
 import { CONFIG_FILE_NAMES } from '../config/load-config.js';
 import { errorMessage } from '../errors/error-message.js';
 import { detectProviders } from './detect-providers.js';
 import { INIT_AGENTS_MD, initConfigSource } from './init-config-source.js';
+import { usageProblem } from './usage-problem.js';
+
+/** The flags of `plaited-agent init`. */
+const OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
 
 export const INIT_USAGE = `Usage: plaited-agent init
 
@@ -24,13 +29,13 @@ interface Streams {
 /** `plaited-agent init`: resolves to the exit code. */
 export async function runInitCommand(argv: readonly string[], cwd: string, streams: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
-    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS });
     if (values.help) {
       streams.stdout.write(INIT_USAGE);
       return 0;
     }
   } catch (error) {
-    streams.stderr.write(`plaited-agent init: ${errorMessage(error)}\n\n${INIT_USAGE}`);
+    streams.stderr.write(`plaited-agent init: ${usageProblem(error, OPTIONS, 'plaited-agent init --help')}\n\n${INIT_USAGE}`);
     return 2;
   }
   const say = (line: string) => streams.stdout.write(`${line}\n`);
@@ -40,8 +45,7 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
     else {
       const detected = await detectProviders(env);
       const file = join(cwd, '.plaited', 'config.ts');
-      mkdirSync(join(cwd, '.plaited'), { recursive: true });
-      writeFileSync(file, initConfigSource(detected), { flag: 'wx' });
+      writeNewFile(file, initConfigSource(detected));
       say(`Wrote ${file}`);
       say(detected[0] ? `  model: ${detected[0].model} (${detected[0].found})` : '  no model found: set a provider key or start Ollama / LM Studio, then edit agent.model');
       // The user asked for this file and it is our own text: trusting it spares a step that would
@@ -52,7 +56,7 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
     const agents = join(cwd, 'AGENTS.md');
     if (existsSync(agents)) say(`Kept ${agents} (nothing overwritten).`);
     else {
-      writeFileSync(agents, INIT_AGENTS_MD, { flag: 'wx' });
+      writeNewFile(agents, INIT_AGENTS_MD);
       say(`Wrote ${agents}: fill in how to build and test this project.`);
     }
     say('Next: plaited-agent doctor checks the setup; plaited-agent -p "task" runs one task.');
@@ -60,5 +64,16 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
   } catch (error) {
     streams.stderr.write(`plaited-agent init: ${errorMessage(error)}\n`);
     return 1;
+  }
+}
+
+/** Writes a file that must not exist yet (its folder made first); a failure names the file, the cause and the fix. */
+function writeNewFile(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text, { flag: 'wx' });
+  } catch (error) {
+    const fix = `make ${dirname(file)} a folder you can write, or run init in a project you can write`;
+    throw new ConfigError('config_write_failed', `cannot write ${file} (${errorMessage(error)}): ${fix}`, { file, cause: error });
   }
 }

@@ -3,6 +3,10 @@ import { errorMessage } from '../errors/error-message.js';
 import { mcpServerStates } from './mcp-server-states.js';
 import { openProjectAgent } from './open-project-agent.js';
 import type { Log } from './stderr-log.js';
+import { usageProblem } from './usage-problem.js';
+
+/** The flags of `plaited-agent mcp`. */
+const OPTIONS = { format: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const MCP_USAGE = `Usage: plaited-agent mcp list [--format text|json] [--config PATH]
 
@@ -19,9 +23,9 @@ interface Streams {
 export async function runMcpCommand(argv: readonly string[], cwd: string, streams: Streams, log: Log): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { format: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    streams.stderr.write(`plaited-agent mcp: ${errorMessage(error)}\n\n${MCP_USAGE}`);
+    streams.stderr.write(`plaited-agent mcp: ${usageProblem(error, OPTIONS, 'plaited-agent mcp --help')}\n\n${MCP_USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;

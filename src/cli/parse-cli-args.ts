@@ -3,6 +3,8 @@ import { errorMessage } from '../errors/error-message.js';
 import { PlaitedError } from '../errors/plaited-error.js';
 import { PRINT_OPTIONS, printArgsFrom, type PrintArgs } from './print-args.js';
 import { parseChatArgs } from './parse-chat-args.js';
+import { usageProblem } from './usage-problem.js';
+import { closestName } from '../config/closest-name.js';
 
 export interface CliArgs {
   adapters: string[];
@@ -32,6 +34,27 @@ export interface CliArgs {
   /** `-p` / `--print`: one headless turn (see print-args.ts). */
   print?: PrintArgs;
 }
+
+/** The flags of a server start and of `-p`. */
+const OPTIONS = {
+  ...PRINT_OPTIONS,
+  adapter: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-file': { type: 'string' },
+  transport: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'auth-token': { type: 'string' },
+  'auth-token-file': { type: 'string' },
+  'no-auth': { type: 'boolean' },
+  store: { type: 'string' },
+  'replica-id': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
 
 /** Subcommands that parse their own arguments. */
 const SUBCOMMANDS = new Set(['models', 'trust', 'sessions', 'init', 'doctor', 'mcp']);
@@ -102,10 +125,10 @@ Headless one-shot (scripts, CI): runs one turn in the current project and exits
   --allow RULE          a tool (or tool(scope), e.g. "bash(npm test:*)") that runs without asking; repeat
   --deny RULE           a tool (or tool(scope)) refused; repeat. Any call that would ask is refused
                         and reported: nothing waits for an answer
-  --resume ID           add the turn to that session of this project
+  --resume ID           add the turn to that session of this project (any unique beginning of its id)
   -c, --continue        add the turn to the project's latest session
   Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C); 1 otherwise,
-  the reason on stderr.
+  the reason on stderr; 2 for a usage mistake (a wrong flag, no task, no such session).
 
 Commands:
   sessions              list, show, export (Markdown or JSON) or delete this project's sessions
@@ -117,6 +140,8 @@ Commands:
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
+  // `plaited-agent help`, as git and npm have it: the usage, not a task named "help".
+  if (argv.length === 1 && argv[0] === 'help') return parseCliArgs(['--help']);
   if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }
@@ -127,30 +152,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: {
-        ...PRINT_OPTIONS,
-        adapter: { type: 'string', multiple: true },
-        config: { type: 'string' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        'log-level': { type: 'string' },
-        'log-file': { type: 'string' },
-        transport: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'auth-token': { type: 'string' },
-        'auth-token-file': { type: 'string' },
-        'no-auth': { type: 'boolean' },
-        store: { type: 'string' },
-        'replica-id': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
-    throw new CliUsageError(errorMessage(error));
+    throw new CliUsageError(usageProblem(error, OPTIONS, 'plaited-agent --help'));
   }
   const values = parsed.values;
+  const word = parsed.positionals[0] ?? '';
+  const command = values.print ? undefined : closestName(word, [...SUBCOMMANDS, 'chat']);
+  if (command === word) throw new CliUsageError(`a command comes first, before any flag: plaited-agent ${command} …`);
+  if (command !== undefined) throw new CliUsageError(`unknown command '${word}': did you mean plaited-agent ${command}?`);
   let print: PrintArgs | undefined;
   try {
     print = printArgsFrom(values, parsed.positionals);

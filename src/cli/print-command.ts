@@ -2,6 +2,7 @@ import type { Agent, SessionInfo } from '../agent/agent.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { PrintArgs } from './print-args.js';
 import { printTurn, type PrintResult } from './print-turn.js';
+import { matchSession } from './match-session.js';
 
 export interface PrintStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -61,16 +62,18 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
 
 /** The session the turn goes to, or what is wrong with the asked one. */
 async function sessionFor(agent: Agent, print: PrintArgs, cwd: string): Promise<SessionInfo | string> {
-  let id = print.resume;
-  if (print.continue) {
-    const sessions = (await agent.sessions.list({ cwd })).filter((session) => session.cwd === cwd);
-    const latest = sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
-    if (!latest) return `--continue: no session in ${cwd} yet; start one with plaited-agent -p "task"`;
-    id = latest.sessionId;
+  if (print.resume === undefined && !print.continue) return agent.sessions.create({ cwd, ...(print.mode ? { mode: print.mode } : {}) });
+  const sessions = (await agent.sessions.list({ cwd })).filter((session) => session.cwd === cwd).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  let id: string;
+  if (print.resume !== undefined) {
+    // As `sessions show`: the id, or any unique beginning of one.
+    const match = matchSession(sessions, print.resume, cwd);
+    if ('problem' in match) return `--resume: ${match.problem}`;
+    id = match.session.sessionId;
+  } else {
+    if (!sessions[0]) return `--continue: no session in ${cwd} yet; start one with plaited-agent -p "task"`;
+    id = sessions[0].sessionId;
   }
-  if (id === undefined) return agent.sessions.create({ cwd, ...(print.mode ? { mode: print.mode } : {}) });
-  const found = await agent.sessions.get(id, cwd);
-  if (!found) return `--resume: no session ${id} in ${cwd} (plaited-agent sessions list shows them)`;
   const session = await agent.sessions.activate(id, cwd);
   if (print.mode && print.mode !== session.mode) await agent.sessions.setMode(id, print.mode);
   return session;

@@ -6,6 +6,8 @@ import type { Agent } from '../agent/agent.js';
 import { adapterSectionIssues } from '../config/adapter-section-issues.js';
 import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
+import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
+import { checkPrintRules } from './check-print-rules.js';
 import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
@@ -19,6 +21,7 @@ import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
+import { adapterStartFailure } from './adapter-start-error.js';
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
@@ -67,10 +70,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
   let config: PlaitedConfig;
   let untrusted: string | undefined;
+  let shadowed: string | undefined;
   let configFile: string | null = null;
   try {
     // Inside the whole-agent sandbox the outer process already warned.
     cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
+    if (args.print) checkPrintRules(args.print);
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
     config = applyFlags(loaded.config, args);
     log.redact(configSecrets(config));
@@ -78,12 +83,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (loaded.path) log('debug', `config: ${loaded.path}`);
     configFile = loaded.path ?? null;
     untrusted = loaded.untrusted?.message;
+    shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
     return 2;
   }
   // Inside the whole-agent sandbox the outer process already said it.
   if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
+  if (shadowed !== undefined && process.env.PLAITED_SANDBOXED !== '1') log('warn', shadowed);
 
   const hint = (await import('./terminal-hint.js')).terminalHint(args, process.stdin.isTTY);
   if (hint !== undefined) process.stderr.write(`${hint}\n`);
@@ -176,7 +183,7 @@ async function wrapAdapters(
     for (const name of names) adapters.push(await resolveAdapter(name));
     checkAdapterSections(config, configFile, adapters, log);
     for (const [index, adapter] of adapters.entries()) {
-      const result = await adapter.wrap(current, adapterOptions(names[index]!, config, args, log, adapter.name));
+      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name));
       if (isAgent(result)) current = result;
       else if (result && typeof result === 'object' && 'closed' in result) served.push(result as Served);
     }
@@ -186,6 +193,15 @@ async function wrapAdapters(
     return undefined;
   }
   return { current, served };
+}
+
+/** `adapter.wrap`, whose failure (a taken port, a custom adapter's own error) names the adapter. */
+async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown): Promise<unknown> {
+  try {
+    return await adapter.wrap(agent, options);
+  } catch (error) {
+    throw adapterStartFailure(name, error);
+  }
 }
 
 /** Serves until a face closes; SIGINT stops at once, SIGTERM drains a network face (a second one ends it). */

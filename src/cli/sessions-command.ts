@@ -6,6 +6,12 @@ import { errorMessage } from '../errors/error-message.js';
 import { openProjectAgent } from './open-project-agent.js';
 import { sessionMarkdown } from './session-markdown.js';
 import type { Log } from './stderr-log.js';
+import { usageProblem } from './usage-problem.js';
+import { matchSession } from './match-session.js';
+import { closestName } from '../config/closest-name.js';
+
+/** The flags of `plaited-agent sessions`. */
+const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const SESSIONS_USAGE = `Usage: plaited-agent sessions list [--format text|json]
        plaited-agent sessions show ID
@@ -38,9 +44,9 @@ export async function runSessionsCommand(argv: readonly string[], cwd: string, s
   };
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    return fail(`${errorMessage(error)}\n\n${SESSIONS_USAGE}`, 2);
+    return fail(`${usageProblem(error, OPTIONS, 'plaited-agent sessions --help')}\n\n${SESSIONS_USAGE}`, 2);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -48,7 +54,7 @@ export async function runSessionsCommand(argv: readonly string[], cwd: string, s
     return 0;
   }
   const [action, id, ...extra] = positionals as [string | undefined, string | undefined, ...string[]];
-  if (action === undefined || !(ACTIONS as readonly string[]).includes(action)) return fail(`say what to do: ${ACTIONS.join(', ')}\n\n${SESSIONS_USAGE}`, 2);
+  if (action === undefined || !(ACTIONS as readonly string[]).includes(action)) return fail(`${unknownAction(action)}\n\n${SESSIONS_USAGE}`, 2);
   if (action !== 'list' && id === undefined) return fail(`${action} needs a session id (plaited-agent sessions list shows them)`, 2);
   if (extra.length > 0 || (action === 'list' && id !== undefined)) return fail(`unexpected argument '${action === 'list' ? id : extra[0]}'`, 2);
   const formats = action === 'list' ? ['text', 'json'] : action === 'export' ? ['markdown', 'json'] : [];
@@ -83,11 +89,9 @@ async function act(agent: Agent, action: Action, options: ActOptions): Promise<n
     else for (const session of sessions) streams.stdout.write(`${session.sessionId}  ${session.updatedAt}  ${session.mode.padEnd(12)}  ${session.title ?? '(untitled)'}\n`);
     return 0;
   }
-  const matches = sessions.filter((session) => session.sessionId === options.id || session.sessionId.startsWith(options.id!));
-  const exact = matches.find((session) => session.sessionId === options.id);
-  if (matches.length === 0) return options.fail(`no session ${options.id} in ${cwd} (plaited-agent sessions list shows them)`, 1);
-  if (!exact && matches.length > 1) return options.fail(`${options.id} names ${matches.length} sessions (${matches.map((s) => s.sessionId).join(', ')}): give more of the id`, 2);
-  const session = exact ?? matches[0]!;
+  const match = matchSession(sessions, options.id!, cwd);
+  if ('problem' in match) return options.fail(match.problem, match.ambiguous ? 2 : 1);
+  const { session } = match;
   if (action === 'delete') {
     await agent.sessions.delete(session.sessionId);
     streams.stdout.write(`Deleted session ${session.sessionId}.\n`);
@@ -121,4 +125,11 @@ function summary(session: SessionInfo, prompts: number): string {
     `export:   plaited-agent sessions export ${session.sessionId} [--format markdown|json]`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** What `sessions` says without a known action: the choices, and the one a typo meant. */
+function unknownAction(action: string | undefined): string {
+  const meant = action === undefined ? undefined : closestName(action, ACTIONS);
+  if (meant !== undefined) return `unknown action '${action}': did you mean plaited-agent sessions ${meant}?`;
+  return `say what to do: ${ACTIONS.join(', ')}`;
 }

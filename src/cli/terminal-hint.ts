@@ -5,9 +5,10 @@ export const TERMINAL_HINT =
 
 /**
  * The one line a person who started the bare server in a terminal needs: shown when stdin is a
- * TTY and nothing asked for a protocol on stdio explicitly (no --adapter, no --transport).
+ * TTY and nothing asked for a protocol on stdio explicitly (no --adapter, no --transport), nor
+ * for the terminal's own chat.
  */
 export function terminalHint(args: CliArgs, stdinIsTTY: boolean | undefined): string | undefined {
-  if (!stdinIsTTY || args.print || args.adapters.length > 0 || args.transport !== undefined) return undefined;
+  if (!stdinIsTTY || args.print || args.command?.name === 'chat' || args.adapters.length > 0 || args.transport !== undefined) return undefined;
   return TERMINAL_HINT;
 }

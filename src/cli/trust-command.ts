@@ -4,7 +4,12 @@ import { ConfigError } from '../config/config-error.js';
 import { configFingerprint, shown } from '../config/config-fingerprint.js';
 import { recordTrust, revokeTrust } from '../config/config-trust.js';
 import { findConfigFile } from '../config/load-config.js';
+import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
 import { errorMessage } from '../errors/error-message.js';
+import { usageProblem } from './usage-problem.js';
+
+/** The flags of `plaited-agent trust`. */
+const OPTIONS = { config: { type: 'string' }, revoke: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const TRUST_USAGE = `Usage: plaited-agent trust [--config PATH] [--revoke]
 
@@ -28,9 +33,9 @@ interface Streams {
 export async function runTrustCommand(argv: readonly string[], cwd: string, streams: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { config: { type: 'string' }, revoke: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
-    streams.stderr.write(`plaited-agent trust: ${errorMessage(error)}\n\n${TRUST_USAGE}`);
+    streams.stderr.write(`plaited-agent trust: ${usageProblem(error, OPTIONS, 'plaited-agent trust --help')}\n\n${TRUST_USAGE}`);
     return 2;
   }
   if (values.help) {
@@ -48,6 +53,8 @@ export async function runTrustCommand(argv: readonly string[], cwd: string, stre
       streams.stdout.write(removed ? `No longer trusted: ${file}\n` : `${file} was not trusted; nothing to revoke.\n`);
       return 0;
     }
+    const shadowed = shadowedConfigWarning(cwd, file);
+    if (shadowed !== undefined) streams.stderr.write(`plaited-agent trust: ${shadowed}\n`);
     const fingerprint = await configFingerprint(file, cwd);
     const files = Object.entries(fingerprint.files);
     streams.stdout.write(`Trusting ${file} and what it loads (${files.length} ${files.length === 1 ? 'file' : 'files'}):\n`);

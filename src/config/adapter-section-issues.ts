@@ -1,3 +1,4 @@
+import { closestName } from './closest-name.js';
 import type { ConfigIssue } from './config-error.js';
 
 /** The sections of the built-in adapters under `adapters`. */
@@ -33,29 +34,4 @@ export function adapterSectionIssues(adapters: object, loaded: readonly string[]
     });
   }
   return issues;
-}
-
-/** The known name within a typo of `key` (one edit for short names, two from six letters on), if any. */
-function closestName(key: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
-    const allowed = name.length >= 6 ? 2 : 1;
-    if (distance <= allowed && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = value;
-    }
-  }
-  return rows[a.length]![b.length]!;
 }

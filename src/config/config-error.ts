@@ -8,7 +8,9 @@ export type ConfigErrorCode =
   /** The file could not be read or evaluated (syntax error, a throw at import, bad JSON). */
   | 'config_load_failed'
   /** The config (or a file it imports) loads files chosen at run time, so no trust decision can cover them. */
-  | 'config_untrustable';
+  | 'config_untrustable'
+  /** `plaited-agent init` could not write the project's config (or its AGENTS.md). */
+  | 'config_write_failed';
 
 export interface ConfigIssue {
   /** Dotted path into the config, e.g. `agent.maxSteps` or `mcp.servers.0.url`; '' for the root. */

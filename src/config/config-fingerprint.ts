@@ -43,6 +43,7 @@ export async function configFingerprint(configFile: string, projectDir: string):
     files[file] = sha256(bytes);
     if (!CODE.test(file)) continue;
     const found = await moduleSpecifiers(bytes.toString('utf8'));
+    if (found.syntaxError !== undefined) throw await syntaxErrorIn(file, root, bytes.toString('utf8'), found.syntaxError);
     computed.push(...found.computed.map((text) => `${shown(file, root)} ${text}`));
     for (const specifier of found.specifiers) {
       const resolved = await resolveConfigImport(specifier, file, esmResolve);
@@ -61,6 +62,14 @@ export async function configFingerprint(configFile: string, projectDir: string):
     );
   }
   return { sha256: digest(files, links), files, links };
+}
+
+/** A file of the config that does not parse: where, and what to do (not a computed import: nothing is computed). */
+async function syntaxErrorIn(file: string, root: string, source: string, lexerMessage: string): Promise<ConfigError> {
+  const { locateSyntaxError } = await import('./locate-syntax-error.js');
+  const found = await locateSyntaxError(source, file);
+  const what = found ? `a syntax error at line ${found.line}:${found.column} (${found.message})` : `a syntax error (${lexerMessage}: an unclosed bracket, brace, string or comment?)`;
+  return new ConfigError('config_untrustable', `${shown(file, root)} has ${what}: fix it, then run \`plaited-agent trust\`.`, { file });
 }
 
 function digest(files: Record<string, string>, links: Record<string, string>): string {

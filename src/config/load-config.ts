@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { configIssues } from './config-issues.js';
+import { withKeyHints } from './unknown-key-hint.js';
 import { checkConfigTrust } from './config-trust.js';
 import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
@@ -63,7 +64,8 @@ export function validateConfig(raw: unknown, file: string | null = null): Plaite
   const parsed = configSchema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const issues = configIssues(parsed.error);
-  throw new ConfigError('invalid_config', formatInvalid(file, issues), { file, issues, cause: parsed.error });
+  // The message names what a misspelt key was meant to be; the issues stay as zod said them.
+  throw new ConfigError('invalid_config', formatInvalid(file, withKeyHints(configSchema, issues)), { file, issues, cause: parsed.error });
 }
 
 /** The config file `loadConfig` would load (`null`: none, defaults apply); a missing `configPath` throws `config_not_found`. */

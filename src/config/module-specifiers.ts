@@ -3,6 +3,8 @@ export interface ModuleSpecifiers {
   specifiers: string[];
   /** Loads no static reading can follow (`import(name)`, `require(dir + x)`, `createRequire`), as `line N: text`. */
   computed: string[];
+  /** Set when the file is not a module at all (a syntax error the lexer met): its reason. Nothing else is read then. */
+  syntaxError?: string;
 }
 
 /** `require('x')` with a literal; anything else after `require(` is computed. */
@@ -29,8 +31,7 @@ export async function moduleSpecifiers(source: string): Promise<ModuleSpecifiers
   try {
     [imports] = parse(source);
   } catch (error) {
-    const index = typeof (error as { idx?: unknown }).idx === 'number' ? (error as { idx: number }).idx : 0;
-    return { specifiers, computed: [`line ${lineOf(source, index)}: cannot be read as a module (${(error as Error).message})`] };
+    return { specifiers, computed, syntaxError: (error as Error).message };
   }
   for (const entry of imports) {
     if (entry.d === -2) continue; // import.meta

@@ -16,8 +16,8 @@ const languageModel = z.custom<Exclude<LanguageModel, string>>(
 
 const modelSpec = z.union([z.string().min(1), languageModel]);
 
-/** `name` or `name(scope)`: what `src/agent/permission-rule.ts` reads. */
-const permissionRule = z
+/** `name` or `name(scope)`: what `src/agent/permission-rule.ts` reads (also `-p --allow/--deny`). */
+export const permissionRule = z
   .string()
   .regex(/^[^()\s]+(\(.+\))?$/s, 'a tool name (`*` wildcard) or a tool and a scope in parentheses, e.g. "bash(npm test:*)" or "write_file(src/**)"');
 

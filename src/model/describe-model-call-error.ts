@@ -1,4 +1,4 @@
-import { APICallError } from '@ai-sdk/provider';
+import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { MODEL_PROVIDER_TABLE, modelProviderOf } from './model-providers.js';
 import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
 
@@ -17,6 +17,7 @@ const NATIVE_PATHS = [
  * A bare "Unsupported method ('POST')" or "fetch failed" names neither the URL nor the fix.
  */
 export function describeModelCallError(error: unknown): string | undefined {
+  if (LoadAPIKeyError.isInstance(error)) return describeMissingKey(error.message);
   if (!APICallError.isInstance(error)) return undefined;
   const { url, statusCode } = error;
   const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
@@ -64,6 +65,13 @@ export function describeModelCallError(error: unknown): string | undefined {
     return `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`;
   }
   return `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`;
+}
+
+/** The SDK's "Pass it using the 'apiKey' parameter or the X environment variable", in the config's words. */
+function describeMissingKey(message: string): string {
+  const envVar = /the (\w+) environment variable/.exec(message)?.[1];
+  const what = message.split('. ')[0] ?? message;
+  return envVar ? `${what}: set ${envVar} (or agent.apiKey in .plaited/config.ts), then start the agent again.` : message;
 }
 
 /** Providers' words for a prompt over the model's context window. */

@@ -8,7 +8,7 @@ import { errorMessage } from '../errors/error-message.js';
 /** How to configure a model, as every first-run message says it. */
 export const CONFIGURE_A_MODEL =
   'pass --model (e.g. anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY set, openai:gpt-5-mini with OPENAI_API_KEY, ' +
-  'ollama:llama3.2 for a local Ollama, or llama-cpp:/path/to/model.gguf) or set agent.model in .plaited/config.json';
+  'ollama:llama3.2 for a local Ollama, or llama-cpp:/path/to/model.gguf) or set agent.model in the project\'s .plaited/config.ts (or config.json; plaited-agent init writes one)';
 
 /** Sessions told already (bounded: a long-lived server forgets the oldest). */
 const MAX_TOLD = 10_000;

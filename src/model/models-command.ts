@@ -1,4 +1,7 @@
+import { closestName } from '../config/closest-name.js';
 import { LocalModelError } from './local-model-error.js';
+import { checkModelSpec } from './check-model-spec.js';
+import { ModelError } from './model-error.js';
 import { createDownloadProgressReporter } from './download-progress.js';
 import { defaultModelCacheDir, listCachedModels, resolveModelFile } from './model-files.js';
 import type { ConfiguredModel, EndpointModels } from './list-endpoint-models.js';
@@ -50,7 +53,7 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
     else if (arg === '--help' || arg === '-h') {
       io.stdout.write(USAGE);
       return 0;
-    } else if (arg.startsWith('-')) return usageError(io, `unknown option ${arg}`);
+    } else if (arg.startsWith('-')) return usageError(io, unknownOption(arg));
     else positional.push(arg);
   }
   const [sub, ...rest] = positional;
@@ -64,6 +67,8 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
     if (rest.length > 0) return usageError(io, `"models list" takes no arguments`);
     const models = await listCachedModels({ cacheDir: dir });
     const asked = configured.filter((model) => model.spec !== '');
+    const problem = specProblem(asked.filter((model) => model.default));
+    if (problem !== undefined) return usageError(io, problem);
     const endpoints = asked.length > 0 ? await (await import('./list-endpoint-models.js')).listEndpointModels(asked) : [];
     if (json) {
       const cached = models.map((m) => ({ ...m, modifiedAt: m.modifiedAt.toISOString() }));
@@ -94,7 +99,29 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
       return 1;
     }
   }
-  return usageError(io, `unknown subcommand "${sub}"`);
+  const meant = closestName(sub, ['list', 'pull']);
+  return usageError(io, `unknown subcommand "${sub}"${meant ? `: did you mean plaited-agent models ${meant}?` : ''}`);
+}
+
+/** What is wrong with the model to list (agent.model or --model: a provider that does not exist, a generic one without a URL), as the start says it. */
+function specProblem(models: readonly ConfiguredModel[]): string | undefined {
+  for (const model of models) {
+    try {
+      checkModelSpec({ agent: { model: model.spec, ...(model.baseURL ? { baseURL: model.baseURL } : {}) } } as Parameters<typeof checkModelSpec>[0]);
+    } catch (error) {
+      if (ModelError.isInstance(error)) return error.message;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+const FLAGS = ['cache-dir', 'json', 'model', 'base-url', 'connect-timeout', 'read-timeout', 'help'];
+
+/** An unknown flag, with the one it is a typo of. */
+function unknownOption(arg: string): string {
+  const meant = arg.startsWith('--') ? closestName(arg.slice(2).split('=')[0]!, FLAGS) : undefined;
+  return `unknown option ${arg}: ${meant ? `did you mean --${meant}?` : 'plaited-agent models --help lists the options'}`;
 }
 
 function writeEndpoints(io: ModelsCommandIo, endpoints: readonly EndpointModels[]): void {
@@ -106,6 +133,6 @@ function writeEndpoints(io: ModelsCommandIo, endpoints: readonly EndpointModels[
 }
 
 function usageError(io: ModelsCommandIo, message: string): number {
-  io.stderr.write(`models: ${message}\n${USAGE}`);
+  io.stderr.write(`plaited-agent models: ${message}\n\n${USAGE}`);
   return 2;
 }

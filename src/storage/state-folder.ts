@@ -1,5 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { errorMessage } from '../errors/error-message.js';
+import { StorageError } from './storage-error.js';
 
 /**
  * Where the agent keeps its own state in a project: `.plaited/state/` (the
@@ -26,7 +28,15 @@ const LEGACY_FILES = ['state.db', 'index.db'].flatMap((name) => ['', '-wal', '-s
 export function ensureStateFolder(projectDir: string): string {
   const folder = stateFolder(projectDir);
   const fresh = !existsSync(folder);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new StorageError(
+      'open_failed',
+      `cannot create the state folder ${folder} (${errorMessage(error)}), where plaited-agent keeps this project's sessions: make ${join(resolve(projectDir), '.plaited')} a folder you can write, or run plaited-agent in a project you can write`,
+      { path: folder, cause: error },
+    );
+  }
   if (fresh) chmodSync(folder, 0o700);
   const legacy = join(resolve(projectDir), '.plaited');
   for (const name of LEGACY_FILES) {

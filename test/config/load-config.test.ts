@@ -121,6 +121,16 @@ describe('loadConfig', () => {
     expect(error.issues).toEqual([{ path: 'agent.modle', message: 'unknown key' }]);
   });
 
+  it('names the key a misspelt one was meant to be, in the message (the issue stays "unknown key")', async () => {
+    mkdirSync(join(dir, '.plaited'));
+    writeFileSync(join(dir, '.plaited', 'config.json'), JSON.stringify({ agent: { maxStep: 3 }, tool: {}, zzz: 1 }));
+    const error = await loadError({ cwd: dir });
+    expect(error.issues).toContainEqual({ path: 'agent.maxStep', message: 'unknown key' });
+    expect(error.message).toContain('agent.maxStep: unknown key (did you mean agent.maxSteps?)');
+    expect(error.message).toContain('tool: unknown key (did you mean tools?)');
+    expect(error.message).toMatch(/zzz: unknown key$/m);
+  });
+
   it('reports a syntax error as a load failure naming the file', async () => {
     const cwd = join(fixtures, 'syntax-error');
     const error = await loadError({ cwd });

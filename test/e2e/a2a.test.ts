@@ -234,7 +234,9 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     const missing = await fetch(cli.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"x"}}' });
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(((await missing.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    const refusal = ((await missing.json()) as { error: { code: number; message: string } }).error;
+    expect(refusal.code).toBe(-32000);
+    expect(refusal.message).toContain('--auth-token-file');
     const wrong = await rpc('{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"x"}}', { authorization: 'Bearer wrong-token-wrong-token' });
     expect(wrong.status).toBe(401);
     const intruder = await cli.client('wrong-token-wrong-token');

@@ -50,6 +50,8 @@ describe('plaited-agent chat in a terminal', () => {
     await waitForPane(chat, 'plaited-agent chat · session ');
     await waitForPane(chat, '› ');
     const sessionId = /session ([0-9a-f-]{36})/.exec(pane(chat))![1]!;
+    // The bare server's hint ("run plaited-agent chat") is not for someone who did.
+    expect(pane(chat)).not.toContain('Agent Client Protocol server for editors');
 
     // A tool call that needs permission: the question shows with its keys; `y` answers it.
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hi there\n' } }] }, { text: 'Wrote hello.txt for you.' });
@@ -122,6 +124,21 @@ describe('plaited-agent chat in a terminal', () => {
     expect(toolResult).not.toContain('chat-key-never-for-commands');
     tmux('send-keys', '-t', chat, 'C-d');
     await waitForPane(chat, 'chat exited 0');
+  });
+
+  it('--resume takes any unique beginning of a session id, as sessions and -p do; an unknown one says where the ids are', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
+    const first = startChat(cwd);
+    await waitForPane(first, '› ');
+    const sessionId = /session ([0-9a-f-]{36})/.exec(pane(first))![1]!;
+    tmux('send-keys', '-t', first, 'C-d');
+    await waitForPane(first, 'chat exited 0');
+    const resumed = startChat(cwd, ['--resume', sessionId.slice(0, 8)]);
+    await waitForPane(resumed, `session ${sessionId} (resumed)`);
+    const unknown = startChat(cwd, ['--resume', 'no-such-session']);
+    await waitForPane(unknown, 'chat exited 2');
+    expect(pane(unknown)).toContain('no session no-such-session');
+    expect(pane(unknown)).toContain('plaited-agent sessions list shows them');
   });
 
   it('refuses to run without a terminal, pointing to -p', () => {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
@@ -30,7 +31,7 @@ function projectWithConfig(name: string, source: string): string {
 }
 
 describe('CLI conventions', () => {
-  it.each([['--help'], ['-h']])('%s prints the usage on stdout and exits 0', (flag) => {
+  it.each([['--help'], ['-h'], ['help']])('%s prints the usage on stdout and exits 0', (flag) => {
     const result = run([flag]);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
@@ -57,6 +58,48 @@ describe('CLI conventions', () => {
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('--no-such-flag');
+  });
+
+  it.each([
+    [['--modle', 'x'], '--modle', 'did you mean --model?'],
+    [['-p', 'hi', '--alow', 'bash'], '--alow', 'did you mean --allow?'],
+    [['trust', '--revok'], '--revok', 'did you mean --revoke?'],
+    [['doctor', '--bogus'], '--bogus', 'plaited-agent doctor --help lists the options'],
+    [['models', 'list', '--modle', 'x'], '--modle', 'did you mean --model?'],
+  ])('a mistyped flag (%j) names the flag and the one meant, without parseArgs advice about positionals', (args, flag, hint) => {
+    const result = run(args);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`unknown option ${flag}: ${hint}`);
+    expect(result.stderr).not.toContain('positional argument');
+  });
+
+  it('a port another process holds: the address, and the fix (stop it, or --port)', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const result = run(['--transport', 'http', '--port', String(port)], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`adapter acp: 127.0.0.1:${port} is already in use`);
+      expect(result.stderr).toContain('--port');
+    } finally {
+      await new Promise((closed) => holder.close(closed));
+    }
+  });
+
+  it('a mistyped command names the command meant', () => {
+    const result = run(['sesions', 'list']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain("unknown command 'sesions': did you mean plaited-agent sessions?");
+    const models = run(['models', 'lst']);
+    expect(models.status).toBe(2);
+    expect(models.stderr).toContain('plaited-agent models: unknown subcommand "lst": did you mean plaited-agent models list?');
+    const sessions = run(['sessions', 'lst']);
+    expect(sessions.status).toBe(2);
+    expect(sessions.stderr).toContain("plaited-agent sessions: unknown action 'lst': did you mean plaited-agent sessions list?");
   });
 
   it.each([

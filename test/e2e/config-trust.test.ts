@@ -138,6 +138,29 @@ describe('config trust', () => {
     await waitFor(() => agent.stderr().includes('cannot be trusted'), 10_000, 'the untrustable message');
   });
 
+  it('a config with a syntax error: `trust` names the file, the line and the fix, not a computed import', () => {
+    const cwd = project({
+      '.plaited/config.ts': `import { steps } from './lib/extra.js';\n\nexport default { agent: { maxSteps: steps }\n`,
+      '.plaited/lib/extra.ts': 'export const steps: number = 3;\n',
+    });
+    const trust = cli(cwd, ['trust']);
+    expect(trust.status).toBe(1);
+    expect(trust.stderr).toContain('.plaited/config.ts has a syntax error at line 4');
+    expect(trust.stderr).toContain('fix it, then run `plaited-agent trust`');
+    expect(trust.stderr).not.toContain('computed');
+    expect(trust.stderr).not.toContain('literal path');
+  });
+
+  it('a config.json beside a config.ts is never read: trust and a start say so, naming both', async () => {
+    const cwd = project({ '.plaited/config.ts': 'export default { agent: { maxSteps: 3 } };\n', '.plaited/config.json': '{ "agent": { "maxSteps": 4 } }\n' });
+    const warning = '.plaited/config.json is not read: .plaited/config.ts is the project\'s config';
+    const trust = cli(cwd, ['trust']);
+    expect(trust.status, trust.stderr).toBe(0);
+    expect(trust.stderr).toContain(warning);
+    const started = cli(cwd, ['-p', 'hi', '--model', 'openai-compatible:scripted', '--base-url', 'http://127.0.0.1:9/v1']);
+    expect(started.stderr).toContain(warning);
+  });
+
   it('--config FILE is trusted with `trust --config FILE`, and not run before', async () => {
     const cwd = project({ 'team.config.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('./team-ran', import.meta.url), 'yes');\nexport default {};\n` });
     const before = startAcpCli({ cwd, args: ['--config', 'team.config.mjs'], trust: false });

@@ -161,6 +161,7 @@ describe('custom adapters: broken modules exit with a message naming the file an
     ['not an object', join(BROKEN, 'not-object.ts'), /default export is not an object/],
     ['throws while loading', join(BROKEN, 'throws.ts'), /threw while loading: adapter fixture exploded on purpose/],
     ['missing file', join(BROKEN, 'does-not-exist.ts'), /file not found/],
+    ['throws in wrap', join(BROKEN, 'throws-in-wrap.ts'), /did not start: wrap fixture exploded on purpose/],
   ];
   for (const [name, file, message] of cases) {
     it(name, () => {

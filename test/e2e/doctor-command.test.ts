@@ -86,4 +86,16 @@ describe('plaited-agent doctor', () => {
     expect(run.status).toBe(1);
     expect(line(run.stdout, 'state store')).toMatch(/^✗ state store: .*schema 999, newer .* — fix: upgrade plaited-agent/);
   });
+
+  it('a state folder that cannot be created: the cause once, and a fix that works (agent.stateDb does not move the folder)', async () => {
+    const cwd = project({ agent: { model: 'openai-compatible:scripted', baseURL: model.url } });
+    writeFileSync(join(cwd, '.plaited/state'), '');
+    const run = await runCliOnce(['doctor'], { cwd });
+    expect(run.status).toBe(1);
+    const state = line(run.stdout, 'state store') ?? '';
+    expect(state).toMatch(/^✗ state store: .*\.plaited\/state is not writable/);
+    expect(state.split('cannot create').length - 1).toBeLessThanOrEqual(1);
+    expect(state).toContain('fix: make .plaited/state a folder this user can write');
+    expect(state).not.toContain('agent.stateDb');
+  });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { startProviderWireServer } from '../helpers/provider-wire-server.js';
+import { runCliOnce } from '../helpers/run-cli-once.js';
 
 /**
  * The first run: no model configured, no network. The built CLI falls back to its default
@@ -59,5 +60,20 @@ describe('no model configured, offline', () => {
 
     // Still alive, and still saying it.
     await expect(prompt()).rejects.toMatchObject({ message: expect.stringContaining('No model configured') });
+  });
+
+  it('-p says it once: exit 1, no model configured, the cause named a single time', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-first-run-'));
+    const run = await runCliOnce(['-p', 'hi'], {
+      cwd,
+      env: { HF_ENDPOINT: await closedPort(), PLAITED_MODELS_DIR: mkdtempSync(join(tmpdir(), 'plaited-first-run-models-')), ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', PLAITED_API_KEY: '' },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    const failed = run.stderr.split('\n').find((line) => line.includes('the turn failed (model_not_configured)')) ?? '';
+    expect(failed).toContain('No model configured');
+    // The file init writes, not only the JSON one.
+    expect(failed).toContain('agent.model in the project\'s .plaited/config.ts');
+    expect(failed.split('Could not resolve model').length - 1).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ describe('plaited-agent -p (headless one-shot)', () => {
   it('--help lists the terminal commands and the -p flags', async () => {
     const run = await runCliOnce(['--help'], { cwd: project() });
     expect(run.status).toBe(0);
-    for (const text of ['-p, --print', '--output-format', '--mode', '--allow RULE', '--deny RULE', '--resume ID', '--continue', 'sessions list', 'init', 'doctor', 'mcp list']) {
+    for (const text of ['-p, --print', '--output-format', '--mode', '--allow RULE', '--deny RULE', '--resume ID', '--continue', 'sessions list', 'init', 'doctor', 'mcp list', '2 for a usage mistake']) {
       expect(run.stdout).toContain(text);
     }
   });
@@ -118,6 +118,13 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(third.status, third.stderr).toBe(0);
     expect(sent(2)).toContain('which word?');
 
+    // Like `sessions show`, a unique beginning of the id names the session.
+    server.push({ text: 'Banana, again.' });
+    const short = await print(cwd, ['-p', 'once more?', '--resume', first.sessionId.slice(0, 8), '--output-format', 'json']);
+    expect(short.status, short.stderr).toBe(0);
+    expect((JSON.parse(short.stdout) as Result).sessionId).toBe(first.sessionId);
+    expect(sent(3)).toContain('again?');
+
     const missing = await print(cwd, ['-p', 'x', '--resume', 'no-such-session']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no session no-such-session');
@@ -148,9 +155,40 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(empty.stderr).toContain('-p needs a task');
     expect(empty.stdout).toBe('');
 
+    // A malformed --allow rule is the command line's mistake, not the config's.
+    const rule = await print(project(), ['-p', 'x', '--allow', 'bash(npm test']);
+    expect(rule.status).toBe(2);
+    expect(rule.stderr).toContain('--allow "bash(npm test": a tool name');
+    expect(rule.stderr).not.toContain('Invalid config');
+
     const stray = await print(project(), ['--output-format', 'json']);
     expect(stray.status).toBe(2);
     expect(stray.stderr).toContain('--output-format goes with -p');
+  });
+
+  it('a hosted model without its key: the variable and agent.apiKey named, not the SDK\'s "apiKey parameter"', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/API_KEY$/.test(name))) as Record<string, string>;
+    const { spawnSync } = await import('node:child_process');
+    const { CLI } = await import('../helpers/acp-cli.js');
+    const run = spawnSync(process.execPath, [CLI, '-p', 'hello', '--model', 'anthropic:claude-sonnet-4-5'], { cwd: project(), env, input: '', encoding: 'utf8', timeout: 30_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    const failed = run.stderr.split('\n').find((line) => line.includes('the turn failed')) ?? '';
+    expect(failed).toContain('set ANTHROPIC_API_KEY (or agent.apiKey in .plaited/config.ts)');
+    expect(failed).not.toContain("'apiKey' parameter");
+  });
+
+  it('a project where .plaited/state cannot be created: the folder and the fix on stderr, no stack trace', async () => {
+    // `.plaited` is a file: mkdir fails as it does in a folder the user may not write (root included).
+    const cwd = project();
+    writeFileSync(join(cwd, '.plaited'), '');
+    const run = await print(cwd, ['-p', 'hello']);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`cannot create the state folder ${join(cwd, '.plaited', 'state')}`);
+    expect(run.stderr).toContain(`make ${join(cwd, '.plaited')} a folder you can write`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(server.requests).toHaveLength(0);
   });
 });
 

@@ -82,4 +82,15 @@ describe('plaited-agent init', () => {
     expect(second.stdout).toContain('nothing overwritten');
     expect(readFileSync(join(cwd, '.plaited/config.ts'), 'utf8')).toBe('export default {};\n');
   });
+
+  it('a project it cannot write to: the file, the cause and the fix on stderr, nothing on stdout', async () => {
+    // `.plaited` is a file: mkdir fails as it does in a folder the user may not write (root included).
+    const cwd = project();
+    writeFileSync(join(cwd, '.plaited'), '');
+    const run = await runCliOnce(['init'], { cwd, env: { ...NO_KEYS, OLLAMA_HOST: '127.0.0.1:9' }, trust: false });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`plaited-agent init: cannot write ${join(cwd, '.plaited', 'config.ts')}`);
+    expect(run.stderr).toContain(`make ${join(cwd, '.plaited')} a folder you can write`);
+  });
 });

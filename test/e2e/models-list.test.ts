@@ -101,4 +101,14 @@ describe('models list', () => {
     expect(result.stderr).toContain('check the API key');
     expect(result.stdout).toContain('  * anthropic:claude-sonnet-4-5');
   });
+
+  it('a model it cannot list (no such provider, no base URL) is a usage error naming the fix, not silently left out', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-models-list-'));
+    const unknown = await runCli(cwd, ['models', 'list', '--cache-dir', cwd, '--model', 'nope:x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown provider "nope"');
+    const noBase = await runCli(cwd, ['models', 'list', '--cache-dir', cwd, '--model', 'openai-compatible:x']);
+    expect(noBase.code).toBe(2);
+    expect(noBase.stderr).toContain('needs a base URL');
+  });
 });

@@ -92,6 +92,9 @@ describe('network auth: ACP over HTTP and WebSocket', () => {
       const error = ((await response.json()) as { error: { code: number; message: string } }).error;
       expect(error.code).toBe(-32000);
       expect(error.message).toMatch(/Unauthorized/);
+      // Where the token comes from, without advising the flag every local user can read in `ps`.
+      expect(error.message).toContain('--auth-token-file');
+      expect(error.message).not.toContain('--auth-token /');
     }
   });
 

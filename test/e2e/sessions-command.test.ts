@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { runCliOnce } from '../helpers/run-cli-once.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
@@ -81,5 +82,24 @@ describe('plaited-agent sessions', () => {
     expect(format.status).toBe(2);
     expect(format.stderr).toContain('text, json');
     expect(existsSync(join(cwd, 'first.json'))).toBe(false);
+  });
+
+  it('delete refuses a session another process has open (its turn would lose its transcript), and deletes it once that process is gone', async () => {
+    const cwd = project();
+    const holder = startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+    let sessionId: string;
+    try {
+      await initialize(holder);
+      ({ sessionId } = await holder.agent.request('session/new', { cwd, mcpServers: [] }));
+      const refused = await sessions(cwd, ['delete', sessionId]);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('is open in another plaited-agent process');
+      expect((await sessions(cwd, ['list'])).stdout).toContain(sessionId);
+    } finally {
+      await holder.close();
+    }
+    const deleted = await sessions(cwd, ['delete', sessionId]);
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect((await sessions(cwd, ['list'])).stdout).toContain('No sessions');
   });
 });

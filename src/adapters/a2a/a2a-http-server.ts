@@ -6,7 +6,7 @@ import type { HttpFace } from '../http/http-face.js';
 import { internalErrorMessage } from '../internal-error-message.js';
 import type { NetworkAuth } from '../http/network-auth.js';
 import { serveHttpCore } from '../http/serve-http-core.js';
-import { BEARER_CHALLENGE, UNAUTHORIZED_CODE } from '../http/unauthorized-response.js';
+import { BEARER_CHALLENGE, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE } from '../http/unauthorized-response.js';
 import { jsonRpcLimits } from '../json-rpc/json-rpc-limits.js';
 import { answerA2aRpc, type A2aRpcHandlers } from './answer-a2a-rpc.js';
 import { answerRestRequest } from './answer-rest-request.js';
@@ -19,7 +19,6 @@ import { rpcJson } from './rpc-result-response.js';
 export const A2A_RPC_PATH = '/a2a';
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const CARD_PATH = `/${AGENT_CARD_PATH}`;
-const UNAUTHORIZED_MESSAGE = 'Unauthorized: send "Authorization: Bearer <token>" (printed to stderr at start, or set with --auth-token / PLAITED_AUTH_TOKEN)';
 
 export interface A2aHttpOptions {
   host: string;

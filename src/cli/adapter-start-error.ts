@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import { errorMessage } from '../errors/error-message.js';
+import { PlaitedError } from '../errors/plaited-error.js';
+
+const BUILT_IN = new Set(['acp', 'mcp', 'a2a', 'sandbox']);
+
+/**
+ * An adapter whose `wrap` failed: the message names it (a custom one by its file) and, when what
+ * failed is the address it listens on, who holds it and the flag that picks another.
+ */
+export class AdapterStartError extends PlaitedError<'adapter_start_failed'> {
+  override readonly name = 'AdapterStartError';
+
+  constructor(adapter: string, cause: unknown) {
+    super('adapter_start_failed', `adapter ${BUILT_IN.has(adapter) ? adapter : resolve(adapter)}: ${reason(adapter, cause)}`, { cause });
+  }
+}
+
+/**
+ * What to throw when `adapter`'s wrap failed with `error`: a face's own typed error as it is,
+ * unless what failed is its address (that one gets the fix); anything else named by its adapter.
+ */
+export function adapterStartFailure(adapter: string, error: unknown): PlaitedError {
+  const listen = PlaitedError.isInstance(error) ? error.cause : error;
+  if (isListenError(listen)) return new AdapterStartError(adapter, listen);
+  return PlaitedError.isInstance(error) ? error : new AdapterStartError(adapter, error);
+}
+
+function isListenError(error: unknown): boolean {
+  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
+  return (code === 'EADDRINUSE' || code === 'EACCES') && port !== undefined;
+}
+
+function reason(adapter: string, cause: unknown): string {
+  const { code, address, port } = (cause ?? {}) as { code?: unknown; address?: unknown; port?: unknown };
+  const where = `${String(address)}:${String(port)}`;
+  const other = BUILT_IN.has(adapter) ? `--port N (or adapters.${adapter}.port)` : '--port N';
+  if (code === 'EADDRINUSE') return `${where} is already in use (another plaited-agent, or another server, listens there): stop it, or pick another port with ${other}`;
+  if (code === 'EACCES' && port !== undefined) return `not allowed to listen on ${where} (ports below 1024 need privileges): pick another port with ${other}`;
+  return `did not start: ${errorMessage(cause)}`;
+}
