@@ -74,7 +74,20 @@ export function protectedMounts(roots: readonly string[], options: ProtectedMoun
   }
   for (const path of [...loadedStartupFilesList(), ...(options.extraReadOnly ?? [])]) if (existsSync(path)) readOnly.add(path);
   for (const path of readOnly) placeholders.delete(path);
-  return { readOnly: [...readOnly].sort(), placeholders: [...placeholders.values()].sort((a, b) => a.path.localeCompare(b.path)), incomplete };
+  return { readOnly: outermost([...readOnly]).sort(), placeholders: [...placeholders.values()].sort((a, b) => a.path.localeCompare(b.path)), incomplete };
+}
+
+/**
+ * Without the paths a read-only folder of the list holds already (a symlink stays: it may lead out).
+ * One bind fewer each, and no race with a file there that is replaced by a rename: the trust
+ * decisions, which `trust` writes atomically, were bound on their own inside the user's read-only
+ * folder, and a rename between bubblewrap's bind and its read-only remount failed the command
+ * ("Unable to remount destination … Invalid argument": the path led to the new file, no mount point).
+ */
+function outermost(paths: readonly string[]): string[] {
+  const kinds = new Map(paths.map((path) => [path, lstatSync(path, { throwIfNoEntry: false })]));
+  const folders = paths.filter((path) => kinds.get(path)?.isDirectory());
+  return paths.filter((path) => kinds.get(path)?.isSymbolicLink() || !folders.some((folder) => folder !== path && isWithin(path, folder)));
 }
 
 /** What a held `config.worktree` says while it exists. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +30,20 @@ describe('protected mount set', () => {
     const commondir = mounts.placeholders.find((spec) => spec.path === join(project, '.git', 'commondir'));
     expect(commondir).toEqual({ path: join(project, '.git', 'commondir'), kind: 'file', content: '.\n' });
     expect(mounts.placeholders.map((spec) => spec.path)).toEqual(expect.arrayContaining([join(project, '.envrc'), join(project, '.claude', 'settings.json')]));
+  });
+
+  it('binds a folder once, not also what it holds (a file there may be replaced by a rename meanwhile); a link inside stays', () => {
+    const project = repo();
+    const mine = mkdtempSync(join(tmpdir(), 'plaited-user-folder-'));
+    writeFileSync(join(mine, 'trusted-configs.json'), '{}');
+    symlinkSync(join(project, 'elsewhere.json'), join(mine, 'link.json'));
+    writeFileSync(join(project, 'elsewhere.json'), '{}');
+    const mounts = protectedMounts([project], { maxAgeMs: 0, extraReadOnly: [mine, join(mine, 'trusted-configs.json'), join(mine, 'link.json')] });
+    expect(mounts.readOnly).toContain(mine);
+    expect(mounts.readOnly).not.toContain(join(mine, 'trusted-configs.json'));
+    expect(mounts.readOnly).toContain(join(mine, 'link.json'));
+    // Inside the project nothing changes: its git folder is not read-only, so its config is bound itself.
+    expect(mounts.readOnly).toContain(join(project, '.git', 'config'));
   });
 
   it('covers the repository a project folder lies in', () => {
