@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidAlive } from './pid-alive.js';
 
 /**
  * A pids cgroup that caps how many tasks one sandboxed command may hold. Used
@@ -83,18 +84,9 @@ function sweepOnce(parent: string): void {
   swept.add(parent);
   for (const dir of subgroups(parent)) {
     const owner = /^plaited-(\d+)-\d+$/.exec(dir.slice(parent.length + 1))?.[1];
-    if (!owner || isAlive(Number(owner))) continue;
+    if (!owner || pidAlive(Number(owner))) continue;
     for (const child of subgroups(dir)) tryRemove(child);
     tryRemove(dir);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

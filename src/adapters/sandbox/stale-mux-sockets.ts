@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pidAlive } from './pid-alive.js';
 
 /** The sandbox library's proxy socket: `srt-mux-<pid>-<n>.sock` in $TMPDIR (mux-proxy.js). */
 const MUX_SOCKET = /^srt-mux-(\d+)-[0-9a-z]+\.sock$/;
@@ -20,19 +21,10 @@ export async function removeStaleMuxSockets(dir: string = tmpdir()): Promise<str
   }
   const candidates = names.filter((name) => {
     const pid = MUX_SOCKET.exec(name)?.[1];
-    return pid !== undefined && !isAlive(Number(pid)) && isOwnSocket(join(dir, name));
+    return pid !== undefined && !pidAlive(Number(pid)) && isOwnSocket(join(dir, name));
   });
   const removed = await Promise.all(candidates.map(async (name) => ((await nobodyListens(join(dir, name))) && unlinkQuietly(join(dir, name)) ? name : undefined)));
   return removed.filter((name): name is string => name !== undefined);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function isOwnSocket(path: string): boolean {
