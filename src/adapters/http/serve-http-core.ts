@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Duplex } from 'node:stream';
@@ -26,7 +26,7 @@ export interface HttpCore {
   /** The route name every response names in `Plaited-Replica`. */
   replicaId: string;
   closed: Promise<void>;
-  /** Stops accepting and drops every open connection (the faces close their own state first). */
+  /** Stops accepting, lets the answers under way be written (5 s at most), then drops every open connection. */
   close(): Promise<void>;
 }
 
@@ -48,7 +48,13 @@ export async function serveHttpCore(options: HttpCoreOptions): Promise<HttpCore>
     overrideGlobalObjects: false,
     errorHandler: (error) => options.failed(error instanceof Error ? error : new Error(String(error))),
   });
-  const http: HttpServer = createServer((req, res) => void listener(req, res));
+  // Requests being answered: a close lets each finish its answer first (`answered`).
+  const answering = new Set<ServerResponse>();
+  const http: HttpServer = createServer((req, res) => {
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
+    void listener(req, res);
+  });
   // Idle keep-alive sockets outlive the clients' own pool timeouts, so a client never
   // reuses a socket the server is closing at that moment (a spurious "other side closed").
   http.keepAliveTimeout = 65_000;
@@ -85,10 +91,34 @@ export async function serveHttpCore(options: HttpCoreOptions): Promise<HttpCore>
     replicaId: replicaId!,
     closed,
     async close() {
+      const stopped = new Promise<void>((done) => http.close(() => done()));
+      await answered(answering, ANSWER_GRACE_MS);
       http.closeAllConnections();
-      await new Promise<void>((done) => http.close(() => done()));
+      await stopped;
     },
   };
+}
+
+/** How long a close waits for the answers under way (a drained turn's, written as it ends) before it drops them. */
+const ANSWER_GRACE_MS = 5_000;
+
+/**
+ * Settles once every answer under way has been written, or after `timeoutMs`. Event streams
+ * (SSE) are not waited for: they end only when their client goes. A drain lets running turns
+ * finish (`agent.stop({ graceMs })`) and then closes the faces; the answer of a request that
+ * waited on such a turn (an A2A `message/send`) is written a moment after, and the close had
+ * dropped its connection first.
+ */
+function answered(responses: ReadonlySet<ServerResponse>, timeoutMs: number): Promise<void> {
+  const waiting = [...responses].filter((response) => !String(response.getHeader('content-type') ?? '').startsWith('text/event-stream'));
+  if (waiting.length === 0) return Promise.resolve();
+  return new Promise<void>((done) => {
+    const timer = setTimeout(done, timeoutMs);
+    void Promise.all(waiting.map((response) => new Promise((closed) => response.once('close', closed)))).then(() => {
+      clearTimeout(timer);
+      done();
+    });
+  });
 }
 
 /** The upgrade as a body-less web request, for the app's guard, auth and routing. */

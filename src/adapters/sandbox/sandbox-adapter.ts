@@ -155,7 +155,7 @@ export async function runSandboxed(options: RunSandboxedOptions): Promise<number
     parentStatus = { isolated: mode === 'isolated', pid: child.pid ?? null };
     options.onStart?.({ ...parentStatus });
 
-    const detach = killWithParent(child);
+    const detach = killWithParent(child, options.config.server.shutdownGraceMs);
     const code = await new Promise<number>((done) => {
       child.once('error', (error) => {
         warn(`could not start the sandboxed agent: ${error.message}`);
@@ -254,13 +254,20 @@ function preloadPath(): string | null {
   return existsSync(path) ? path : null;
 }
 
-/** The child dies with this process: on its signals (handed to the agent itself, which stops) and on its exit. */
-function killWithParent(child: ChildProcess): () => void {
+/** What an agent gets to stop once signalled (its MCP servers' closes, the placeholders), beyond a drain's grace. */
+const STOP_MARGIN_MS = 10_000;
+
+/**
+ * The child dies with this process: on its signals (handed to the agent itself, which stops) and on
+ * its exit. A SIGKILL follows a signal the agent did not end on: after `graceMs` and a margin for a
+ * SIGTERM (a network face drains its running turns that long first), after the margin otherwise.
+ */
+function killWithParent(child: ChildProcess, graceMs: number): () => void {
   const forward = (signal: NodeJS.Signals) => () => {
     const agent = child.pid === undefined ? undefined : sandboxedAgentPid(child.pid, process.execPath);
     if (agent === undefined) child.kill(signal);
     else process.kill(agent, signal);
-    setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
+    setTimeout(() => child.kill('SIGKILL'), (signal === 'SIGTERM' ? graceMs : 0) + STOP_MARGIN_MS).unref();
   };
   const handlers = (['SIGTERM', 'SIGINT', 'SIGHUP'] as const).map((signal) => [signal, forward(signal)] as const);
   for (const [signal, handler] of handlers) process.on(signal, handler);

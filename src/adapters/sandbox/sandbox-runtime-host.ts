@@ -30,6 +30,25 @@ function disableBuiltInDotfileStubs(): void {
   (DANGEROUS_DIRECTORIES as unknown as string[]).length = 0;
 }
 
+/**
+ * The library resets itself on the first SIGINT or SIGTERM (proxies and bridges killed at once).
+ * A SIGTERM drains a network face: running turns finish first, and in the whole-agent sandbox
+ * their model calls go through those proxies, so each was cut mid-reply. The handlers it adds
+ * while initializing are taken off; this process resets the runtime once its agent has stopped
+ * (resetSandboxRuntime), and at exit the library's own exit hook still runs.
+ */
+async function withoutSignalCleanup<T>(initialize: () => Promise<T>): Promise<T> {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  try {
+    return await initialize();
+  } finally {
+    for (const signal of signals) {
+      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+}
+
 let initialized: Promise<void> | undefined;
 let currentNetworkKey = '';
 let running = 0;
@@ -48,7 +67,7 @@ async function ensureSandboxRuntime(policyConfig: SandboxRuntimeConfig): Promise
     mkdirSync('/tmp/claude', { recursive: true });
     // What a killed agent's runtime left in $TMPDIR goes before this one starts its own.
     initialized = removeStaleMuxSockets()
-      .then(() => SandboxManager.initialize(config))
+      .then(() => withoutSignalCleanup(() => SandboxManager.initialize(config)))
       .catch((error: unknown) => {
         initialized = undefined;
         throw error;

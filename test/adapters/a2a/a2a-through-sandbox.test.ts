@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../../helpers/scripted-openai-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { FIXTURE_KEY, requirePrograms } from '../sandbox/sandbox-fixture.js';
 import { a2aProject, isTask, messageText, startA2aCli, userMessage, type A2aCli } from './a2a-cli.js';
 
@@ -56,4 +57,20 @@ describe('A2A through the whole-agent sandbox', () => {
     expect(toolResult).not.toContain('plaited-fixture-key-not-a-real-secret');
     expect(existsSync(outside)).toBe(false);
   });
+
+  // Last: it ends the CLI.
+  it('on SIGTERM the sandboxed agent drains: a turn that runs on for seconds still ends, then the launcher exits 0', async () => {
+    // Streamed slowly (~5 s): the launcher used to SIGKILL the agent 3 s after forwarding the signal.
+    const reply = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
+    model.push({ text: reply, chunkDelayMs: 12 });
+    const asked = model.requests.length;
+    const task = sendTask('talk for a while');
+    await waitFor(() => model.requests.length > asked, 20_000, 'the model asked');
+    const exit = new Promise<number | null>((resolve) => cli.child.once('exit', (code) => resolve(code)));
+    cli.child.kill('SIGTERM');
+    const done = await task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(done.status?.message)).toBe(reply);
+    expect(await exit).toBe(0);
+  }, 60_000);
 });
