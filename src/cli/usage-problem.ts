@@ -1,4 +1,4 @@
-import { closestName } from '../config/closest-name.js';
+import { unknownOption } from '../config/unknown-option.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /**
@@ -8,7 +8,5 @@ import { errorMessage } from '../errors/error-message.js';
 export function usageProblem(error: unknown, options: Readonly<Record<string, unknown>>, help: string): string {
   const message = errorMessage(error);
   const unknown = (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'([^']+)'/.exec(message)?.[1] : undefined;
-  if (unknown === undefined) return message;
-  const meant = unknown.startsWith('--') ? closestName(unknown.slice(2).split('=')[0]!, Object.keys(options)) : undefined;
-  return `unknown option ${unknown}: ${meant !== undefined ? `did you mean --${meant}?` : `${help} lists the options`}`;
+  return unknown === undefined ? message : unknownOption(unknown, Object.keys(options), help);
 }

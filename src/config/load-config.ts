@@ -75,13 +75,14 @@ export function findConfigFile({ cwd, configPath }: LoadConfigOptions): string |
     if (!isFile(file)) throw new ConfigError('config_not_found', `Config file not found: ${file}`, { file });
     return file;
   }
+  return projectConfigFiles(cwd)[0] ?? null;
+}
+
+/** The config files in `cwd`'s `.plaited/`, in the order they are looked for: the first is the project's config. */
+export function projectConfigFiles(cwd: string): string[] {
   const dir = join(resolve(cwd), '.plaited');
-  if (!existsSync(dir)) return null;
-  for (const name of CONFIG_FILE_NAMES) {
-    const file = join(dir, name);
-    if (isFile(file) && !isEmpty(file)) return file;
-  }
-  return null;
+  if (!existsSync(dir)) return [];
+  return CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((file) => isFile(file) && !isEmpty(file));
 }
 
 async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined): Promise<unknown> {

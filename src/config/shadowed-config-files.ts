@@ -1,6 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { CONFIG_FILE_NAMES } from './load-config.js';
+import { CONFIG_FILE_NAMES, projectConfigFiles } from './load-config.js';
 
 /**
  * The other config files beside the one that is read (`.plaited/config.json` beside a
@@ -8,9 +7,8 @@ import { CONFIG_FILE_NAMES } from './load-config.js';
  * user who edits one of them sees nothing change. Empty for `--config` files and no config.
  */
 export function shadowedConfigFiles(cwd: string, chosen: string | null): string[] {
-  const dir = join(resolve(cwd), '.plaited');
-  if (chosen === null || dirname(chosen) !== dir) return [];
-  return CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((file) => file !== chosen && isNonEmptyFile(file));
+  if (chosen === null || dirname(chosen) !== join(resolve(cwd), '.plaited')) return [];
+  return projectConfigFiles(cwd).filter((file) => file !== chosen);
 }
 
 /** The warning for them, or `undefined` when there are none. */
@@ -19,8 +17,4 @@ export function shadowedConfigWarning(cwd: string, chosen: string | null): strin
   if (others.length === 0 || chosen === null) return undefined;
   const shown = (file: string) => relative(resolve(cwd), file);
   return `${others.map(shown).join(', ')} ${others.length === 1 ? 'is' : 'are'} not read: ${shown(chosen)} is the project's config (the first of ${CONFIG_FILE_NAMES.join(', ')}). Move what you need into it and delete the other.`;
-}
-
-function isNonEmptyFile(file: string): boolean {
-  return existsSync(file) && statSync(file).isFile() && statSync(file).size > 0;
 }

@@ -1,4 +1,5 @@
 import { closestName } from '../config/closest-name.js';
+import { unknownOption } from '../config/unknown-option.js';
 import { LocalModelError } from './local-model-error.js';
 import { checkModelSpec } from './check-model-spec.js';
 import { ModelError } from './model-error.js';
@@ -53,7 +54,7 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
     else if (arg === '--help' || arg === '-h') {
       io.stdout.write(USAGE);
       return 0;
-    } else if (arg.startsWith('-')) return usageError(io, unknownOption(arg));
+    } else if (arg.startsWith('-')) return usageError(io, unknownOption(arg, FLAGS, 'plaited-agent models --help'));
     else positional.push(arg);
   }
   const [sub, ...rest] = positional;
@@ -118,11 +119,6 @@ function specProblem(models: readonly ConfiguredModel[]): string | undefined {
 
 const FLAGS = ['cache-dir', 'json', 'model', 'base-url', 'connect-timeout', 'read-timeout', 'help'];
 
-/** An unknown flag, with the one it is a typo of. */
-function unknownOption(arg: string): string {
-  const meant = arg.startsWith('--') ? closestName(arg.slice(2).split('=')[0]!, FLAGS) : undefined;
-  return `unknown option ${arg}: ${meant ? `did you mean --${meant}?` : 'plaited-agent models --help lists the options'}`;
-}
 
 function writeEndpoints(io: ModelsCommandIo, endpoints: readonly EndpointModels[]): void {
   for (const endpoint of endpoints) {
