@@ -2,6 +2,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { errorMessage } from '../errors/error-message.js';
 import { SESSION_SCHEMA_VERSION } from '../storage/session-schema.js';
+import { damagedStoreFix, isDamagedStoreError } from '../storage/store-open-error.js';
 import { openSqliteDatabase } from '../storage/sqlite/open-sqlite-database.js';
 import { ensureStateFolder, stateFolder } from '../storage/state-folder.js';
 import type { DoctorCheck } from './doctor-check.js';
@@ -36,6 +37,7 @@ export function checkStateStore(cwd: string, stateDb: string | undefined): Docto
       db.close();
     }
   } catch (error) {
-    return { name, ok: false, detail: `${file} cannot be opened (${errorMessage(error)})`, fix: `move ${file} aside (its sessions are lost) or restore it from a backup` };
+    const fix = isDamagedStoreError(error) ? damagedStoreFix(file) : 'make the file and its folder readable and writable by this user, or set agent.stateDb to another file';
+    return { name, ok: false, detail: `${file} cannot be opened (${errorMessage(error)})`, fix };
   }
 }

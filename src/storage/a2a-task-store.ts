@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
 import type { SqliteDatabase } from './sqlite/sqlite-database.js';
-import { StorageError } from './storage-error.js';
+import { storeOpenError } from './store-open-error.js';
 import type { A2aContextRecord, A2aTaskQuery, A2aTaskRecord } from './a2a-task-records.js';
 
 export type { A2aTaskRecord, A2aTaskQuery, A2aContextRecord } from './a2a-task-records.js';
@@ -47,7 +47,7 @@ export class A2aTaskStore {
       if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
       this.db = openSqliteDatabase(this.path);
     } catch (error) {
-      throw new StorageError('open_failed', `cannot open A2A task store ${this.path}: ${(error as Error).message}`, { path: this.path, cause: error });
+      throw storeOpenError('A2A task store', this.path, error);
     }
     try {
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
@@ -56,7 +56,7 @@ export class A2aTaskStore {
       this.db.exec(SCHEMA);
     } catch (error) {
       this.db.close();
-      throw new StorageError('open_failed', `cannot open A2A task store ${this.path}: ${(error as Error).message}`, { path: this.path, cause: error });
+      throw storeOpenError('A2A task store', this.path, error);
     }
   }
 

@@ -22,9 +22,9 @@ import { SessionLeases, type SessionLeaseOptions } from './session-leases.js';
 import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
 import { storageWriteError } from './storage-write-error.js';
+import { storeOpenError } from './store-open-error.js';
 import { ensureFolder } from './ensure-folder.js';
 import { SessionSettings } from './session-settings.js';
-import { errorMessage } from '../errors/error-message.js';
 
 export type { CorruptRow };
 
@@ -70,8 +70,7 @@ export class SessionStore {
       this.settings = new SessionSettings(this.db);
     } catch (error) {
       this.db.close();
-      if (StorageError.isInstance(error)) throw error;
-      throw new StorageError('open_failed', `cannot open session store ${this.path}: ${describe(error)}`, { path: this.path, cause: error });
+      throw storeOpenError('session store', this.path, error);
     }
   }
 
@@ -352,7 +351,7 @@ function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
     return db;
   } catch (error) {
     db?.close();
-    throw new StorageError('open_failed', `cannot open session store ${path}: ${describe(error)}`, { path, cause: error });
+    throw storeOpenError('session store', path, error);
   }
 }
 
@@ -360,6 +359,3 @@ function isSqliteCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
-function describe(error: unknown): string {
-  return errorMessage(error);
-}

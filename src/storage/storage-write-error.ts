@@ -1,9 +1,10 @@
 import { StorageError } from './storage-error.js';
 import { errorMessage } from '../errors/error-message.js';
+import { damagedStoreFix, isDamagedStoreError } from './store-open-error.js';
 
 /** SQLite result codes that mean the file could not be written (extended codes start with these). */
 const FULL = ['SQLITE_FULL'];
-const WRITE = ['SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_CORRUPT', 'SQLITE_NOTADB'];
+const WRITE = ['SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN'];
 
 /**
  * A failed write in the store's own error: `storage_full` (with the fix: free space, then
@@ -21,8 +22,19 @@ export function storageWriteError(error: unknown, path: string, sessionId: strin
       { path, sessionId, cause: error },
     );
   }
+  if (isDamagedStoreError(error)) {
+    return new StorageError('write_failed', `cannot write session ${sessionId} to ${path}: the file is damaged (${errorMessage(error)}); ${damagedStoreFix(path)}`, {
+      path,
+      sessionId,
+      cause: error,
+    });
+  }
   if (matches(WRITE)) {
-    return new StorageError('write_failed', `cannot write session ${sessionId} to ${path}: ${errorMessage(error)} (${code})`, { path, sessionId, cause: error });
+    return new StorageError(
+      'write_failed',
+      `cannot write session ${sessionId} to ${path}: ${errorMessage(error)} (${code}); nothing of it was stored: check that the file and its folder can be written, then send the prompt again`,
+      { path, sessionId, cause: error },
+    );
   }
   return error;
 }

@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/storage/session-store.js';
 import { startRawCli, type RawJsonRpcCli } from '../helpers/raw-json-rpc-cli.js';
@@ -187,6 +187,30 @@ describe('ACP stdio under hostile input (the built CLI)', () => {
       const response = await cli.request('session/list', { cwd, cursor });
       expect(response.error?.code, cursor).toBe(-32602);
     }
+  });
+
+  it('a damaged session store: session/new and session/list name the fix, the file is left as it is, and moved aside the folder works', async () => {
+    const cwd = project();
+    const file = join(cwd, '.plaited', 'state', 'state.db');
+    mkdirSync(dirname(file), { recursive: true });
+    const damaged = Buffer.from('not a database, but it may be the only copy of someone\'s sessions '.repeat(40));
+    writeFileSync(file, damaged);
+    for (const [method, params] of [
+      ['session/new', { cwd, mcpServers: [] }],
+      ['session/list', { cwd }],
+    ] as const) {
+      const response = await shared.request(method, params);
+      expect(response.error?.code, method).toBe(-32603);
+      expect(response.error?.data, method).toMatchObject({ code: 'open_failed' });
+      expect(response.error?.message, method).toContain(`session store ${file} is damaged`);
+      expect(response.error?.message, method).toContain(`mv "${file}" "${file}.damaged"`);
+      // Retrying cannot help, so the answer does not say to.
+      expect(response.error?.message, method).not.toMatch(/retry/i);
+    }
+    expect(readFileSync(file).equals(damaged)).toBe(true);
+    renameSync(file, `${file}.damaged`);
+    await promptWorks(shared, await newSession(shared, cwd));
+    expect(readFileSync(`${file}.damaged`).equals(damaged)).toBe(true);
   });
 
   it('refuses a bad image with -32602, never stores it, and the session keeps working after a restart', async () => {
