@@ -1,4 +1,7 @@
 import { ensureStateFolder } from './storage/state-folder.js';
+import { setAsideDamagedFile } from './storage/set-aside-damaged-file.js';
+import { isDamagedStoreError } from './storage/store-open-error.js';
+import { errorMessage } from './errors/error-message.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
@@ -17,6 +20,7 @@ import type { McpRegistry } from './mcp/mcp-registry.js';
 import type { EmbeddingModel } from './model/embedding-model.js';
 import type { ResolvedLanguageModel } from './model/resolve-model.js';
 import type { SearchIndex } from './retrieval/search-index.js';
+import type { HybridIndex, HybridIndexOptions } from './retrieval/hybrid-index.js';
 import { userConfigDir } from './config/user-config-dir.js';
 import { createPermissionRuleFile } from './storage/permission-rule-file.js';
 import { commandLayerFor } from './adapters/sandbox/command-layer.js';
@@ -71,7 +75,11 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
 
   // Loaded by the core when the first session starts, after the protocol's handshake.
   const extensions = async (): Promise<AgentExtension[]> => {
-    const { index, registry } = await services();
+    // A session hears of a failure as a notice; whoever runs the server, here.
+    const { index, registry } = await services().catch((error: unknown) => {
+      log('warn', `MCP servers, skills, rules and memory are off until the next session retries: ${errorMessage(error)}`);
+      throw error;
+    });
     const { createMcpExtension } = await import('./mcp/mcp-extension.js');
     const { createContextExtensions } = await import('./context/context-extensions.js');
     return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index })];
@@ -120,9 +128,7 @@ async function openAgentServices(config: PlaitedConfig, projectDir: string, log:
   const embedder = await projectEmbedder(config, projectDir);
   const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : join(ensureStateFolder(projectDir), 'index.db');
   mkdirSync(dirname(indexPath), { recursive: true });
-  const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
-  const index = await openHybridIndex({
-    path: indexPath,
+  const index = await openProjectIndex(indexPath, log, {
     embedder,
     embedBatchSize: config.embedder.batchSize,
     // Said once, in one line, when something first needs a vector: a start that never does never hears of it.
@@ -150,6 +156,24 @@ async function openAgentServices(config: PlaitedConfig, projectDir: string, log:
     onResponse: (info) => logMcpCall(log, info),
   });
   return { index, embedder, registry };
+}
+
+/**
+ * The project's hybrid index. It holds what can be built again (the MCP catalogs, skills, memory
+ * pages, cached vectors) and the episodes: a damaged file is moved aside, where its episodes stay
+ * recoverable, and a fresh one is built, so MCP servers, skills and memory keep working (a damaged
+ * session store, the only copy of the sessions, is refused instead: store-open-error.ts).
+ */
+async function openProjectIndex(path: string, log: Log, options: Omit<HybridIndexOptions, 'path'>): Promise<HybridIndex> {
+  const { openHybridIndex } = await import('./retrieval/hybrid-index.js');
+  try {
+    return await openHybridIndex({ path, ...options });
+  } catch (error) {
+    if (!isDamagedStoreError(error)) throw error;
+    const aside = setAsideDamagedFile(path);
+    log('warn', `the index ${path} was damaged (${errorMessage((error as Error).cause ?? error)}): moved to ${aside} and built afresh; the episodes it held stay there`);
+    return openHybridIndex({ path, ...options });
+  }
 }
 
 /** The project rules in the user's folder; written through the launcher's broker when there is one. */

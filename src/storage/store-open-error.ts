@@ -9,7 +9,7 @@ const UNWRITABLE = ['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_PERM', 'SQLITE
 function codeOf(error: unknown): string | undefined {
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E'))) return code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_') || /^E[A-Z]+$/.test(code))) return code;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

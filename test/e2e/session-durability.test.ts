@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
@@ -88,6 +89,25 @@ describe('streamed text survives a crash', () => {
     bed.server.push({ text: 'ok' });
     await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
     expect(JSON.stringify(bed.server.requests[before]!.messages)).not.toContain('interrupted');
+  });
+});
+
+describe('a damaged index', () => {
+  it('is moved aside and built afresh: the extensions it backs keep working, and the old file is kept', async () => {
+    const cwd = bed.project();
+    const file = join(cwd, '.plaited/state/index.db');
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const damaged = Buffer.from('not a database, though it may hold the only copy of some episodes '.repeat(40));
+    writeFileSync(file, damaged);
+    const cli = bed.start(cwd);
+    const sessionId = await newSession(cli, cwd);
+    const before = bed.server.requests.length;
+    bed.server.push({ text: 'ok' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    // The plan tool comes with the extensions the index backs: without the index they were all off.
+    expect(bed.server.requests[before]!.tools?.map((tool) => tool.function.name)).toContain('plan');
+    expect(readFileSync(`${file}.damaged`).equals(damaged)).toBe(true);
+    expect(cli.stderr()).toContain(`the index ${file} was damaged (file is not a database): moved to ${file}.damaged`);
   });
 });
 
