@@ -8,6 +8,7 @@ import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
 import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
 import { checkPrintRules } from './check-print-rules.js';
+import { unknownConfigToolRules } from './unknown-tool-rule.js';
 import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
@@ -72,11 +73,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let untrusted: string | undefined;
   let shadowed: string | undefined;
   let configFile: string | null = null;
+  let ruleWarnings: string[] = [];
   try {
     // Inside the whole-agent sandbox the outer process already warned.
     cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
     if (args.print) checkPrintRules(args.print);
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
+    ruleWarnings = unknownConfigToolRules(loaded.config.tools);
     config = applyFlags(loaded.config, args);
     log.redact(configSecrets(config));
     checkModelSpec(config);
@@ -91,6 +94,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   // Inside the whole-agent sandbox the outer process already said it.
   if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
   if (shadowed !== undefined && process.env.PLAITED_SANDBOXED !== '1') log('warn', shadowed);
+  if (process.env.PLAITED_SANDBOXED !== '1') for (const warning of ruleWarnings) log('warn', warning);
 
   const hint = (await import('./terminal-hint.js')).terminalHint(args, process.stdin.isTTY);
   if (hint !== undefined) process.stderr.write(`${hint}\n`);
