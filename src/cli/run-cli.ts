@@ -20,6 +20,7 @@ import { commandLineToken, networkAuthSource } from './network-auth-source.js';
 import { sessionNotice } from './session-notice.js';
 import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
+import { CHAT_USAGE } from './parse-chat-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
 import { adapterStartFailure } from './adapter-start-error.js';
@@ -41,7 +42,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   }
   // Asked-for output goes to stdout (so `--help | less` works); errors stay on stderr.
   if (args.help) {
-    process.stdout.write(USAGE);
+    process.stdout.write(args.command?.name === 'chat' ? CHAT_USAGE : USAGE);
     return 0;
   }
   if (args.version) {
