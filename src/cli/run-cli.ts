@@ -14,7 +14,7 @@ import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
 import { useProcessLedger } from '../tools/process-ledger.js';
 import { ensureStateFolder } from '../storage/state-folder.js';
-import { redactStoreUrl } from '../storage/redact-store-url.js';
+import { sessionStoreUrl } from './session-store-url.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { commandLineToken, networkAuthSource } from './network-auth-source.js';
 import { sessionNotice } from './session-notice.js';
@@ -246,10 +246,7 @@ async function drain(agent: Agent, served: ReadonlyArray<{ close?: () => unknown
 function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
   const reclaimer = createMemoryReclaimer();
   const onTurnEnd = config.hooks.onTurnEnd === undefined ? [] : Array.isArray(config.hooks.onTurnEnd) ? config.hooks.onTurnEnd : [config.hooks.onTurnEnd];
-  const store = args.store ?? (process.env.PLAITED_STORE || undefined) ?? config.storage.url;
-  if (store !== undefined && !/^postgres(ql)?:\/\//.test(store)) {
-    throw new Error(`the session store must be a postgres:// (or postgresql://) URL, got ${redactStoreUrl(store)}; unset --store / PLAITED_STORE / storage.url for the SQLite default`);
-  }
+  const store = sessionStoreUrl(config, args.store);
   return {
     ...config,
     storage: { ...config.storage, ...(store === undefined ? {} : { url: store }) },
