@@ -5,7 +5,7 @@ import { checkModel } from './check-model.js';
 import { checkPrograms } from './check-programs.js';
 import { checkStateStore } from './check-state-store.js';
 import { doctorLine, type DoctorCheck } from './doctor-check.js';
-import { mcpServerStates } from './mcp-server-states.js';
+import { mcpServerStates, serverFix, serverIsUp } from './mcp-server-states.js';
 import { openProjectAgent } from './open-project-agent.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { Log } from './stderr-log.js';
@@ -68,8 +68,8 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
     const states = await servers;
     if (states.length === 0) show({ name: 'mcp servers', ok: true, detail: 'none configured' });
     for (const server of states) {
-      const ok = server.state === 'connected' || server.state === 'disabled';
-      show({ name: `mcp ${server.id}`, ok, detail: ok ? `${server.state}, ${server.tools} tools` : `${server.state}${server.lastError ? `: ${server.lastError}` : ''}`, fix: `check mcp.servers "${server.id}" (command, url, auth) in the config` });
+      const ok = serverIsUp(server);
+      show({ name: `mcp ${server.id}`, ok, detail: ok ? `${server.state}, ${server.tools} tools` : `${server.state}${server.lastError ? `: ${server.lastError}` : ''}`, fix: serverFix(server) });
     }
     show(checkStateStore(cwd, config.agent.stateDb));
   } finally {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors/error-message.js';
-import { mcpServerStates } from './mcp-server-states.js';
+import { mcpServerStates, serverFix, serverIsUp } from './mcp-server-states.js';
 import { openProjectAgent } from './open-project-agent.js';
 import type { Log } from './stderr-log.js';
 import { usageProblem } from './usage-problem.js';
@@ -12,6 +12,7 @@ export const MCP_USAGE = `Usage: plaited-agent mcp list [--format text|json] [--
 
 Starts each MCP server the project's config names, as a session would, and lists it: its state
 (connected, failed, reconnecting, disabled), how many tools it offers, and its last error.
+Exits 1 when a server that is not disabled did not connect (named on stderr, as doctor does).
 `;
 
 interface Streams {
@@ -49,7 +50,12 @@ export async function runMcpCommand(argv: readonly string[], cwd: string, stream
         streams.stdout.write(`${server.id.padEnd(width)}  ${server.state.padEnd(12)}  ${`${server.tools} tools`.padEnd(9)}${server.lastError ? `  ${server.lastError}` : ''}\n`);
       }
     }
-    return 0;
+    // As doctor: a server that is not up fails the command (a script or CI step sees it).
+    const down = servers.filter((server) => !serverIsUp(server));
+    for (const server of down) {
+      streams.stderr.write(`plaited-agent mcp: server ${server.id} is ${server.state}${server.lastError ? `: ${server.lastError}` : ''}; ${serverFix(server)}\n`);
+    }
+    return down.length === 0 ? 0 : 1;
   } catch (error) {
     streams.stderr.write(`plaited-agent mcp: ${errorMessage(error)}\n`);
     return 1;

@@ -31,3 +31,13 @@ export async function mcpServerStates(agent: DefaultAgent, config: PlaitedConfig
     return { id: server.id, state: info.status, tools: info.tools, ...(info.error ? { lastError: info.error.message.split('\n')[0]! } : {}) };
   });
 }
+
+/** Whether a server is as configured: connected, or disabled on purpose. Anything else fails `doctor` and `mcp list`. */
+export function serverIsUp(server: McpServerState): boolean {
+  return server.state === 'connected' || server.state === 'disabled';
+}
+
+/** What to check when a server is not up (the line `doctor` and `mcp list` print). */
+export function serverFix(server: McpServerState): string {
+  return `check mcp.servers "${server.id}" (command, url, auth) in the config`;
+}

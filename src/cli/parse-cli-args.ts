@@ -135,13 +135,24 @@ Commands:
   init                  write a commented .plaited/config.ts and AGENTS.md (never overwrites)
   doctor                check the tools, model, embedder, MCP servers and state store; exit 1 on a failure
   mcp list              each configured MCP server: state, tool count, last error
+  help COMMAND          that command's own usage (as COMMAND --help)
   -h, --help            show this help
   -v, --version         show the version
 `;
 
+/** The command `help WORD` asks about; a word that is none is a usage error naming the one meant. */
+function helpTopic(word: string): string {
+  const commands = [...SUBCOMMANDS, 'chat'];
+  if (commands.includes(word)) return word;
+  const meant = closestName(word, commands);
+  throw new CliUsageError(`no command '${word}' to show the help of: ${meant !== undefined ? `did you mean plaited-agent help ${meant}?` : `the commands are ${commands.join(', ')}`}`);
+}
+
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // `plaited-agent help`, as git and npm have it: the usage, not a task named "help".
   if (argv.length === 1 && argv[0] === 'help') return parseCliArgs(['--help']);
+  // `plaited-agent help sessions`: that command's usage, as `sessions --help` shows it.
+  if (argv.length === 2 && argv[0] === 'help') return parseCliArgs([helpTopic(argv[1]!), '--help']);
   if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }

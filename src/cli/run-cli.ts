@@ -8,17 +8,19 @@ import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
 import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
 import { checkPrintRules } from './check-print-rules.js';
+import { unknownConfigToolRules } from './unknown-tool-rule.js';
 import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import { modelSource } from '../agent/model-source.js';
 import { useProcessLedger } from '../tools/process-ledger.js';
 import { ensureStateFolder } from '../storage/state-folder.js';
-import { redactStoreUrl } from '../storage/redact-store-url.js';
+import { sessionStoreUrl } from './session-store-url.js';
 import { createMemoryReclaimer } from './memory-reclaimer.js';
 import { commandLineToken, networkAuthSource } from './network-auth-source.js';
 import { sessionNotice } from './session-notice.js';
 import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
+import { CHAT_USAGE } from './parse-chat-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
 import { adapterStartFailure } from './adapter-start-error.js';
@@ -40,7 +42,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   }
   // Asked-for output goes to stdout (so `--help | less` works); errors stay on stderr.
   if (args.help) {
-    process.stdout.write(USAGE);
+    process.stdout.write(args.command?.name === 'chat' ? CHAT_USAGE : USAGE);
     return 0;
   }
   if (args.version) {
@@ -72,11 +74,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let untrusted: string | undefined;
   let shadowed: string | undefined;
   let configFile: string | null = null;
+  let ruleWarnings: string[] = [];
   try {
     // Inside the whole-agent sandbox the outer process already warned.
     cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
     if (args.print) checkPrintRules(args.print);
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
+    ruleWarnings = unknownConfigToolRules(loaded.config.tools);
     config = applyFlags(loaded.config, args);
     log.redact(configSecrets(config));
     checkModelSpec(config);
@@ -91,6 +95,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   // Inside the whole-agent sandbox the outer process already said it.
   if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
   if (shadowed !== undefined && process.env.PLAITED_SANDBOXED !== '1') log('warn', shadowed);
+  if (process.env.PLAITED_SANDBOXED !== '1') for (const warning of ruleWarnings) log('warn', warning);
 
   const hint = (await import('./terminal-hint.js')).terminalHint(args, process.stdin.isTTY);
   if (hint !== undefined) process.stderr.write(`${hint}\n`);
@@ -241,10 +246,7 @@ async function drain(agent: Agent, served: ReadonlyArray<{ close?: () => unknown
 function applyFlags(config: PlaitedConfig, args: CliArgs): PlaitedConfig {
   const reclaimer = createMemoryReclaimer();
   const onTurnEnd = config.hooks.onTurnEnd === undefined ? [] : Array.isArray(config.hooks.onTurnEnd) ? config.hooks.onTurnEnd : [config.hooks.onTurnEnd];
-  const store = args.store ?? (process.env.PLAITED_STORE || undefined) ?? config.storage.url;
-  if (store !== undefined && !/^postgres(ql)?:\/\//.test(store)) {
-    throw new Error(`the session store must be a postgres:// (or postgresql://) URL, got ${redactStoreUrl(store)}; unset --store / PLAITED_STORE / storage.url for the SQLite default`);
-  }
+  const store = sessionStoreUrl(config, args.store);
   return {
     ...config,
     storage: { ...config.storage, ...(store === undefined ? {} : { url: store }) },

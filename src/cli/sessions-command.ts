@@ -7,24 +7,27 @@ import { openProjectAgent } from './open-project-agent.js';
 import { sessionMarkdown } from './session-markdown.js';
 import type { Log } from './stderr-log.js';
 import { usageProblem } from './usage-problem.js';
+import { sessionStateExists } from '../storage/session-state-exists.js';
 import { matchSession } from './match-session.js';
 import { closestName } from '../config/closest-name.js';
 
 /** The flags of `plaited-agent sessions`. */
-const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, store: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const SESSIONS_USAGE = `Usage: plaited-agent sessions list [--format text|json]
        plaited-agent sessions show ID
        plaited-agent sessions export ID [--format markdown|json] [--output FILE]
        plaited-agent sessions delete ID
 
-The sessions of the project in the current folder (stored in .plaited/state/). ID may be any
-unique beginning of a session id.
+The sessions of the project in the current folder, read from the store the agent uses here
+(PLAITED_STORE or storage.url: PostgreSQL; else .plaited/state/, never created by reading). ID may
+be any unique beginning of a session id.
 
 Options:
   --format F      list: text (default) or json; export: markdown (default) or json
   --output FILE   export: write to FILE instead of stdout
   --config PATH   the config to read (default: .plaited/config.{ts,mts,js,mjs,json})
+  --store URL     the PostgreSQL session store (default: PLAITED_STORE, config storage.url)
   -h, --help      show this help
 `;
 
@@ -60,10 +63,12 @@ export async function runSessionsCommand(argv: readonly string[], cwd: string, s
   const formats = action === 'list' ? ['text', 'json'] : action === 'export' ? ['markdown', 'json'] : [];
   const format = values.format ?? formats[0];
   if (values.format !== undefined && !formats.includes(values.format)) return fail(formats.length === 0 ? `--format goes with list or export` : `--format for ${action} is one of ${formats.join(', ')}`, 2);
-  const { agent, untrusted } = await openProjectAgent({ cwd, configPath: values.config, log });
+  const { agent, config, untrusted } = await openProjectAgent({ cwd, configPath: values.config, store: values.store, log });
   if (untrusted !== undefined) log('warn', untrusted);
   try {
-    return await act(agent, action as Action, { id, format, output: values.output, cwd, streams, fail });
+    // Opening the SQLite store creates it: a project without one has no sessions, and asking leaves no `.plaited` behind.
+    const none = config.storage.url === undefined && !sessionStateExists(cwd, config.agent.stateDb);
+    return await act(agent, action as Action, { id, format, output: values.output, cwd, streams, fail, none });
   } catch (error) {
     return fail(errorMessage(error), 1);
   } finally {
@@ -78,11 +83,14 @@ interface ActOptions {
   cwd: string;
   streams: Streams;
   fail: (message: string, code: number) => number;
+  /** There is no store yet: no sessions, and none is opened. */
+  none: boolean;
 }
 
 async function act(agent: Agent, action: Action, options: ActOptions): Promise<number> {
   const { cwd, streams } = options;
-  const sessions = (await agent.sessions.list({ cwd })).filter((session) => session.cwd === cwd).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const stored = options.none ? [] : await agent.sessions.list({ cwd });
+  const sessions = stored.filter((session) => session.cwd === cwd).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   if (action === 'list') {
     if (options.format === 'json') streams.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
     else if (sessions.length === 0) streams.stdout.write(`No sessions in ${cwd} yet.\n`);

@@ -53,6 +53,27 @@ describe('CLI conventions', () => {
     expect(result.stdout).toContain('models pull');
   });
 
+  // A command's help is its own usage, not the server's (`chat --help` showed the main help).
+  it.each([
+    [['chat', '--help'], 'chat'],
+    [['chat', '-h', '--model', 'openai-compatible:x'], 'chat'],
+    ...['chat', 'sessions', 'mcp', 'trust', 'models', 'init', 'doctor'].map((command) => [['help', command], command] as [string[], string]),
+  ])('%j prints the usage of %s on stdout and exits 0', (args, command) => {
+    const result = run(args);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Usage:/);
+    expect(result.stdout).toContain(`plaited-agent ${command}`);
+    expect(result.stdout).not.toContain('Starts an agent that speaks the Agent Client Protocol');
+  });
+
+  it('help for no such command is a usage error naming the one meant', () => {
+    const result = run(['help', 'sesions']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain("no command 'sesions' to show the help of: did you mean plaited-agent help sessions?");
+  });
+
   it('an unknown flag is an error on stderr (exit 2), with nothing on stdout', () => {
     const result = run(['--no-such-flag']);
     expect(result.status).toBe(2);

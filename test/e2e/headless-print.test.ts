@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,12 +94,17 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(allowed.stdout).toBe('Wrote it.\n');
   });
 
-  it('--deny refuses a tool even in accept-edits mode', async () => {
+  it('--deny refuses a tool even in accept-edits mode; a config rule naming no tool is warned of', async () => {
     const cwd = project();
+    // The config is also read by library users with tools of their own: a warning, not a refusal.
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited', 'config.json'), JSON.stringify({ tools: { allow: ['mcp__fs__*', 'read_file'], deny: ['bash_kil'] } }));
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'x' } }] }, { text: 'Done.' });
     const run = await print(cwd, ['-p', 'write', '--mode', 'accept-edits', '--deny', 'write_file']);
     expect(run.status, run.stderr).toBe(0);
     expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
+    expect(run.stderr).toContain(`config tools.deny "bash_kil": no tool is named 'bash_kil': did you mean bash_kill?`);
+    expect(run.stderr).not.toContain('mcp__fs__*');
   });
 
   it('--continue and --resume add a turn to an earlier session, which the model sees', async () => {
@@ -160,6 +165,13 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(rule.status).toBe(2);
     expect(rule.stderr).toContain('--allow "bash(npm test": a tool name');
     expect(rule.stderr).not.toContain('Invalid config');
+
+    // A rule naming no tool would allow nothing, silently: the tool it is a typo of is named.
+    // An MCP tool (its server connects later) and a glob pass: only the typo is blamed.
+    const typo = await print(project(), ['-p', 'x', '--allow', 'mcp__fs__read_file', '--allow', 'wiki_*', '--allow', 'bsh(npm test:*)']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain(`--allow "bsh(npm test:*)": no tool is named 'bsh': did you mean bash?`);
+    expect(typo.stderr).not.toMatch(/mcp__fs__read_file|wiki_\*/);
 
     const stray = await print(project(), ['--output-format', 'json']);
     expect(stray.status).toBe(2);

@@ -16,7 +16,7 @@ function project(config: Record<string, unknown>): string {
 }
 
 describe('plaited-agent mcp list', () => {
-  it('lists each configured server with its state, tool count and last error', async () => {
+  it('lists each configured server with its state, tool count and last error; exits 1 when one did not connect', async () => {
     const cwd = project({
       mcp: {
         servers: [
@@ -26,8 +26,12 @@ describe('plaited-agent mcp list', () => {
         ],
       },
     });
+    // A server that did not connect fails the command, as it fails doctor: exit 1, named on stderr.
     const run = await runCliOnce(['mcp', 'list', '--format', 'json'], { cwd });
-    expect(run.status, run.stderr).toBe(0);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/plaited-agent mcp: server ghost is (failed|reconnecting): .*ghost.*; check mcp.servers "ghost"/);
+    expect(run.stderr).not.toContain('server fixture');
+    expect(run.stderr).not.toContain('server off');
     const servers = JSON.parse(run.stdout) as Array<{ id: string; state: string; tools: number; lastError?: string }>;
     expect(servers.map((server) => server.id)).toEqual(['fixture', 'ghost', 'off']);
     expect(servers[0]).toMatchObject({ state: 'connected' });
@@ -38,7 +42,7 @@ describe('plaited-agent mcp list', () => {
     expect(servers[2]).toMatchObject({ state: 'disabled', tools: 0 });
 
     const text = await runCliOnce(['mcp', 'list'], { cwd });
-    expect(text.status, text.stderr).toBe(0);
+    expect(text.status, text.stderr).toBe(1);
     expect(text.stdout).toMatch(/^fixture\s+connected\s+\d+ tools\s*$/m);
     expect(text.stdout).toMatch(/^ghost\s+(failed|reconnecting)\s+0 tools\s+\S/m);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { runCliOnce } from '../helpers/run-cli-once.js';
+import { startPostgresCluster } from '../helpers/postgres-cluster.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
 // `plaited-agent sessions list|show|export|delete` through the built CLI, on sessions a real
@@ -32,6 +33,8 @@ describe('plaited-agent sessions', () => {
     const empty = await sessions(cwd, ['list']);
     expect(empty.status, empty.stderr).toBe(0);
     expect(empty.stdout).toContain('No sessions');
+    // Asking leaves nothing behind: a folder without state gets none from a listing.
+    expect(existsSync(join(cwd, '.plaited'))).toBe(false);
 
     const first = await storedSession(cwd, 'first question', 'First answer.');
     const second = await storedSession(cwd, 'second question', 'Second answer.');
@@ -82,6 +85,30 @@ describe('plaited-agent sessions', () => {
     expect(format.status).toBe(2);
     expect(format.stderr).toContain('text, json');
     expect(existsSync(join(cwd, 'first.json'))).toBe(false);
+    expect(existsSync(join(cwd, '.plaited'))).toBe(false);
+  });
+
+  it('reads the store the agent uses: PLAITED_STORE (or --store) names PostgreSQL, where a -p run saved its session', async () => {
+    const cluster = await startPostgresCluster();
+    try {
+      const store = await cluster.createDatabase();
+      const cwd = project();
+      server.push({ text: 'Kept in PostgreSQL.' });
+      const run = await runCliOnce(['-p', 'remember this', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd, env: { PLAITED_STORE: store } });
+      expect(run.status, run.stderr).toBe(0);
+      const id = (JSON.parse(run.stdout) as { sessionId: string }).sessionId;
+
+      const list = await runCliOnce(['sessions', 'list'], { cwd, env: { PLAITED_STORE: store } });
+      expect(list.status, list.stderr).toBe(0);
+      expect(list.stdout).toContain(id);
+      const show = await runCliOnce(['sessions', 'show', id.slice(0, 8), '--store', store], { cwd });
+      expect(show.status, show.stderr).toBe(0);
+      expect(show.stdout).toContain(`id:       ${id}`);
+      // The SQLite file of the folder is not what the agent used.
+      expect((await sessions(cwd, ['list'])).stdout).toContain('No sessions');
+    } finally {
+      await cluster.stop();
+    }
   });
 
   it('delete refuses a session another process has open (its turn would lose its transcript), and deletes it once that process is gone', async () => {
