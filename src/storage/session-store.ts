@@ -23,6 +23,7 @@ import { StreamDrafts, type StreamDraft } from './stream-drafts.js';
 import { StorageError } from './storage-error.js';
 import { storageWriteError } from './storage-write-error.js';
 import { storeOpenError } from './store-open-error.js';
+import { damageGuardedDatabase } from './sqlite/damage-guarded-database.js';
 import { ensureFolder } from './ensure-folder.js';
 import { SessionSettings } from './session-settings.js';
 
@@ -348,7 +349,7 @@ function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    return db;
+    return damageGuardedDatabase(db, 'session store', path);
   } catch (error) {
     db?.close();
     throw storeOpenError('session store', path, error);

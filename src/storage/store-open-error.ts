@@ -30,6 +30,11 @@ export function damagedStoreFix(path: string): string {
   return `move it aside (mv "${path}" "${path}.damaged") to start with an empty store, or restore it from a backup; plaited-agent leaves the file as it is, so what it holds can still be recovered (sqlite3 "${path}.damaged" .recover)`;
 }
 
+/** A store file SQLite found damaged, opening or reading it: `open_failed`, with the fix. */
+export function storeDamagedError(what: string, path: string, error: unknown): StorageError {
+  return new StorageError('open_failed', `${what} ${path} is damaged (${errorMessage(error)}): ${damagedStoreFix(path)}`, { path, cause: error });
+}
+
 /**
  * A store file that could not be opened, in the store's own error (`open_failed`) with the cause
  * and its fix in the message: every face (ACP, A2A, MCP, `-p`, `sessions`) reports that message,
@@ -39,10 +44,9 @@ export function storeOpenError(what: string, path: string, error: unknown): Stor
   if (StorageError.isInstance(error)) return error;
   const code = codeOf(error);
   const cause = errorMessage(error);
-  const message = matches(code, DAMAGED)
-    ? `${what} ${path} is damaged (${cause}): ${damagedStoreFix(path)}`
-    : matches(code, UNWRITABLE)
-      ? `cannot open ${what} ${path}: ${cause}; make the file and its folder readable and writable by this user, or point the store at another file`
-      : `cannot open ${what} ${path}: ${cause}`;
+  if (matches(code, DAMAGED)) return storeDamagedError(what, path, error);
+  const message = matches(code, UNWRITABLE)
+    ? `cannot open ${what} ${path}: ${cause}; make the file and its folder readable and writable by this user, or point the store at another file`
+    : `cannot open ${what} ${path}: ${cause}`;
   return new StorageError('open_failed', message, { path, cause: error });
 }

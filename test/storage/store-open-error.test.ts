@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { A2aTaskStore } from '../../src/storage/a2a-task-store.js';
 import { SessionStore } from '../../src/storage/session-store.js';
@@ -51,6 +52,33 @@ describe('a store file that cannot be opened names its cause and fix, and is lef
     expect(error.message).toContain(`cannot open session store ${folder}`);
     expect(error.message).toContain('readable and writable by this user');
     expect(error.message).not.toContain('damaged');
+  });
+
+  it('a page found damaged after the file opened names the file and the fix, on reads and writes', () => {
+    const file = join(dir, 'damaged-page.db');
+    const store = new SessionStore(file);
+    for (let i = 0; i < 200; i++) store.createSession({ sessionId: `s${i}`, cwd: `/project/${'x'.repeat(200)}/${i}` });
+    store.close();
+    // The sessions table's root page, overwritten: the header (page 1) stays sound, so the file opens.
+    const raw = new Database(file);
+    const root = (raw.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'sessions'").get() as { rootpage: number }).rootpage;
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    raw.close();
+    const bytes = readFileSync(file);
+    bytes.fill(0xff, (root - 1) * pageSize, (root - 1) * pageSize + 64);
+    writeFileSync(file, bytes);
+
+    const reopened = new SessionStore(file);
+    try {
+      for (const use of [() => reopened.listSessions(), () => reopened.createSession({ sessionId: 'new', cwd: '/p' })]) {
+        const error = failure(() => ({ close: () => void use() }));
+        expect(error).toMatchObject({ code: 'open_failed', path: file });
+        expect(error.message).toContain(`session store ${file} is damaged (database disk image is malformed)`);
+        expect(error.message).toContain(`mv "${file}" "${file}.damaged"`);
+      }
+    } finally {
+      reopened.close();
+    }
   });
 
   it('a write that meets a damaged file says so, with the same fix', () => {
