@@ -8,6 +8,7 @@ import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
 import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
 import { checkPrintRules } from './check-print-rules.js';
+import { mistypedVariables } from './mistyped-variables.js';
 import { unknownConfigToolRules } from './unknown-tool-rule.js';
 import { ownPackageJson } from '../config/own-package-json.js';
 import type { PlaitedConfig } from '../config/schema.js';
@@ -57,6 +58,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`plaited-agent: cannot write the log file ${args.logFile}: ${(error as Error).message}; pick a writable --log-file path\n`);
     return 2;
   }
+  // Inside the whole-agent sandbox the outer process already warned.
+  if (process.env.PLAITED_SANDBOXED !== '1') for (const warning of mistypedVariables(process.env)) log('warn', warning);
   if (args.command?.name === 'models') {
     const { runModelsCommand } = await import('../model/models-command.js');
     const { configuredModels } = await import('./configured-models.js');

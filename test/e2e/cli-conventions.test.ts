@@ -15,9 +15,9 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], cwd?: string): { status: number | null; stdout: string; stderr: string } {
+function run(args: string[], cwd?: string, env: NodeJS.ProcessEnv = process.env): { status: number | null; stdout: string; stderr: string } {
   if (cwd !== undefined) trustProjectConfig(cwd, args);
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, input: '', encoding: 'utf8', timeout: 20_000 });
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env, input: '', encoding: 'utf8', timeout: 20_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -108,6 +108,20 @@ describe('CLI conventions', () => {
     } finally {
       await new Promise((closed) => holder.close(closed));
     }
+  });
+
+  it('a mistyped PLAITED_ variable is named with the one meant, instead of being ignored without a word', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-cli-'));
+    dirs.push(cwd);
+    const env = { ...process.env, PLAITED_STOR: 'postgres://db.internal/agent', PLAITD_AUTH_TOKEN: 'a-token', PLAITED_SOMETHING_ELSE_ENTIRELY: '1' };
+    const result = run(['sessions', 'list'], cwd, env);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain('PLAITED_STOR is not a variable plaited-agent reads (it is ignored): did you mean PLAITED_STORE?');
+    expect(result.stderr).toContain('PLAITD_AUTH_TOKEN is not a variable plaited-agent reads (it is ignored): did you mean PLAITED_AUTH_TOKEN?');
+    // Near no name it reads: someone else's.
+    expect(result.stderr).not.toContain('PLAITED_SOMETHING_ELSE_ENTIRELY');
+    // The value is never echoed (a typo of a secret's name still holds the secret).
+    expect(result.stderr).not.toContain('a-token');
   });
 
   it('a mistyped command names the command meant', () => {
