@@ -4,7 +4,7 @@ import { closestName } from '../config/closest-name.js';
  * Every variable plaited-agent reads. The ones it sets for itself (the sandbox's and the
  * launcher's descriptors) are here too, so that none of them is taken for a typo.
  */
-const KNOWN = [
+export const KNOWN_VARIABLES: readonly string[] = [
   'PLAITED_API_KEY',
   'PLAITED_AUTH_TOKEN',
   'PLAITED_STORE',
@@ -34,8 +34,8 @@ export function mistypedVariables(env: NodeJS.ProcessEnv): string[] {
   const warnings: string[] = [];
   for (const name of Object.keys(env)) {
     // Only names about as long as a known one can be a typo of it (a cheap test before the distance).
-    if (KNOWN.includes(name) || !KNOWN.some((known) => Math.abs(known.length - name.length) <= 2)) continue;
-    const meant = closestName(name, KNOWN);
+    if (KNOWN_VARIABLES.includes(name) || !KNOWN_VARIABLES.some((known) => Math.abs(known.length - name.length) <= 2)) continue;
+    const meant = closestName(name, KNOWN_VARIABLES);
     if (meant !== undefined && env[meant] === undefined) warnings.push(`${name} is not a variable plaited-agent reads (it is ignored): did you mean ${meant}?`);
   }
   return warnings;
