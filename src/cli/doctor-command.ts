@@ -4,6 +4,7 @@ import { openEmbedder } from '../model/open-embedder.js';
 import { checkModel } from './check-model.js';
 import { checkPrograms } from './check-programs.js';
 import { checkStateStore } from './check-state-store.js';
+import { checkPostgresStore } from './check-postgres-store.js';
 import { doctorLine, type DoctorCheck } from './doctor-check.js';
 import { mcpServerStates, serverFix, serverIsUp } from './mcp-server-states.js';
 import { openProjectAgent } from './open-project-agent.js';
@@ -12,13 +13,14 @@ import type { Log } from './stderr-log.js';
 import { usageProblem } from './usage-problem.js';
 
 /** The flags of `plaited-agent doctor`. */
-const OPTIONS = { config: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { config: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, store: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
-export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--model SPEC] [--base-url URL]
+export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--model SPEC] [--base-url URL] [--store URL]
 
 Checks what the agent needs here: Node, rg, bwrap, socat, setpriv, the model (reachable, key
 accepted, model served), the embedder, each configured MCP server (starts, lists tools) and the
-state store (writable, schema version). One line each, ✓ or ✗ with the fix; exit 1 when any failed.
+state store (writable, schema version; the PostgreSQL one when --store, PLAITED_STORE or
+storage.url names it: reachable, credentials accepted). One line each, ✓ or ✗ with the fix; exit 1 when any failed.
 `;
 
 interface Streams {
@@ -47,7 +49,7 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
   checkPrograms().forEach(show);
   let project;
   try {
-    project = await openProjectAgent({ cwd, configPath: values.config, log });
+    project = await openProjectAgent({ cwd, configPath: values.config, ...(values.store ? { store: values.store } : {}), log });
   } catch (error) {
     show({ name: 'config', ok: false, detail: errorMessage(error), fix: 'correct the config file named above' });
     return 1;
@@ -71,7 +73,7 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
       const ok = serverIsUp(server);
       show({ name: `mcp ${server.id}`, ok, detail: ok ? `${server.state}, ${server.tools} tools` : `${server.state}${server.lastError ? `: ${server.lastError}` : ''}`, fix: serverFix(server) });
     }
-    show(checkStateStore(cwd, config.agent.stateDb));
+    show(config.storage.url !== undefined ? await checkPostgresStore(config.storage.url) : checkStateStore(cwd, config.agent.stateDb));
   } finally {
     await agent.stop().catch(() => undefined);
   }

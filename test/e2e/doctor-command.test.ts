@@ -87,6 +87,14 @@ describe('plaited-agent doctor', () => {
     expect(line(run.stdout, 'state store')).toMatch(/^✗ state store: .*schema 999, newer .* — fix: upgrade plaited-agent/);
   });
 
+  it('checks the PostgreSQL store PLAITED_STORE names, not the SQLite file, without showing its password', async () => {
+    const cwd = project({ agent: { model: 'openai-compatible:scripted', baseURL: model.url } });
+    const run = await runCliOnce(['doctor'], { cwd, env: { PLAITED_STORE: 'postgres://agent:hunter2-secret@127.0.0.1:1/agent' } });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(line(run.stdout, 'state store')).toMatch(/^✗ state store: cannot open session store postgres:\/\/agent:\*\*\*@127\.0\.0\.1:1\/agent: .* — fix: check the store URL/);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('hunter2-secret');
+  });
+
   it('a state folder that cannot be created: the cause once, and a fix that works (agent.stateDb does not move the folder)', async () => {
     const cwd = project({ agent: { model: 'openai-compatible:scripted', baseURL: model.url } });
     writeFileSync(join(cwd, '.plaited/state'), '');

@@ -98,6 +98,17 @@ describe('PostgreSQL driver', () => {
     expect(failure.message).not.toContain('hunter2-secret');
   });
 
+  it("doctor's state-store check: a reachable server passes, an unreachable one fails with the fix, neither shows the password", async () => {
+    const { checkPostgresStore } = await import('../../src/cli/check-postgres-store.js');
+    const url = (await cluster.createDatabase()).replace('postgres@', 'postgres:hunter2-secret@');
+    const passed = await checkPostgresStore(url);
+    expect(passed).toMatchObject({ name: 'state store', ok: true, detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/\S+ reachable, schema current$/) });
+    const failed = await checkPostgresStore(url.replace(/:\d+\//, ':1/'));
+    expect(failed).toMatchObject({ ok: false, fix: expect.stringContaining('PLAITED_STORE') });
+    expect(failed.detail).toContain('cannot open session store postgres://postgres:***@127.0.0.1:1/');
+    expect(JSON.stringify([passed, failed])).not.toContain('hunter2-secret');
+  });
+
   it('the A2A change feed survives a dropped connection: watchers look again, later saves are heard', async () => {
     const url = await cluster.createDatabase();
     const stores = await openSessionStores({ url });
