@@ -26,7 +26,8 @@ export const RESTORE_STDERR = 'exec 2>&8 8>&- 9>&-; ';
  * run twice for it. bwrap's stderr goes to an unlinked temporary file (nothing is left behind, also
  * when the shell is killed) and is copied to the real stderr after; the command gets the real one
  * back (`RESTORE_STDERR`, fd 8). Descriptors 6 to 9 are the snippet's: a caller's inherited
- * ones stay below. Without a temporary folder it starts bwrap once, as before.
+ * ones stay below. Without a temporary folder, or with a bubblewrap older than
+ * `--json-status-fd` (0.4), it starts bwrap once, as before.
  */
 export function retryBwrapStart(bwrap: string, args: string): string {
   const start = `${bwrap} --json-status-fd 9 ${args}`;
@@ -37,10 +38,11 @@ exec 6<"$_pl_f" 7>"$_pl_f"; rm -f "$_pl_f"
 ${start} 8>&2 2>&7 9>&7 6<&- 7>&-
 _pl_rc=$?
 exec 7>&-
-_pl_ran=; _pl_path=; _pl_said=
+_pl_ran=; _pl_path=; _pl_said=; _pl_old=
 while IFS= read -r _pl_l || [ -n "$_pl_l" ]; do
 case $_pl_l in
 *'"exit-code"'*) _pl_ran=1 ;;
+"bwrap: Unknown option --json-status-fd"*) _pl_old=1 ;;
 '{'*) ;;
 *) _pl_said="$_pl_said$_pl_l
 "
@@ -51,6 +53,7 @@ esac ;;
 esac
 done <&6
 exec 6<&-
+if [ -n "$_pl_old" ]; then exec ${bwrap} ${args} 8>&2 9>/dev/null; fi
 if [ -z "$_pl_ran" ] && [ -n "$_pl_path" ] && [ "$_pl_n" -lt ${BWRAP_START_TRIES} ]; then _pl_n=$((_pl_n + 1)); continue; fi
 printf '%s' "$_pl_said" >&2
 if [ -z "$_pl_ran" ] && [ -n "$_pl_path" ]; then printf '%s\\n' "plaited-agent: the sandbox could not start: $_pl_path was replaced or removed while bubblewrap bound it read-only, in each of $_pl_n tries (an editor saving it by a rename, a tool rewriting it in a loop); run the command again once it is saved" >&2; fi

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +7,9 @@ import { BWRAP_START_TRIES, RESTORE_STDERR, retryBwrapStart } from '../../src/to
 import { shellQuote } from '../../src/tools/shell-quote.js';
 
 /** Runs the snippet around `bwrap <binds> -- bash -c <RESTORE_STDERR><command>` with sh (dash here), as the MCP wrapper does. */
-function run(binds: string[], command: string, tmp: string) {
+function run(binds: string[], command: string, tmp: string, bwrap = 'bwrap') {
   const args = ['--dev-bind', '/', '/', ...binds, '--', 'bash', '-c', `${RESTORE_STDERR}${command}`].map(shellQuote).join(' ');
-  return spawnSync('/bin/sh', ['-c', retryBwrapStart('bwrap', args)], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+  return spawnSync('/bin/sh', ['-c', retryBwrapStart(shellQuote(bwrap), args)], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
 }
 
 describe('retryBwrapStart', () => {
@@ -23,6 +23,18 @@ describe('retryBwrapStart', () => {
     // The snippet's descriptors (6 to 9) are not the command's.
     expect(fds.filter((fd) => ['6', '7', '8', '9'].includes(fd))).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('starts a bubblewrap older than --json-status-fd once, as before', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'plaited-retry-'));
+    const bin = mkdtempSync(join(tmpdir(), 'plaited-old-bwrap-'));
+    // bubblewrap 0.3's answer to the option, then the real one without it.
+    const old = join(bin, 'bwrap');
+    writeFileSync(old, `#!/bin/sh\ncase " $* " in *" --json-status-fd "*) echo 'bwrap: Unknown option --json-status-fd' >&2; exit 1 ;; esac\nexec bwrap "$@"\n`, { mode: 0o755 });
+    const result = run([], 'echo out; echo err >&2; exit 3', tmp, old);
+    expect(result.status).toBe(3);
+    expect(result.stdout).toBe('out\n');
+    expect(result.stderr).toBe('err\n');
   });
 
   it('gives up after its tries when the bound file stays gone, naming it, its cause and what to do', () => {
