@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
 import { bridgeSocatPath } from './bridge-socat.js';
 import { holdPlaceholders } from '../../tools/protected-placeholders.js';
 import { RESTORE_STDERR, retryBwrapStart } from '../../tools/retry-bwrap-start.js';
-import { outsideProjectCwd } from './library-cwd.js';
-import { removeStaleMuxSockets } from './stale-mux-sockets.js';
+import { outsideProjectCwd, removeStaleNeutralDirs } from './library-cwd.js';
+import { listQuietly, removeStaleMuxSockets } from './stale-mux-sockets.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
 
 /**
@@ -66,8 +67,10 @@ async function ensureSandboxRuntime(policyConfig: SandboxRuntimeConfig): Promise
     currentNetworkKey = key;
     // The sandbox points TMPDIR at /tmp/claude but only mounts it writable when it exists.
     mkdirSync('/tmp/claude', { recursive: true });
-    // What a killed agent's runtime left in $TMPDIR goes before this one starts its own.
-    initialized = removeStaleMuxSockets()
+    // What a killed agent's runtime left in $TMPDIR goes before this one starts its own (one listing: it may be long).
+    const names = listQuietly(tmpdir());
+    removeStaleNeutralDirs(tmpdir(), names);
+    initialized = removeStaleMuxSockets(tmpdir(), names)
       .then(() => withoutSignalCleanup(() => SandboxManager.initialize(config)))
       .catch((error: unknown) => {
         initialized = undefined;
