@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentAdapter } from './agent-adapter.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
-import { transpileCacheDir } from '../config/transpile-cache.js';
+import { transpileCacheFor } from '../config/transpile-cache.js';
 import { PlaitedError } from '../errors/plaited-error.js';
 
 /** A custom adapter module that cannot be used; the message names the file and what is wrong. */
@@ -44,7 +44,7 @@ export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapt
     // lives (a folder with no node_modules too); jiti imports the package's ESM entry natively,
     // so the adapter shares its instances (PlaitedError.isInstance, the adapters).
     // Transpiled copies are kept where only the user writes (transpile-cache.ts).
-    const options = { moduleCache: false, interopDefault: false, fsCache: transpileCacheDir(), alias: { 'plaited-agent': packageEntry() } };
+    const options = { moduleCache: false, interopDefault: false, fsCache: transpileCacheFor(file), alias: { 'plaited-agent': packageEntry() } };
     loaded = await createJiti(import.meta.url, options).import(file);
   } catch (error) {
     throw new AdapterLoadError(file, `threw while loading: ${(error as Error).message}`, { cause: error });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
@@ -54,10 +54,16 @@ export async function checkConfigTrust(configFile: string, projectDir: string, h
   };
 }
 
-/** Records `fingerprint` as trusted for `configFile` (the file is written atomically, 0600 in a 0700 folder). */
+/**
+ * Records `fingerprint` as trusted for `configFile` (the file is written atomically, 0600 in a 0700
+ * folder). The trusts of configs that are gone (a deleted project) are forgotten meanwhile: every
+ * start with a config reads the whole store, and nothing else ever removed them. A project that is
+ * only unmounted then needs its `trust` again: the safe side.
+ */
 export async function recordTrust(configFile: string, fingerprint: ConfigFingerprint, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const store = trustStorePath(env);
   await updateTrustStore(store, (current) => {
+    for (const file of Object.keys(current.configs)) if (!existsSync(file)) delete current.configs[file];
     current.configs[realOrSelf(configFile)] = { ...fingerprint, trustedAt: new Date().toISOString() };
     return true;
   });

@@ -8,7 +8,7 @@ import { withKeyHints } from './unknown-key-hint.js';
 import { checkConfigTrust } from './config-trust.js';
 import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
-import { transpileCacheDir } from './transpile-cache.js';
+import { transpileCacheFor } from './transpile-cache.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -118,7 +118,7 @@ async function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined):
   const { createJiti } = await import('jiti');
   // No module cache: a reload after an edit must see the edit. The transpiled copies live where
   // only the user writes (transpile-cache.ts), never in jiti's default folder, which others can.
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: transpileCacheDir(env) });
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: transpileCacheFor(file, env) });
   return await jiti.import(file, { default: true });
 }
 

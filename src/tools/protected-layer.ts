@@ -4,6 +4,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { dieWithAgent } from './die-with-agent.js';
 import { protectedMounts } from './protected-mounts.js';
 import { holdPlaceholders, removeStalePlaceholders, settlePlaceholders } from './protected-placeholders.js';
+import { RESTORE_STDERR, retryBwrapStart } from './retry-bwrap-start.js';
 import { shellQuote } from './shell-quote.js';
 
 /**
@@ -23,8 +24,9 @@ export interface ProtectedLayer {
    */
   wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): Promise<LayeredCommand>;
   /**
-   * `bwrap` and its arguments around a program (stdio MCP servers, restarted with the same
-   * arguments); `release` once it is gone for good: placeholders go when its mounts have.
+   * The program (stdio MCP servers, restarted with the same arguments) under the layer: a
+   * `/bin/sh -c` line that starts bwrap around it (retry-bwrap-start.ts); `release` once it is
+   * gone for good: placeholders go when its mounts have.
    */
   wrapArgv(argv: readonly string[], roots: readonly string[]): Promise<{ argv: string[]; release: () => Promise<void> }>;
 }
@@ -39,7 +41,7 @@ export interface LayeredCommand {
 
 /** The variable that hands the command to the shell inside; not exported any further. */
 const COMMAND_ENV = 'PLAITED_LAYER_COMMAND';
-const INNER = `c=$${COMMAND_ENV}; unset ${COMMAND_ENV}; exec bash -c "$c"`;
+const INNER = `${RESTORE_STDERR}c=$${COMMAND_ENV}; unset ${COMMAND_ENV}; exec bash -c "$c"`;
 
 export interface ProtectedLayerOptions {
   /**
@@ -77,13 +79,12 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
     layer: {
       async wrap(command, { roots, parentIsAgent }): Promise<LayeredCommand> {
         const { args, release } = await argsFor(roots);
-        if (parentIsAgent) {
-          const line = `exec ${[bwrap, ...args, 'bash', '-c', INNER].map(shellQuote).join(' ')}`;
-          return { line: dieWithAgent(line), env: { [COMMAND_ENV]: command }, release };
-        }
+        // A start that lost a race with an editor's save is tried again (retry-bwrap-start.ts).
+        const start = (inner: readonly string[]) => retryBwrapStart(shellQuote(bwrap), [...args, ...inner].map(shellQuote).join(' '));
+        if (parentIsAgent) return { line: dieWithAgent(start(['bash', '-c', INNER])), env: { [COMMAND_ENV]: command }, release };
         // A client's terminal may drop the environment it is given: the command goes in the line.
-        const line = `exec ${[bwrap, ...args, 'bash', '-c', command].map(shellQuote).join(' ')}`;
-        return { line: `if [ -x ${shellQuote(bwrap)} ]; then ${line}; else exec bash -c ${shellQuote(command)}; fi`, env: {}, release };
+        const line = start(['bash', '-c', `${RESTORE_STDERR}${command}`]);
+        return { line: `if [ -x ${shellQuote(bwrap)} ]; then\n${line}\nelse exec bash -c ${shellQuote(command)}; fi`, env: {}, release };
       },
       async wrapArgv(argv, roots) {
         const { args, release, placeholders } = await argsFor(roots);
@@ -91,7 +92,8 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
           await settlePlaceholders(placeholders);
           await release();
         };
-        return { argv: [bwrap, ...args, ...argv], release: settled };
+        const inner = ['bash', '-c', `${RESTORE_STDERR}exec "$@"`, 'bash', ...argv];
+        return { argv: ['/bin/sh', '-c', retryBwrapStart(shellQuote(bwrap), [...args, ...inner].map(shellQuote).join(' '))], release: settled };
       },
     },
   };

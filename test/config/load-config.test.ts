@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -9,6 +9,11 @@ import { trustConfigFor } from '../helpers/trust-config.js';
 
 const fixtures = resolve(import.meta.dirname, '../fixtures/config');
 const defineConfigSource = resolve(import.meta.dirname, '../../src/config/define-config.ts');
+
+/** jiti's transpiled copies under a cache folder, as paths relative to it. */
+function copiesIn(cache: string): string[] {
+  return readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((path) => /\.[cm]?js$/.test(path)).sort();
+}
 
 async function loadError(options: Parameters<typeof loadConfig>[0]): Promise<ConfigError> {
   try {
@@ -228,7 +233,7 @@ describe('the transpiled copies of a TypeScript config', () => {
 
     const cache = join(configHome, 'plaited-agent', 'transpiled');
     expect(statSync(cache).mode & 0o777).toBe(0o700);
-    const [copy, ...others] = readdirSync(cache);
+    const [copy, ...others] = copiesIn(cache);
     expect(others).toEqual([]);
     // What the next start runs is the kept copy, not the source: why only the user may write the folder.
     const kept = readFileSync(join(cache, copy!), 'utf8');
@@ -239,6 +244,34 @@ describe('the transpiled copies of a TypeScript config', () => {
     writeFileSync(file, 'const steps: number = 4;\nexport default { agent: { maxSteps: steps } };\n');
     utimesSync(file, new Date(), new Date(Date.now() + 5_000));
     expect((await loadConfig(options)).config.agent.maxSteps).toBe(4);
+  });
+
+  it('are one per file while it lives, whatever its edits, and go once it is gone', async () => {
+    const env = { ...process.env, XDG_CONFIG_HOME: configHome };
+    const cache = join(configHome, 'plaited-agent', 'transpiled');
+    const project = (name: string, steps: number): string => {
+      const root = join(dir, name);
+      mkdirSync(join(root, '.plaited'), { recursive: true });
+      writeFileSync(join(root, '.plaited', 'helper.ts'), 'export const base: number = 1;\n');
+      writeFileSync(join(root, '.plaited', 'config.ts'), `import { base } from './helper.ts';\nexport default { agent: { maxSteps: base + ${steps} } };\n`);
+      return root;
+    };
+    const first = project('first', 1);
+    for (const steps of [2, 3, 4]) {
+      writeFileSync(join(first, '.plaited', 'config.ts'), `import { base } from './helper.ts';\nexport default { agent: { maxSteps: base + ${steps} } };\n`);
+      expect((await loadConfig({ cwd: first, requireTrust: false, env })).config.agent.maxSteps).toBe(steps + 1);
+    }
+    // An edited config replaces its copy: one for the config, one for what it imports.
+    expect(copiesIn(cache)).toHaveLength(2);
+    expect((await loadConfig({ cwd: project('second', 5), requireTrust: false, env })).config.agent.maxSteps).toBe(6);
+    expect(copiesIn(cache)).toHaveLength(4);
+
+    // The first project is deleted: its copies go when the next new config is first loaded.
+    rmSync(first, { recursive: true });
+    expect((await loadConfig({ cwd: project('third', 7), requireTrust: false, env })).config.agent.maxSteps).toBe(8);
+    const left = copiesIn(cache);
+    expect(left).toHaveLength(4);
+    for (const copy of left) expect(readFileSync(join(cache, dirname(copy), 'source'), 'utf8')).not.toContain(first);
   });
 
   it('are not kept where the folder cannot be made: the config still loads', async () => {

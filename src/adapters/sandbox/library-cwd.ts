@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, rmSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pidAlive } from './pid-alive.js';
 
 /**
  * `@anthropic-ai/sandbox-runtime` resolves its hard-coded protections
@@ -21,10 +22,16 @@ let inFlight = 0;
 let installed = false;
 let exitHooked = false;
 
+/** Our neutral folders, named with their process: `plaited-sandbox-cwd-<pid>-<random>`. */
+const NEUTRAL_PREFIX = 'plaited-sandbox-cwd-';
+const NEUTRAL_DIR = /^plaited-sandbox-cwd-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
+/** A neutral folder lives while wraps are being built (milliseconds): one this old was left. */
+const STALE_AFTER_MS = 10 * 60 * 1000;
+
 /** Made for the wraps being built and removed when none is, so an agent killed between commands leaves none in $TMPDIR. */
 function neutralDir(): string {
   if (!neutral) {
-    neutral = mkdtempSync(join(tmpdir(), 'plaited-sandbox-cwd-'));
+    neutral = mkdtempSync(join(tmpdir(), `${NEUTRAL_PREFIX}${process.pid}-`));
     if (!exitHooked) {
       exitHooked = true;
       process.once('exit', dropNeutralDir);
@@ -57,4 +64,29 @@ export async function outsideProjectCwd<T>(build: () => Promise<T>): Promise<T> 
   } finally {
     if (--inFlight === 0) dropNeutralDir();
   }
+}
+
+/**
+ * Removes the neutral folders that killed processes left in `dir` (one killed while a wrap was
+ * being built keeps its own: its exit hook never ran): own, empty, ten minutes old, and of a
+ * process that is gone (the names of earlier versions carry no pid; a pid of another pid
+ * namespace sharing the folder may look gone, hence the age too). Returns the names removed.
+ */
+export function removeStaleNeutralDirs(dir: string, names: readonly string[] | null): string[] {
+  const removed: string[] = [];
+  for (const name of names ?? []) {
+    const match = NEUTRAL_DIR.exec(name);
+    if (!match) continue;
+    const path = join(dir, name);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat?.isDirectory() || stat.uid !== process.getuid?.()) continue;
+    if (Date.now() - stat.mtimeMs < STALE_AFTER_MS || (match[1] !== undefined && pidAlive(Number(match[1])))) continue;
+    try {
+      rmdirSync(path);
+      removed.push(name);
+    } catch {
+      // Not empty, or gone meanwhile: left alone.
+    }
+  }
+  return removed;
 }

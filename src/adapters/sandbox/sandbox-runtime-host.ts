@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
 import { bridgeSocatPath } from './bridge-socat.js';
 import { holdPlaceholders } from '../../tools/protected-placeholders.js';
-import { outsideProjectCwd } from './library-cwd.js';
-import { removeStaleMuxSockets } from './stale-mux-sockets.js';
+import { RESTORE_STDERR, retryBwrapStart } from '../../tools/retry-bwrap-start.js';
+import { outsideProjectCwd, removeStaleNeutralDirs } from './library-cwd.js';
+import { listQuietly, removeStaleMuxSockets } from './stale-mux-sockets.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
 
 /**
@@ -65,8 +67,10 @@ async function ensureSandboxRuntime(policyConfig: SandboxRuntimeConfig): Promise
     currentNetworkKey = key;
     // The sandbox points TMPDIR at /tmp/claude but only mounts it writable when it exists.
     mkdirSync('/tmp/claude', { recursive: true });
-    // What a killed agent's runtime left in $TMPDIR goes before this one starts its own.
-    initialized = removeStaleMuxSockets()
+    // What a killed agent's runtime left in $TMPDIR goes before this one starts its own (one listing: it may be long).
+    const names = listQuietly(tmpdir());
+    removeStaleNeutralDirs(tmpdir(), names);
+    initialized = removeStaleMuxSockets(tmpdir(), names)
       .then(() => withoutSignalCleanup(() => SandboxManager.initialize(config)))
       .catch((error: unknown) => {
         initialized = undefined;
@@ -80,7 +84,11 @@ async function ensureSandboxRuntime(policyConfig: SandboxRuntimeConfig): Promise
   }
 }
 
-/** Wraps a shell command line; the result is itself a shell command line (run it with `sh -c`). */
+/**
+ * Wraps a shell command line; the result is itself a shell command line (run it with `sh -c`).
+ * Its start is tried again when it lost a race with a rename of a file bound read-only
+ * (src/tools/retry-bwrap-start.ts): the library's line is one bwrap call, its first word.
+ */
 export async function wrapShellCommand(command: string, policy: SandboxPolicy, commandId: string): Promise<string> {
   await ensureSandboxRuntime(toSandboxRuntimeConfig(policy));
   running++;
@@ -88,7 +96,9 @@ export async function wrapShellCommand(command: string, policy: SandboxPolicy, c
   heldPlaceholders.push(held.release);
   const config = toSandboxRuntimeConfig(policy, held.paths);
   try {
-    return await outsideProjectCwd(() => SandboxManager.wrapWithSandbox(command, undefined, config, undefined, { commandId }));
+    const line = await outsideProjectCwd(() => SandboxManager.wrapWithSandbox(`${RESTORE_STDERR}${command}`, undefined, config, undefined, { commandId }));
+    // Another shape (not the library version this is pinned to) starts once, as before: fd 8 is stderr.
+    return line.startsWith('bwrap ') ? retryBwrapStart('bwrap', line.slice('bwrap '.length)) : `exec 8>&2 9>/dev/null\n${line}`;
   } catch (error) {
     // A wrap that threw has released what it held.
     await releaseCommand();
