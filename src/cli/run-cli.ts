@@ -73,32 +73,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const oneShot = await (await import('./one-shot-commands.js')).runOneShotCommand(args.command, log);
   if (oneShot !== undefined) return oneShot;
 
-  let config: PlaitedConfig;
-  let untrusted: string | undefined;
-  let shadowed: string | undefined;
-  let configFile: string | null = null;
-  let ruleWarnings: string[] = [];
-  try {
-    // Inside the whole-agent sandbox the outer process already warned.
-    cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
-    if (args.print) checkPrintRules(args.print);
-    const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
-    ruleWarnings = unknownConfigToolRules(loaded.config.tools);
-    config = applyFlags(loaded.config, args);
-    log.redact(configSecrets(config));
-    checkModelSpec(config);
-    if (loaded.path) log('debug', `config: ${loaded.path}`);
-    configFile = loaded.path ?? null;
-    untrusted = loaded.untrusted?.message;
-    shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
-  } catch (error) {
-    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
-    return 2;
-  }
-  // Inside the whole-agent sandbox the outer process already said it.
-  if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
-  if (shadowed !== undefined && process.env.PLAITED_SANDBOXED !== '1') log('warn', shadowed);
-  if (process.env.PLAITED_SANDBOXED !== '1') for (const warning of ruleWarnings) log('warn', warning);
+  const loaded = await loadRunConfig(args, log);
+  if (loaded === undefined) return 2;
+  const { config, configFile, untrusted } = loaded;
 
   const hint = (await import('./terminal-hint.js')).terminalHint(args, process.stdin.isTTY);
   if (hint !== undefined) process.stderr.write(`${hint}\n`);
@@ -119,6 +96,64 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (chain.length === 0) chain.push('acp');
   if (wholeAgent || config.adapters.sandbox.commands) chain.unshift('sandbox');
 
+  const agent = await buildAgent(config, chain, untrusted, log);
+  const wrapped = await wrapAdapters(agent, chain, { args, config, configFile, log });
+  if (wrapped === undefined) return 2;
+  const { current, served } = wrapped;
+  // The outermost agent: the chat's commands run where the config says (the command sandbox).
+  if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(current, args.command.args);
+  if (args.print) {
+    const { runPrintCommand } = await import('./print-command.js');
+    const code = await runPrintCommand(current, args.print, process.cwd(), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    // The outermost agent: a wrapper (the command sandbox) ends what it started once the agent stopped.
+    await current.stop().catch(() => undefined);
+    return code;
+  }
+  if (served.length === 0) {
+    process.stderr.write('plaited-agent: no adapter is serving a protocol (add --adapter acp or --adapter mcp)\n');
+    await current.stop();
+    return 2;
+  }
+
+  return serveUntilClosed(current, served, config, log);
+}
+
+/**
+ * The config this run uses: the project's (trusted or not), the flags applied, checked; its
+ * warnings said (inside the whole-agent sandbox the outer process already said them).
+ * `undefined` when it cannot be used: the cause is on stderr (exit 2).
+ */
+async function loadRunConfig(args: CliArgs, log: ReturnType<typeof cliLog>): Promise<{ config: PlaitedConfig; configFile: string | null; untrusted: string | undefined } | undefined> {
+  const outer = process.env.PLAITED_SANDBOXED !== '1';
+  try {
+    cliToken = commandLineToken(args, process.cwd(), (message) => outer && log('warn', message));
+    if (args.print) checkPrintRules(args.print);
+    const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
+    const config = applyFlags(loaded.config, args);
+    log.redact(configSecrets(config));
+    checkModelSpec(config);
+    if (loaded.path) log('debug', `config: ${loaded.path}`);
+    const untrusted = loaded.untrusted?.message;
+    if (outer) {
+      if (untrusted !== undefined) process.stderr.write(`plaited-agent: ${untrusted}\n`);
+      const shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
+      if (shadowed !== undefined) log('warn', shadowed);
+      for (const warning of unknownConfigToolRules(loaded.config.tools)) log('warn', warning);
+    }
+    return { config, configFile: loaded.path ?? null, untrusted };
+  } catch (error) {
+    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
+/**
+ * The preset agent on `config`, with what the command line adds: the host's model through MCP
+ * sampling when mounted with none configured, the reaping of what a killed predecessor left
+ * running, telemetry when asked for, and the tool-call log.
+ */
+async function buildAgent(config: PlaitedConfig, chain: readonly string[], untrusted: string | undefined, log: ReturnType<typeof cliLog>): Promise<Agent> {
+  const insideSandbox = process.env.PLAITED_SANDBOXED === '1';
   // Mounted as an MCP server with no model configured: borrow the host's model through MCP
   // sampling during its turns (hosts without sampling are told to configure one).
   const model =
@@ -150,25 +185,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ],
   });
   telemetry?.trace(agent);
-  const wrapped = await wrapAdapters(agent, chain, { args, config, configFile, log });
-  if (wrapped === undefined) return 2;
-  const { current, served } = wrapped;
-  // The outermost agent: the chat's commands run where the config says (the command sandbox).
-  if (args.command?.name === 'chat') return (await import('./chat-command.js')).runChatCommand(current, args.command.args);
-  if (args.print) {
-    const { runPrintCommand } = await import('./print-command.js');
-    const code = await runPrintCommand(current, args.print, process.cwd(), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-    // The outermost agent: a wrapper (the command sandbox) ends what it started once the agent stopped.
-    await current.stop().catch(() => undefined);
-    return code;
-  }
-  if (served.length === 0) {
-    process.stderr.write('plaited-agent: no adapter is serving a protocol (add --adapter acp or --adapter mcp)\n');
-    await current.stop();
-    return 2;
-  }
-
-  return serveUntilClosed(current, served, config, log);
+  return agent;
 }
 
 type Served = { closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void };
