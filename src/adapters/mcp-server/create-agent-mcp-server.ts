@@ -41,8 +41,20 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
         'A coding agent. Call `prompt` to give it a task (pass `sessionId` to continue a conversation); read `plaited://sessions/{id}` for a transcript.',
     },
   );
-  const client = () => server.server.getClientCapabilities();
 
+  registerPromptTool(server, agent, sessions, cwd, options.sampling);
+  registerSessionTools(server, sessions, cwd);
+  if (options.registry) registerRegistryTools(server, options.registry);
+  registerTranscripts(server, sessions, cwd);
+  registerSkillPrompts(server, options.skills ?? []);
+  return server;
+}
+
+type Sessions = ReturnType<typeof ownedSessions>;
+
+/** `prompt`: one agent turn, with the host's elicitation for permissions and its sampling when it offers them. */
+function registerPromptTool(server: McpServer, agent: Agent, sessions: Sessions, cwd: string, hostSampling: AgentMcpServerOptions['sampling']): void {
+  const client = () => server.server.getClientCapabilities();
   server.registerTool(
     'prompt',
     {
@@ -73,11 +85,14 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
           }
         : undefined;
       const turn = () => runMcpTurn(agent, { sessionId: session.sessionId, prompt, signal: ctx.mcpReq.signal, progress, ask });
-      const result = options.sampling ? await options.sampling.run(sampling, turn) : await turn();
+      const result = hostSampling ? await hostSampling.run(sampling, turn) : await turn();
       return toCallResult(result);
     },
   );
+}
 
+/** `new_session` and `list_sessions`, in the folder a caller names (checked) or the server's. */
+function registerSessionTools(server: McpServer, sessions: Sessions, cwd: string): void {
   server.registerTool(
     'new_session',
     {
@@ -118,9 +133,10 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       return { content: [{ type: 'text', text: JSON.stringify(listed, null, 2) }], structuredContent: { sessions: listed } };
     },
   );
+}
 
-  if (options.registry) registerRegistryTools(server, options.registry);
-
+/** `plaited://sessions/{id}`: a session's transcript as Markdown. */
+function registerTranscripts(server: McpServer, sessions: Sessions, cwd: string): void {
   server.registerResource(
     'session-transcript',
     new ResourceTemplate('plaited://sessions/{id}', {
@@ -142,8 +158,11 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: formatTranscript(info, history) }] };
     },
   );
+}
 
-  for (const skill of options.skills ?? []) {
+/** Each skill as an MCP prompt, its body before the caller's task. */
+function registerSkillPrompts(server: McpServer, skills: readonly SkillPrompt[]): void {
+  for (const skill of skills) {
     server.registerPrompt(
       skill.name,
       {
@@ -157,8 +176,6 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
       }),
     );
   }
-
-  return server;
 }
 
 /** A client-named session folder, or the tool error that names the field (MCP reports argument errors as tool results). */
