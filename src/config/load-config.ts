@@ -31,7 +31,7 @@ export interface LoadedConfig {
   /** The file it came from; `null` when none was found or it was not trusted, and defaults apply. */
   path: string | null;
   /** A config that was found but not run, and why (what changed, how to trust it). */
-  untrusted?: { file: string; reason: 'untrusted' | 'changed' | 'untrustable'; message: string };
+  untrusted?: { file: string; reason: 'untrusted' | 'changed' | 'untrustable' | 'store_damaged'; message: string };
 }
 
 /** Looked for in this order; the first that exists wins. */
