@@ -1,18 +1,24 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readTextHead } from '../tools/read-text-head.js';
 
 /**
  * Text files read through a cache keyed by path and validated by mtime and size: rules
- * are looked up every turn, but re-read only when they changed on disk.
+ * are looked up every turn, but re-read only when they changed on disk. Each is read up to
+ * `maxBytes` (the prompt takes far less): a 200 MB file must not cost its size in memory.
  */
 export interface CachedFile {
   path: string;
   text: string;
   mtimeMs: number;
   size: number;
+  /** The file goes on past `text` (it is over the cache's `maxBytes`). */
+  truncated: boolean;
 }
 
 export class MtimeCache {
   private readonly files = new Map<string, CachedFile>();
+
+  constructor(private readonly maxBytes: number = 1024 * 1024) {}
 
   /** The file's current text, or undefined when it does not exist (or is not a file). */
   async read(path: string): Promise<CachedFile | undefined> {
@@ -26,8 +32,8 @@ export class MtimeCache {
     if (!info.isFile()) return undefined;
     const cached = this.files.get(path);
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached;
-    const text = await readFile(path, 'utf8');
-    const fresh = { path, text, mtimeMs: info.mtimeMs, size: info.size };
+    const { text, truncated } = await readTextHead(path, this.maxBytes);
+    const fresh = { path, text, mtimeMs: info.mtimeMs, size: info.size, truncated };
     this.files.set(path, fresh);
     return fresh;
   }

@@ -28,7 +28,7 @@ export function createRulesExtension(options: { config: RulesConfig; index?: Sea
   const rules = (cwd: string): Rules => {
     let found = byCwd.get(cwd);
     if (!found) {
-      found = new Rules({ cwd, file: config.file, index });
+      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4) });
       byCwd.set(cwd, found);
     }
     return found;

@@ -33,6 +33,8 @@ export interface RulesOptions {
   linkLimit?: number;
   /** Dense similarity above which a link matches without sharing a word (default 0.5). */
   minSimilarity?: number;
+  /** Each rules file is read up to this many bytes (default 1 MiB). */
+  maxFileBytes?: number;
 }
 
 export class Rules {
@@ -43,7 +45,7 @@ export class Rules {
   private readonly index: SearchIndex | undefined;
   private readonly linkLimit: number;
   private readonly minSimilarity: number;
-  private readonly cache = new MtimeCache();
+  private readonly cache: MtimeCache;
   /** The root file version the index holds links for. */
   private indexedVersion: string | undefined;
   private cachedLinks: RuleLink[] = [];
@@ -56,6 +58,7 @@ export class Rules {
     this.namespace = options.namespace ?? `rules:${this.cwd}`;
     this.linkLimit = options.linkLimit ?? 3;
     this.minSimilarity = options.minSimilarity ?? 0.5;
+    this.cache = new MtimeCache(options.maxFileBytes);
   }
 
   /** Tier 1: the root rules file, or undefined when the project has none. */

@@ -1,4 +1,4 @@
-import { utimes, writeFile } from 'node:fs/promises';
+import { truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rules } from '../../src/context/rules.js';
@@ -110,6 +110,24 @@ describe('rules', () => {
     expect((await rules.root())?.text).toContain('Tabs, not spaces');
     await rules.refresh();
     expect((await rules.links()).map((link) => link.text)).toEqual(['Deploying to production']);
+  });
+
+  it('a 3 GiB AGENTS.md is read up to its cap, and its head still reaches the prompt', async () => {
+    const huge = await copyFixture('rules-project');
+    try {
+      await writeFile(join(huge.dir, 'AGENTS.md'), '# Rules\n\nAlways answer in haiku.\n');
+      // Sparse: 3 GiB of size and no disk. Read whole, it failed every turn's rules ("greater than 2 GiB").
+      await truncate(join(huge.dir, 'AGENTS.md'), 3 * 1024 ** 3);
+      const root = await new Rules({ cwd: huge.dir, maxFileBytes: 4096 }).root();
+      expect(root).toMatchObject({ truncated: true, size: 3 * 1024 ** 3 });
+      expect(root?.text.length).toBe(4096);
+      const extension = createRulesExtension({ config: configSchema.parse({}).rules });
+      const prompt = await extension.systemPrompt?.(turnContext({ cwd: huge.dir, intent: 'hello' }));
+      expect(prompt).toContain('Always answer in haiku.');
+      expect(prompt).toContain('[rules truncated at 20000 chars]');
+    } finally {
+      await huge.cleanup();
+    }
   });
 
   it('fits sections into the rules budget, cutting the last one', () => {

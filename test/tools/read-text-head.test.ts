@@ -1,0 +1,30 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readTextHead } from '../../src/tools/read-text-head.js';
+
+describe('readTextHead', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plaited-text-head-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a small file whole, and cuts a longer one at the cap, never in the middle of a character', async () => {
+    writeFileSync(join(dir, 'small.md'), 'héllo\n');
+    expect(await readTextHead(join(dir, 'small.md'), 1024)).toEqual({ text: 'héllo\n', size: 7, truncated: false });
+    // "é" is two bytes: a cap of 2 falls between them.
+    expect(await readTextHead(join(dir, 'small.md'), 2)).toEqual({ text: 'h', size: 7, truncated: true });
+    writeFileSync(join(dir, 'empty.md'), '');
+    expect(await readTextHead(join(dir, 'empty.md'), 10)).toEqual({ text: '', size: 0, truncated: false });
+  });
+
+  it("fails with fs's own codes for a folder, a symlink loop and a missing file", async () => {
+    mkdirSync(join(dir, 'folder.md'));
+    symlinkSync('loop.md', join(dir, 'loop.md'));
+    await expect(readTextHead(join(dir, 'folder.md'), 10)).rejects.toMatchObject({ code: 'EISDIR' });
+    await expect(readTextHead(join(dir, 'loop.md'), 10)).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(readTextHead(join(dir, 'missing.md'), 10)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
