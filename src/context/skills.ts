@@ -157,7 +157,9 @@ async function findSkillFiles(root: string): Promise<string[]> {
     } catch {
       return; // A missing root is normal: most projects have only one of the default roots.
     }
-    if (entries.some((entry) => entry.isFile() && entry.name === 'SKILL.md')) {
+    // Any SKILL.md but a regular file too (a symlink, a folder in its place): loading it follows
+    // the link or says why it cannot be read, instead of the skill silently not being there.
+    if (entries.some((entry) => entry.name === 'SKILL.md')) {
       found.push(join(dir, 'SKILL.md'));
       return; // A skill's own subfolders (references/, scripts/) are not more skills.
     }

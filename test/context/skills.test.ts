@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSkills } from '../../src/context/skills.js';
@@ -66,6 +66,22 @@ describe('loadSkills', () => {
     const { skills, diagnostics } = await loadSkills({ roots: ['skills'], cwd: temp.dir, maxFileBytes: 1_000 });
     expect(skills.map((skill) => skill.name).sort()).toEqual(['fine', 'other-name']);
     expect(diagnostics.map((d) => d.code).sort()).toEqual(['invalid-frontmatter', 'invalid-frontmatter', 'name-mismatch', 'oversized']);
+  });
+
+  it('a SKILL.md that is a symlink loads through it; a folder or a symlink loop in its place is a diagnostic, not silence', async () => {
+    const temp = await tempDir('skills-odd');
+    cleanups.push(temp.cleanup);
+    for (const name of ['linked', 'folder', 'loop']) await mkdir(join(temp.dir, 'skills', name), { recursive: true });
+    await writeFile(join(temp.dir, 'linked.md'), '---\nname: linked\ndescription: Kept elsewhere, linked in.\n---\nbody');
+    await symlink(join(temp.dir, 'linked.md'), join(temp.dir, 'skills', 'linked', 'SKILL.md'));
+    await mkdir(join(temp.dir, 'skills', 'folder', 'SKILL.md'));
+    await symlink('SKILL.md', join(temp.dir, 'skills', 'loop', 'SKILL.md'));
+    const { skills, diagnostics } = await loadSkills({ roots: ['skills'], cwd: temp.dir });
+    expect(skills.map((skill) => skill.name)).toEqual(['linked']);
+    expect(diagnostics.map((d) => [d.code, d.path, d.message.split(':')[1]?.trim()])).toEqual([
+      ['unreadable', join(temp.dir, 'skills', 'folder', 'SKILL.md'), 'EISDIR'],
+      ['unreadable', join(temp.dir, 'skills', 'loop', 'SKILL.md'), 'ELOOP'],
+    ]);
   });
 
   it('treats missing roots as empty', async () => {
