@@ -21,6 +21,7 @@ export interface ProjectAgent {
  */
 export async function openProjectAgent(options: { cwd: string; configPath?: string; store?: string; log: Log }): Promise<ProjectAgent> {
   const loaded = await loadConfig({ cwd: options.cwd, configPath: options.configPath });
+  for (const warning of loaded.warnings ?? []) options.log('warn', warning);
   const url = sessionStoreUrl(loaded.config, options.store);
   const config = url === undefined ? loaded.config : { ...loaded.config, storage: { ...loaded.config.storage, url } };
   const agent = createDefaultAgent({ config, log: options.log, projectDir: options.cwd });

@@ -74,13 +74,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let untrusted: string | undefined;
   let shadowed: string | undefined;
   let configFile: string | null = null;
-  let ruleWarnings: string[] = [];
+  let configWarnings: string[] = [];
   try {
     // Inside the whole-agent sandbox the outer process already warned.
     cliToken = commandLineToken(args, process.cwd(), (message) => process.env.PLAITED_SANDBOXED !== '1' && log('warn', message));
     if (args.print) checkPrintRules(args.print);
     const loaded = await loadConfig({ cwd: process.cwd(), configPath: args.config });
-    ruleWarnings = unknownConfigToolRules(loaded.config.tools);
+    configWarnings = [...(loaded.warnings ?? []), ...unknownConfigToolRules(loaded.config.tools)];
     config = applyFlags(loaded.config, args);
     log.redact(configSecrets(config));
     checkModelSpec(config);
@@ -95,7 +95,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   // Inside the whole-agent sandbox the outer process already said it.
   if (untrusted !== undefined && process.env.PLAITED_SANDBOXED !== '1') process.stderr.write(`plaited-agent: ${untrusted}\n`);
   if (shadowed !== undefined && process.env.PLAITED_SANDBOXED !== '1') log('warn', shadowed);
-  if (process.env.PLAITED_SANDBOXED !== '1') for (const warning of ruleWarnings) log('warn', warning);
+  if (process.env.PLAITED_SANDBOXED !== '1') for (const warning of configWarnings) log('warn', warning);
 
   const hint = (await import('./terminal-hint.js')).terminalHint(args, process.stdin.isTTY);
   if (hint !== undefined) process.stderr.write(`${hint}\n`);

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,7 @@ import { configSchema, type PlaitedConfig } from './schema.js';
 import { transpileCacheDir } from './transpile-cache.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { errorMessage } from '../errors/error-message.js';
+import { setAsideDamagedFile } from '../storage/set-aside-damaged-file.js';
 
 export interface LoadConfigOptions {
   /** The project folder; `.plaited/config.*` is looked for here. */
@@ -32,6 +33,8 @@ export interface LoadedConfig {
   path: string | null;
   /** A config that was found but not run, and why (what changed, how to trust it). */
   untrusted?: { file: string; reason: 'untrusted' | 'changed' | 'untrustable' | 'store_damaged'; message: string };
+  /** What loading it had to work around (a transpiled copy that could not be read, moved aside), for stderr. */
+  warnings?: string[];
 }
 
 /** Looked for in this order; the first that exists wins. */
@@ -55,8 +58,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   // Whatever config ran at start is the model's to read, never to write.
   protectLoadedFile(file);
-  const raw = await readConfigFile(file, options.env);
-  return { config: validateConfig(raw, file), path: file };
+  const warnings: string[] = [];
+  const raw = await readConfigFile(file, options.env, warnings);
+  return { config: validateConfig(raw, file), path: file, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /** Applies defaults and checks `raw`; every problem is listed in the thrown ConfigError. */
@@ -85,7 +89,7 @@ export function projectConfigFiles(cwd: string): string[] {
   return CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((file) => isFile(file) && !isEmpty(file));
 }
 
-async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined): Promise<unknown> {
+async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined, warnings: string[]): Promise<unknown> {
   try {
     if (file.endsWith('.json')) return JSON.parse(await readFile(file, 'utf8'));
     if (file.endsWith('.mjs') || file.endsWith('.js')) {
@@ -96,7 +100,7 @@ async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined):
         if (!(error instanceof SyntaxError)) throw error;
       }
     }
-    return await importWithJiti(file, env);
+    return await importWithJiti(file, env, warnings);
   } catch (error) {
     const cause = missingPackageHint(error) ?? errorMessage(error);
     throw new ConfigError('config_load_failed', `Cannot load config ${file}: ${cause}`, { file, cause: error });
@@ -114,12 +118,46 @@ async function importNative(file: string): Promise<unknown> {
   return 'default' in module ? module.default : module;
 }
 
-async function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined): Promise<unknown> {
+async function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined, warnings: string[]): Promise<unknown> {
   const { createJiti } = await import('jiti');
   // No module cache: a reload after an edit must see the edit. The transpiled copies live where
   // only the user writes (transpile-cache.ts), never in jiti's default folder, which others can.
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: transpileCacheDir(env) });
-  return await jiti.import(file, { default: true });
+  const cacheDir = transpileCacheDir(env);
+  const load = (fsCache: string | false) => createJiti(import.meta.url, { moduleCache: false, fsCache }).import(file, { default: true });
+  try {
+    return await load(cacheDir);
+  } catch (error) {
+    if (cacheDir === false || !isFileSystemError(error)) throw error;
+    // Loaded without the cache, the config's own faults still throw. If it loads, a transpiled
+    // copy could not be read (a folder or a symlink loop in its place): no fault of the config, and
+    // built again, so what is not a file in the cache is moved aside (said), never left to fail each start.
+    const value = await load(false);
+    const moved = setAsideOddEntries(cacheDir);
+    const where = moved.length > 0 ? `moved ${moved.join(', ')} aside (.damaged)` : 'it was transpiled again';
+    warnings.push(`a transpiled copy of ${file} in ${cacheDir} could not be read (${errorMessage(error)}): ${where}`);
+    return value;
+  }
+}
+
+/** An `fs` error (EISDIR, ELOOP, EACCES…), here or among its causes. */
+function isFileSystemError(error: unknown): boolean {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
+    const { code, syscall } = current as NodeJS.ErrnoException;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof syscall === 'string') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Moves aside what in the transpile cache is not a regular file; the names moved. */
+function setAsideOddEntries(cacheDir: string): string[] {
+  const moved: string[] = [];
+  for (const entry of readdirSync(cacheDir, { withFileTypes: true })) {
+    if (entry.isFile() || /\.damaged(-\d+)?$/.test(entry.name)) continue;
+    setAsideDamagedFile(join(cacheDir, entry.name));
+    moved.push(entry.name);
+  }
+  return moved;
 }
 
 /** `Invalid config in <file> (N problems):` and one line per issue. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -239,6 +239,25 @@ describe('the transpiled copies of a TypeScript config', () => {
     writeFileSync(file, 'const steps: number = 4;\nexport default { agent: { maxSteps: steps } };\n');
     utimesSync(file, new Date(), new Date(Date.now() + 5_000));
     expect((await loadConfig(options)).config.agent.maxSteps).toBe(4);
+  });
+
+  it('one that cannot be read (a folder, a symlink loop in its place) is moved aside, said, and the config loads', async () => {
+    writeFileSync(join(dir, '.plaited', 'config.ts'), 'export default { agent: { maxSteps: 6 } as const };\n');
+    const options = { cwd: dir, requireTrust: false, env: { ...process.env, XDG_CONFIG_HOME: configHome } };
+    expect((await loadConfig(options)).warnings).toBeUndefined();
+    const cache = join(configHome, 'plaited-agent', 'transpiled');
+    const [copy] = readdirSync(cache);
+    for (const damage of [() => mkdirSync(join(cache, copy!)), () => symlinkSync(copy!, join(cache, copy!))]) {
+      rmSync(join(cache, copy!), { recursive: true, force: true });
+      damage();
+      const loaded = await loadConfig(options);
+      expect(loaded.config.agent.maxSteps).toBe(6);
+      expect(loaded.warnings).toEqual([expect.stringMatching(new RegExp(`^a transpiled copy of .*config\\.ts in ${cache} could not be read \\((EISDIR|ELOOP).*\\): moved ${copy!.replace(/\./g, '\\.')} aside \\(\\.damaged\\)$`))]);
+      // The next start makes the copy again, and says nothing.
+      expect((await loadConfig(options)).warnings).toBeUndefined();
+      expect(statSync(join(cache, copy!)).isFile()).toBe(true);
+    }
+    expect(readdirSync(cache).sort()).toEqual([copy, `${copy}.damaged`, `${copy}.damaged-2`]);
   });
 
   it('are not kept where the folder cannot be made: the config still loads', async () => {
