@@ -38,7 +38,7 @@ export function createPermissionRuleFile(dir: string): PermissionRuleStore {
       text = readFileSync(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new StorageError('rules_unreadable', `Cannot read the permission rules in ${file}: ${(error as Error).message}`, { path: file, cause: error });
+      throw new StorageError('rules_unreadable', `Cannot read the permission rules in ${file}: ${(error as Error).message}. ${RULES_FIX(file)}`, { path: file, cause: error });
     }
     return parseRules(text, file);
   };
@@ -70,9 +70,16 @@ export function createPermissionRuleFile(dir: string): PermissionRuleStore {
   };
 }
 
+/**
+ * What to do about a rules file that cannot be used. Never "delete it": it holds every rule the
+ * user remembered; the agent leaves it as it is and asks about each call meanwhile.
+ */
+const RULES_FIX = (file: string) =>
+  `Until it is fixed, calls that need a permission are asked about and new rules hold for the session only; the file is left as it is. Fix it, or move it aside (mv "${file}" "${file}.damaged") to start this project's remembered rules afresh.`;
+
 function parseRules(text: string, file: string): PermissionRuleEntry[] {
   const fail = (why: string) =>
-    new StorageError('rules_unreadable', `The permission rules in ${file} are not valid: ${why}. Fix or delete the file.`, { path: file });
+    new StorageError('rules_unreadable', `The permission rules in ${file} are not valid: ${why}. ${RULES_FIX(file)}`, { path: file });
   let value: unknown;
   try {
     value = JSON.parse(text);
