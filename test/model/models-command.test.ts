@@ -67,6 +67,22 @@ describe('runModelsCommand', () => {
     expect(empty.out()).toMatch(/No models cached/);
   });
 
+  it('lists the rest past a symlink loop (named on stderr), and a cache that is not a folder is an error naming the fix, not a stack trace', async () => {
+    const dir = tempDir();
+    symlinkSync(chatModel, join(dir, 'tiny.gguf'));
+    symlinkSync('loop.gguf', join(dir, 'loop.gguf'));
+    const looped = io();
+    expect(await runModelsCommand(['list', '--cache-dir', dir], looped.io)).toBe(0);
+    expect(looped.out()).toContain('tiny.gguf');
+    expect(looped.err()).toMatch(new RegExp(`^skipped ${join(dir, 'loop.gguf')}: ELOOP`));
+
+    const notAFolder = join(dir, 'a-file');
+    writeFileSync(notAFolder, 'x');
+    const refused = io();
+    expect(await runModelsCommand(['list', '--cache-dir', notAFolder], refused.io)).toBe(1);
+    expect(refused.err()).toMatch(new RegExp(`^The model cache ${notAFolder} cannot be listed \\(ENOTDIR.*\\): make it a folder you can read, or use another \\(--cache-dir, PLAITED_MODELS_DIR\\)\\.\\n$`));
+  });
+
   it('pull resolves a local file (with or without the llama-cpp: prefix) and prints its path', async () => {
     const run = io();
     expect(await runModelsCommand(['pull', `llama-cpp:${chatModel}`], run.io)).toBe(0);
