@@ -1,10 +1,11 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runModelsCommand } from '../../src/model/models-command.js';
 import { listCachedModels, resolveModelFile } from '../../src/model/model-files.js';
+import { acquireSharedModel } from '../../src/model/shared-llama.js';
 import { requireTestModel } from './test-models.js';
 
 const chatModel = requireTestModel('PLAITED_TEST_CHAT_MODEL');
@@ -39,6 +40,17 @@ describe('model files', () => {
     expect(models.map((m) => m.file)).toEqual(['tiny.gguf']);
     expect(models[0].bytes).toBe(1_750_560);
     expect(await listCachedModels({ cacheDir: join(dir, 'absent') })).toEqual([]);
+  });
+
+  it('a GGUF file cut short (an interrupted download) fails to load naming the fix, and stays where it is', async () => {
+    const dir = tempDir();
+    const cut = join(dir, 'cut.gguf');
+    writeFileSync(cut, readFileSync(chatModel).subarray(0, 800_000));
+    await expect(acquireSharedModel(cut)).rejects.toMatchObject({
+      code: 'model_load_failed',
+      message: expect.stringContaining('If the file is damaged or cut short (an interrupted download), move it aside and fetch it again (plaited-agent models pull SPEC)'),
+    });
+    expect(readFileSync(cut).length).toBe(800_000);
   });
 
   it('fails offline with the URI that was tried and how to use a local file', async () => {
