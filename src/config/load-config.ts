@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,7 +47,10 @@ export const CONFIG_FILE_NAMES = ['config.ts', 'config.mts', 'config.js', 'confi
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const file = findConfigFile(options);
-  if (file === null) return { config: configSchema.parse({}), path: null };
+  if (file === null) {
+    const unreadable = options.configPath === undefined ? unreadableConfigEntries(options.cwd) : [];
+    return { config: configSchema.parse({}), path: null, ...(unreadable.length > 0 ? { warnings: unreadable } : {}) };
+  }
   if (options.requireTrust !== false) {
     const how = options.configPath === undefined ? 'plaited-agent trust' : `plaited-agent trust --config ${options.configPath}`;
     const verdict = await checkConfigTrust(file, options.cwd, how, options.env);
@@ -173,6 +176,33 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `.plaited/config.*` entries that are there but are no file to read (a folder, a symlink loop or
+ * a link to nowhere in a config's place): skipped like a missing config, so each is said, or the
+ * user's config would be silently not applied.
+ */
+function unreadableConfigEntries(cwd: string): string[] {
+  const warnings: string[] = [];
+  for (const name of CONFIG_FILE_NAMES) {
+    const path = join(resolve(cwd), '.plaited', name);
+    try {
+      lstatSync(path);
+    } catch {
+      continue;
+    }
+    let why: string;
+    try {
+      const info = statSync(path);
+      if (info.isFile()) continue;
+      why = info.isDirectory() ? 'a folder' : 'not a regular file';
+    } catch (error) {
+      why = errorMessage(error);
+    }
+    warnings.push(`${path} is not a config file to read (${why}), so it was not: the agent starts with the default config. Put the config there as a file.`);
+  }
+  return warnings;
 }
 
 /** An empty file in `.plaited/` is no config: a sandbox's read-only placeholder for a missing config is one. */

@@ -207,6 +207,29 @@ describe('loadConfig', () => {
   });
 });
 
+describe('a config entry that is no file', () => {
+  it('a folder or a symlink loop in its place is not read, and said (not silently the default config)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+    try {
+      mkdirSync(join(dir, '.plaited', 'config.json'), { recursive: true });
+      symlinkSync('config.ts', join(dir, '.plaited', 'config.ts'));
+      const loaded = await loadConfig({ cwd: dir });
+      expect(loaded.path).toBeNull();
+      expect(loaded.warnings).toEqual([
+        `${join(dir, '.plaited', 'config.ts')} is not a config file to read (ELOOP: too many symbolic links encountered, stat '${join(dir, '.plaited', 'config.ts')}'), so it was not: the agent starts with the default config. Put the config there as a file.`,
+        `${join(dir, '.plaited', 'config.json')} is not a config file to read (a folder), so it was not: the agent starts with the default config. Put the config there as a file.`,
+      ]);
+      // An empty file is no config and nothing to say: a sandbox's placeholder for a missing one.
+      rmSync(join(dir, '.plaited'), { recursive: true });
+      mkdirSync(join(dir, '.plaited'));
+      writeFileSync(join(dir, '.plaited', 'config.json'), '');
+      expect(await loadConfig({ cwd: dir })).toEqual({ config: configSchema.parse({}), path: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the transpiled copies of a TypeScript config', () => {
   let dir: string;
   let configHome: string;
