@@ -12,6 +12,7 @@ import { transpileCacheDir } from './transpile-cache.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { errorMessage } from '../errors/error-message.js';
 import { setAsideDamagedFile } from '../storage/set-aside-damaged-file.js';
+import { decodeText } from '../tools/read-text-head.js';
 
 export interface LoadConfigOptions {
   /** The project folder; `.plaited/config.*` is looked for here. */
@@ -94,7 +95,8 @@ export function projectConfigFiles(cwd: string): string[] {
 
 async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined, warnings: string[]): Promise<unknown> {
   try {
-    if (file.endsWith('.json')) return JSON.parse(await readFile(file, 'utf8'));
+    // UTF-16 with a byte order mark too: "Unexpected token" over a NUL between every letter helped no one.
+    if (file.endsWith('.json')) return JSON.parse(decodeText(await readFile(file)));
     if (file.endsWith('.mjs') || file.endsWith('.js')) {
       try {
         return await importNative(file);

@@ -3,12 +3,28 @@ import { StringDecoder } from 'node:string_decoder';
 
 /** The beginning of a text file, read without reading the rest. */
 export interface TextHead {
-  /** At most `maxBytes` bytes of the file as UTF-8, never ending in half a character. */
+  /** At most `maxBytes` bytes of the file as text (see decodeText), never ending in half a character. */
   text: string;
   /** The file's size in bytes. */
   size: number;
   /** Whether the file goes on past `text`. */
   truncated: boolean;
+}
+
+/**
+ * UTF-8, or UTF-16 when the bytes start with its byte order mark (a file saved as "Unicode" by
+ * Windows editors, which read as UTF-8 would be a NUL between every letter); a byte order mark is
+ * not part of the text. StringDecoder.write keeps an incomplete last character back: the head
+ * never ends in U+FFFD.
+ */
+export function decodeText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new StringDecoder('utf16le').write(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    const swapped = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
+    return new StringDecoder('utf16le').write(swapped.swap16());
+  }
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return new StringDecoder('utf8').write(bytes.subarray(start));
 }
 
 /**
@@ -28,9 +44,7 @@ export async function readTextHead(file: string, maxBytes: number): Promise<Text
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    // StringDecoder.write keeps an incomplete last character back: the head never ends in U+FFFD.
-    const text = new StringDecoder('utf8').write(buffer.subarray(0, filled));
-    return { text, size, truncated: size > filled };
+    return { text: decodeText(buffer.subarray(0, filled)), size, truncated: size > filled };
   } finally {
     await handle.close();
   }

@@ -207,6 +207,19 @@ describe('loadConfig', () => {
   });
 });
 
+describe('a config.json saved as UTF-16', () => {
+  it('is read (its byte order mark says how), not "Unexpected token"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+    try {
+      mkdirSync(join(dir, '.plaited'));
+      writeFileSync(join(dir, '.plaited', 'config.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{ "agent": { "maxSteps": 9 } }\n', 'utf16le')]));
+      expect((await loadTrusted({ cwd: dir })).config.agent.maxSteps).toBe(9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a config entry that is no file', () => {
   it('a folder or a symlink loop in its place is not read, and said (not silently the default config)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));

@@ -84,6 +84,17 @@ describe('loadSkills', () => {
     ]);
   });
 
+  it('a SKILL.md saved as UTF-16 (with its byte order mark) loads like a UTF-8 one', async () => {
+    const temp = await tempDir('skills-utf16');
+    cleanups.push(temp.cleanup);
+    await mkdir(join(temp.dir, 'skills', 'wide'), { recursive: true });
+    const text = '---\nname: wide\ndescription: Saved by a Windows editor as Unicode.\n---\nbody';
+    await writeFile(join(temp.dir, 'skills', 'wide', 'SKILL.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const { skills, diagnostics } = await loadSkills({ roots: ['skills'], cwd: temp.dir });
+    expect(diagnostics).toEqual([]);
+    expect(skills.map((skill) => [skill.name, skill.description])).toEqual([['wide', 'Saved by a Windows editor as Unicode.']]);
+  });
+
   it('treats missing roots as empty', async () => {
     const { skills, diagnostics } = await loadSkills({ roots: ['does/not/exist'], cwd: project });
     expect(skills).toEqual([]);

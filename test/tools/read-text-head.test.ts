@@ -20,6 +20,16 @@ describe('readTextHead', () => {
     expect(await readTextHead(join(dir, 'empty.md'), 10)).toEqual({ text: '', size: 0, truncated: false });
   });
 
+  it('reads UTF-16 with a byte order mark (a Windows editor\'s "Unicode") as text, and drops a UTF-8 one', async () => {
+    const text = '# Règles\nAlways be kind.\n';
+    writeFileSync(join(dir, 'le.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    writeFileSync(join(dir, 'be.md'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+    writeFileSync(join(dir, 'bom.md'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+    for (const name of ['le.md', 'be.md', 'bom.md']) expect((await readTextHead(join(dir, name), 1024)).text, name).toBe(text);
+    // Cut inside a UTF-16 character: the half is held back.
+    expect((await readTextHead(join(dir, 'le.md'), 5)).text).toBe('#');
+  });
+
   it("fails with fs's own codes for a folder, a symlink loop and a missing file", async () => {
     mkdirSync(join(dir, 'folder.md'));
     symlinkSync('loop.md', join(dir, 'loop.md'));
