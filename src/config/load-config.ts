@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,10 +8,9 @@ import { withKeyHints } from './unknown-key-hint.js';
 import { checkConfigTrust } from './config-trust.js';
 import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
-import { transpileCacheDir } from './transpile-cache.js';
+import { importWithTranspileCache } from './import-with-transpile-cache.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { errorMessage } from '../errors/error-message.js';
-import { setAsideDamagedFile } from '../storage/set-aside-damaged-file.js';
 import { decodeText } from '../tools/read-text-head.js';
 
 export interface LoadConfigOptions {
@@ -123,46 +122,10 @@ async function importNative(file: string): Promise<unknown> {
   return 'default' in module ? module.default : module;
 }
 
-async function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined, warnings: string[]): Promise<unknown> {
-  const { createJiti } = await import('jiti');
+function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined, warnings: string[]): Promise<unknown> {
   // No module cache: a reload after an edit must see the edit. The transpiled copies live where
   // only the user writes (transpile-cache.ts), never in jiti's default folder, which others can.
-  const cacheDir = transpileCacheDir(env);
-  const load = (fsCache: string | false) => createJiti(import.meta.url, { moduleCache: false, fsCache }).import(file, { default: true });
-  try {
-    return await load(cacheDir);
-  } catch (error) {
-    if (cacheDir === false || !isFileSystemError(error)) throw error;
-    // Loaded without the cache, the config's own faults still throw. If it loads, a transpiled
-    // copy could not be read (a folder or a symlink loop in its place): no fault of the config, and
-    // built again, so what is not a file in the cache is moved aside (said), never left to fail each start.
-    const value = await load(false);
-    const moved = setAsideOddEntries(cacheDir);
-    const where = moved.length > 0 ? `moved ${moved.join(', ')} aside (.damaged)` : 'it was transpiled again';
-    warnings.push(`a transpiled copy of ${file} in ${cacheDir} could not be read (${errorMessage(error)}): ${where}`);
-    return value;
-  }
-}
-
-/** An `fs` error (EISDIR, ELOOP, EACCES…), here or among its causes. */
-function isFileSystemError(error: unknown): boolean {
-  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
-    const { code, syscall } = current as NodeJS.ErrnoException;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof syscall === 'string') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-/** Moves aside what in the transpile cache is not a regular file; the names moved. */
-function setAsideOddEntries(cacheDir: string): string[] {
-  const moved: string[] = [];
-  for (const entry of readdirSync(cacheDir, { withFileTypes: true })) {
-    if (entry.isFile() || /\.damaged(-\d+)?$/.test(entry.name)) continue;
-    setAsideDamagedFile(join(cacheDir, entry.name));
-    moved.push(entry.name);
-  }
-  return moved;
+  return importWithTranspileCache(file, { jiti: { moduleCache: false }, importOptions: { default: true }, env, warn: (message) => warnings.push(message) });
 }
 
 /** `Invalid config in <file> (N problems):` and one line per issue. */
