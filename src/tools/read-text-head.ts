@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -31,12 +32,18 @@ export function decodeText(bytes: Buffer): string {
  * Reads at most `maxBytes` bytes from the start of `file`: a file the agent reads back for a
  * prompt or an index (rules, memory pages, skill references) may be any size, and `readFile`
  * would hold all of it (200 MB of rules cost over a gigabyte) or fail past 2 GiB. Errors are
- * `fs`'s own (ENOENT, EISDIR, ELOOP…).
+ * `fs`'s own (ENOENT, EISDIR, ELOOP…), and ENOTFILE for a pipe, socket or device, which is never
+ * waited on.
  */
 export async function readTextHead(file: string, maxBytes: number): Promise<TextHead> {
-  const handle = await open(file, 'r');
+  // Non-blocking: opening a named pipe for reading would otherwise wait for a writer, for ever.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const { size } = await handle.stat();
+    const info = await handle.stat();
+    if (!info.isFile() && !info.isDirectory()) {
+      throw Object.assign(new Error(`ENOTFILE: not a regular file (a pipe, socket or device), open '${file}'`), { code: 'ENOTFILE', path: file });
+    }
+    const { size } = info;
     const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(maxBytes, size)));
     let filled = 0;
     while (filled < buffer.length) {

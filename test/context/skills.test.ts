@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,7 +69,7 @@ describe('loadSkills', () => {
     expect(diagnostics.map((d) => d.code).sort()).toEqual(['invalid-frontmatter', 'invalid-frontmatter', 'name-mismatch', 'oversized']);
   });
 
-  it('a SKILL.md that is a symlink loads through it; a folder or a symlink loop in its place is a diagnostic, not silence', async () => {
+  it('a SKILL.md that is a symlink loads through it; a folder, a symlink loop or a named pipe in its place is a diagnostic, not silence (nor a hang)', async () => {
     const temp = await tempDir('skills-odd');
     cleanups.push(temp.cleanup);
     for (const name of ['linked', 'folder', 'loop']) await mkdir(join(temp.dir, 'skills', name), { recursive: true });
@@ -76,11 +77,14 @@ describe('loadSkills', () => {
     await symlink(join(temp.dir, 'linked.md'), join(temp.dir, 'skills', 'linked', 'SKILL.md'));
     await mkdir(join(temp.dir, 'skills', 'folder', 'SKILL.md'));
     await symlink('SKILL.md', join(temp.dir, 'skills', 'loop', 'SKILL.md'));
+    await mkdir(join(temp.dir, 'skills', 'pipe'));
+    execFileSync('mkfifo', [join(temp.dir, 'skills', 'pipe', 'SKILL.md')]);
     const { skills, diagnostics } = await loadSkills({ roots: ['skills'], cwd: temp.dir });
     expect(skills.map((skill) => skill.name)).toEqual(['linked']);
     expect(diagnostics.map((d) => [d.code, d.path, d.message.split(':')[1]?.trim()])).toEqual([
       ['unreadable', join(temp.dir, 'skills', 'folder', 'SKILL.md'), 'EISDIR'],
       ['unreadable', join(temp.dir, 'skills', 'loop', 'SKILL.md'), 'ELOOP'],
+      ['unreadable', join(temp.dir, 'skills', 'pipe', 'SKILL.md'), 'ENOTFILE'],
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,11 +31,14 @@ describe('readTextHead', () => {
     expect((await readTextHead(join(dir, 'le.md'), 5)).text).toBe('#');
   });
 
-  it("fails with fs's own codes for a folder, a symlink loop and a missing file", async () => {
+  it("fails with fs's own codes for a folder, a symlink loop and a missing file, and ENOTFILE for a pipe", async () => {
     mkdirSync(join(dir, 'folder.md'));
     symlinkSync('loop.md', join(dir, 'loop.md'));
     await expect(readTextHead(join(dir, 'folder.md'), 10)).rejects.toMatchObject({ code: 'EISDIR' });
     await expect(readTextHead(join(dir, 'loop.md'), 10)).rejects.toMatchObject({ code: 'ELOOP' });
     await expect(readTextHead(join(dir, 'missing.md'), 10)).rejects.toMatchObject({ code: 'ENOENT' });
+    // A named pipe with no writer: refused at once, never waited on.
+    execFileSync('mkfifo', [join(dir, 'pipe.md')]);
+    await expect(readTextHead(join(dir, 'pipe.md'), 10)).rejects.toMatchObject({ code: 'ENOTFILE' });
   });
 });
