@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
 import { userConfigDir } from './user-config-dir.js';
 import { errorMessage } from '../errors/error-message.js';
+import { readTextHeadSync } from '../storage/read-text-head.js';
 
 /** One trusted config: the fingerprint the user saw and accepted, and when. */
 export interface TrustRecord extends ConfigFingerprint {
@@ -118,12 +119,14 @@ function describeChanges(record: TrustRecord, now: ConfigFingerprint, root: stri
  */
 function readTrustStore(file: string): TrustStore {
   let text: string;
+  let truncated: boolean;
   try {
-    text = readFileSync(file, 'utf8');
+    ({ text, truncated } = readTextHeadSync(file, MAX_TRUST_STORE_BYTES));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, configs: {} };
     throw damagedTrustStore(file, errorMessage(error), error);
   }
+  if (truncated) throw damagedTrustStore(file, `over ${MAX_TRUST_STORE_BYTES} bytes`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -134,6 +137,9 @@ function readTrustStore(file: string): TrustStore {
   if (version === 1 && typeof configs === 'object' && configs !== null && !Array.isArray(configs)) return { version: 1, configs };
   throw damagedTrustStore(file, 'expected { "version": 1, "configs": { ... } }');
 }
+
+/** Far more decisions than anyone makes; a larger file is no trust store (and is not read whole). */
+const MAX_TRUST_STORE_BYTES = 64 * 1024 * 1024;
 
 function damagedTrustStore(file: string, why: string, cause?: unknown): ConfigError {
   return new ConfigError(

@@ -11,7 +11,7 @@ import { configSchema, type PlaitedConfig } from './schema.js';
 import { importWithTranspileCache } from './import-with-transpile-cache.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { errorMessage } from '../errors/error-message.js';
-import { decodeText } from '../tools/read-text-head.js';
+import { decodeText } from '../storage/read-text-head.js';
 
 export interface LoadConfigOptions {
   /** The project folder; `.plaited/config.*` is looked for here. */

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
-import { readTextHead, type TextHead } from '../tools/read-text-head.js';
+import { readTextHead, type TextHead } from '../storage/read-text-head.js';
 import { isWithin } from '../tools/workspace-path.js';
 import { ContextError } from './context-error.js';
 import { bestSnippet } from './memory-snippet.js';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { readTextHead } from '../tools/read-text-head.js';
+import { readTextHead } from '../storage/read-text-head.js';
 
 /**
  * Text files read through a cache keyed by path and validated by mtime and size: rules

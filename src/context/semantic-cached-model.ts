@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
 import type { ResolvedLanguageModel } from '../model/resolve-model.js';
 import type { SemanticCacheEntry } from './semantic-cache.js';
+import { readTextHeadSync } from '../storage/read-text-head.js';
 import { setAsideDamagedFile } from '../storage/set-aside-damaged-file.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -48,9 +48,9 @@ export async function semanticCachedModel(options: {
  */
 function readCacheFile(file: string, warn: (message: string) => void): { entries: SemanticCacheEntry<string>[] | undefined; writable: boolean } {
   try {
-    const { size } = statSync(file);
-    if (size > MAX_CACHE_FILE_BYTES) throw new Error(`${size} bytes, over ${MAX_CACHE_FILE_BYTES}`);
-    return { entries: JSON.parse(readFileSync(file, 'utf8')) as SemanticCacheEntry<string>[], writable: true };
+    const head = readTextHeadSync(file, MAX_CACHE_FILE_BYTES);
+    if (head.truncated) throw new Error(`${head.size} bytes, over ${MAX_CACHE_FILE_BYTES}`);
+    return { entries: JSON.parse(head.text) as SemanticCacheEntry<string>[], writable: true };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: undefined, writable: true };
     try {

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PlanEntry } from '../contracts/agent-output.js';
+import { readTextHead } from '../storage/read-text-head.js';
 import { RelationStore, type RelationSnapshot } from './relation-store.js';
 
 /**
@@ -74,9 +75,9 @@ export class SessionPlans {
   private async open(file: string): Promise<RelationStore<PlanItemData>> {
     let initial: RelationSnapshot<PlanItemData> | undefined;
     try {
-      const { size } = await stat(file);
-      if (size > MAX_PLAN_FILE_BYTES) throw new Error(`${size} bytes, over ${MAX_PLAN_FILE_BYTES}`);
-      initial = JSON.parse(await readFile(file, 'utf8')) as RelationSnapshot<PlanItemData>;
+      const head = await readTextHead(file, MAX_PLAN_FILE_BYTES);
+      if (head.truncated) throw new Error(`${head.size} bytes, over ${MAX_PLAN_FILE_BYTES}`);
+      initial = JSON.parse(head.text) as RelationSnapshot<PlanItemData>;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await this.setAside(file, (error as Error).message);
     }

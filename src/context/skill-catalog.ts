@@ -1,7 +1,7 @@
 import { isAbsolute, join, posix } from 'node:path';
 import type { SearchIndex, SyncReport, IndexDocument } from '../retrieval/search-index.js';
 import { displayPath } from '../tools/resolve-tool-path.js';
-import { readTextHead } from '../tools/read-text-head.js';
+import { readTextHead } from '../storage/read-text-head.js';
 import { ContextError } from './context-error.js';
 import { searchMatching } from './intent-match.js';
 import { firstMarkdownHeading } from './markdown-heading.js';

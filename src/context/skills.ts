@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseFrontmatter } from './frontmatter.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
-import { readTextHead } from '../tools/read-text-head.js';
+import { readTextHead } from '../storage/read-text-head.js';
 
 /**
  * Loads Agent Skills: folders holding a `SKILL.md` whose YAML frontmatter carries

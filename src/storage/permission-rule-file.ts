@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureFolder } from './ensure-folder.js';
+import { readTextHeadSync } from './read-text-head.js';
 import { StorageError } from './storage-error.js';
 
 /** One remembered answer: a rule (`bash(npm test:*)`, `write_file(src/**)`) and what it does. */
@@ -35,7 +36,9 @@ export function createPermissionRuleFile(dir: string): PermissionRuleStore {
     const file = fileOf(project);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      const head = readTextHeadSync(file, MAX_RULES_FILE_BYTES);
+      if (head.truncated) throw new Error(`${head.size} bytes, over ${MAX_RULES_FILE_BYTES}`);
+      text = head.text;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new StorageError('rules_unreadable', `Cannot read the permission rules in ${file}: ${(error as Error).message}. ${RULES_FIX(file)}`, { path: file, cause: error });
@@ -69,6 +72,9 @@ export function createPermissionRuleFile(dir: string): PermissionRuleStore {
     },
   };
 }
+
+/** Read on every call that asks: a larger file is no rules file (and a pipe is never waited on). */
+const MAX_RULES_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * What to do about a rules file that cannot be used. Never "delete it": it holds every rule the

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +73,11 @@ describe('a damaged trusted-configs.json', () => {
     expect(folder.stderr).toContain(`the trust decisions in ${store} cannot be read (EISDIR`);
     const verdict = await checkConfigTrust(join(dir, '.plaited', 'config.json'), dir, 'plaited-agent trust', env);
     expect(verdict).toMatchObject({ trusted: false, reason: 'store_damaged' });
+
+    // A named pipe in its place: refused at once, never waited on (every start reads it).
+    rmSync(store, { recursive: true });
+    execFileSync('mkfifo', [store]);
+    expect(await checkConfigTrust(join(dir, '.plaited', 'config.json'), dir, 'plaited-agent trust', env)).toMatchObject({ trusted: false, reason: 'store_damaged' });
   });
 
   it('a missing file is no damage: nothing is trusted until `trust` writes it', async () => {

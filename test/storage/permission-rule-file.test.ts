@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,6 +29,11 @@ describe('the project rules file', () => {
     mkdirSync(dirname(store.location(cwd)), { recursive: true });
     writeFileSync(store.location(cwd), '{ "rules": [ { "rule": "bash(rm:*)", "effect": "deny" }');
     expect(() => store.list(cwd)).toThrow(expect.objectContaining({ code: 'rules_unreadable', path: store.location(cwd) }));
+    // A named pipe in its place (read on every call that asks) is refused at once, never waited on.
+    const piped = tempProject();
+    mkdirSync(dirname(store.location(piped)), { recursive: true });
+    execFileSync('mkfifo', [store.location(piped)]);
+    expect(() => store.list(piped)).toThrow(expect.objectContaining({ code: 'rules_unreadable', message: expect.stringContaining('ENOTFILE') }));
     // The fix named keeps the rules: never "delete the file".
     expect(() => store.list(cwd)).toThrow(`Fix it, or move it aside (mv "${store.location(cwd)}" "${store.location(cwd)}.damaged")`);
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readTextHead } from '../../src/tools/read-text-head.js';
+import { readTextHead } from '../../src/storage/read-text-head.js';
 
 describe('readTextHead', () => {
   let dir: string;

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -39,11 +39,7 @@ export async function readTextHead(file: string, maxBytes: number): Promise<Text
   // Non-blocking: opening a named pipe for reading would otherwise wait for a writer, for ever.
   const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const info = await handle.stat();
-    if (!info.isFile() && !info.isDirectory()) {
-      throw Object.assign(new Error(`ENOTFILE: not a regular file (a pipe, socket or device), open '${file}'`), { code: 'ENOTFILE', path: file });
-    }
-    const { size } = info;
+    const { size } = regularFile(await handle.stat(), file);
     const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(maxBytes, size)));
     let filled = 0;
     while (filled < buffer.length) {
@@ -55,4 +51,28 @@ export async function readTextHead(file: string, maxBytes: number): Promise<Text
   } finally {
     await handle.close();
   }
+}
+
+/** readTextHead for the few readers that must stay synchronous (the trust decisions, permission rules, process ledgers). */
+export function readTextHeadSync(file: string, maxBytes: number): TextHead {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const { size } = regularFile(fstatSync(fd), file);
+    const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(maxBytes, size)));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { text: decodeText(buffer.subarray(0, filled)), size, truncated: size > filled };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file's stats; a pipe, socket or device is ENOTFILE (a folder fails on read, EISDIR). */
+function regularFile<T extends Pick<Stats, 'isFile' | 'isDirectory' | 'size'>>(info: T, file: string): T {
+  if (info.isFile() || info.isDirectory()) return info;
+  throw Object.assign(new Error(`ENOTFILE: not a regular file (a pipe, socket or device), open '${file}'`), { code: 'ENOTFILE', path: file });
 }
