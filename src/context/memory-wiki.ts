@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
 import { readTextHead, type TextHead } from '../storage/read-text-head.js';
@@ -18,6 +18,8 @@ export const SUPPORT_FILES = { index: 'index.md', log: 'log.md', relationships: 
 
 /** A page is read (searched, linted, opened) up to this many bytes: a 200 MB page must not take gigabytes. */
 export const MEMORY_PAGE_MAX_BYTES = 1024 * 1024;
+/** relationships.jsonl is read (linted, deduplicated) up to this many bytes. */
+const MAX_RELATIONSHIPS_BYTES = 16 * 1024 * 1024;
 
 export interface MemoryPage {
   /** Path relative to the wiki folder, with `/` separators. */
@@ -207,8 +209,9 @@ export class MemoryWiki {
     }
     if (added.length) {
       const file = join(this.dir, SUPPORT_FILES.relationships);
-      const current = await readFile(file, 'utf8');
-      const separator = current && !current.endsWith('\n') ? '\n' : '';
+      const { size } = await stat(file);
+      const last = size > 0 ? (await readTextTail(file)) : '';
+      const separator = last && !last.endsWith('\n') ? '\n' : '';
       await appendFile(file, separator + added.map((edge) => JSON.stringify(edge)).join('\n') + '\n');
     }
     return { added, duplicates };
@@ -224,7 +227,7 @@ export class MemoryWiki {
   private async readEdges(): Promise<{ edges: Array<{ edge: Relationship; line: number }>; malformed: Array<{ line: number; reason: string }> }> {
     let text = '';
     try {
-      text = await readFile(join(this.dir, SUPPORT_FILES.relationships), 'utf8');
+      ({ text } = await readTextHead(join(this.dir, SUPPORT_FILES.relationships), MAX_RELATIONSHIPS_BYTES));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
@@ -369,5 +372,18 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The last byte of a file as text (whether it ends a line), without reading the rest. */
+async function readTextTail(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const byte = Buffer.alloc(1);
+    const { bytesRead } = await handle.read(byte, 0, 1, Math.max(0, size - 1));
+    return byte.subarray(0, bytesRead).toString('latin1');
+  } finally {
+    await handle.close();
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +84,25 @@ describe('MemoryWiki', () => {
       expect(pages.find((page) => page.path === 'huge.md')?.text.length).toBeLessThanOrEqual(MEMORY_PAGE_MAX_BYTES);
       expect((await wiki.get('huge.md', { lines: 3 })).text).toContain('zeppelin');
       expect((await wiki.lint()).find((issue) => issue.path === 'huge.md')).toMatchObject({ code: 'oversized-page' });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a named pipe for relationships.jsonl is refused, never waited on; a huge one is read up to its cap', async () => {
+    const { dir, cleanup } = await copyFixture('memory-wiki');
+    try {
+      const edges = join(dir, 'relationships.jsonl');
+      await rm(edges);
+      execFileSync('mkfifo', [edges]);
+      const wiki = new MemoryWiki({ dir });
+      await expect(wiki.relationships()).rejects.toMatchObject({ code: 'ENOTFILE' });
+      await rm(edges);
+      await writeFile(edges, '{"from":"deployment","to":"release-process","type":"precedes"}\n');
+      await truncate(edges, 3 * 1024 ** 3);
+      expect((await wiki.relationships()).edges).toEqual([{ from: 'deployment', to: 'release-process', type: 'precedes' }]);
+      const { added } = await wiki.recordRelationships([{ from: 'coding-style', to: 'deployment', type: 'informs' }]);
+      expect(added).toHaveLength(1);
     } finally {
       await cleanup();
     }
