@@ -13,14 +13,23 @@ export interface CachedFile {
   size: number;
   /** The file goes on past `text` (it is over the cache's `maxBytes`). */
   truncated: boolean;
+  /** Not text: a NUL among its first 8 KB (garbage, or an encoding without a byte order mark). */
+  binary: boolean;
 }
 
 export class MtimeCache {
   private readonly files = new Map<string, CachedFile>();
 
-  constructor(private readonly maxBytes: number = 1024 * 1024) {}
+  /**
+   * `maxBytes`: each file is read up to this many bytes. `onBinary`: told (once per version of
+   * the file) of a file that is not text (a NUL among its first 8 KB), which reads as undefined.
+   */
+  constructor(
+    private readonly maxBytes: number = 1024 * 1024,
+    private readonly onBinary?: (path: string) => void,
+  ) {}
 
-  /** The file's current text, or undefined when it does not exist (or is not a file). */
+  /** The file's current text, or undefined when it does not exist (or is not a text file). */
   async read(path: string): Promise<CachedFile | undefined> {
     let info;
     try {
@@ -31,11 +40,13 @@ export class MtimeCache {
     }
     if (!info.isFile()) return undefined;
     const cached = this.files.get(path);
-    if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached;
+    if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.binary ? undefined : cached;
     const { text, truncated } = await readTextHead(path, this.maxBytes);
-    const fresh = { path, text, mtimeMs: info.mtimeMs, size: info.size, truncated };
+    const fresh = { path, text, mtimeMs: info.mtimeMs, size: info.size, truncated, binary: text.slice(0, 8192).includes('\u0000') };
     this.files.set(path, fresh);
-    return fresh;
+    if (!fresh.binary) return fresh;
+    this.onBinary?.(path);
+    return undefined;
   }
 
   clear(): void {

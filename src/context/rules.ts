@@ -35,6 +35,8 @@ export interface RulesOptions {
   minSimilarity?: number;
   /** Each rules file is read up to this many bytes (default 1 MiB). */
   maxFileBytes?: number;
+  /** Told of a rules file that is not text (it is left out of the prompt). */
+  warn?: (message: string) => void;
 }
 
 export class Rules {
@@ -58,7 +60,8 @@ export class Rules {
     this.namespace = options.namespace ?? `rules:${this.cwd}`;
     this.linkLimit = options.linkLimit ?? 3;
     this.minSimilarity = options.minSimilarity ?? 0.5;
-    this.cache = new MtimeCache(options.maxFileBytes);
+    const { warn } = options;
+    this.cache = new MtimeCache(options.maxFileBytes, warn && ((path) => warn(`the rules file ${path} is not text (it holds NUL bytes): it is left out of the prompt; save it as UTF-8`)));
   }
 
   /** Tier 1: the root rules file, or undefined when the project has none. */

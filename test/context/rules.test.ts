@@ -115,7 +115,7 @@ describe('rules', () => {
   it('a 3 GiB AGENTS.md is read up to its cap, and its head still reaches the prompt', async () => {
     const huge = await copyFixture('rules-project');
     try {
-      await writeFile(join(huge.dir, 'AGENTS.md'), '# Rules\n\nAlways answer in haiku.\n');
+      await writeFile(join(huge.dir, 'AGENTS.md'), `# Rules\n\nAlways answer in haiku.\n${'Be brief. '.repeat(2_000)}\n`);
       // Sparse: 3 GiB of size and no disk. Read whole, it failed every turn's rules ("greater than 2 GiB").
       await truncate(join(huge.dir, 'AGENTS.md'), 3 * 1024 ** 3);
       const root = await new Rules({ cwd: huge.dir, maxFileBytes: 4096 }).root();
@@ -127,6 +127,20 @@ describe('rules', () => {
       expect(prompt).toContain('[rules truncated at 20000 chars]');
     } finally {
       await huge.cleanup();
+    }
+  });
+
+  it('a rules file that is not text (NUL bytes) is left out of the prompt, and said once', async () => {
+    const binary = await copyFixture('rules-project');
+    try {
+      await writeFile(join(binary.dir, 'AGENTS.md'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00, 0x41]));
+      const warnings: string[] = [];
+      const extension = createRulesExtension({ config: configSchema.parse({}).rules, warn: (message) => warnings.push(message) });
+      expect(await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello' }))).toBeUndefined();
+      expect(await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello again' }))).toBeUndefined();
+      expect(warnings).toEqual([`the rules file ${join(binary.dir, 'AGENTS.md')} is not text (it holds NUL bytes): it is left out of the prompt; save it as UTF-8`]);
+    } finally {
+      await binary.cleanup();
     }
   });
 
