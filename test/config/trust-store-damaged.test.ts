@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkConfigTrust, trustStorePath } from '../../src/config/config-trust.js';
 import { runTrustCommand } from '../../src/cli/trust-command.js';
+import { runInitCommand } from '../../src/cli/init-command.js';
 
 /** `plaited-agent trust` in `cwd` (the command's own function, its output collected). */
 async function trust(cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
@@ -78,6 +79,22 @@ describe('a damaged trusted-configs.json', () => {
     rmSync(store, { recursive: true });
     execFileSync('mkfifo', [store]);
     expect(await checkConfigTrust(join(dir, '.plaited', 'config.json'), dir, 'plaited-agent trust', env)).toMatchObject({ trusted: false, reason: 'store_damaged' });
+  });
+
+  it('`init` still writes the config and AGENTS.md, says the config is not trusted and why, and leaves the file as it is', async () => {
+    const dir = join(root, 'fresh-init');
+    mkdirSync(dir);
+    const store = trustStorePath(env);
+    mkdirSync(join(store, '..'), { recursive: true });
+    writeFileSync(store, '{ "version": 1, "configs": {');
+    let out = '';
+    let err = '';
+    const stdout = new PassThrough().on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const stderr = new PassThrough().on('data', (chunk: Buffer) => (err += chunk.toString()));
+    expect(await runInitCommand([], dir, { stdout, stderr }, env)).toBe(1);
+    expect(out).toContain(`Wrote ${join(dir, 'AGENTS.md')}`);
+    expect(err).toContain(`plaited-agent init: ${join(dir, '.plaited', 'config.ts')} was written but not trusted: the trust decisions in ${store} cannot be read`);
+    expect(readFileSync(store, 'utf8')).toBe('{ "version": 1, "configs": {');
   });
 
   it('a missing file is no damage: nothing is trusted until `trust` writes it', async () => {
