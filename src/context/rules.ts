@@ -35,7 +35,7 @@ export interface RulesOptions {
   minSimilarity?: number;
   /** Each rules file is read up to this many bytes (default 1 MiB). */
   maxFileBytes?: number;
-  /** Told of a rules file that is not text (it is left out of the prompt). */
+  /** Told of a rules file that is there but cannot be read as text (it is left out of the prompt). */
   warn?: (message: string) => void;
 }
 
@@ -61,7 +61,9 @@ export class Rules {
     this.linkLimit = options.linkLimit ?? 3;
     this.minSimilarity = options.minSimilarity ?? 0.5;
     const { warn } = options;
-    this.cache = new MtimeCache(options.maxFileBytes, warn && ((path) => warn(`the rules file ${path} is not text (it holds NUL bytes): it is left out of the prompt; save it as UTF-8`)));
+    // A link in AGENTS.md to a folder is ordinary markdown; a folder named like the rules file is not.
+    const skipped = (path: string, why: string) => (why !== 'a folder' || basename(path) === this.fileName) && warn?.(`the rules file ${path} is left out of the prompt: ${why}`);
+    this.cache = new MtimeCache(options.maxFileBytes, warn && skipped);
   }
 
   /** Tier 1: the root rules file, or undefined when the project has none. */
