@@ -47,6 +47,7 @@ describe('a damaged trusted-configs.json', () => {
 
     const run = await trust(second, env);
     expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
     expect(run.stderr).toContain(`the trust decisions in ${store} cannot be read (not valid JSON`);
     expect(run.stderr).toContain(`mv "${store}" "${store}.damaged"`);
     expect(readFileSync(store, 'utf8')).toBe(damaged);
