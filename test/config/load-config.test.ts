@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -214,6 +214,26 @@ describe('a config.json saved as UTF-16', () => {
       mkdirSync(join(dir, '.plaited'));
       writeFileSync(join(dir, '.plaited', 'config.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{ "agent": { "maxSteps": 9 } }\n', 'utf16le')]));
       expect((await loadTrusted({ cwd: dir })).config.agent.maxSteps).toBe(9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a config too large to be one', () => {
+  it('is refused by trust, naming its size, and not read whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+    try {
+      mkdirSync(join(dir, '.plaited'));
+      const file = join(dir, '.plaited', 'config.json');
+      writeFileSync(file, '{ "agent": { "maxSteps": 3 } }');
+      // Sparse: 3 GiB of size and no disk. Read whole it failed ("greater than 2 GiB"); 200 MB took 650 MB.
+      truncateSync(file, 3 * 1024 ** 3);
+      const { configFingerprint } = await import('../../src/config/config-fingerprint.js');
+      await expect(configFingerprint(file, dir)).rejects.toMatchObject({
+        code: 'config_untrustable',
+        message: `.plaited/config.json is ${3 * 1024 ** 3} bytes, over ${16 * 1024 * 1024}: no config (nor a file it imports) is that large, and it is not read whole to be checked. Is it the right file?`,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
