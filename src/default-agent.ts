@@ -82,7 +82,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
     });
     const { createMcpExtension } = await import('./mcp/mcp-extension.js');
     const { createContextExtensions } = await import('./context/context-extensions.js');
-    return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index })];
+    return [createMcpExtension({ registry, config }), ...createContextExtensions({ config, index, warn: (message) => log('warn', message) })];
   };
 
   // An unreachable model may come back: a failure is retried next turn.

@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentAdapter } from './agent-adapter.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
-import { transpileCacheFor } from '../config/transpile-cache.js';
+import { importWithTranspileCache } from '../config/import-with-transpile-cache.js';
 import { PlaitedError } from '../errors/plaited-error.js';
 
 /** A custom adapter module that cannot be used; the message names the file and what is wrong. */
@@ -28,7 +28,7 @@ export class AdapterLoadError extends PlaitedError<'adapter_load_failed'> {
  * `import … from 'plaited-agent'` resolves to the running package. The module's default export
  * must be `{ name: string, wrap(agent, options) }` (options: CustomAdapterOptions).
  */
-export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapter<unknown, unknown>> {
+export async function loadAdapter(spec: string, cwd: string, warn: (message: string) => void = () => undefined): Promise<AgentAdapter<unknown, unknown>> {
   if (!spec.includes('/') && !spec.includes('.')) {
     throw new AdapterLoadError(spec, 'unknown adapter name; built-ins are acp, mcp and sandbox (and a2a), or give a path like ./my-adapter.ts');
   }
@@ -38,14 +38,13 @@ export async function loadAdapter(spec: string, cwd: string): Promise<AgentAdapt
   protectLoadedFile(file);
   let loaded: unknown;
   try {
-    const { createJiti } = await import('jiti');
     // No default interop: a module without a default export must be reported as such, not have
     // its namespace stand in for one. `plaited-agent` is this running package wherever the file
     // lives (a folder with no node_modules too); jiti imports the package's ESM entry natively,
     // so the adapter shares its instances (PlaitedError.isInstance, the adapters).
     // Transpiled copies are kept where only the user writes (transpile-cache.ts).
-    const options = { moduleCache: false, interopDefault: false, fsCache: transpileCacheFor(file), alias: { 'plaited-agent': packageEntry() } };
-    loaded = await createJiti(import.meta.url, options).import(file);
+    const jiti = { moduleCache: false, interopDefault: false, alias: { 'plaited-agent': packageEntry() } };
+    loaded = await importWithTranspileCache(file, { jiti, warn });
   } catch (error) {
     throw new AdapterLoadError(file, `threw while loading: ${(error as Error).message}`, { cause: error });
   }

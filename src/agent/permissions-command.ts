@@ -1,4 +1,5 @@
 import type { ToolPolicyConfig } from '../config/schema.js';
+import { StorageError } from '../storage/storage-error.js';
 import type { PermissionRuleEntry } from '../storage/permission-rule-file.js';
 import type { PermissionContext } from './tool-policy.js';
 
@@ -24,7 +25,9 @@ export function permissionsCommand(prompt: string, context: { cwd: string; permi
   try {
     project = permissions.project.list(cwd);
   } catch (error) {
-    return `${error instanceof Error ? error.message : String(error)}\nUntil then, calls that need a permission are asked about.`;
+    const message = error instanceof Error ? error.message : String(error);
+    // The rules file's own error says already what happens meanwhile and how to fix it.
+    return StorageError.isInstance(error) && error.code === 'rules_unreadable' ? message : `${message}\nUntil then, calls that need a permission are asked about.`;
   }
   const numbered = [
     ...project.map((entry) => ({ entry, where: 'project' as const })),

@@ -54,9 +54,9 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
     show({ name: 'config', ok: false, detail: errorMessage(error), fix: 'correct the config file named above' });
     return 1;
   }
-  const { agent, untrusted, path } = project;
+  const { agent, untrusted, path, trustStoreDamaged } = project;
   const config = { ...project.config, agent: { ...project.config.agent, ...(values.model ? { model: values.model } : {}), ...(values['base-url'] ? { baseURL: values['base-url'] } : {}) } };
-  show(untrusted === undefined ? { name: 'config', ok: true, detail: path ?? 'none (defaults; plaited-agent init writes one)' } : { name: 'config', ok: false, detail: untrusted, fix: 'plaited-agent trust (after reading it)' });
+  show(untrusted === undefined ? { name: 'config', ok: true, detail: path ?? 'none (defaults; plaited-agent init writes one)' } : { name: 'config', ok: false, detail: untrusted, fix: trustStoreDamaged ? 'repair, restore or move aside the trust file named above' : 'plaited-agent trust (after reading it)' });
   try {
     // The slow checks (an HTTP listing, loading the embedder, starting the MCP servers) run side by
     // side; their lines still come out in this order. The MCP servers' states start first: the

@@ -39,6 +39,7 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
     return 2;
   }
   const say = (line: string) => streams.stdout.write(`${line}\n`);
+  let untrusted = false;
   try {
     const existing = CONFIG_FILE_NAMES.map((name) => join(cwd, '.plaited', name)).find((file) => existsSync(file));
     if (existing !== undefined) say(`Kept ${existing}: a config exists (nothing overwritten).`);
@@ -50,8 +51,7 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
       say(detected[0] ? `  model: ${detected[0].model} (${detected[0].found})` : '  no model found: set a provider key or start Ollama / LM Studio, then edit agent.model');
       // The user asked for this file and it is our own text: trusting it spares a step that would
       // only confirm what init just wrote. An edit (by anyone) needs `plaited-agent trust` again.
-      const store = await recordTrust(file, await configFingerprint(file, cwd), env);
-      say(`  trusted (recorded in ${store}); after editing it, run plaited-agent trust`);
+      untrusted = !(await trustWritten(file, cwd, env, say, streams.stderr));
     }
     const agents = join(cwd, 'AGENTS.md');
     if (existsSync(agents)) say(`Kept ${agents} (nothing overwritten).`);
@@ -60,10 +60,26 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
       say(`Wrote ${agents}: fill in how to build and test this project.`);
     }
     say('Next: plaited-agent doctor checks the setup; plaited-agent -p "task" runs one task.');
-    return 0;
+    return untrusted ? 1 : 0;
   } catch (error) {
     streams.stderr.write(`plaited-agent init: ${errorMessage(error)}\n`);
     return 1;
+  }
+}
+
+/**
+ * Trusts the config init wrote; false when the trust decisions cannot be read (a damaged
+ * trusted-configs.json, which is left as it is): that is said with its fix, and init goes on.
+ */
+async function trustWritten(file: string, cwd: string, env: NodeJS.ProcessEnv, say: (line: string) => void, stderr: NodeJS.WritableStream): Promise<boolean> {
+  try {
+    const store = await recordTrust(file, await configFingerprint(file, cwd), env);
+    say(`  trusted (recorded in ${store}); after editing it, run plaited-agent trust`);
+    return true;
+  } catch (error) {
+    if (!ConfigError.isInstance(error) || error.code !== 'trust_store_damaged') throw error;
+    stderr.write(`plaited-agent init: ${file} was written but not trusted: ${error.message}\n`);
+    return false;
   }
 }
 

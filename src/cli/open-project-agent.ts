@@ -11,6 +11,8 @@ export interface ProjectAgent {
   path: string | null;
   /** Why the project's config was skipped (not trusted), if it was. */
   untrusted?: string;
+  /** Whether it was skipped because the trust decisions themselves cannot be read (the message names the fix). */
+  trustStoreDamaged?: boolean;
 }
 
 /**
@@ -19,8 +21,9 @@ export interface ProjectAgent {
  */
 export async function openProjectAgent(options: { cwd: string; configPath?: string; store?: string; log: Log }): Promise<ProjectAgent> {
   const loaded = await loadConfig({ cwd: options.cwd, configPath: options.configPath });
+  for (const warning of loaded.warnings ?? []) options.log('warn', warning);
   const url = sessionStoreUrl(loaded.config, options.store);
   const config = url === undefined ? loaded.config : { ...loaded.config, storage: { ...loaded.config.storage, url } };
   const agent = createDefaultAgent({ config, log: options.log, projectDir: options.cwd });
-  return { agent, config, path: loaded.path, ...(loaded.untrusted ? { untrusted: loaded.untrusted.message } : {}) };
+  return { agent, config, path: loaded.path, ...(loaded.untrusted ? { untrusted: loaded.untrusted.message, trustStoreDamaged: loaded.untrusted.reason === 'store_damaged' } : {}) };
 }

@@ -138,7 +138,7 @@ async function loadRunConfig(args: CliArgs, log: ReturnType<typeof cliLog>): Pro
       if (untrusted !== undefined) process.stderr.write(`plaited-agent: ${untrusted}\n`);
       const shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
       if (shadowed !== undefined) log('warn', shadowed);
-      for (const warning of unknownConfigToolRules(loaded.config.tools)) log('warn', warning);
+      for (const warning of [...(loaded.warnings ?? []), ...unknownConfigToolRules(loaded.config.tools)]) log('warn', warning);
     }
     return { config, configFile: loaded.path ?? null, untrusted };
   } catch (error) {
@@ -205,7 +205,7 @@ async function wrapAdapters(
     // A headless one-shot (-p) and the terminal chat take the wrappers (sandbox) but serve no protocol.
     const names = args.print || args.command?.name === 'chat' ? chain.filter((entry) => entry === 'sandbox') : chain;
     const adapters: Array<AgentAdapter<unknown, unknown>> = [];
-    for (const name of names) adapters.push(await resolveAdapter(name));
+    for (const name of names) adapters.push(await resolveAdapter(name, (message) => log('warn', message)));
     checkAdapterSections(config, configFile, adapters, log);
     for (const [index, adapter] of adapters.entries()) {
       const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name));
@@ -298,7 +298,7 @@ function isAgent(value: unknown): value is Agent {
   return typeof value === 'object' && value !== null && 'process' in value && 'sessions' in value;
 }
 
-async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unknown>> {
+async function resolveAdapter(name: string, warn: (message: string) => void): Promise<AgentAdapter<unknown, unknown>> {
   switch (name) {
     case 'acp':
       return (await import('../adapters/acp/acp-adapter.js')).acpAdapter as AgentAdapter<unknown, unknown>;
@@ -310,7 +310,7 @@ async function resolveAdapter(name: string): Promise<AgentAdapter<unknown, unkno
       return (await import('../adapters/a2a/a2a-adapter.js')).a2aAdapter as AgentAdapter<unknown, unknown>;
     default: {
       const { loadAdapter } = await import('../adapters/load-adapter.js');
-      return loadAdapter(name, process.cwd());
+      return loadAdapter(name, process.cwd(), warn);
     }
   }
 }

@@ -56,11 +56,12 @@ export async function runTrustCommand(argv: readonly string[], cwd: string, stre
     const shadowed = shadowedConfigWarning(cwd, file);
     if (shadowed !== undefined) streams.stderr.write(`plaited-agent trust: ${shadowed}\n`);
     const fingerprint = await configFingerprint(file, cwd);
+    // Recorded first: a trust file that cannot be read refuses it, and nothing claims it is trusted.
+    const store = await recordTrust(file, fingerprint, env);
     const files = Object.entries(fingerprint.files);
     streams.stdout.write(`Trusting ${file} and what it loads (${files.length} ${files.length === 1 ? 'file' : 'files'}):\n`);
     for (const [path, hash] of files) streams.stdout.write(`  ${hash}  ${shown(path, realpathSync(cwd))}\n`);
     for (const [from, to] of Object.entries(fingerprint.links)) streams.stdout.write(`  (not followed: outside the project, or plaited-agent itself) ${from} -> ${to}\n`);
-    const store = await recordTrust(file, fingerprint, env);
     streams.stdout.write(`Recorded in ${store}. Any change to these files makes the agent skip the config until you trust it again.\n`);
     return 0;
   } catch (error) {

@@ -9,6 +9,8 @@ export type ConfigErrorCode =
   | 'config_load_failed'
   /** The config (or a file it imports) loads files chosen at run time, so no trust decision can cover them. */
   | 'config_untrustable'
+  /** The user's trust decisions (`trusted-configs.json`) cannot be read: nothing is run, and nothing rewrites them. */
+  | 'trust_store_damaged'
   /** `plaited-agent init` could not write the project's config (or its AGENTS.md). */
   | 'config_write_failed';
 

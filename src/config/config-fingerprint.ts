@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
@@ -15,6 +15,8 @@ export interface ConfigFingerprint {
   links: Record<string, string>;
 }
 
+/** A file of the config larger than this is refused rather than read whole (a 200 MB config.json took 650 MB). */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** A config reaching more files than this is refused rather than hashed for ever. */
 const MAX_FILES = 5_000;
 const CODE = /\.(?:[cm]?[jt]sx?)$/;
@@ -38,6 +40,12 @@ export async function configFingerprint(configFile: string, projectDir: string):
     if (file in files) continue;
     if (Object.keys(files).length >= MAX_FILES) {
       throw new ConfigError('config_untrustable', `${configFile} reaches more than ${MAX_FILES} files through its imports; it cannot be checked before it runs. Import less, or use .plaited/config.json.`, { file: configFile });
+    }
+    const info = statSync(file);
+    if (!info.isFile()) throw new ConfigError('config_untrustable', `${shown(file, root)} is not a regular file (a pipe, socket or device): a config loads files.`, { file: configFile });
+    const { size } = info;
+    if (size > MAX_FILE_BYTES) {
+      throw new ConfigError('config_untrustable', `${shown(file, root)} is ${size} bytes, over ${MAX_FILE_BYTES}: no config (nor a file it imports) is that large, and it is not read whole to be checked. Is it the right file?`, { file: configFile });
     }
     const bytes = readFileSync(file);
     files[file] = sha256(bytes);

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
 import { userConfigDir } from './user-config-dir.js';
+import { errorMessage } from '../errors/error-message.js';
+import { readTextHeadSync } from '../storage/read-text-head.js';
 
 /** One trusted config: the fingerprint the user saw and accepted, and when. */
 export interface TrustRecord extends ConfigFingerprint {
@@ -17,7 +19,7 @@ export interface TrustStore {
 
 export type TrustVerdict =
   | { trusted: true; fingerprint: ConfigFingerprint; store: string }
-  | { trusted: false; reason: 'untrusted' | 'changed' | 'untrustable'; message: string };
+  | { trusted: false; reason: 'untrusted' | 'changed' | 'untrustable' | 'store_damaged'; message: string };
 
 export function trustStorePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(userConfigDir(env), 'trusted-configs.json');
@@ -38,7 +40,13 @@ export async function checkConfigTrust(configFile: string, projectDir: string, h
     return { trusted: false, reason: 'untrustable', message: `${error.message}\nIt was not run: the agent starts with the default config.` };
   }
   const store = trustStorePath(env);
-  const record = readTrustStore(store).configs[realOrSelf(configFile)];
+  let record: TrustRecord | undefined;
+  try {
+    record = readTrustStore(store).configs[realOrSelf(configFile)];
+  } catch (error) {
+    if (!ConfigError.isInstance(error) || error.code !== 'trust_store_damaged') throw error;
+    return { trusted: false, reason: 'store_damaged', message: `${name} was not run (the agent starts with the default config): ${error.message}` };
+  }
   if (record?.sha256 === fingerprint.sha256) return { trusted: true, fingerprint, store };
   const fix = `Check it, then run \`${how}\` in ${projectDir} to trust it (\`plaited-agent trust --revoke\` forgets a trust).`;
   if (record === undefined) {
@@ -110,14 +118,41 @@ function describeChanges(record: TrustRecord, now: ConfigFingerprint, root: stri
   return changes.length > 0 ? changes : ['its imports changed'];
 }
 
+/**
+ * The trust decisions; none when the file does not exist. A file that cannot be read or is not a
+ * trust store (truncated, not JSON, a folder in its place) is a `trust_store_damaged` error, never
+ * "nothing is trusted": `trust` would then write a store holding one decision over all the others.
+ */
 function readTrustStore(file: string): TrustStore {
+  let text: string;
+  let truncated: boolean;
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<TrustStore>;
-    if (parsed.version === 1 && parsed.configs && typeof parsed.configs === 'object') return { version: 1, configs: parsed.configs };
-  } catch {
-    // missing or unreadable: nothing is trusted
+    ({ text, truncated } = readTextHeadSync(file, MAX_TRUST_STORE_BYTES));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, configs: {} };
+    throw damagedTrustStore(file, errorMessage(error), error);
   }
-  return { version: 1, configs: {} };
+  if (truncated) throw damagedTrustStore(file, `over ${MAX_TRUST_STORE_BYTES} bytes`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw damagedTrustStore(file, `not valid JSON: ${errorMessage(error)}`, error);
+  }
+  const { version, configs } = (parsed ?? {}) as Partial<TrustStore>;
+  if (version === 1 && typeof configs === 'object' && configs !== null && !Array.isArray(configs)) return { version: 1, configs };
+  throw damagedTrustStore(file, 'expected { "version": 1, "configs": { ... } }');
+}
+
+/** Far more decisions than anyone makes; a larger file is no trust store (and is not read whole). */
+const MAX_TRUST_STORE_BYTES = 64 * 1024 * 1024;
+
+function damagedTrustStore(file: string, why: string, cause?: unknown): ConfigError {
+  return new ConfigError(
+    'trust_store_damaged',
+    `the trust decisions in ${file} cannot be read (${why}). Repair the file or restore it from a backup; or move it aside (mv "${file}" "${file}.damaged") and run \`plaited-agent trust\` again in each project whose config you trust. plaited-agent leaves the file as it is.`,
+    { file, ...(cause === undefined ? {} : { cause }) },
+  );
 }
 
 function writeTrustStore(file: string, store: TrustStore): void {

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,9 +8,10 @@ import { withKeyHints } from './unknown-key-hint.js';
 import { checkConfigTrust } from './config-trust.js';
 import { missingPackageHint } from './missing-package-hint.js';
 import { configSchema, type PlaitedConfig } from './schema.js';
-import { transpileCacheFor } from './transpile-cache.js';
+import { importWithTranspileCache } from './import-with-transpile-cache.js';
 import { protectLoadedFile } from '../tools/protected-paths.js';
 import { errorMessage } from '../errors/error-message.js';
+import { decodeText } from '../storage/read-text-head.js';
 
 export interface LoadConfigOptions {
   /** The project folder; `.plaited/config.*` is looked for here. */
@@ -31,7 +32,9 @@ export interface LoadedConfig {
   /** The file it came from; `null` when none was found or it was not trusted, and defaults apply. */
   path: string | null;
   /** A config that was found but not run, and why (what changed, how to trust it). */
-  untrusted?: { file: string; reason: 'untrusted' | 'changed' | 'untrustable'; message: string };
+  untrusted?: { file: string; reason: 'untrusted' | 'changed' | 'untrustable' | 'store_damaged'; message: string };
+  /** What loading it had to work around (a transpiled copy that could not be read, moved aside), for stderr. */
+  warnings?: string[];
 }
 
 /** Looked for in this order; the first that exists wins. */
@@ -44,7 +47,10 @@ export const CONFIG_FILE_NAMES = ['config.ts', 'config.mts', 'config.js', 'confi
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const file = findConfigFile(options);
-  if (file === null) return { config: configSchema.parse({}), path: null };
+  if (file === null) {
+    const unreadable = options.configPath === undefined ? unreadableConfigEntries(options.cwd) : [];
+    return { config: configSchema.parse({}), path: null, ...(unreadable.length > 0 ? { warnings: unreadable } : {}) };
+  }
   if (options.requireTrust !== false) {
     const how = options.configPath === undefined ? 'plaited-agent trust' : `plaited-agent trust --config ${options.configPath}`;
     const verdict = await checkConfigTrust(file, options.cwd, how, options.env);
@@ -55,8 +61,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   // Whatever config ran at start is the model's to read, never to write.
   protectLoadedFile(file);
-  const raw = await readConfigFile(file, options.env);
-  return { config: validateConfig(raw, file), path: file };
+  const warnings: string[] = [];
+  const raw = await readConfigFile(file, options.env, warnings);
+  return { config: validateConfig(raw, file), path: file, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /** Applies defaults and checks `raw`; every problem is listed in the thrown ConfigError. */
@@ -85,9 +92,10 @@ export function projectConfigFiles(cwd: string): string[] {
   return CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((file) => isFile(file) && !isEmpty(file));
 }
 
-async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined): Promise<unknown> {
+async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined, warnings: string[]): Promise<unknown> {
   try {
-    if (file.endsWith('.json')) return JSON.parse(await readFile(file, 'utf8'));
+    // UTF-16 with a byte order mark too: "Unexpected token" over a NUL between every letter helped no one.
+    if (file.endsWith('.json')) return JSON.parse(decodeText(await readFile(file)));
     if (file.endsWith('.mjs') || file.endsWith('.js')) {
       try {
         return await importNative(file);
@@ -96,7 +104,7 @@ async function readConfigFile(file: string, env: NodeJS.ProcessEnv | undefined):
         if (!(error instanceof SyntaxError)) throw error;
       }
     }
-    return await importWithJiti(file, env);
+    return await importWithJiti(file, env, warnings);
   } catch (error) {
     const cause = missingPackageHint(error) ?? errorMessage(error);
     throw new ConfigError('config_load_failed', `Cannot load config ${file}: ${cause}`, { file, cause: error });
@@ -114,12 +122,10 @@ async function importNative(file: string): Promise<unknown> {
   return 'default' in module ? module.default : module;
 }
 
-async function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined): Promise<unknown> {
-  const { createJiti } = await import('jiti');
+function importWithJiti(file: string, env: NodeJS.ProcessEnv | undefined, warnings: string[]): Promise<unknown> {
   // No module cache: a reload after an edit must see the edit. The transpiled copies live where
   // only the user writes (transpile-cache.ts), never in jiti's default folder, which others can.
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: transpileCacheFor(file, env) });
-  return await jiti.import(file, { default: true });
+  return importWithTranspileCache(file, { jiti: { moduleCache: false }, importOptions: { default: true }, env, warn: (message) => warnings.push(message) });
 }
 
 /** `Invalid config in <file> (N problems):` and one line per issue. */
@@ -135,6 +141,33 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `.plaited/config.*` entries that are there but are no file to read (a folder, a symlink loop or
+ * a link to nowhere in a config's place): skipped like a missing config, so each is said, or the
+ * user's config would be silently not applied.
+ */
+function unreadableConfigEntries(cwd: string): string[] {
+  const warnings: string[] = [];
+  for (const name of CONFIG_FILE_NAMES) {
+    const path = join(resolve(cwd), '.plaited', name);
+    try {
+      lstatSync(path);
+    } catch {
+      continue;
+    }
+    let why: string;
+    try {
+      const info = statSync(path);
+      if (info.isFile()) continue;
+      why = info.isDirectory() ? 'a folder' : 'not a regular file';
+    } catch (error) {
+      why = errorMessage(error);
+    }
+    warnings.push(`${path} is not a config file to read (${why}), so it was not: the agent starts with the default config. Put the config there as a file.`);
+  }
+  return warnings;
 }
 
 /** An empty file in `.plaited/` is no config: a sandbox's read-only placeholder for a missing config is one. */

@@ -14,6 +14,8 @@ export interface ContextExtensionsOptions {
   index: SearchIndex;
   /** Needed only for the semantic cache (see `createContextCache`). */
   embedder?: EmbeddingModel;
+  /** Where a file that could not be read is told (skills skipped, a plan file set aside): the CLI's log. */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -22,12 +24,12 @@ export interface ContextExtensionsOptions {
  * extension — it sits in front of the model call — see `createContextCache`.
  */
 export function createContextExtensions(options: ContextExtensionsOptions): AgentExtension[] {
-  const { config, index } = options;
+  const { config, index, warn } = options;
   const extensions: AgentExtension[] = [];
-  if (config.rules.enabled) extensions.push(createRulesExtension({ config: config.rules, index }));
-  if (config.skills.enabled) extensions.push(createSkillsExtension({ config: config.skills, index }));
+  if (config.rules.enabled) extensions.push(createRulesExtension({ config: config.rules, index, ...(warn ? { warn } : {}) }));
+  if (config.skills.enabled) extensions.push(createSkillsExtension({ config: config.skills, index, ...(warn ? { warn } : {}) }));
   if (config.memory.enabled) extensions.push(createMemoryExtension({ config: config.memory, index }));
-  extensions.push(createPlanExtension());
+  extensions.push(createPlanExtension(warn ? { warn } : {}));
   return extensions;
 }
 

@@ -1,6 +1,7 @@
-import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
+import { readTextHead, type TextHead } from '../storage/read-text-head.js';
 import { isWithin } from '../tools/workspace-path.js';
 import { ContextError } from './context-error.js';
 import { bestSnippet } from './memory-snippet.js';
@@ -14,6 +15,11 @@ import { extractWikiLinks, pageKey } from './wikilinks.js';
  * write here or after `markStale()` (the extension calls it when a tool touched the folder).
  */
 export const SUPPORT_FILES = { index: 'index.md', log: 'log.md', relationships: 'relationships.jsonl' } as const;
+
+/** A page is read (searched, linted, opened) up to this many bytes: a 200 MB page must not take gigabytes. */
+export const MEMORY_PAGE_MAX_BYTES = 1024 * 1024;
+/** relationships.jsonl is read (linted, deduplicated) up to this many bytes. */
+const MAX_RELATIONSHIPS_BYTES = 16 * 1024 * 1024;
 
 export interface MemoryPage {
   /** Path relative to the wiki folder, with `/` separators. */
@@ -31,7 +37,7 @@ export interface Relationship {
   at?: string;
 }
 
-export type LintCode = 'missing-support-file' | 'broken-wikilink' | 'malformed-edge' | 'dangling-edge';
+export type LintCode = 'missing-support-file' | 'broken-wikilink' | 'malformed-edge' | 'dangling-edge' | 'oversized-page' | 'unreadable-page';
 
 export interface LintIssue {
   code: LintCode;
@@ -110,10 +116,18 @@ export class MemoryWiki {
     const pages: MemoryPage[] = [];
     for (const path of await this.markdownFiles()) {
       if (path === SUPPORT_FILES.index || path === SUPPORT_FILES.log) continue;
-      const text = await readFile(join(this.dir, path), 'utf8');
+      // One page that cannot be read is left out (wiki_lint names it), not the whole memory.
+      const head = await this.readPage(path).catch(() => undefined);
+      if (!head) continue;
+      const { text } = head;
       pages.push({ path, title: /^#\s+(.+)$/m.exec(text)?.[1].trim() ?? posix.basename(path, '.md'), text });
     }
     return pages;
+  }
+
+  /** A page's text up to MEMORY_PAGE_MAX_BYTES. */
+  private readPage(path: string): Promise<TextHead> {
+    return readTextHead(join(this.dir, path), MEMORY_PAGE_MAX_BYTES);
   }
 
   /** Makes the index hold exactly the current pages. */
@@ -152,7 +166,7 @@ export class MemoryWiki {
     const file = this.resolveInside(path);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      ({ text } = await readTextHead(file, MEMORY_PAGE_MAX_BYTES));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContextError('not-found', `no memory file "${path}"`, { details: { path } });
       throw error;
@@ -195,8 +209,9 @@ export class MemoryWiki {
     }
     if (added.length) {
       const file = join(this.dir, SUPPORT_FILES.relationships);
-      const current = await readFile(file, 'utf8');
-      const separator = current && !current.endsWith('\n') ? '\n' : '';
+      const { size } = await stat(file);
+      const last = size > 0 ? (await readTextTail(file)) : '';
+      const separator = last && !last.endsWith('\n') ? '\n' : '';
       await appendFile(file, separator + added.map((edge) => JSON.stringify(edge)).join('\n') + '\n');
     }
     return { added, duplicates };
@@ -212,7 +227,7 @@ export class MemoryWiki {
   private async readEdges(): Promise<{ edges: Array<{ edge: Relationship; line: number }>; malformed: Array<{ line: number; reason: string }> }> {
     let text = '';
     try {
-      text = await readFile(join(this.dir, SUPPORT_FILES.relationships), 'utf8');
+      ({ text } = await readTextHead(join(this.dir, SUPPORT_FILES.relationships), MAX_RELATIONSHIPS_BYTES));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
@@ -246,7 +261,15 @@ export class MemoryWiki {
     const files = await this.markdownFiles();
     const keys = pageKeys(files);
     for (const path of files) {
-      const text = await readFile(join(this.dir, path), 'utf8');
+      let head: TextHead;
+      try {
+        head = await this.readPage(path);
+      } catch (error) {
+        issues.push({ code: 'unreadable-page', path, message: `cannot read the page (${(error as Error).message}); it is left out of memory_search` });
+        continue;
+      }
+      const { text } = head;
+      if (head.truncated) issues.push({ code: 'oversized-page', path, message: `the page is ${head.size} bytes: only its first ${MEMORY_PAGE_MAX_BYTES} bytes are searched and read; split it` });
       for (const link of extractWikiLinks(text)) {
         if (!keys.has(pageKey(link.page))) issues.push({ code: 'broken-wikilink', path, line: link.line, message: `[[${link.page}]] links to no page` });
       }
@@ -349,5 +372,18 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The last byte of a file as text (whether it ends a line), without reading the rest. */
+async function readTextTail(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const byte = Buffer.alloc(1);
+    const { bytesRead } = await handle.read(byte, 0, 1, Math.max(0, size - 1));
+    return byte.subarray(0, bytesRead).toString('latin1');
+  } finally {
+    await handle.close();
   }
 }

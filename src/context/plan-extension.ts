@@ -11,8 +11,11 @@ export interface PlanExtension extends AgentExtension {
   plans: SessionPlans;
 }
 
-export function createPlanExtension(options: { plans?: SessionPlans } = {}): PlanExtension {
-  const plans = options.plans ?? new SessionPlans();
+export function createPlanExtension(options: { plans?: SessionPlans; warn?: (message: string) => void } = {}): PlanExtension {
+  const { warn } = options;
+  const plans =
+    options.plans ??
+    new SessionPlans(warn ? { onSetAside: (file, aside, why) => warn(`the plan file ${file} could not be read (${why}): moved to ${aside}; the session's plan starts afresh`) } : {});
   const tool = createPlanTool(plans);
   return {
     name: 'plans',

@@ -20,15 +20,15 @@ export interface RulesExtension extends AgentExtension {
   refresh(): Promise<void>;
 }
 
-export function createRulesExtension(options: { config: RulesConfig; index?: SearchIndex }): RulesExtension {
-  const { config, index } = options;
+export function createRulesExtension(options: { config: RulesConfig; index?: SearchIndex; warn?: (message: string) => void }): RulesExtension {
+  const { config, index, warn } = options;
   const byCwd = new Map<string, Rules>();
   const nested = new Map<string, Map<string, CachedFile>>();
 
   const rules = (cwd: string): Rules => {
     let found = byCwd.get(cwd);
     if (!found) {
-      found = new Rules({ cwd, file: config.file, index });
+      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4), ...(warn ? { warn } : {}) });
       byCwd.set(cwd, found);
     }
     return found;

@@ -33,6 +33,10 @@ export interface RulesOptions {
   linkLimit?: number;
   /** Dense similarity above which a link matches without sharing a word (default 0.5). */
   minSimilarity?: number;
+  /** Each rules file is read up to this many bytes (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Told of a rules file that is there but cannot be read as text (it is left out of the prompt). */
+  warn?: (message: string) => void;
 }
 
 export class Rules {
@@ -43,7 +47,7 @@ export class Rules {
   private readonly index: SearchIndex | undefined;
   private readonly linkLimit: number;
   private readonly minSimilarity: number;
-  private readonly cache = new MtimeCache();
+  private readonly cache: MtimeCache;
   /** The root file version the index holds links for. */
   private indexedVersion: string | undefined;
   private cachedLinks: RuleLink[] = [];
@@ -56,6 +60,10 @@ export class Rules {
     this.namespace = options.namespace ?? `rules:${this.cwd}`;
     this.linkLimit = options.linkLimit ?? 3;
     this.minSimilarity = options.minSimilarity ?? 0.5;
+    const { warn } = options;
+    // A link in AGENTS.md to a folder is ordinary markdown; a folder named like the rules file is not.
+    const skipped = (path: string, why: string) => (why !== 'a folder' || basename(path) === this.fileName) && warn?.(`the rules file ${path} is left out of the prompt: ${why}`);
+    this.cache = new MtimeCache(options.maxFileBytes, warn && skipped);
   }
 
   /** Tier 1: the root rules file, or undefined when the project has none. */

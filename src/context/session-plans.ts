@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PlanEntry } from '../contracts/agent-output.js';
+import { readTextHead } from '../storage/read-text-head.js';
 import { RelationStore, type RelationSnapshot } from './relation-store.js';
 
 /**
@@ -19,13 +20,20 @@ export type PlanStatus = PlanEntry['status'];
 export interface SessionPlansOptions {
   /** Where a session's plan file lives; default `<cwd>/.plaited/plans/<sessionId>.json`. */
   filePath?(sessionId: string, cwd: string): string;
+  /** Told when a plan file that cannot be read is moved aside (the plan starts afresh): the CLI logs it. */
+  onSetAside?(file: string, aside: string, why: string): void;
 }
+
+/** A plan file larger than this is no plan the tool wrote: it is set aside unread. */
+const MAX_PLAN_FILE_BYTES = 16 * 1024 * 1024;
 
 export class SessionPlans {
   private readonly stores = new Map<string, Promise<RelationStore<PlanItemData>>>();
   private readonly filePath: (sessionId: string, cwd: string) => string;
+  private readonly onSetAside: SessionPlansOptions['onSetAside'];
 
   constructor(options: SessionPlansOptions = {}) {
+    this.onSetAside = options.onSetAside;
     this.filePath = options.filePath ?? ((sessionId, cwd) => join(cwd, '.plaited', 'plans', `${safeFileName(sessionId)}.json`));
   }
 
@@ -53,12 +61,25 @@ export class SessionPlans {
     await Promise.all([...this.stores.values()].map((store) => store.then((loaded) => loaded.flush())));
   }
 
+  /** An unreadable plan file is kept (never deleted) under a `.corrupt` name, so a session's turns still work; and said. */
+  private async setAside(file: string, why: string): Promise<void> {
+    const aside = `${file}.corrupt-${Date.now()}`;
+    try {
+      await rename(file, aside);
+    } catch {
+      return;
+    }
+    this.onSetAside?.(file, aside, why);
+  }
+
   private async open(file: string): Promise<RelationStore<PlanItemData>> {
     let initial: RelationSnapshot<PlanItemData> | undefined;
     try {
-      initial = JSON.parse(await readFile(file, 'utf8')) as RelationSnapshot<PlanItemData>;
+      const head = await readTextHead(file, MAX_PLAN_FILE_BYTES);
+      if (head.truncated) throw new Error(`${head.size} bytes, over ${MAX_PLAN_FILE_BYTES}`);
+      initial = JSON.parse(head.text) as RelationSnapshot<PlanItemData>;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await setAside(file);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await this.setAside(file, (error as Error).message);
     }
     const onPersist = async (snapshot: RelationSnapshot<PlanItemData>) => {
       await mkdir(dirname(file), { recursive: true });
@@ -71,16 +92,12 @@ export class SessionPlans {
       return new RelationStore<PlanItemData>({ initial, onPersist });
     } catch {
       // A plan file that parses but is not a valid plan: keep it aside, start a fresh plan.
-      await setAside(file);
+      await this.setAside(file, 'not a plan');
       return new RelationStore<PlanItemData>({ onPersist });
     }
   }
 }
 
-/** An unreadable plan file is kept (never deleted) under a `.corrupt` name, so a session's turns still work. */
-async function setAside(file: string): Promise<void> {
-  await rename(file, `${file}.corrupt-${Date.now()}`).catch(() => undefined);
-}
 
 /** The plan as ACP entries: parents before children, in the order items were added. */
 export function planEntries(store: RelationStore<PlanItemData>): PlanEntry[] {

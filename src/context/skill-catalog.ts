@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, posix } from 'node:path';
 import type { SearchIndex, SyncReport, IndexDocument } from '../retrieval/search-index.js';
 import { displayPath } from '../tools/resolve-tool-path.js';
+import { readTextHead } from '../storage/read-text-head.js';
 import { ContextError } from './context-error.js';
 import { searchMatching } from './intent-match.js';
 import { firstMarkdownHeading } from './markdown-heading.js';
@@ -209,10 +209,8 @@ export class SkillCatalog {
     if (!skill.files.includes(normalized)) {
       throw new ContextError('not-found', `skill "${name}" has no file "${path}"; its files: ${skill.files.join(', ')}`, { details: { name, path } });
     }
-    const text = await readFile(join(skill.dir, normalized), 'utf8');
-    if (Buffer.byteLength(text) > this.maxFileBytes) {
-      return { skill, path: normalized, text: `${text.slice(0, this.maxFileBytes)}\n[truncated at ${this.maxFileBytes} bytes]` };
-    }
+    const { text, truncated } = await readTextHead(join(skill.dir, normalized), this.maxFileBytes);
+    if (truncated) return { skill, path: normalized, text: `${text}\n[truncated at ${this.maxFileBytes} bytes]` };
     return { skill, path: normalized, text };
   }
 }
@@ -233,10 +231,13 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** A reference's heading is looked for in its first 64 KiB. */
+const HEADING_MAX_BYTES = 64 * 1024;
+
 /** The first heading of a file; undefined when it has none or cannot be read. */
 async function firstHeading(path: string): Promise<string | undefined> {
   try {
-    return firstMarkdownHeading(await readFile(path, 'utf8'));
+    return firstMarkdownHeading((await readTextHead(path, HEADING_MAX_BYTES)).text);
   } catch {
     return undefined;
   }

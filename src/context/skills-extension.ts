@@ -20,8 +20,8 @@ export interface SkillsExtension extends AgentExtension {
   refresh(): void;
 }
 
-export function createSkillsExtension(options: { config: SkillsConfig; index?: SearchIndex }): SkillsExtension {
-  const { config, index } = options;
+export function createSkillsExtension(options: { config: SkillsConfig; index?: SearchIndex; warn?: (message: string) => void }): SkillsExtension {
+  const { config, index, warn } = options;
   const catalogs = new Map<string, Promise<SkillCatalog>>();
   const tools = new WeakMap<SkillCatalog, AnyTool>();
   /** Per project folder: the watcher of its skill roots and the sessions told about changes. */
@@ -42,11 +42,17 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
     for (const [sessionId, emit] of entry.sessions) emit(commandsOf(sessionId, loaded));
   };
 
+  /** Each load's skipped skills, once, on the log as well as in each session's notice: a headless run has no client to tell. */
+  const warnSkipped = (loaded: SkillCatalog, cwd: string) => {
+    const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error');
+    if (warn && errors.length) warn(`${errors.length} skill${errors.length === 1 ? '' : 's'} in ${cwd} skipped: ${errors.map((d) => `${d.path}: ${d.message}`).join('; ')}`);
+  };
+
   const catalog = (cwd: string): Promise<SkillCatalog> => {
     let loaded = catalogs.get(cwd);
     if (!loaded) {
       loaded = SkillCatalog.load({ ...config, cwd, index });
-      loaded.catch(() => catalogs.delete(cwd));
+      loaded.then((found) => warnSkipped(found, cwd), () => catalogs.delete(cwd));
       catalogs.set(cwd, loaded);
     }
     return loaded;

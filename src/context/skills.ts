@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseFrontmatter } from './frontmatter.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
+import { readTextHead } from '../storage/read-text-head.js';
 
 /**
  * Loads Agent Skills: folders holding a `SKILL.md` whose YAML frontmatter carries
@@ -157,7 +158,9 @@ async function findSkillFiles(root: string): Promise<string[]> {
     } catch {
       return; // A missing root is normal: most projects have only one of the default roots.
     }
-    if (entries.some((entry) => entry.isFile() && entry.name === 'SKILL.md')) {
+    // Any SKILL.md but a regular file too (a symlink, a folder in its place): loading it follows
+    // the link or says why it cannot be read, instead of the skill silently not being there.
+    if (entries.some((entry) => entry.name === 'SKILL.md')) {
       found.push(join(dir, 'SKILL.md'));
       return; // A skill's own subfolders (references/, scripts/) are not more skills.
     }
@@ -179,7 +182,8 @@ async function loadSkill(file: string, root: string, maxFileBytes: number, diagn
       diagnostics.push({ level: 'error', code: 'oversized', path: file, message: `SKILL.md is ${info.size} bytes, over skills.maxFileBytes (${maxFileBytes}); skipped` });
       return undefined;
     }
-    text = await readFile(file, 'utf8');
+    // UTF-16 with a byte order mark too (read as UTF-8 it was "missing YAML frontmatter").
+    ({ text } = await readTextHead(file, maxFileBytes));
   } catch (error) {
     diagnostics.push({ level: 'error', code: 'unreadable', path: file, message: `cannot read SKILL.md: ${(error as Error).message}` });
     return undefined;

@@ -6,6 +6,8 @@ import { PlaitedError } from '../errors/plaited-error.js';
  */
 export class LocalModelError extends PlaitedError<
     | 'model_file_not_found'
+    /** The model cache folder cannot be listed (a file in its place, no permission). */
+    | 'model_cache_unreadable'
     | 'model_download_failed'
     | 'model_load_failed'
     | 'model_closed'

@@ -99,22 +99,35 @@ export async function resolveModelFile(spec: string, options: ResolveModelFileOp
   }
 }
 
-/** GGUF files in the cache folder, largest first (an empty list when the folder does not exist). */
-export async function listCachedModels(options: { cacheDir?: string } = {}): Promise<CachedModel[]> {
+/**
+ * GGUF files in the cache folder, largest first (an empty list when the folder does not exist).
+ * An entry that cannot be looked at (a symlink loop, a dangling link) is left out and told to
+ * `onUnreadable`; a cache that cannot be listed is a `model_cache_unreadable` LocalModelError.
+ */
+export async function listCachedModels(options: { cacheDir?: string; onUnreadable?: (file: string, error: unknown) => void } = {}): Promise<CachedModel[]> {
   const cacheDir = options.cacheDir ?? defaultModelCacheDir();
   let names: string[];
   try {
     names = await readdir(cacheDir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+    throw new LocalModelError(
+      'model_cache_unreadable',
+      cacheDir,
+      `The model cache ${cacheDir} cannot be listed (${errorMessage(error)}): make it a folder you can read, or use another (--cache-dir, PLAITED_MODELS_DIR).`,
+      { cause: error },
+    );
   }
   const models: CachedModel[] = [];
   for (const file of names) {
     if (!file.toLowerCase().endsWith('.gguf')) continue;
     const path = join(cacheDir, file);
-    const info = await stat(path);
-    if (info.isFile()) models.push({ file, path, bytes: info.size, modifiedAt: info.mtime });
+    try {
+      const info = await stat(path);
+      if (info.isFile()) models.push({ file, path, bytes: info.size, modifiedAt: info.mtime });
+    } catch (error) {
+      options.onUnreadable?.(file, error);
+    }
   }
   return models.sort((a, b) => b.bytes - a.bytes || a.file.localeCompare(b.file));
 }

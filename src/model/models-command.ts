@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { closestName } from '../config/closest-name.js';
+import { errorMessage } from '../errors/error-message.js';
 import { unknownOption } from '../config/unknown-option.js';
 import { LocalModelError } from './local-model-error.js';
 import { checkModelSpec } from './check-model-spec.js';
@@ -66,7 +68,14 @@ export async function runModelsCommand(argv: string[], io: ModelsCommandIo, opti
   }
   if (sub === 'list') {
     if (rest.length > 0) return usageError(io, `"models list" takes no arguments`);
-    const models = await listCachedModels({ cacheDir: dir });
+    let models;
+    try {
+      models = await listCachedModels({ cacheDir: dir, onUnreadable: (file, error) => io.stderr.write(`skipped ${join(dir, file)}: ${errorMessage(error)}\n`) });
+    } catch (error) {
+      if (!LocalModelError.isInstance(error)) throw error;
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
     const asked = configured.filter((model) => model.spec !== '');
     const problem = specProblem(asked.filter((model) => model.default));
     if (problem !== undefined) return usageError(io, problem);

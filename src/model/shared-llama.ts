@@ -79,7 +79,7 @@ export async function acquireSharedModel(modelPath: string): Promise<{ model: Ll
       throw new LocalModelError(
         'model_load_failed',
         modelPath,
-        `Could not load the GGUF model ${modelPath}: ${errorMessage(cause)}`,
+        `Could not load the GGUF model ${modelPath}: ${errorMessage(cause)}. If the file is damaged or cut short (an interrupted download), move it aside and fetch it again (plaited-agent models pull SPEC), or point the model at another GGUF file.`,
         { cause },
       );
     }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureFolder } from './ensure-folder.js';
+import { readTextHeadSync } from './read-text-head.js';
 import { StorageError } from './storage-error.js';
 
 /** One remembered answer: a rule (`bash(npm test:*)`, `write_file(src/**)`) and what it does. */
@@ -35,10 +36,12 @@ export function createPermissionRuleFile(dir: string): PermissionRuleStore {
     const file = fileOf(project);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      const head = readTextHeadSync(file, MAX_RULES_FILE_BYTES);
+      if (head.truncated) throw new Error(`${head.size} bytes, over ${MAX_RULES_FILE_BYTES}`);
+      text = head.text;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new StorageError('rules_unreadable', `Cannot read the permission rules in ${file}: ${(error as Error).message}`, { path: file, cause: error });
+      throw new StorageError('rules_unreadable', `Cannot read the permission rules in ${file}: ${(error as Error).message}. ${RULES_FIX(file)}`, { path: file, cause: error });
     }
     return parseRules(text, file);
   };
@@ -70,9 +73,19 @@ export function createPermissionRuleFile(dir: string): PermissionRuleStore {
   };
 }
 
+/** Read on every call that asks: a larger file is no rules file (and a pipe is never waited on). */
+const MAX_RULES_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What to do about a rules file that cannot be used. Never "delete it": it holds every rule the
+ * user remembered; the agent leaves it as it is and asks about each call meanwhile.
+ */
+const RULES_FIX = (file: string) =>
+  `Until it is fixed, calls that need a permission are asked about and new rules hold for the session only; the file is left as it is. Fix it, or move it aside (mv "${file}" "${file}.damaged") to start this project's remembered rules afresh.`;
+
 function parseRules(text: string, file: string): PermissionRuleEntry[] {
   const fail = (why: string) =>
-    new StorageError('rules_unreadable', `The permission rules in ${file} are not valid: ${why}. Fix or delete the file.`, { path: file });
+    new StorageError('rules_unreadable', `The permission rules in ${file} are not valid: ${why}. ${RULES_FIX(file)}`, { path: file });
   let value: unknown;
   try {
     value = JSON.parse(text);

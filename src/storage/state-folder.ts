@@ -31,6 +31,13 @@ export function ensureStateFolder(projectDir: string): string {
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new StorageError(
+        'open_failed',
+        `${folder}, where plaited-agent keeps this project's sessions, is a file, not a folder: move it aside (mv "${folder}" "${folder}.moved") and start again; plaited-agent leaves it as it is`,
+        { path: folder, cause: error },
+      );
+    }
     throw new StorageError(
       'open_failed',
       `cannot create the state folder ${folder} (${errorMessage(error)}), where plaited-agent keeps this project's sessions: make ${join(resolve(projectDir), '.plaited')} a folder you can write, or run plaited-agent in a project you can write`,

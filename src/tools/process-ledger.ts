@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readTextHeadSync } from '../storage/read-text-head.js';
 import { join } from 'node:path';
 import { ensureFolder } from '../storage/ensure-folder.js';
 import { carriesProcessTag, killTaggedProcesses } from './process-tree.js';
@@ -108,7 +109,10 @@ export function reapRecordedProcesses(dir: string): number {
 
 function readLedger(file: string): LedgerFile | undefined {
   try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as LedgerFile;
+    // Never a pipe waited on at start, nor a huge file held: a ledger lists a few commands.
+    const head = readTextHeadSync(file, 1024 * 1024);
+    if (head.truncated) return undefined;
+    const value = JSON.parse(head.text) as LedgerFile;
     return typeof value?.agent?.pid === 'number' && Array.isArray(value.processes) ? value : undefined;
   } catch {
     return undefined;

@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +14,32 @@ describe('loadAdapter', () => {
     expect(adapter.name).toBe('http-sse');
     expect(typeof adapter.wrap).toBe('function');
     expect((await loadAdapter(join(root, 'examples/repl-adapter.ts'), '/')).name).toBe('repl');
+  });
+
+  it('a transpiled copy that cannot be read (a folder in its place) is moved aside with a warning, and the adapter loads', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'plaited-adapter-cache-'));
+    const before = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = home;
+    try {
+      const file = join(root, 'examples/repl-adapter.ts');
+      await loadAdapter(file, '/');
+      // The module's own folder of copies (a hash of its path); its `source` file names the module.
+      const [folder] = readdirSync(join(home, 'plaited-agent', 'transpiled'));
+      const cache = join(home, 'plaited-agent', 'transpiled', folder!);
+      const copies = readdirSync(cache).filter((name) => name !== 'source');
+      for (const copy of copies) {
+        rmSync(join(cache, copy));
+        mkdirSync(join(cache, copy));
+      }
+      const warnings: string[] = [];
+      expect((await loadAdapter(file, '/', (message) => warnings.push(message))).name).toBe('repl');
+      expect(warnings).toEqual([expect.stringMatching(new RegExp(`^a transpiled copy of ${file} in ${cache} could not be read \\(EISDIR.*\\): moved .* aside \\(\\.damaged\\)$`))]);
+      expect(readdirSync(cache).filter((name) => name.endsWith('.damaged')).length).toBe(copies.length);
+    } finally {
+      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = before;
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('loads JavaScript modules with import()', async () => {

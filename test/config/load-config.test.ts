@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -212,6 +212,62 @@ describe('loadConfig', () => {
   });
 });
 
+describe('a config.json saved as UTF-16', () => {
+  it('is read (its byte order mark says how), not "Unexpected token"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+    try {
+      mkdirSync(join(dir, '.plaited'));
+      writeFileSync(join(dir, '.plaited', 'config.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{ "agent": { "maxSteps": 9 } }\n', 'utf16le')]));
+      expect((await loadTrusted({ cwd: dir })).config.agent.maxSteps).toBe(9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a config too large to be one', () => {
+  it('is refused by trust, naming its size, and not read whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+    try {
+      mkdirSync(join(dir, '.plaited'));
+      const file = join(dir, '.plaited', 'config.json');
+      writeFileSync(file, '{ "agent": { "maxSteps": 3 } }');
+      // Sparse: 3 GiB of size and no disk. Read whole it failed ("greater than 2 GiB"); 200 MB took 650 MB.
+      truncateSync(file, 3 * 1024 ** 3);
+      const { configFingerprint } = await import('../../src/config/config-fingerprint.js');
+      await expect(configFingerprint(file, dir)).rejects.toMatchObject({
+        code: 'config_untrustable',
+        message: `.plaited/config.json is ${3 * 1024 ** 3} bytes, over ${16 * 1024 * 1024}: no config (nor a file it imports) is that large, and it is not read whole to be checked. Is it the right file?`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a config entry that is no file', () => {
+  it('a folder or a symlink loop in its place is not read, and said (not silently the default config)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaited-config-'));
+    try {
+      mkdirSync(join(dir, '.plaited', 'config.json'), { recursive: true });
+      symlinkSync('config.ts', join(dir, '.plaited', 'config.ts'));
+      const loaded = await loadConfig({ cwd: dir });
+      expect(loaded.path).toBeNull();
+      expect(loaded.warnings).toEqual([
+        `${join(dir, '.plaited', 'config.ts')} is not a config file to read (ELOOP: too many symbolic links encountered, stat '${join(dir, '.plaited', 'config.ts')}'), so it was not: the agent starts with the default config. Put the config there as a file.`,
+        `${join(dir, '.plaited', 'config.json')} is not a config file to read (a folder), so it was not: the agent starts with the default config. Put the config there as a file.`,
+      ]);
+      // An empty file is no config and nothing to say: a sandbox's placeholder for a missing one.
+      rmSync(join(dir, '.plaited'), { recursive: true });
+      mkdirSync(join(dir, '.plaited'));
+      writeFileSync(join(dir, '.plaited', 'config.json'), '');
+      expect(await loadConfig({ cwd: dir })).toEqual({ config: configSchema.parse({}), path: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the transpiled copies of a TypeScript config', () => {
   let dir: string;
   let configHome: string;
@@ -272,6 +328,27 @@ describe('the transpiled copies of a TypeScript config', () => {
     const left = copiesIn(cache);
     expect(left).toHaveLength(4);
     for (const copy of left) expect(readFileSync(join(cache, dirname(copy), 'source'), 'utf8')).not.toContain(first);
+  });
+
+  it('one that cannot be read (a folder, a symlink loop in its place) is moved aside, said, and the config loads', async () => {
+    writeFileSync(join(dir, '.plaited', 'config.ts'), 'export default { agent: { maxSteps: 6 } as const };\n');
+    const options = { cwd: dir, requireTrust: false, env: { ...process.env, XDG_CONFIG_HOME: configHome } };
+    expect((await loadConfig(options)).warnings).toBeUndefined();
+    // The file's own folder of copies (a hash of its path), beside nothing else here.
+    const [folder] = readdirSync(join(configHome, 'plaited-agent', 'transpiled'));
+    const cache = join(configHome, 'plaited-agent', 'transpiled', folder!);
+    const copy = readdirSync(cache).find((name) => name !== 'source');
+    for (const damage of [() => mkdirSync(join(cache, copy!)), () => symlinkSync(copy!, join(cache, copy!))]) {
+      rmSync(join(cache, copy!), { recursive: true, force: true });
+      damage();
+      const loaded = await loadConfig(options);
+      expect(loaded.config.agent.maxSteps).toBe(6);
+      expect(loaded.warnings).toEqual([expect.stringMatching(new RegExp(`^a transpiled copy of .*config\\.ts in ${cache} could not be read \\((EISDIR|ELOOP).*\\): moved ${copy!.replace(/\./g, '\\.')} aside \\(\\.damaged\\)$`))]);
+      // The next start makes the copy again, and says nothing.
+      expect((await loadConfig(options)).warnings).toBeUndefined();
+      expect(statSync(join(cache, copy!)).isFile()).toBe(true);
+    }
+    expect(readdirSync(cache).sort()).toEqual([copy, `${copy}.damaged`, `${copy}.damaged-2`, 'source'].sort());
   });
 
   it('are not kept where the folder cannot be made: the config still loads', async () => {

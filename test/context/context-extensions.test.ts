@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentOutput } from '../../src/contracts/agent-output.js';
@@ -50,6 +52,27 @@ describe('createContextExtensions', () => {
     ]);
     const notice = events.find((event) => event.type === 'notice');
     expect(notice?.type === 'notice' && notice.message).toMatch(/2 skills skipped/);
+  });
+
+  it('tells the log of skipped skills too (a -p run has no client for the notice), once per load, and of a plan file set aside', async () => {
+    const warnings: string[] = [];
+    const [, skills, plans] = createContextExtensions({ config: configSchema.parse({}), index, warn: (message) => warnings.push(message) });
+    await skills.onSessionStart!(session(project), () => undefined);
+    await skills.systemPrompt!(turnContext({ cwd: project, intent: 'hello' }));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^2 skills in ${project} skipped: .*SKILL\\.md: `));
+
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-plan-aside-'));
+    try {
+      mkdirSync(join(cwd, '.plaited/plans'), { recursive: true });
+      writeFileSync(join(cwd, '.plaited/plans/ext-1.json'), '{ "nodes": ');
+      expect(await plans.systemPrompt!(turnContext({ sessionId: 'ext-1', cwd, intent: 'hello' }))).toBeUndefined();
+      expect(warnings[1]).toMatch(new RegExp(`^the plan file ${join(cwd, '.plaited/plans/ext-1.json')} could not be read \\(.*JSON.*\\): moved to .*ext-1\\.json\\.corrupt-\\d+; the session's plan starts afresh$`));
+      const aside = readdirSync(join(cwd, '.plaited/plans')).find((name) => name.startsWith('ext-1.json.corrupt-'));
+      expect(readFileSync(join(cwd, '.plaited/plans', aside!), 'utf8')).toBe('{ "nodes": ');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   it('offers read_skill and plan, puts the catalog in the prompt, and a /skill prompt gets its body', async () => {

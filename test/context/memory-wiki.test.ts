@@ -1,9 +1,10 @@
-import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryExtension } from '../../src/context/memory-extension.js';
 import { createMemoryTools } from '../../src/context/memory-tools.js';
-import { MemoryWiki } from '../../src/context/memory-wiki.js';
+import { MEMORY_PAGE_MAX_BYTES, MemoryWiki } from '../../src/context/memory-wiki.js';
 import type { Embedder } from '../../src/model/embedder.js';
 import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { copyFixture, FIXTURES, testEmbedder, testIndex, textOf, toolContext, turnContext } from './context-test-kit.js';
@@ -67,6 +68,44 @@ describe('MemoryWiki', () => {
       'dangling-edge:relationships.jsonl:3',
     ]);
     expect(await wiki.ensureSupportFiles()).toEqual(['log.md']);
+  });
+
+  it('a 3 GiB page is searched by its first MiB, the rest of memory still answers, and lint names it', async () => {
+    const { dir, cleanup } = await copyFixture('memory-wiki');
+    try {
+      const huge = join(dir, 'huge.md');
+      await writeFile(huge, '# Huge page\n\nThe zeppelin hangar rota lives here.\n');
+      // Sparse: 3 GiB of size and no disk. Read whole, it failed every search ("greater than 2 GiB").
+      await truncate(huge, 3 * 1024 ** 3);
+      const wiki = new MemoryWiki({ dir, index, namespace: 'memory:huge' });
+      expect((await wiki.search('zeppelin hangar rota'))[0]?.path).toBe('huge.md');
+      expect((await wiki.search('how do we roll back a broken deploy'))[0]?.path).toBe('deployment.md');
+      const pages = await wiki.pages();
+      expect(pages.find((page) => page.path === 'huge.md')?.text.length).toBeLessThanOrEqual(MEMORY_PAGE_MAX_BYTES);
+      expect((await wiki.get('huge.md', { lines: 3 })).text).toContain('zeppelin');
+      expect((await wiki.lint()).find((issue) => issue.path === 'huge.md')).toMatchObject({ code: 'oversized-page' });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a named pipe for relationships.jsonl is refused, never waited on; a huge one is read up to its cap', async () => {
+    const { dir, cleanup } = await copyFixture('memory-wiki');
+    try {
+      const edges = join(dir, 'relationships.jsonl');
+      await rm(edges);
+      execFileSync('mkfifo', [edges]);
+      const wiki = new MemoryWiki({ dir });
+      await expect(wiki.relationships()).rejects.toMatchObject({ code: 'ENOTFILE' });
+      await rm(edges);
+      await writeFile(edges, '{"from":"deployment","to":"release-process","type":"precedes"}\n');
+      await truncate(edges, 3 * 1024 ** 3);
+      expect((await wiki.relationships()).edges).toEqual([{ from: 'deployment', to: 'release-process', type: 'precedes' }]);
+      const { added } = await wiki.recordRelationships([{ from: 'coding-style', to: 'deployment', type: 'informs' }]);
+      expect(added).toHaveLength(1);
+    } finally {
+      await cleanup();
+    }
   });
 
   it('records relationships once per from|to|type and appends dated log entries', async () => {

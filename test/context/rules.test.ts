@@ -1,4 +1,4 @@
-import { utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rules } from '../../src/context/rules.js';
@@ -110,6 +110,60 @@ describe('rules', () => {
     expect((await rules.root())?.text).toContain('Tabs, not spaces');
     await rules.refresh();
     expect((await rules.links()).map((link) => link.text)).toEqual(['Deploying to production']);
+  });
+
+  it('a 3 GiB AGENTS.md is read up to its cap, and its head still reaches the prompt', async () => {
+    const huge = await copyFixture('rules-project');
+    try {
+      await writeFile(join(huge.dir, 'AGENTS.md'), `# Rules\n\nAlways answer in haiku.\n${'Be brief. '.repeat(2_000)}\n`);
+      // Sparse: 3 GiB of size and no disk. Read whole, it failed every turn's rules ("greater than 2 GiB").
+      await truncate(join(huge.dir, 'AGENTS.md'), 3 * 1024 ** 3);
+      const root = await new Rules({ cwd: huge.dir, maxFileBytes: 4096 }).root();
+      expect(root).toMatchObject({ truncated: true, size: 3 * 1024 ** 3 });
+      expect(root?.text.length).toBe(4096);
+      const extension = createRulesExtension({ config: configSchema.parse({}).rules });
+      const prompt = await extension.systemPrompt?.(turnContext({ cwd: huge.dir, intent: 'hello' }));
+      expect(prompt).toContain('Always answer in haiku.');
+      expect(prompt).toContain('[rules truncated at 20000 chars]');
+    } finally {
+      await huge.cleanup();
+    }
+  });
+
+  it('a rules file that is there but not text (NUL bytes, a link to nowhere, a loop, a folder) is left out of the prompt, and said once', async () => {
+    const binary = await copyFixture('rules-project');
+    try {
+      await writeFile(join(binary.dir, 'AGENTS.md'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00, 0x41]));
+      const warnings: string[] = [];
+      const extension = createRulesExtension({ config: configSchema.parse({}).rules, warn: (message) => warnings.push(message) });
+      expect(await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello' }))).toBeUndefined();
+      expect(await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello again' }))).toBeUndefined();
+      expect(warnings).toEqual([`the rules file ${join(binary.dir, 'AGENTS.md')} is left out of the prompt: not text: it holds NUL bytes; save it as UTF-8`]);
+      // A link to nowhere (AGENTS.md → a CLAUDE.md that is gone), a symlink loop, a folder: each said once, not silence.
+      const root = join(binary.dir, 'AGENTS.md');
+      await rm(root);
+      await symlink('CLAUDE.md', root);
+      await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello' }));
+      await rm(root);
+      await symlink('AGENTS.md', root);
+      await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello' }));
+      await rm(root);
+      // A link in it to a folder is ordinary markdown, not a rules file to warn about.
+      await mkdir(join(binary.dir, 'docs-folder'));
+      await writeFile(root, 'See [the docs](docs-folder/).\n');
+      await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'the docs' }));
+      await rm(root);
+      await mkdir(root);
+      await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello' }));
+      await extension.systemPrompt?.(turnContext({ cwd: binary.dir, intent: 'hello' }));
+      expect(warnings.slice(1)).toEqual([
+        `the rules file ${root} is left out of the prompt: a link to CLAUDE.md, which is not there`,
+        `the rules file ${root} is left out of the prompt: ELOOP: too many symbolic links encountered, stat '${root}'`,
+        `the rules file ${root} is left out of the prompt: a folder`,
+      ]);
+    } finally {
+      await binary.cleanup();
+    }
   });
 
   it('fits sections into the rules budget, cutting the last one', () => {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReadSkillTool } from '../../src/context/read-skill-tool.js';
@@ -82,6 +82,26 @@ describe('SkillCatalog', () => {
     expect(text).toContain(join(project, '.plaited/skills/pdf-forms/scripts/fill_form.py'));
     const reference = await tool.execute({ name: 'pdf-forms', path: 'references/ocr.md' }, toolContext({ cwd: project }));
     expect(textOf(reference)).toContain('tesseract');
+  });
+
+  it('read_skill reads a 3 GiB reference up to skills.maxFileBytes, saying it was cut', async () => {
+    const { dir, cleanup } = await tempDir('skill-huge-reference');
+    try {
+      const skill = join(dir, '.plaited/skills/huge-ref');
+      await mkdir(join(skill, 'references'), { recursive: true });
+      await writeFile(join(skill, 'SKILL.md'), '---\nname: huge-ref\ndescription: A skill with a huge reference\n---\n\nSee [the manual](references/manual.md).\n');
+      await writeFile(join(skill, 'references/manual.md'), '# The manual\n\nTurn the crank twice.\n');
+      // Sparse: 3 GiB of size and no disk. Read whole, it failed ("greater than 2 GiB").
+      await truncate(join(skill, 'references/manual.md'), 3 * 1024 ** 3);
+      const huge = await SkillCatalog.load({ cwd: dir, roots: ['.plaited/skills'], maxFileBytes: 4096 });
+      expect(huge.get('huge-ref')?.references.map((ref) => ref.text)).toEqual(['the manual']);
+      const read = await huge.read('huge-ref', 'references/manual.md');
+      expect(read.text).toContain('Turn the crank twice.');
+      expect(read.text.endsWith('[truncated at 4096 bytes]')).toBe(true);
+      expect(read.text.length).toBeLessThan(4200);
+    } finally {
+      await cleanup();
+    }
   });
 
   it('read_skill refuses names and paths outside the catalog', async () => {

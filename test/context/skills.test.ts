@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSkills } from '../../src/context/skills.js';
@@ -66,6 +67,36 @@ describe('loadSkills', () => {
     const { skills, diagnostics } = await loadSkills({ roots: ['skills'], cwd: temp.dir, maxFileBytes: 1_000 });
     expect(skills.map((skill) => skill.name).sort()).toEqual(['fine', 'other-name']);
     expect(diagnostics.map((d) => d.code).sort()).toEqual(['invalid-frontmatter', 'invalid-frontmatter', 'name-mismatch', 'oversized']);
+  });
+
+  it('a SKILL.md that is a symlink loads through it; a folder, a symlink loop or a named pipe in its place is a diagnostic, not silence (nor a hang)', async () => {
+    const temp = await tempDir('skills-odd');
+    cleanups.push(temp.cleanup);
+    for (const name of ['linked', 'folder', 'loop']) await mkdir(join(temp.dir, 'skills', name), { recursive: true });
+    await writeFile(join(temp.dir, 'linked.md'), '---\nname: linked\ndescription: Kept elsewhere, linked in.\n---\nbody');
+    await symlink(join(temp.dir, 'linked.md'), join(temp.dir, 'skills', 'linked', 'SKILL.md'));
+    await mkdir(join(temp.dir, 'skills', 'folder', 'SKILL.md'));
+    await symlink('SKILL.md', join(temp.dir, 'skills', 'loop', 'SKILL.md'));
+    await mkdir(join(temp.dir, 'skills', 'pipe'));
+    execFileSync('mkfifo', [join(temp.dir, 'skills', 'pipe', 'SKILL.md')]);
+    const { skills, diagnostics } = await loadSkills({ roots: ['skills'], cwd: temp.dir });
+    expect(skills.map((skill) => skill.name)).toEqual(['linked']);
+    expect(diagnostics.map((d) => [d.code, d.path, d.message.split(':')[1]?.trim()])).toEqual([
+      ['unreadable', join(temp.dir, 'skills', 'folder', 'SKILL.md'), 'EISDIR'],
+      ['unreadable', join(temp.dir, 'skills', 'loop', 'SKILL.md'), 'ELOOP'],
+      ['unreadable', join(temp.dir, 'skills', 'pipe', 'SKILL.md'), 'ENOTFILE'],
+    ]);
+  });
+
+  it('a SKILL.md saved as UTF-16 (with its byte order mark) loads like a UTF-8 one', async () => {
+    const temp = await tempDir('skills-utf16');
+    cleanups.push(temp.cleanup);
+    await mkdir(join(temp.dir, 'skills', 'wide'), { recursive: true });
+    const text = '---\nname: wide\ndescription: Saved by a Windows editor as Unicode.\n---\nbody';
+    await writeFile(join(temp.dir, 'skills', 'wide', 'SKILL.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const { skills, diagnostics } = await loadSkills({ roots: ['skills'], cwd: temp.dir });
+    expect(diagnostics).toEqual([]);
+    expect(skills.map((skill) => [skill.name, skill.description])).toEqual([['wide', 'Saved by a Windows editor as Unicode.']]);
   });
 
   it('treats missing roots as empty', async () => {

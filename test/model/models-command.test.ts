@@ -1,10 +1,11 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runModelsCommand } from '../../src/model/models-command.js';
 import { listCachedModels, resolveModelFile } from '../../src/model/model-files.js';
+import { acquireSharedModel } from '../../src/model/shared-llama.js';
 import { requireTestModel } from './test-models.js';
 
 const chatModel = requireTestModel('PLAITED_TEST_CHAT_MODEL');
@@ -41,6 +42,17 @@ describe('model files', () => {
     expect(await listCachedModels({ cacheDir: join(dir, 'absent') })).toEqual([]);
   });
 
+  it('a GGUF file cut short (an interrupted download) fails to load naming the fix, and stays where it is', async () => {
+    const dir = tempDir();
+    const cut = join(dir, 'cut.gguf');
+    writeFileSync(cut, readFileSync(chatModel).subarray(0, 800_000));
+    await expect(acquireSharedModel(cut)).rejects.toMatchObject({
+      code: 'model_load_failed',
+      message: expect.stringContaining('If the file is damaged or cut short (an interrupted download), move it aside and fetch it again (plaited-agent models pull SPEC)'),
+    });
+    expect(readFileSync(cut).length).toBe(800_000);
+  });
+
   it('fails offline with the URI that was tried and how to use a local file', async () => {
     const dir = tempDir();
     await expect(resolveModelFile('hf:example-org/missing-GGUF:Q8_0', { cacheDir: dir, download: false })).rejects.toMatchObject({
@@ -65,6 +77,22 @@ describe('runModelsCommand', () => {
     const empty = io();
     expect(await runModelsCommand(['list', '--cache-dir', join(dir, 'none')], empty.io)).toBe(0);
     expect(empty.out()).toMatch(/No models cached/);
+  });
+
+  it('lists the rest past a symlink loop (named on stderr), and a cache that is not a folder is an error naming the fix, not a stack trace', async () => {
+    const dir = tempDir();
+    symlinkSync(chatModel, join(dir, 'tiny.gguf'));
+    symlinkSync('loop.gguf', join(dir, 'loop.gguf'));
+    const looped = io();
+    expect(await runModelsCommand(['list', '--cache-dir', dir], looped.io)).toBe(0);
+    expect(looped.out()).toContain('tiny.gguf');
+    expect(looped.err()).toMatch(new RegExp(`^skipped ${join(dir, 'loop.gguf')}: ELOOP`));
+
+    const notAFolder = join(dir, 'a-file');
+    writeFileSync(notAFolder, 'x');
+    const refused = io();
+    expect(await runModelsCommand(['list', '--cache-dir', notAFolder], refused.io)).toBe(1);
+    expect(refused.err()).toMatch(new RegExp(`^The model cache ${notAFolder} cannot be listed \\(ENOTDIR.*\\): make it a folder you can read, or use another \\(--cache-dir, PLAITED_MODELS_DIR\\)\\.\\n$`));
   });
 
   it('pull resolves a local file (with or without the llama-cpp: prefix) and prints its path', async () => {

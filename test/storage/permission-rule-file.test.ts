@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,10 +29,22 @@ describe('the project rules file', () => {
     mkdirSync(dirname(store.location(cwd)), { recursive: true });
     writeFileSync(store.location(cwd), '{ "rules": [ { "rule": "bash(rm:*)", "effect": "deny" }');
     expect(() => store.list(cwd)).toThrow(expect.objectContaining({ code: 'rules_unreadable', path: store.location(cwd) }));
+    // A named pipe in its place (read on every call that asks) is refused at once, never waited on.
+    const piped = tempProject();
+    mkdirSync(dirname(store.location(piped)), { recursive: true });
+    execFileSync('mkfifo', [store.location(piped)]);
+    expect(() => store.list(piped)).toThrow(expect.objectContaining({ code: 'rules_unreadable', message: expect.stringContaining('ENOTFILE') }));
+    // The fix named keeps the rules: never "delete the file".
+    expect(() => store.list(cwd)).toThrow(`Fix it, or move it aside (mv "${store.location(cwd)}" "${store.location(cwd)}.damaged")`);
 
     const agent = makeAgent(scriptedModel([{ toolCalls: [{ name: 'bash', input: { command: 'rm -f x' } }] }, { text: 'ok' }]), { tools: { allow: ['bash'] } }, { permissionRules: store });
     const session = await agent.sessions.create({ cwd });
     expect(asked(await collect(agent, session.sessionId, 'go', () => 'reject-once'))).toBe(1);
+    // An "always" answer meanwhile is not written over the damaged file (its other rules would be lost).
+    const always = makeAgent(scriptedModel([{ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, { text: 'ok' }]), {}, { permissionRules: store });
+    const second = await always.sessions.create({ cwd });
+    expect(asked(await collect(always, second.sessionId, 'go', () => 'allow-always'))).toBe(1);
+    expect(readFileSync(store.location(cwd), 'utf8')).toBe('{ "rules": [ { "rule": "bash(rm:*)", "effect": "deny" }');
   });
 
   it('a rule that cannot be saved holds for the session, and a warning says so', async () => {

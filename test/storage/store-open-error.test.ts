@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { A2aTaskStore } from '../../src/storage/a2a-task-store.js';
 import { SessionStore } from '../../src/storage/session-store.js';
+import { ensureStateFolder } from '../../src/storage/state-folder.js';
 import { StorageError } from '../../src/storage/storage-error.js';
 import { storageWriteError } from '../../src/storage/storage-write-error.js';
 
@@ -79,6 +80,17 @@ describe('a store file that cannot be opened names its cause and fix, and is lef
     } finally {
       reopened.close();
     }
+  });
+
+  it('a file where the state folder should be is named as such (not "a folder you can write"), and left as it is', () => {
+    const project = join(dir, 'state-is-a-file');
+    mkdirSync(join(project, '.plaited'), { recursive: true });
+    writeFileSync(join(project, '.plaited', 'state'), 'mine');
+    const state = join(project, '.plaited', 'state');
+    expect(() => ensureStateFolder(project)).toThrow(
+      `${state}, where plaited-agent keeps this project's sessions, is a file, not a folder: move it aside (mv "${state}" "${state}.moved") and start again`,
+    );
+    expect(readFileSync(state, 'utf8')).toBe('mine');
   });
 
   it('a write that meets a damaged file says so, with the same fix', () => {

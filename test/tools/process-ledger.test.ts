@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,5 +62,14 @@ describe('ProcessLedger and reapRecordedProcesses', () => {
     expect(processStartTime(child.pid)).toBeDefined();
     process.kill(child.pid, 'SIGKILL');
     await child.exited;
+  });
+
+  it('a damaged ledger (garbage, a folder, a named pipe) is passed over and kept, and never waited on at start', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'plaited-ledger-')), 'processes');
+    mkdirSync(join(dir, 'folder.json'), { recursive: true });
+    writeFileSync(join(dir, 'garbage.json'), '\u0000\u0001 not json');
+    execFileSync('mkfifo', [join(dir, 'pipe.json')]);
+    expect(reapRecordedProcesses(dir)).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['folder.json', 'garbage.json', 'pipe.json']);
   });
 });
