@@ -53,12 +53,19 @@ export function startAcpV2Cli(options: StartV2Options): AcpV2Cli {
     },
   });
   onLines(child.stdout, (line) => {
+    let message: v2.AnyMessage;
     try {
-      const message = JSON.parse(line) as v2.AnyMessage;
-      validator.check('agent', message as never);
-      push(message);
+      message = JSON.parse(line) as v2.AnyMessage;
     } catch {
       validator.errors.push(`agent wrote a non-JSON line to stdout: ${line.slice(0, 200)}`);
+      return;
+    }
+    validator.check('agent', message as never);
+    try {
+      push(message);
+    } catch {
+      // The client stopped reading (its connection closed): a late update has no reader. It was
+      // reported as a non-JSON line, which it is not (a session's available commands, under load).
     }
   });
   child.stdout.on('end', () => end());
