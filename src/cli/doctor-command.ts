@@ -4,6 +4,7 @@ import { openEmbedder } from '../model/open-embedder.js';
 import { checkModel } from './check-model.js';
 import { checkPrograms } from './check-programs.js';
 import { checkStateStore } from './check-state-store.js';
+import { checkPostgresStore } from './check-postgres-store.js';
 import { doctorLine, type DoctorCheck } from './doctor-check.js';
 import { mcpServerStates } from './mcp-server-states.js';
 import { openProjectAgent } from './open-project-agent.js';
@@ -18,7 +19,8 @@ export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--mode
 
 Checks what the agent needs here: Node, rg, bwrap, socat, setpriv, the model (reachable, key
 accepted, model served), the embedder, each configured MCP server (starts, lists tools) and the
-state store (writable, schema version). One line each, ✓ or ✗ with the fix; exit 1 when any failed.
+state store (writable, schema version; the PostgreSQL of PLAITED_STORE or storage.url answers
+and its user may create the schema). One line each, ✓ or ✗ with the fix; exit 1 when any failed.
 `;
 
 interface Streams {
@@ -71,7 +73,7 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
       const ok = server.state === 'connected' || server.state === 'disabled';
       show({ name: `mcp ${server.id}`, ok, detail: ok ? `${server.state}, ${server.tools} tools` : `${server.state}${server.lastError ? `: ${server.lastError}` : ''}`, fix: `check mcp.servers "${server.id}" (command, url, auth) in the config` });
     }
-    show(checkStateStore(cwd, config.agent.stateDb));
+    show(config.storage.url === undefined ? checkStateStore(cwd, config.agent.stateDb) : await checkPostgresStore(agent, config.storage.url));
   } finally {
     await agent.stop().catch(() => undefined);
   }

@@ -15,6 +15,9 @@ export interface ProjectAgent {
 /** The project's config (as the server would load it) and the preset agent on it, for a one-shot subcommand. */
 export async function openProjectAgent(options: { cwd: string; configPath?: string; log: Log }): Promise<ProjectAgent> {
   const loaded = await loadConfig({ cwd: options.cwd, configPath: options.configPath });
-  const agent = createDefaultAgent({ config: loaded.config, log: options.log, projectDir: options.cwd });
-  return { agent, config: loaded.config, path: loaded.path, ...(loaded.untrusted ? { untrusted: loaded.untrusted.message } : {}) };
+  // The store the server would use: PLAITED_STORE over storage.url (replicas are given the variable).
+  const url = process.env.PLAITED_STORE || loaded.config.storage.url;
+  const config = url === undefined ? loaded.config : { ...loaded.config, storage: { ...loaded.config.storage, url } };
+  const agent = createDefaultAgent({ config, log: options.log, projectDir: options.cwd });
+  return { agent, config, path: loaded.path, ...(loaded.untrusted ? { untrusted: loaded.untrusted.message } : {}) };
 }

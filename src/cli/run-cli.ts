@@ -28,6 +28,7 @@ import { telemetryEnabled } from './telemetry-enabled.js';
 import { a2aOptions } from './a2a-options.js';
 import { replicaIdOption } from './replica-id-option.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
+import { checkStoreAtStart } from './check-store-at-start.js';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -142,6 +143,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ],
   });
   telemetry?.trace(agent);
+  if (config.storage.url !== undefined && !(await checkStoreAtStart(agent, log))) {
+    await agent.stop().catch(() => undefined);
+    return 2;
+  }
   const wrapped = await wrapAdapters(agent, chain, { args, config, configFile, log });
   if (wrapped === undefined) return 2;
   const { current, served } = wrapped;

@@ -18,8 +18,8 @@ export const SESSIONS_USAGE = `Usage: plaited-agent sessions list [--format text
        plaited-agent sessions export ID [--format markdown|json] [--output FILE]
        plaited-agent sessions delete ID
 
-The sessions of the project in the current folder (stored in .plaited/state/). ID may be any
-unique beginning of a session id.
+The sessions of the project in the current folder (stored in .plaited/state/, or in the
+PostgreSQL of PLAITED_STORE or storage.url). ID may be any unique beginning of a session id.
 
 Options:
   --format F      list: text (default) or json; export: markdown (default) or json

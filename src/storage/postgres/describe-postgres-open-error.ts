@@ -1,0 +1,48 @@
+import { errorMessage } from '../../errors/error-message.js';
+
+export interface PostgresOpenProblem {
+  /** What went wrong, in the server's or the socket's words (the URL's password already taken out by the caller). */
+  reason: string;
+  /** What the operator does about it. */
+  fix: string;
+  /**
+   * No retry fixes it (a refused password, a database that does not exist): a start stops. Else the
+   * server may only be starting (refused, unreachable, timed out): the replica serves and retries.
+   */
+  permanent: boolean;
+}
+
+const URL_SOURCES = 'the store URL (--store, PLAITED_STORE or storage.url)';
+
+/**
+ * Why PostgreSQL could not be opened, with the fix for that cause: a SQLSTATE (`28P01` …) from
+ * the server, or a socket code (`ECONNREFUSED` …) from the connection, on the error or, for a
+ * connection tried on several addresses, on the first of its `errors`.
+ */
+export function describePostgresOpenError(error: unknown, where: string): PostgresOpenProblem {
+  const reason = errorMessage(error);
+  switch (errorCode(error)) {
+    case '28P01':
+    case '28000':
+      return { reason, fix: `fix the user or password in ${URL_SOURCES}`, permanent: true };
+    case '3D000':
+      return { reason, fix: `create that database (createdb), or name an existing one in ${URL_SOURCES}`, permanent: true };
+    case '42501':
+      return { reason, fix: 'grant the user the right to create tables in the database (the schema is created at start), or use a user who has it', permanent: true };
+    case 'ENOTFOUND':
+      // Not permanent: a container's name resolves only once it exists (a replica may start first).
+      return { reason, fix: `fix the host name in ${URL_SOURCES}`, permanent: false };
+    case 'ECONNREFUSED':
+      return { reason, fix: `start PostgreSQL at ${where}, or fix the host and port in ${URL_SOURCES}`, permanent: false };
+    default:
+      return { reason, fix: `check ${URL_SOURCES} and that PostgreSQL answers at ${where}`, permanent: false };
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const first = (error as { errors?: unknown }).errors;
+  return Array.isArray(first) ? errorCode(first[0]) : undefined;
+}
