@@ -15,7 +15,7 @@ export interface NetworkAuthOptions {
   noAuth?: boolean;
   /** Bind host. */
   host: string;
-  /** Where a generated token is announced (stderr). */
+  /** Where a generated token is announced; default: stderr. */
   log?: (message: string) => void;
   /** Extra principals, each with its own token (config `server.auth.principals`): they see only their own sessions. */
   principals?: Readonly<Record<string, string>>;
@@ -54,7 +54,9 @@ export function createNetworkAuth(options: NetworkAuthOptions): NetworkAuth {
   let token = options.token;
   if (token === undefined || token === '') {
     token = randomBytes(32).toString('base64url');
-    options.log?.(`network auth token (generated): ${token}  (clients send "Authorization: Bearer <token>"; set your own with --auth-token-file or PLAITED_AUTH_TOKEN)`);
+    // Said even when no log was given (a face served from a program): a token nobody is told opens nothing.
+    const announce = options.log ?? ((message: string) => process.stderr.write(`[plaited-agent] ${message}\n`));
+    announce(`network auth token (generated): ${token}  (clients send "Authorization: Bearer <token>"; set your own with --auth-token-file or PLAITED_AUTH_TOKEN)`);
   }
   const entries: Array<{ principal: string; digest: Buffer }> = [{ principal: LOCAL_PRINCIPAL, digest: checkedDigest(LOCAL_PRINCIPAL, token) }];
   for (const [principal, secret] of Object.entries(options.principals ?? {})) {
