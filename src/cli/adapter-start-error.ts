@@ -27,8 +27,8 @@ export function adapterStartFailure(adapter: string, error: unknown): PlaitedErr
 }
 
 function isListenError(error: unknown): boolean {
-  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
-  return (code === 'EADDRINUSE' || code === 'EACCES') && port !== undefined;
+  const { code, port, address } = (error ?? {}) as { code?: unknown; port?: unknown; address?: unknown };
+  return ((code === 'EADDRINUSE' || code === 'EACCES') && port !== undefined) || (code === 'EADDRNOTAVAIL' && address !== undefined);
 }
 
 function reason(adapter: string, cause: unknown): string {
@@ -37,5 +37,14 @@ function reason(adapter: string, cause: unknown): string {
   const other = BUILT_IN.has(adapter) ? `--port N (or adapters.${adapter}.port)` : '--port N';
   if (code === 'EADDRINUSE') return `${where} is already in use (another plaited-agent, or another server, listens there): stop it, or pick another port with ${other}`;
   if (code === 'EACCES' && port !== undefined) return `not allowed to listen on ${where} (ports below 1024 need privileges): pick another port with ${other}`;
+  if (code === 'EADDRNOTAVAIL') {
+    return `cannot listen on ${String(address)}: it is not an address of this machine; pick one it has with --host (or adapters.${BUILT_IN.has(adapter) ? adapter : '<name>'}.host), or 0.0.0.0 for all`;
+  }
   return `did not start: ${errorMessage(cause)}`;
+}
+
+/** A serving adapter whose `closed` rejected: named like a failed start, without the stack of an operator's mistake. */
+export function adapterStopMessage(adapter: string, error: unknown): string {
+  const name = BUILT_IN.has(adapter) ? adapter : resolve(adapter);
+  return `adapter ${name} stopped: ${PlaitedError.isInstance(error) ? error.message : errorMessage(error)}`;
 }

@@ -89,6 +89,14 @@ describe('CLI conventions', () => {
     }
   });
 
+  it('a --host this machine does not have: the address, and the fix (--host)', () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+    const result = run(['--transport', 'http', '--host', '192.0.2.1', '--port', '0'], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('adapter acp: cannot listen on 192.0.2.1: it is not an address of this machine; pick one it has with --host');
+  });
+
   it('a mistyped command names the command meant', () => {
     const result = run(['sesions', 'list']);
     expect(result.status).toBe(2);
