@@ -21,7 +21,7 @@ import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
-import { adapterStartFailure } from './adapter-start-error.js';
+import { adapterStartFailure, adapterStopMessage } from './adapter-start-error.js';
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
@@ -169,6 +169,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 }
 
 type Served = { closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void };
+/** Which adapter (its name or file) serves each face, for a message when its `closed` rejects. */
+const servedBy = new WeakMap<Served, string>();
 
 /**
  * Adapters compose left to right: one that returns an agent (sandbox) wraps it for the next, one
@@ -190,7 +192,10 @@ async function wrapAdapters(
     for (const [index, adapter] of adapters.entries()) {
       const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name));
       if (isAgent(result)) current = result;
-      else if (result && typeof result === 'object' && 'closed' in result) served.push(result as Served);
+      else if (result && typeof result === 'object' && 'closed' in result) {
+        served.push(result as Served);
+        servedBy.set(result as Served, names[index]!);
+      }
     }
   } catch (error) {
     process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
@@ -225,9 +230,12 @@ async function serveUntilClosed(agent: Agent, served: Served[], config: PlaitedC
     void (network ? drain(agent, served, config.server.shutdownGraceMs, log) : stop(143));
   });
   process.once('SIGINT', () => void stop(130));
-  await Promise.race(served.map((server) => server.closed));
+  // A face whose `closed` rejects (a custom adapter's lost socket) is named, and the process exits 1.
+  const failure = await Promise.race(served.map((server) => server.closed.then(() => undefined, (error: unknown) => adapterStopMessage(servedBy.get(server) ?? 'adapter', error))));
   await agent.stop().catch(() => undefined);
-  return 0;
+  if (failure === undefined) return 0;
+  process.stderr.write(`plaited-agent: ${failure}\n`);
+  return 1;
 }
 
 /**

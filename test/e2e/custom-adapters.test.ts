@@ -174,6 +174,15 @@ describe('custom adapters: broken modules exit with a message naming the file an
     });
   }
 
+  it('a served face whose closed rejects: exit 1 naming the file and the cause, no stack', () => {
+    requireBuiltCli();
+    const file = join(BROKEN, 'closed-rejects.ts');
+    const run = spawnSync(process.execPath, [CLI, '--adapter', file], { cwd: project(), encoding: 'utf8', timeout: 30_000, input: '' });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`plaited-agent: adapter ${file} stopped: closed fixture lost its socket on purpose`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('a syntax error', () => {
     requireBuiltCli();
     const cwd = project();
