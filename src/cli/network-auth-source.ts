@@ -18,8 +18,10 @@ export function networkAuthSource(
   announce: (message: string) => void,
 ): (host: string) => NetworkAuth {
   let token = args.token ?? (env.PLAITED_AUTH_TOKEN || undefined) ?? config.server.auth.token;
+  // Named when the token is refused, so the operator knows which one to replace.
+  const tokenSource = args.token !== undefined ? '--auth-token-file (or --auth-token)' : env.PLAITED_AUTH_TOKEN ? 'PLAITED_AUTH_TOKEN' : 'config server.auth.token';
   return (host) => {
-    const auth = createNetworkAuth({ host, token, noAuth: args.noAuth, principals: config.server.auth.principals, log: announce });
+    const auth = createNetworkAuth({ host, token, tokenSource, noAuth: args.noAuth, principals: config.server.auth.principals, log: announce });
     token ??= auth.token;
     return auth;
   };
