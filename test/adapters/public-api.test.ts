@@ -95,4 +95,38 @@ describe('the public entry (src/index.ts)', () => {
     input.end();
     await server.closed;
   });
+
+  it("mcpAdapter over HTTP from a program: its config's server.auth.token opens it; given none, the token it generates is announced on stderr", async () => {
+    const agent = makeAgent(scriptedModel([]));
+    const initialize = (url: string, token: string | undefined) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+    const token = 'library-config-token-0123456789';
+    const configured = await mcpAdapter.wrap(agent, { transport: 'http', port: 0, config: { server: { auth: { token } } } });
+    try {
+      expect((await initialize(String(configured.url), token)).status).toBe(200);
+    } finally {
+      await configured.close?.();
+    }
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+    let bare: Awaited<ReturnType<typeof mcpAdapter.wrap>>;
+    try {
+      bare = await mcpAdapter.wrap(agent, { transport: 'http', port: 0 });
+    } finally {
+      process.stderr.write = write;
+    }
+    try {
+      const announced = /network auth token \(generated\): (\S+)/.exec(written.join(''))?.[1];
+      expect(announced).toBeDefined();
+      expect((await initialize(String(bare.url), announced)).status).toBe(200);
+    } finally {
+      await bare.close?.();
+      await agent.stop();
+    }
+  });
 });
