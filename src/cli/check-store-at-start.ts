@@ -6,17 +6,17 @@ import type { Log } from './stderr-log.js';
 /**
  * A PostgreSQL store is opened at start, so an operator hears of it then, not at the first
  * session or `/readyz` probe. A cause no retry fixes (a refused password, a missing database)
- * stops the start: `false`, said on stderr. Any other (the server refuses connections, may
+ * stops the start: `false`, said through `fatal`. Any other (the server refuses connections, may
  * still be starting) is logged at `error` and the agent goes on: `/readyz` answers 503 and
  * each session request tries the store again.
  */
-export async function checkStoreAtStart(agent: Agent, log: Log): Promise<boolean> {
+export async function checkStoreAtStart(agent: Agent, log: Log, fatal: (message: string) => void): Promise<boolean> {
   try {
     await agent.ready?.();
     return true;
   } catch (error) {
     if (StorageError.isInstance(error) && error.permanent) {
-      process.stderr.write(`plaited-agent: ${error.message}\n`);
+      fatal(error.message);
       return false;
     }
     log('error', `${errorMessage(error)} (serving anyway: /readyz answers 503 and sessions are refused until the store answers; each request tries it again)`);

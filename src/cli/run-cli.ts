@@ -86,7 +86,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     untrusted = loaded.untrusted?.message;
     shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
   } catch (error) {
-    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    log.fatal((error as Error).message);
     return 2;
   }
   // Inside the whole-agent sandbox the outer process already said it.
@@ -143,7 +143,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ],
   });
   telemetry?.trace(agent);
-  if (config.storage.url !== undefined && !(await checkStoreAtStart(agent, log))) {
+  if (config.storage.url !== undefined && !(await checkStoreAtStart(agent, log, log.fatal))) {
     await agent.stop().catch(() => undefined);
     return 2;
   }
@@ -198,7 +198,7 @@ async function wrapAdapters(
       }
     }
   } catch (error) {
-    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    log.fatal((error as Error).message);
     await agent.stop();
     return undefined;
   }
@@ -234,7 +234,7 @@ async function serveUntilClosed(agent: Agent, served: Served[], config: PlaitedC
   const failure = await Promise.race(served.map((server) => server.closed.then(() => undefined, (error: unknown) => adapterStopMessage(servedBy.get(server) ?? 'adapter', error))));
   await agent.stop().catch(() => undefined);
   if (failure === undefined) return 0;
-  process.stderr.write(`plaited-agent: ${failure}\n`);
+  log.fatal(failure);
   return 1;
 }
 
