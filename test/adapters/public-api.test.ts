@@ -89,9 +89,11 @@ describe('the public entry (src/index.ts)', () => {
     const server = await acpAdapter.wrap(agent, { input, output });
     const lines = createInterface({ input: output })[Symbol.asyncIterator]();
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
-    const reply = JSON.parse(String((await lines.next()).value)) as { id: number; result?: { protocolVersion: number } };
+    const reply = JSON.parse(String((await lines.next()).value)) as { id: number; result?: { protocolVersion: number; agentInfo?: { version: string } } };
     expect(reply.id).toBe(1);
     expect(reply.result?.protocolVersion).toBe(1);
+    // Served from a program (no version option): the package's own version, not 0.0.0.
+    expect(reply.result?.agentInfo?.version).toBe((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version);
     input.end();
     await server.closed;
   });
