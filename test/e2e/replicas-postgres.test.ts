@@ -96,11 +96,13 @@ describe('what an operator gets wrong about the store, told at start', () => {
     expect(doctor.stdout).not.toContain('state.db');
   });
 
-  it('a server that refuses connections: logged at start, and the replica serves with /readyz 503', async () => {
+  it('a server that refuses connections: logged at start, and the replica serves with /readyz 503; a replica without a token is told to share one', async () => {
     const cwd = replicaFolder();
     const refused = `postgres://postgres@127.0.0.1:${await closedPort()}/agent`;
-    const cli = await startHttpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', model.url], urlPattern: URL_LINE, env: { PLAITED_STORE: refused } });
+    // Started with no token, as a replica should not be: it says so (a generated token differs per replica).
+    const cli = await startHttpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', model.url], urlPattern: URL_LINE, env: { PLAITED_STORE: refused, PLAITED_AUTH_TOKEN: undefined } });
     try {
+      expect(cli.stderr()).toContain('this replica generated its own token, but it shares a PostgreSQL store with others: give every replica the same PLAITED_AUTH_TOKEN');
       // The log redacts the configured URL whole; the address is named in the fix.
       expect(cli.stderr()).toMatch(/error: cannot open session store .*ECONNREFUSED.*; start PostgreSQL at 127\.0\.0\.1:\d+, or fix the host and port/);
       const ready = await fetch(`${origin(cli)}/readyz`);
