@@ -48,3 +48,12 @@ export function adapterStopMessage(adapter: string, error: unknown): string {
   const name = BUILT_IN.has(adapter) ? adapter : resolve(adapter);
   return `adapter ${name} stopped: ${PlaitedError.isInstance(error) ? error.message : errorMessage(error)}`;
 }
+
+/** A `wrap` that resolved to neither an agent nor `{ closed: Promise }`: named, with what it must return. */
+export function adapterResultError(adapter: string, result: unknown): AdapterStartError {
+  const got = result === null || typeof result !== 'object' ? String(result) : 'closed' in result ? 'an object whose closed is not a promise' : 'an object without closed';
+  return new AdapterStartError(
+    adapter,
+    new Error(`wrap resolved to ${got}; resolve to { closed: Promise } (a face it serves; the CLI exits when it settles) or to an agent (wrapped for the next adapter)`),
+  );
+}

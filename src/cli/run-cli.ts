@@ -21,7 +21,7 @@ import { checkModelSpec } from '../model/check-model-spec.js';
 import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
-import { adapterStartFailure, adapterStopMessage } from './adapter-start-error.js';
+import { adapterResultError, adapterStartFailure, adapterStopMessage } from './adapter-start-error.js';
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
@@ -192,10 +192,10 @@ async function wrapAdapters(
     for (const [index, adapter] of adapters.entries()) {
       const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name));
       if (isAgent(result)) current = result;
-      else if (result && typeof result === 'object' && 'closed' in result) {
-        served.push(result as Served);
-        servedBy.set(result as Served, names[index]!);
-      }
+      else if (isServed(result)) {
+        served.push(result);
+        servedBy.set(result, names[index]!);
+      } else throw adapterResultError(names[index]!, result);
     }
   } catch (error) {
     log.fatal((error as Error).message);
@@ -283,6 +283,11 @@ function checkAdapterSections(config: PlaitedConfig, file: string | null, adapte
     throw new ConfigError('invalid_config', formatInvalid(file, misspelled), { file, issues: misspelled });
   }
   for (const issue of issues) log('warn', `config ${issue.path}: ${issue.message}`);
+}
+
+/** What a serving adapter resolves to: `closed` must be a promise (the CLI waits on it). */
+function isServed(value: unknown): value is Served {
+  return typeof value === 'object' && value !== null && typeof (value as { closed?: { then?: unknown } }).closed?.then === 'function';
 }
 
 function isAgent(value: unknown): value is Agent {

@@ -162,6 +162,7 @@ describe('custom adapters: broken modules exit with a message naming the file an
     ['throws while loading', join(BROKEN, 'throws.ts'), /threw while loading: adapter fixture exploded on purpose/],
     ['missing file', join(BROKEN, 'does-not-exist.ts'), /file not found/],
     ['throws in wrap', join(BROKEN, 'throws-in-wrap.ts'), /did not start: wrap fixture exploded on purpose/],
+    ['wrap resolves to nothing', join(BROKEN, 'returns-nothing.ts'), /did not start: wrap resolved to undefined; resolve to \{ closed: Promise \}/],
   ];
   for (const [name, file, message] of cases) {
     it(name, () => {
