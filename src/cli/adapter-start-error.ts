@@ -11,8 +11,9 @@ const BUILT_IN = new Set(['acp', 'mcp', 'a2a', 'sandbox']);
 export class AdapterStartError extends PlaitedError<'adapter_start_failed'> {
   override readonly name = 'AdapterStartError';
 
-  constructor(adapter: string, cause: unknown) {
-    super('adapter_start_failed', `adapter ${BUILT_IN.has(adapter) ? adapter : resolve(adapter)}: ${reason(adapter, cause)}`, { cause });
+  /** `portFlag: false`: `--port` is another face's in this run (A2A beside `--transport http`), so the fix names the config key alone. */
+  constructor(adapter: string, cause: unknown, portFlag = true) {
+    super('adapter_start_failed', `adapter ${BUILT_IN.has(adapter) ? adapter : resolve(adapter)}: ${reason(adapter, cause, portFlag)}`, { cause });
   }
 }
 
@@ -20,9 +21,9 @@ export class AdapterStartError extends PlaitedError<'adapter_start_failed'> {
  * What to throw when `adapter`'s wrap failed with `error`: a face's own typed error as it is,
  * unless what failed is its address (that one gets the fix); anything else named by its adapter.
  */
-export function adapterStartFailure(adapter: string, error: unknown): PlaitedError {
+export function adapterStartFailure(adapter: string, error: unknown, portFlag = true): PlaitedError {
   const listen = PlaitedError.isInstance(error) ? error.cause : error;
-  if (isListenError(listen)) return new AdapterStartError(adapter, listen);
+  if (isListenError(listen)) return new AdapterStartError(adapter, listen, portFlag);
   return PlaitedError.isInstance(error) ? error : new AdapterStartError(adapter, error);
 }
 
@@ -31,10 +32,10 @@ function isListenError(error: unknown): boolean {
   return ((code === 'EADDRINUSE' || code === 'EACCES') && port !== undefined) || (code === 'EADDRNOTAVAIL' && address !== undefined);
 }
 
-function reason(adapter: string, cause: unknown): string {
+function reason(adapter: string, cause: unknown, portFlag: boolean): string {
   const { code, address, port } = (cause ?? {}) as { code?: unknown; address?: unknown; port?: unknown };
   const where = `${String(address)}:${String(port)}`;
-  const other = BUILT_IN.has(adapter) ? `--port N (or adapters.${adapter}.port)` : '--port N';
+  const other = !portFlag ? `adapters.${adapter}.port in the config (--port is the other face's here)` : BUILT_IN.has(adapter) ? `--port N (or adapters.${adapter}.port)` : '--port N';
   if (code === 'EADDRINUSE') return `${where} is already in use (another plaited-agent, or another server, listens there): stop it, or pick another port with ${other}`;
   if (code === 'EACCES' && port !== undefined) return `not allowed to listen on ${where} (ports below 1024 need privileges): pick another port with ${other}`;
   if (code === 'EADDRNOTAVAIL') {

@@ -190,7 +190,9 @@ async function wrapAdapters(
     for (const name of names) adapters.push(await resolveAdapter(name));
     checkAdapterSections(config, configFile, adapters, log);
     for (const [index, adapter] of adapters.entries()) {
-      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name));
+      // A2A beside --transport http listens where its config says: --port is the other face's.
+      const portFlag = !(names[index] === 'a2a' && args.transport === 'http');
+      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name), portFlag);
       if (isAgent(result)) current = result;
       else if (isServed(result)) {
         served.push(result);
@@ -206,11 +208,11 @@ async function wrapAdapters(
 }
 
 /** `adapter.wrap`, whose failure (a taken port, a custom adapter's own error) names the adapter. */
-async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown): Promise<unknown> {
+async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown, portFlag: boolean): Promise<unknown> {
   try {
     return await adapter.wrap(agent, options);
   } catch (error) {
-    throw adapterStartFailure(name, error);
+    throw adapterStartFailure(name, error, portFlag);
   }
 }
 
