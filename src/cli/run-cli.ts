@@ -30,6 +30,13 @@ import { replicaIdOption } from './replica-id-option.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
 import { checkStoreAtStart } from './check-store-at-start.js';
 
+/**
+ * The sandbox's network namespace has no route to a database (its proxies carry HTTP for allowed
+ * domains only): said at start, instead of a store that never opens.
+ */
+const SANDBOXED_STORE =
+  'the whole-agent sandbox (--adapter sandbox, adapters.sandbox.enabled) cannot reach the PostgreSQL store of --store / PLAITED_STORE / storage.url: it has no network of its own. Sandbox each command instead (adapters.sandbox.commands: true, the agent outside), or leave the store unset for SQLite';
+
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
   let args: CliArgs;
@@ -100,6 +107,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const wholeAgent = requested.includes('sandbox') || config.adapters.sandbox.enabled;
   const insideSandbox = process.env.PLAITED_SANDBOXED === '1';
   if (wholeAgent && !insideSandbox) {
+    if (config.storage.url !== undefined) {
+      log.fatal(SANDBOXED_STORE);
+      return 2;
+    }
     // The agent re-runs itself under the sandbox; this process only pipes the protocol through.
     const { runSandboxed } = await import('../adapters/sandbox/sandbox-adapter.js');
     // The A2A face listens from outside the sandbox's network namespace (see inherited-listener.ts).

@@ -97,6 +97,14 @@ describe('CLI conventions', () => {
     expect(result.stderr).toContain('adapter acp: cannot listen on 192.0.2.1: it is not an address of this machine; pick one it has with --host');
   });
 
+  it('the whole-agent sandbox with a PostgreSQL store: refused at once (it has no network to reach it), naming the way that works', () => {
+    const result = run(['--adapter', 'sandbox', '--adapter', 'a2a', '--port', '0', '--store', 'postgres://agent@127.0.0.1:5432/agent'], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('the whole-agent sandbox (--adapter sandbox, adapters.sandbox.enabled) cannot reach the PostgreSQL store');
+    expect(result.stderr).toContain('adapters.sandbox.commands: true');
+  });
+
   it('a mistyped command names the command meant', () => {
     const result = run(['sesions', 'list']);
     expect(result.status).toBe(2);
