@@ -19,7 +19,8 @@ const URL_SOURCES = 'the store URL (--store, PLAITED_STORE or storage.url)';
  * the server, or a socket code (`ECONNREFUSED` …) from the connection, on the error or, for a
  * connection tried on several addresses, on the first of its `errors`.
  */
-export function describePostgresOpenError(error: unknown, where: string): PostgresOpenProblem {
+export function describePostgresOpenError(error: unknown, url: string): PostgresOpenProblem {
+  const { where, user, database } = urlParts(url);
   const reason = errorMessage(error);
   switch (errorCode(error)) {
     case '28P01':
@@ -28,7 +29,11 @@ export function describePostgresOpenError(error: unknown, where: string): Postgr
     case '3D000':
       return { reason, fix: `create that database (createdb), or name an existing one in ${URL_SOURCES}`, permanent: true };
     case '42501':
-      return { reason, fix: 'grant the user the right to create tables in the database (the schema is created at start), or use a user who has it', permanent: true };
+      return {
+        reason,
+        fix: `the schema is created at start: as the database's owner, GRANT CREATE ON SCHEMA public TO ${user} (or ALTER DATABASE ${database} OWNER TO ${user}), or use a user who may create tables`,
+        permanent: true,
+      };
     case 'ENOTFOUND':
       // Not permanent: a container's name resolves only once it exists (a replica may start first).
       return { reason, fix: `fix the host name in ${URL_SOURCES}`, permanent: false };
@@ -45,4 +50,15 @@ function errorCode(error: unknown): string | undefined {
   if (typeof code === 'string') return code;
   const first = (error as { errors?: unknown }).errors;
   return Array.isArray(first) ? errorCode(first[0]) : undefined;
+}
+
+/** `host:port`, the user and the database of a store URL, for a fix (never its password). */
+function urlParts(url: string): { where: string; user: string; database: string } {
+  try {
+    const parsed = new URL(url);
+    const user = decodeURIComponent(parsed.username) || 'the user';
+    return { where: `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}`, user, database: decodeURIComponent(parsed.pathname.slice(1)) || user };
+  } catch {
+    return { where: "the URL's host", user: 'the user', database: 'the database' };
+  }
 }

@@ -56,7 +56,7 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (StorageError.isInstance(error)) throw error;
-    const problem = describePostgresOpenError(error, serverAddress(url));
+    const problem = describePostgresOpenError(error, url);
     throw new StorageError('open_failed', `cannot open session store ${location}: ${problem.reason.replaceAll(url, location)}; ${problem.fix}`, {
       path: location,
       cause: error,
@@ -68,12 +68,3 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
   return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options, listener), listener);
 }
 
-/** `host:port` of a store URL, for a message (never its user or password). */
-function serverAddress(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}`;
-  } catch {
-    return 'the URL\'s host';
-  }
-}
