@@ -83,16 +83,18 @@ describe('what an operator gets wrong about the store, told at start', () => {
   const missing = () => store.replace(/\/[^/]+$/, '/no_such_db');
   const noStack = /\n\s+at /;
 
-  it('a database that does not exist stops the start (exit 2), naming it and the fix; doctor says the same', async () => {
+  it('a user the server does not know stops the start (exit 2), naming the fix; doctor names a database that does not exist', async () => {
     const cwd = replicaFolder();
     writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: requireTestModel('PLAITED_TEST_EMBED_MODEL'), threads: 1 } }));
-    const start = await runCliOnce(['--transport', 'http', '--port', '0', '--model', 'openai-compatible:scripted', '--base-url', model.url], { cwd, env: { PLAITED_STORE: missing() } });
+    const unknownUser = store.replace('postgres@', 'nobody_here@');
+    const start = await runCliOnce(['--transport', 'http', '--port', '0', '--model', 'openai-compatible:scripted', '--base-url', model.url], { cwd, env: { PLAITED_STORE: unknownUser } });
     expect(start.status).toBe(2);
-    expect(start.stderr).toMatch(/cannot open session store postgres:\/\/postgres@127\.0\.0\.1:\d+\/no_such_db: database "no_such_db" does not exist; create that database/);
+    expect(start.stderr).toMatch(/cannot open session store postgres:\/\/nobody_here@127\.0\.0\.1:\d+\/\w+: role "nobody_here" does not exist; fix the user or password in the store URL/);
     expect(start.stderr).not.toMatch(noStack);
     expect(start.stderr).not.toContain('ACP over HTTP at');
+    // A missing database is not fatal at start (it may be created after the replicas: see a2a-replicas-postgres), but doctor names it.
     const doctor = await runCliOnce(['doctor', '--model', 'openai-compatible:scripted', '--base-url', model.url], { cwd, env: { PLAITED_STORE: missing() } });
-    expect(doctor.stdout).toMatch(/✗ state store: cannot open session store \S+\/no_such_db: database "no_such_db" does not exist/);
+    expect(doctor.stdout).toMatch(/✗ state store: cannot open session store \S+\/no_such_db: database "no_such_db" does not exist; create that database/);
     expect(doctor.stdout).not.toContain('state.db');
   });
 

@@ -6,8 +6,9 @@ export interface PostgresOpenProblem {
   /** What the operator does about it. */
   fix: string;
   /**
-   * No retry fixes it (a refused password, a database that does not exist): a start stops. Else the
-   * server may only be starting (refused, unreachable, timed out): the replica serves and retries.
+   * No retry fixes it (a refused user or password, a user who may not create the schema): a start
+   * stops. Else it may only be early (the server starting, the database not created yet): the
+   * replica serves and retries.
    */
   permanent: boolean;
 }
@@ -27,7 +28,8 @@ export function describePostgresOpenError(error: unknown, url: string): Postgres
     case '28000':
       return { reason, fix: `fix the user or password in ${URL_SOURCES}`, permanent: true };
     case '3D000':
-      return { reason, fix: `create that database (createdb), or name an existing one in ${URL_SOURCES}`, permanent: true };
+      // Not permanent: a deployment may create the database after its replicas start (an init job).
+      return { reason, fix: `create that database (createdb), or name an existing one in ${URL_SOURCES}`, permanent: false };
     case '42501':
       return {
         reason,
