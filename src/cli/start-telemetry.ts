@@ -25,7 +25,7 @@ export async function startTelemetry(version: string, warn: (message: string) =>
   const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   const { detectResources, envDetector, resourceFromAttributes } = await import('@opentelemetry/resources');
-  telemetryDiagnostics(warn);
+  await telemetryDiagnostics(warn);
   const protocol = process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
   if (protocol && protocol !== 'http/json') warn(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported; traces are sent as http/json`);
   const resource = resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? AGENT_NAME, 'service.version': version }).merge(detectResources({ detectors: [envDetector] }));

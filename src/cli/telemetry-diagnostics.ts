@@ -1,5 +1,3 @@
-import { diag, DiagLogLevel } from '@opentelemetry/api';
-
 /** At most one export-failure warning per this many ms (a collector that is down fails every batch). */
 const REPEAT_MS = 5 * 60_000;
 
@@ -10,7 +8,9 @@ const REPEAT_MS = 5 * 60_000;
  * logger, silent by default: its errors become a warning, the first at once, then at most one
  * per five minutes with how many were left unsaid.
  */
-export function telemetryDiagnostics(warn: (message: string) => void, env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): void {
+export async function telemetryDiagnostics(warn: (message: string) => void, env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): Promise<void> {
+  // Loaded here, as the rest of the SDK: only start-telemetry.ts imports @opentelemetry/* statically.
+  const { diag, DiagLogLevel } = await import('@opentelemetry/api');
   for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']) {
     const value = env[name];
     if (value && !/^https?:\/\/[^/\s]/i.test(value)) {
