@@ -10,6 +10,7 @@ import {
   a2aAdapter,
   acpAdapter,
   mcpAdapter,
+  parseConfig,
   sandboxAdapter,
   type A2aAdapterOptions,
   type A2aServer,
@@ -112,6 +113,18 @@ describe('the public entry (src/index.ts)', () => {
       expect((await initialize(String(configured.url), token)).status).toBe(200);
     } finally {
       await configured.close?.();
+    }
+    // ACP over HTTP takes it from its config the same way.
+    const acp = await acpAdapter.wrap(agent, { transport: 'http', port: 0, config: parseConfig({ server: { auth: { token } } }) });
+    try {
+      const reply = await fetch(String(acp.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }),
+      });
+      expect(reply.status).toBe(200);
+    } finally {
+      acp.close?.();
     }
     const written: string[] = [];
     const write = process.stderr.write;
