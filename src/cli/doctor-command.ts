@@ -13,9 +13,9 @@ import type { Log } from './stderr-log.js';
 import { usageProblem } from './usage-problem.js';
 
 /** The flags of `plaited-agent doctor`. */
-const OPTIONS = { config: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { config: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, store: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
-export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--model SPEC] [--base-url URL]
+export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--model SPEC] [--base-url URL] [--store URL]
 
 Checks what the agent needs here: Node, rg, bwrap, socat, setpriv, the model (reachable, key
 accepted, model served), the embedder, each configured MCP server (starts, lists tools) and the
@@ -49,7 +49,7 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
   checkPrograms().forEach(show);
   let project;
   try {
-    project = await openProjectAgent({ cwd, configPath: values.config, log });
+    project = await openProjectAgent({ cwd, configPath: values.config, store: values.store, log });
   } catch (error) {
     show({ name: 'config', ok: false, detail: errorMessage(error), fix: 'correct the config file named above' });
     return 1;

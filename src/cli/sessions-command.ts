@@ -11,7 +11,7 @@ import { matchSession } from './match-session.js';
 import { closestName } from '../config/closest-name.js';
 
 /** The flags of `plaited-agent sessions`. */
-const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, store: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export const SESSIONS_USAGE = `Usage: plaited-agent sessions list [--format text|json]
        plaited-agent sessions show ID
@@ -25,6 +25,7 @@ Options:
   --format F      list: text (default) or json; export: markdown (default) or json
   --output FILE   export: write to FILE instead of stdout
   --config PATH   the config to read (default: .plaited/config.{ts,mts,js,mjs,json})
+  --store URL     the PostgreSQL store the replicas share (default: PLAITED_STORE, storage.url)
   -h, --help      show this help
 `;
 
@@ -60,7 +61,7 @@ export async function runSessionsCommand(argv: readonly string[], cwd: string, s
   const formats = action === 'list' ? ['text', 'json'] : action === 'export' ? ['markdown', 'json'] : [];
   const format = values.format ?? formats[0];
   if (values.format !== undefined && !formats.includes(values.format)) return fail(formats.length === 0 ? `--format goes with list or export` : `--format for ${action} is one of ${formats.join(', ')}`, 2);
-  const { agent, untrusted } = await openProjectAgent({ cwd, configPath: values.config, log });
+  const { agent, untrusted } = await openProjectAgent({ cwd, configPath: values.config, store: values.store, log });
   if (untrusted !== undefined) log('warn', untrusted);
   try {
     return await act(agent, action as Action, { id, format, output: values.output, cwd, streams, fail });

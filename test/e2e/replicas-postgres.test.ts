@@ -114,12 +114,15 @@ describe('what an operator gets wrong about the store, told at start', () => {
     }
   });
 
-  it('sessions list reads the store of PLAITED_STORE, as the replicas do', async () => {
+  it('sessions list reads the store of PLAITED_STORE or --store, as the replicas do', async () => {
     const cwd = replicaFolder();
     const a = await connect(first);
     const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
     const listed = await runCliOnce(['sessions', 'list'], { cwd, env: { PLAITED_STORE: store } });
     expect(listed.stdout).toContain(sessionId);
+    const flagged = await runCliOnce(['sessions', 'list', '--store', store], { cwd });
+    expect(flagged.stderr).toBe('');
+    expect(flagged.stdout).toContain(sessionId);
   });
 });
 
