@@ -19,7 +19,7 @@ export async function checkStoreAtStart(agent: Agent, log: Log, fatal: (message:
       fatal(error.message);
       return false;
     }
-    log('error', `${errorMessage(error)} (serving anyway: /readyz answers 503 and sessions are refused until the store answers; each request tries it again)`);
+    log('error', `${errorMessage(error)} (going on: each session request tries the store again, and a network face's /readyz answers 503 until it answers)`);
     return true;
   }
 }
