@@ -5,10 +5,10 @@ import type { Log } from './stderr-log.js';
 
 /**
  * A PostgreSQL store is opened at start, so an operator hears of it then, not at the first
- * session or `/readyz` probe. A cause no retry fixes (a refused password, a missing database)
- * stops the start: `false`, said through `fatal`. Any other (the server refuses connections, may
- * still be starting) is logged at `error` and the agent goes on: `/readyz` answers 503 and
- * each session request tries the store again.
+ * session or `/readyz` probe. A cause no retry fixes (a refused user or password, a user who
+ * may not create the schema) stops the start: `false`, said through `fatal`. Any other (the
+ * server refuses connections, the database is not created yet) is logged at `error` and the agent
+ * goes on: `/readyz` answers 503 and each session request tries the store again.
  */
 export async function checkStoreAtStart(agent: Agent, log: Log, fatal: (message: string) => void): Promise<boolean> {
   try {
