@@ -203,7 +203,8 @@ async function wrapAdapters(
     for (const [index, adapter] of adapters.entries()) {
       // A2A beside --transport http listens where its config says: --port is the other face's.
       const portFlag = !(names[index] === 'a2a' && args.transport === 'http');
-      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name), portFlag);
+      const heldHere = served.flatMap((face) => (typeof face.url === 'string' ? [Number(new URL(face.url).port)] : []));
+      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name), portFlag, heldHere);
       if (isAgent(result)) current = result;
       else if (isServed(result)) {
         served.push(result);
@@ -219,11 +220,11 @@ async function wrapAdapters(
 }
 
 /** `adapter.wrap`, whose failure (a taken port, a custom adapter's own error) names the adapter. */
-async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown, portFlag: boolean): Promise<unknown> {
+async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown, portFlag: boolean, heldHere: number[]): Promise<unknown> {
   try {
     return await adapter.wrap(agent, options);
   } catch (error) {
-    throw adapterStartFailure(name, error, portFlag);
+    throw adapterStartFailure(name, error, portFlag, heldHere);
   }
 }
 

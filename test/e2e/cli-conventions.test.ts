@@ -89,6 +89,16 @@ describe('CLI conventions', () => {
     }
   });
 
+  it("ACP and MCP over HTTP given one --port: the collision is named as this process's own, with the fix", async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    await new Promise((closed) => holder.close(closed)); // free again: the first face takes it
+    const result = run(['--adapter', 'acp', '--adapter', 'mcp', '--transport', 'http', '--port', String(port)], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`adapter mcp: 127.0.0.1:${port} is already taken by another face of this process (--port goes to every face of --transport http): leave --port out`);
+  });
+
   it('a --host this machine does not have: the address, and the fix (--host)', () => {
     // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
     const result = run(['--transport', 'http', '--host', '192.0.2.1', '--port', '0'], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
