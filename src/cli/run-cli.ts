@@ -25,6 +25,7 @@ import { adapterResultError, adapterStartFailure, adapterStopMessage } from './a
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
+import { unsupportedOtelExporters } from './unsupported-otel-exporters.js';
 import { a2aOptions } from './a2a-options.js';
 import { replicaIdOption } from './replica-id-option.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
@@ -139,6 +140,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (reaped > 0) log('warn', `stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
   }
   // Loaded only when the OTEL_* variables ask for traces: nothing of the SDK at a cold start otherwise.
+  for (const warning of unsupportedOtelExporters()) log('warn', warning);
   const telemetry = telemetryEnabled() ? await (await import('./start-telemetry.js')).startTelemetry(packageVersion(), (message) => log('warn', message)) : undefined;
   // Loaded here, not at the top: `--version`, the one-shot commands and the whole-agent sandbox's
   // parent (which only pipes the protocol through) never build an agent.

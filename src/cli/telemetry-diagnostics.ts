@@ -2,7 +2,8 @@
 const REPEAT_MS = 5 * 60_000;
 
 /**
- * What an operator must hear about telemetry that goes nowhere. The OTLP endpoints must be
+ * What an operator must hear about telemetry that goes nowhere (an exporter not offered is said
+ * by run-cli, with telemetry on or off: `unsupported-otel-exporters.ts`). The OTLP endpoints must be
  * http(s) URLs: the exporter drops a scheme-less one (`collector:4318`) without a word. And the
  * SDK reports a failed export (a collector that is down or refuses) only through its `diag`
  * logger, silent by default: its errors become a warning, the first at once, then at most one
