@@ -1,4 +1,5 @@
 import type { A2aAdapterOptions } from '../adapters/a2a/a2a-adapter.js';
+import { isWildcardHost } from '../adapters/http/host-origin-check.js';
 import type { NetworkAuth } from '../adapters/http/network-auth.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { CliArgs } from './parse-cli-args.js';
@@ -13,16 +14,23 @@ import type { Log } from './stderr-log.js';
 export function a2aOptions(config: PlaitedConfig, args: CliArgs, log: Log, version: string, networkAuth?: (host: string) => NetworkAuth): A2aAdapterOptions {
   const settings = config.adapters.a2a;
   const sharedFlags = args.transport !== 'http';
+  const host = (sharedFlags ? args.host : undefined) ?? settings.host;
   return {
     version,
     a2aSettings: settings,
     ...(config.agent.stateDb ? { stateDb: config.agent.stateDb } : {}),
     skills: config.skills,
-    host: (sharedFlags ? args.host : undefined) ?? settings.host,
+    host,
     port: (sharedFlags ? args.port : undefined) ?? settings.port,
     ...(networkAuth ? { networkAuth } : {}),
     ...replicaIdOption(config, args),
     log: (message) => log('info', message),
-    onListening: (server) => log('info', `A2A at ${server.url} (REST ${server.restUrl}, agent card ${server.cardUrl})`),
+    onListening: (server) => {
+      log('info', `A2A at ${server.url} (REST ${server.restUrl}, agent card ${server.cardUrl})`);
+      // Peers call the URLs the card names: bound for other machines, the card must name one they reach.
+      if (isWildcardHost(host) && !settings.publicUrl) {
+        log('warn', `A2A listens on every address (${host}), but its agent card names ${server.url}, which peers on other machines cannot reach: set adapters.a2a.publicUrl to the origin they use (https://agent.example.com, or http://<this host>:${new URL(server.url).port})`);
+      }
+    },
   };
 }

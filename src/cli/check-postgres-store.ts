@@ -1,20 +1,20 @@
+import type { Agent } from '../agent/agent.js';
 import { errorMessage } from '../errors/error-message.js';
-import { openSessionStores } from '../storage/open-session-stores.js';
 import { redactStoreUrl } from '../storage/redact-store-url.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /**
- * The PostgreSQL session store the agent would use (`--store`, PLAITED_STORE, `storage.url`):
- * reachable with these credentials and on a schema this version reads, checked by opening it as
- * a start does (which brings an older schema up to date, as the next start would).
+ * `doctor` with a PostgreSQL store (`PLAITED_STORE`, `storage.url`): the agent opens it as a
+ * session would (connect, create or upgrade the schema under its lock), so a refused password or
+ * a missing database shows here with the fix the error names.
  */
-export async function checkPostgresStore(url: string): Promise<DoctorCheck> {
+export async function checkPostgresStore(agent: Agent, url: string): Promise<DoctorCheck> {
   const name = 'state store';
   try {
-    const stores = await openSessionStores({ url });
-    await stores.closeAll();
-    return { name, ok: true, detail: `${redactStoreUrl(url)} reachable, schema current` };
+    await agent.ready?.();
+    return { name, ok: true, detail: `${redactStoreUrl(url)} answers (PostgreSQL, schema up to date)` };
   } catch (error) {
-    return { name, ok: false, detail: errorMessage(error), fix: 'check the store URL (--store, PLAITED_STORE or storage.url), that the server is up, and that it accepts this user and password' };
+    // The store's message names the cause and its fix already.
+    return { name, ok: false, detail: errorMessage(error) };
   }
 }

@@ -6,6 +6,12 @@ import { LOG_ORDER, type Log } from './stderr-log.js';
 export interface CliLog extends Log {
   /** Redacts these values too from now on (the config's keys and tokens, once loaded). */
   redact: SecretRedactor['add'];
+  /**
+   * Why the process will not go on (a config error, a taken port, a refused store), whatever the
+   * level: `plaited-agent: …` on stderr, as before, and an `error` record in the log file, so a
+   * service that would not start says why where its operator reads.
+   */
+  fatal(message: string): void;
 }
 
 /**
@@ -25,5 +31,10 @@ export function cliLog(options: { level: LogLevel; file?: string; maxBytes?: num
     for (const [key, value] of Object.entries(fields ?? {})) record[key] = typeof value === 'string' ? redact(value) : value;
     file(JSON.stringify(record));
   };
-  return Object.assign(log, { redact: redact.add });
+  const fatal = (message: string) => {
+    // stderr as it always was (these messages hide passwords themselves); the file, as every record, redacted.
+    process.stderr.write(`plaited-agent: ${message}\n`);
+    file?.(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: redact(message), event: 'fatal' }));
+  };
+  return Object.assign(log, { redact: redact.add, fatal });
 }

@@ -20,7 +20,8 @@ export const DOCTOR_USAGE = `Usage: plaited-agent doctor [--config PATH] [--mode
 Checks what the agent needs here: Node, rg, bwrap, socat, setpriv, the model (reachable, key
 accepted, model served), the embedder, each configured MCP server (starts, lists tools) and the
 state store (writable, schema version; the PostgreSQL one when --store, PLAITED_STORE or
-storage.url names it: reachable, credentials accepted). One line each, ✓ or ✗ with the fix; exit 1 when any failed.
+storage.url names it: it answers, and its user may create the schema). One line each, ✓ or ✗ with
+the fix; exit 1 when any failed.
 `;
 
 interface Streams {
@@ -73,7 +74,7 @@ export async function runDoctorCommand(argv: readonly string[], cwd: string, str
       const ok = serverIsUp(server);
       show({ name: `mcp ${server.id}`, ok, detail: ok ? `${server.state}, ${server.tools} tools` : `${server.state}${server.lastError ? `: ${server.lastError}` : ''}`, fix: serverFix(server) });
     }
-    show(config.storage.url !== undefined ? await checkPostgresStore(config.storage.url) : checkStateStore(cwd, config.agent.stateDb));
+    show(config.storage.url === undefined ? checkStateStore(cwd, config.agent.stateDb) : await checkPostgresStore(agent, config.storage.url));
   } finally {
     await agent.stop().catch(() => undefined);
   }

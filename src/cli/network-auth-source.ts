@@ -18,8 +18,14 @@ export function networkAuthSource(
   announce: (message: string) => void,
 ): (host: string) => NetworkAuth {
   let token = args.token ?? (env.PLAITED_AUTH_TOKEN || undefined) ?? config.server.auth.token;
+  // Named when the token is refused, so the operator knows which one to replace.
+  const tokenSource = args.token !== undefined ? '--auth-token-file (or --auth-token)' : env.PLAITED_AUTH_TOKEN ? 'PLAITED_AUTH_TOKEN' : 'config server.auth.token';
   return (host) => {
-    const auth = createNetworkAuth({ host, token, noAuth: args.noAuth, principals: config.server.auth.principals, log: announce });
+    const auth = createNetworkAuth({ host, token, tokenSource, noAuth: args.noAuth, principals: config.server.auth.principals, log: announce });
+    // Replicas share a store; a token each generates differs, so a client's opens only one of them.
+    if (token === undefined && auth.token !== undefined && config.storage.url !== undefined) {
+      announce('this replica generated its own token, but it shares a PostgreSQL store with others: give every replica the same PLAITED_AUTH_TOKEN (or --auth-token-file), or a client is refused by all but one');
+    }
     token ??= auth.token;
     return auth;
   };

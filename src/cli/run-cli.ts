@@ -24,13 +24,22 @@ import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { CHAT_USAGE } from './parse-chat-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
-import { adapterStartFailure } from './adapter-start-error.js';
+import { adapterResultError, adapterStartFailure, adapterStopMessage } from './adapter-start-error.js';
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
 import { telemetryEnabled } from './telemetry-enabled.js';
+import { unsupportedOtelExporters } from './unsupported-otel-exporters.js';
 import { a2aOptions } from './a2a-options.js';
 import { replicaIdOption } from './replica-id-option.js';
 import { acpSettingsFromConfig } from '../adapters/acp/acp-agent-settings.js';
+import { checkStoreAtStart } from './check-store-at-start.js';
+
+/**
+ * The sandbox's network namespace has no route to a database (its proxies carry HTTP for allowed
+ * domains only): said at start, instead of a store that never opens.
+ */
+const SANDBOXED_STORE =
+  'the whole-agent sandbox (--adapter sandbox, adapters.sandbox.enabled) cannot reach the PostgreSQL store of --store / PLAITED_STORE / storage.url: it has no network of its own. Sandbox each command instead (adapters.sandbox.commands: true, the agent outside), or leave the store unset for SQLite';
 
 /** flags → config → agent → adapter(s). Resolves to the process exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -84,6 +93,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const wholeAgent = requested.includes('sandbox') || config.adapters.sandbox.enabled;
   const insideSandbox = process.env.PLAITED_SANDBOXED === '1';
   if (wholeAgent && !insideSandbox) {
+    if (config.storage.url !== undefined) {
+      log.fatal(SANDBOXED_STORE);
+      return 2;
+    }
     // The agent re-runs itself under the sandbox; this process only pipes the protocol through.
     const { runSandboxed } = await import('../adapters/sandbox/sandbox-adapter.js');
     // The A2A face listens from outside the sandbox's network namespace (see inherited-listener.ts).
@@ -97,6 +110,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (wholeAgent || config.adapters.sandbox.commands) chain.unshift('sandbox');
 
   const agent = await buildAgent(config, chain, untrusted, log);
+  if (config.storage.url !== undefined && !(await checkStoreAtStart(agent, log, log.fatal))) {
+    await agent.stop().catch(() => undefined);
+    return 2;
+  }
   const wrapped = await wrapAdapters(agent, chain, { args, config, configFile, log });
   if (wrapped === undefined) return 2;
   const { current, served } = wrapped;
@@ -142,7 +159,7 @@ async function loadRunConfig(args: CliArgs, log: ReturnType<typeof cliLog>): Pro
     }
     return { config, configFile: loaded.path ?? null, untrusted };
   } catch (error) {
-    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    log.fatal((error as Error).message);
     return undefined;
   }
 }
@@ -170,6 +187,7 @@ async function buildAgent(config: PlaitedConfig, chain: readonly string[], untru
     if (reaped > 0) log('warn', `stopped ${reaped} command(s) a previous plaited-agent left running when it was killed`);
   }
   // Loaded only when the OTEL_* variables ask for traces: nothing of the SDK at a cold start otherwise.
+  for (const warning of unsupportedOtelExporters()) log('warn', warning);
   const telemetry = telemetryEnabled() ? await (await import('./start-telemetry.js')).startTelemetry(packageVersion(), (message) => log('warn', message)) : undefined;
   // Loaded here, not at the top: `--version`, the one-shot commands and the whole-agent sandbox's
   // parent (which only pipes the protocol through) never build an agent.
@@ -189,6 +207,8 @@ async function buildAgent(config: PlaitedConfig, chain: readonly string[], untru
 }
 
 type Served = { closed: Promise<void>; url?: unknown; close?: () => unknown; drain?: () => void };
+/** Which adapter (its name or file) serves each face, for a message when its `closed` rejects. */
+const servedBy = new WeakMap<Served, string>();
 
 /**
  * Adapters compose left to right: one that returns an agent (sandbox) wraps it for the next, one
@@ -208,12 +228,18 @@ async function wrapAdapters(
     for (const name of names) adapters.push(await resolveAdapter(name, (message) => log('warn', message)));
     checkAdapterSections(config, configFile, adapters, log);
     for (const [index, adapter] of adapters.entries()) {
-      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name));
+      // A2A beside --transport http listens where its config says: --port is the other face's.
+      const portFlag = !(names[index] === 'a2a' && args.transport === 'http');
+      const heldHere = served.flatMap((face) => (typeof face.url === 'string' ? [Number(new URL(face.url).port)] : []));
+      const result = await startAdapter(adapter, names[index]!, current, adapterOptions(names[index]!, config, args, log, adapter.name), portFlag, heldHere);
       if (isAgent(result)) current = result;
-      else if (result && typeof result === 'object' && 'closed' in result) served.push(result as Served);
+      else if (isServed(result)) {
+        served.push(result);
+        servedBy.set(result, names[index]!);
+      } else throw adapterResultError(names[index]!, result);
     }
   } catch (error) {
-    process.stderr.write(`plaited-agent: ${(error as Error).message}\n`);
+    log.fatal((error as Error).message);
     await agent.stop();
     return undefined;
   }
@@ -221,11 +247,11 @@ async function wrapAdapters(
 }
 
 /** `adapter.wrap`, whose failure (a taken port, a custom adapter's own error) names the adapter. */
-async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown): Promise<unknown> {
+async function startAdapter(adapter: AgentAdapter<unknown, unknown>, name: string, agent: Agent, options: unknown, portFlag: boolean, heldHere: number[]): Promise<unknown> {
   try {
     return await adapter.wrap(agent, options);
   } catch (error) {
-    throw adapterStartFailure(name, error);
+    throw adapterStartFailure(name, error, portFlag, heldHere);
   }
 }
 
@@ -245,9 +271,12 @@ async function serveUntilClosed(agent: Agent, served: Served[], config: PlaitedC
     void (network ? drain(agent, served, config.server.shutdownGraceMs, log) : stop(143));
   });
   process.once('SIGINT', () => void stop(130));
-  await Promise.race(served.map((server) => server.closed));
+  // A face whose `closed` rejects (a custom adapter's lost socket) is named, and the process exits 1.
+  const failure = await Promise.race(served.map((server) => server.closed.then(() => undefined, (error: unknown) => adapterStopMessage(servedBy.get(server) ?? 'adapter', error))));
   await agent.stop().catch(() => undefined);
-  return 0;
+  if (failure === undefined) return 0;
+  log.fatal(failure);
+  return 1;
 }
 
 /**
@@ -292,6 +321,11 @@ function checkAdapterSections(config: PlaitedConfig, file: string | null, adapte
     throw new ConfigError('invalid_config', formatInvalid(file, misspelled), { file, issues: misspelled });
   }
   for (const issue of issues) log('warn', `config ${issue.path}: ${issue.message}`);
+}
+
+/** What a serving adapter resolves to: `closed` must be a promise (the CLI waits on it). */
+function isServed(value: unknown): value is Served {
+  return typeof value === 'object' && value !== null && typeof (value as { closed?: { then?: unknown } }).closed?.then === 'function';
 }
 
 function isAgent(value: unknown): value is Agent {

@@ -5,6 +5,7 @@ import type { ModelObserver } from '../agent/observe-models.js';
 import type { AgentOutput } from '../contracts/agent-output.js';
 import { watchModelCalls, type ModelStepRecord } from '../model/log-model-calls.js';
 import { startGenAiMetrics } from './genai-metrics.js';
+import { telemetryDiagnostics } from './telemetry-diagnostics.js';
 
 export interface Telemetry {
   /** Wraps a model so each call is a `chat` span under its turn's `invoke_agent` span. */
@@ -24,6 +25,7 @@ export async function startTelemetry(version: string, warn: (message: string) =>
   const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   const { detectResources, envDetector, resourceFromAttributes } = await import('@opentelemetry/resources');
+  await telemetryDiagnostics(warn);
   const protocol = process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
   if (protocol && protocol !== 'http/json') warn(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported; traces are sent as http/json`);
   const resource = resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? AGENT_NAME, 'service.version': version }).merge(detectResources({ detectors: [envDetector] }));

@@ -23,15 +23,18 @@ export class StorageError extends PlaitedError<StorageErrorCode> {
   override readonly name = 'StorageError';
   readonly path: string;
   readonly sessionId: string | undefined;
+  /** `open_failed` that no retry fixes (a refused password, a missing database): a server's start stops on it. */
+  readonly permanent: boolean;
 
   constructor(
     code: StorageErrorCode,
     message: string,
-    context: { path: string; sessionId?: string; cause?: unknown },
+    context: { path: string; sessionId?: string; cause?: unknown; permanent?: boolean },
   ) {
     super(code, message, context.cause === undefined ? {} : { cause: context.cause });
     this.path = context.path;
     this.sessionId = context.sessionId;
+    this.permanent = context.permanent ?? false;
   }
 
   /** Works across duplicate copies of the package, unlike `instanceof`. */

@@ -10,6 +10,7 @@ import {
   a2aAdapter,
   acpAdapter,
   mcpAdapter,
+  parseConfig,
   sandboxAdapter,
   type A2aAdapterOptions,
   type A2aServer,
@@ -89,10 +90,58 @@ describe('the public entry (src/index.ts)', () => {
     const server = await acpAdapter.wrap(agent, { input, output });
     const lines = createInterface({ input: output })[Symbol.asyncIterator]();
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
-    const reply = JSON.parse(String((await lines.next()).value)) as { id: number; result?: { protocolVersion: number } };
+    const reply = JSON.parse(String((await lines.next()).value)) as { id: number; result?: { protocolVersion: number; agentInfo?: { version: string } } };
     expect(reply.id).toBe(1);
     expect(reply.result?.protocolVersion).toBe(1);
+    // Served from a program (no version option): the package's own version, not 0.0.0.
+    expect(reply.result?.agentInfo?.version).toBe((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version);
     input.end();
     await server.closed;
+  });
+
+  it("mcpAdapter over HTTP from a program: its config's server.auth.token opens it; given none, the token it generates is announced on stderr", async () => {
+    const agent = makeAgent(scriptedModel([]));
+    const initialize = (url: string, token: string | undefined) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+    const token = 'library-config-token-0123456789';
+    const configured = await mcpAdapter.wrap(agent, { transport: 'http', port: 0, config: { server: { auth: { token } } } });
+    try {
+      expect((await initialize(String(configured.url), token)).status).toBe(200);
+    } finally {
+      await configured.close?.();
+    }
+    // ACP over HTTP takes it from its config the same way.
+    const acp = await acpAdapter.wrap(agent, { transport: 'http', port: 0, config: parseConfig({ server: { auth: { token } } }) });
+    try {
+      const reply = await fetch(String(acp.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }),
+      });
+      expect(reply.status).toBe(200);
+    } finally {
+      acp.close?.();
+    }
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+    let bare: Awaited<ReturnType<typeof mcpAdapter.wrap>>;
+    try {
+      bare = await mcpAdapter.wrap(agent, { transport: 'http', port: 0 });
+    } finally {
+      process.stderr.write = write;
+    }
+    try {
+      const announced = /network auth token \(generated\): (\S+)/.exec(written.join(''))?.[1];
+      expect(announced).toBeDefined();
+      expect((await initialize(String(bare.url), announced)).status).toBe(200);
+    } finally {
+      await bare.close?.();
+      await agent.stop();
+    }
   });
 });

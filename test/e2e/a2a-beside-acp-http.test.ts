@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { connectAcpHttp, initializeHttp, textOf } from '../adapters/acp/acp-http-client.js';
 import { a2aProject, isTask, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
+import { runCliOnce } from '../helpers/run-cli-once.js';
 
 /** One process, two faces: ACP over HTTP for an editor, A2A for other agents, one set of sessions. */
 let model: ScriptedOpenAIServer;
@@ -41,5 +42,13 @@ describe('ACP over HTTP and A2A in one process', () => {
     } finally {
       editor.close();
     }
+  });
+
+  it("a taken A2A port names the config key, not --port (that is the ACP face's in this run)", async () => {
+    const taken = Number(new URL(cli.origin).port);
+    const other = a2aProject({ adapters: { a2a: { port: taken } } });
+    const run = await runCliOnce(['--adapter', 'acp', '--transport', 'http', '--port', '0', '--adapter', 'a2a', '--model', 'openai-compatible:scripted', '--base-url', model.url], { cwd: other });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`adapter a2a: 127.0.0.1:${taken} is already in use (another plaited-agent, or another server, listens there): stop it, or pick another port with adapters.a2a.port in the config (--port is the other face's here)`);
   });
 });

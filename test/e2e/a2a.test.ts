@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { TOKEN, a2aProject, eventState, isTask, messageText, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
 import { AGENT_CARD_SCHEMA } from '../adapters/a2a/agent-card-schema.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let model: ScriptedOpenAIServer;
 let cwd: string;
@@ -280,8 +281,12 @@ describe('A2A across restarts and unanswered questions', () => {
     expect(before.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await first.close();
 
-    const second = await startA2aCli({ cwd: project, args: ['--adapter', 'a2a', ...modelArgs()] });
+    // Restarted as a replica binds: on every address, with no adapters.a2a.publicUrl yet.
+    const second = await startA2aCli({ cwd: project, args: ['--adapter', 'a2a', '--host', '0.0.0.0', ...modelArgs()] });
     try {
+      // Its card names the loopback URL, which a peer elsewhere cannot reach: the operator is told.
+      const unreachable = /warn: A2A listens on every address \(0\.0\.0\.0\), but its agent card names http:\/\/127\.0\.0\.1:\d+\/a2a, which peers on other machines cannot reach: set adapters\.a2a\.publicUrl/;
+      await waitFor(() => unreachable.test(second.stderr()), 10_000, 'the warning about the card URL');
       const peer = await second.client();
       model.push({ text: 'It was kiwi.' });
       const after = await send('what was the code word?', { contextId }, peer);

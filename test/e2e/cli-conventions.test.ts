@@ -124,6 +124,32 @@ describe('CLI conventions', () => {
     expect(result.stderr).not.toContain('a-token');
   });
 
+  it("ACP and MCP over HTTP given one --port: the collision is named as this process's own, with the fix", async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    await new Promise((closed) => holder.close(closed)); // free again: the first face takes it
+    const result = run(['--adapter', 'acp', '--adapter', 'mcp', '--transport', 'http', '--port', String(port)], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`adapter mcp: 127.0.0.1:${port} is already taken by another face of this process (--port goes to every face of --transport http): leave --port out`);
+  });
+
+  it('a --host this machine does not have: the address, and the fix (--host)', () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+    const result = run(['--transport', 'http', '--host', '192.0.2.1', '--port', '0'], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('adapter acp: cannot listen on 192.0.2.1: it is not an address of this machine; pick one it has with --host');
+  });
+
+  it('the whole-agent sandbox with a PostgreSQL store: refused at once (it has no network to reach it), naming the way that works', () => {
+    const result = run(['--adapter', 'sandbox', '--adapter', 'a2a', '--port', '0', '--store', 'postgres://agent@127.0.0.1:5432/agent'], mkdtempSync(join(tmpdir(), 'plaited-cli-')));
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('the whole-agent sandbox (--adapter sandbox, adapters.sandbox.enabled) cannot reach the PostgreSQL store');
+    expect(result.stderr).toContain('adapters.sandbox.commands: true');
+  });
+
   it('a mistyped command names the command meant', () => {
     const result = run(['sesions', 'list']);
     expect(result.status).toBe(2);

@@ -162,6 +162,7 @@ describe('custom adapters: broken modules exit with a message naming the file an
     ['throws while loading', join(BROKEN, 'throws.ts'), /threw while loading: adapter fixture exploded on purpose/],
     ['missing file', join(BROKEN, 'does-not-exist.ts'), /file not found/],
     ['throws in wrap', join(BROKEN, 'throws-in-wrap.ts'), /did not start: wrap fixture exploded on purpose/],
+    ['wrap resolves to nothing', join(BROKEN, 'returns-nothing.ts'), /did not start: wrap resolved to undefined; resolve to \{ closed: Promise \}/],
   ];
   for (const [name, file, message] of cases) {
     it(name, () => {
@@ -173,6 +174,15 @@ describe('custom adapters: broken modules exit with a message naming the file an
       expect(run.stdout).toBe('');
     });
   }
+
+  it('a served face whose closed rejects: exit 1 naming the file and the cause, no stack', () => {
+    requireBuiltCli();
+    const file = join(BROKEN, 'closed-rejects.ts');
+    const run = spawnSync(process.execPath, [CLI, '--adapter', file], { cwd: project(), encoding: 'utf8', timeout: 30_000, input: '' });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`plaited-agent: adapter ${file} stopped: closed fixture lost its socket on purpose`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
 
   it('a syntax error', () => {
     requireBuiltCli();

@@ -250,6 +250,11 @@ describe('network auth: start-up', () => {
     const run = spawnSync(process.execPath, [CLI, '--transport', 'http', '--port', '0', '--auth-token', 'short'], { cwd: project(), encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/at least 16 characters/);
+    // Named by where it came from, so the operator knows which one to replace.
+    expect(run.stderr).toContain('the auth token from --auth-token-file (or --auth-token) must be at least 16 characters');
+    const fromEnv = spawnSync(process.execPath, [CLI, '--transport', 'http', '--port', '0'], { cwd: project(), encoding: 'utf8', timeout: 30_000, env: { ...process.env, PLAITED_AUTH_TOKEN: 'short' } });
+    expect(fromEnv.status).toBe(2);
+    expect(fromEnv.stderr).toContain('the auth token from PLAITED_AUTH_TOKEN must be at least 16 characters');
   });
 });
 

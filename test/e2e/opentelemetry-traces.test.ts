@@ -117,4 +117,38 @@ describe('OpenTelemetry traces', () => {
     expect(latest('gen_ai.client.operation.duration')).toMatchObject({ unit: 's' });
     expect(latest('gen_ai.client.operation.duration')!.points[0]!.count).toBe(2);
   });
+
+  it('telemetry that goes nowhere is said: an exporter not offered and a scheme-less endpoint at start, a failed export while serving', async () => {
+    // A port nothing listens on: taken, then let go.
+    const closed = await new Promise<number>((found) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => found(port));
+      });
+    });
+    const cwd = bed.project();
+    const cli = bed.start(cwd, {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closed}`,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318',
+        OTEL_TRACES_EXPORTER: 'otlp,zipkin',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_METRIC_EXPORT_INTERVAL: '200',
+      },
+    });
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ text: 'Traced into the void.' });
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn');
+    await waitFor(() => cli.stderr().includes('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=collector:4318 is not an http(s) URL, so nothing is sent there'), 10_000, 'the endpoint warning');
+    expect(cli.stderr()).toContain('OTEL_TRACES_EXPORTER names zipkin, which plaited-agent does not export to (only otlp');
+    // The first failed export (traces to the scheme-less URL, or metrics to the closed port) is said; the rest are counted.
+    await waitFor(() => /warn: telemetry: .+; check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector answers/.test(cli.stderr()), 15_000, 'the export failure warning');
+  });
+
+  it('an exporter that is not offered, named alone (which turns traces off), is said at start', async () => {
+    const cli = bed.start(bed.project(), { env: { OTEL_TRACES_EXPORTER: 'zipkin' } });
+    await initialize(cli);
+    await waitFor(() => cli.stderr().includes('OTEL_TRACES_EXPORTER names zipkin, which plaited-agent does not export to (only otlp'), 10_000, 'the exporter warning');
+  });
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +90,22 @@ describe('logs that help', () => {
       expect(records(path).length).toBeGreaterThan(0);
     }
     expect(existsSync(`${logFile}.4`)).toBe(false);
+  });
+
+  it('a start that fails says why in the log file too, not only on stderr (a port another process holds)', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const cwd = bed.project();
+      const logFile = join(cwd, 'agent.log');
+      const cli = bed.start(cwd, { args: ['--transport', 'http', '--port', String(port), '--log-file', logFile] });
+      expect(await cli.exited).toBe(2);
+      expect(cli.stderr()).toContain(`plaited-agent: adapter acp: 127.0.0.1:${port} is already in use`);
+      expect(records(logFile)).toContainEqual(expect.objectContaining({ level: 'error', event: 'fatal', msg: expect.stringContaining(`adapter acp: 127.0.0.1:${port} is already in use`) }));
+    } finally {
+      await new Promise((closed) => holder.close(closed));
+    }
   });
 
   it('refuses a log file it cannot write, naming it', async () => {

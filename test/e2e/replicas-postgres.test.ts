@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -10,6 +12,8 @@ import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-
 import { waitFor, waitForAsync } from '../helpers/wait-for.js';
 import { INTERRUPTED_MARK } from '../../src/agent/recover-interrupted-reply.js';
 import { acpClients, replicaFolder } from '../helpers/replica-kit.js';
+import { runCliOnce } from '../helpers/run-cli-once.js';
+import { requireTestModel } from '../model/test-models.js';
 
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
 let cluster: PostgresCluster;
@@ -52,6 +56,16 @@ async function failure(request: Promise<unknown>): Promise<{ code: number; messa
 
 const origin = (cli: HttpCli) => new URL(cli.url).origin;
 
+/** A loopback port nothing listens on (taken, then let go). */
+function closedPort(): Promise<number> {
+  return new Promise((found) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => found(port));
+    });
+  });
+}
+
 /** The session's stored reply text, read from the database as any replica would. */
 async function storedText(url: string, sessionId: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
@@ -64,6 +78,53 @@ async function storedText(url: string, sessionId: string): Promise<string> {
   }
 }
 
+
+describe('what an operator gets wrong about the store, told at start', () => {
+  const missing = () => store.replace(/\/[^/]+$/, '/no_such_db');
+  const noStack = /\n\s+at /;
+
+  it('a user the server does not know stops the start (exit 2), naming the fix; doctor names a database that does not exist', async () => {
+    const cwd = replicaFolder();
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: requireTestModel('PLAITED_TEST_EMBED_MODEL'), threads: 1 } }));
+    const unknownUser = store.replace('postgres@', 'nobody_here@');
+    const start = await runCliOnce(['--transport', 'http', '--port', '0', '--model', 'openai-compatible:scripted', '--base-url', model.url], { cwd, env: { PLAITED_STORE: unknownUser } });
+    expect(start.status).toBe(2);
+    expect(start.stderr).toMatch(/cannot open session store postgres:\/\/nobody_here@127\.0\.0\.1:\d+\/\w+: role "nobody_here" does not exist; fix the user or password in the store URL/);
+    expect(start.stderr).not.toMatch(noStack);
+    expect(start.stderr).not.toContain('ACP over HTTP at');
+    // A missing database is not fatal at start (it may be created after the replicas: see a2a-replicas-postgres), but doctor names it.
+    const doctor = await runCliOnce(['doctor', '--model', 'openai-compatible:scripted', '--base-url', model.url], { cwd, env: { PLAITED_STORE: missing() } });
+    expect(doctor.stdout).toMatch(/✗ state store: cannot open session store \S+\/no_such_db: database "no_such_db" does not exist; create that database/);
+    expect(doctor.stdout).not.toContain('state.db');
+  });
+
+  it('a server that refuses connections: logged at start, and the replica serves with /readyz 503; a replica without a token is told to share one', async () => {
+    const cwd = replicaFolder();
+    const refused = `postgres://postgres@127.0.0.1:${await closedPort()}/agent`;
+    // Started with no token, as a replica should not be: it says so (a generated token differs per replica).
+    const cli = await startHttpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', model.url], urlPattern: URL_LINE, env: { PLAITED_STORE: refused, PLAITED_AUTH_TOKEN: undefined } });
+    try {
+      expect(cli.stderr()).toContain('this replica generated its own token, but it shares a PostgreSQL store with others: give every replica the same PLAITED_AUTH_TOKEN');
+      // The log redacts the configured URL whole; the address is named in the fix.
+      expect(cli.stderr()).toMatch(/error: cannot open session store .*ECONNREFUSED.*; start PostgreSQL at 127\.0\.0\.1:\d+, or fix the host and port/);
+      const ready = await fetch(`${origin(cli)}/readyz`);
+      expect([ready.status, await ready.text()]).toEqual([503, 'not ready: open_failed\n']);
+    } finally {
+      await cli.close();
+    }
+  });
+
+  it('sessions list reads the store of PLAITED_STORE or --store, as the replicas do', async () => {
+    const cwd = replicaFolder();
+    const a = await connect(first);
+    const { sessionId } = await a.agent.request('session/new', { cwd, mcpServers: [] });
+    const listed = await runCliOnce(['sessions', 'list'], { cwd, env: { PLAITED_STORE: store } });
+    expect(listed.stdout).toContain(sessionId);
+    const flagged = await runCliOnce(['sessions', 'list', '--store', store], { cwd });
+    expect(flagged.stderr).toBe('');
+    expect(flagged.stdout).toContain(sessionId);
+  });
+});
 
 describe('two CLI replicas sharing one PostgreSQL store (ACP over HTTP)', () => {
   it('answers /healthz and /readyz without a token', async () => {

@@ -96,17 +96,29 @@ describe('PostgreSQL driver', () => {
     expect(failure).toMatchObject({ code: 'open_failed' });
     expect(failure.message).toContain('postgres:***@127.0.0.1:1/');
     expect(failure.message).not.toContain('hunter2-secret');
+    // A server that may still be starting: not permanent (a replica serves and retries).
+    expect(failure).toMatchObject({ permanent: false });
   });
 
-  it("doctor's state-store check: a reachable server passes, an unreachable one fails with the fix, neither shows the password", async () => {
-    const { checkPostgresStore } = await import('../../src/cli/check-postgres-store.js');
-    const url = (await cluster.createDatabase()).replace('postgres@', 'postgres:hunter2-secret@');
-    const passed = await checkPostgresStore(url);
-    expect(passed).toMatchObject({ name: 'state store', ok: true, detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/\S+ reachable, schema current$/) });
-    const failed = await checkPostgresStore(url.replace(/:\d+\//, ':1/'));
-    expect(failed).toMatchObject({ ok: false, fix: expect.stringContaining('PLAITED_STORE') });
-    expect(failed.detail).toContain('cannot open session store postgres://postgres:***@127.0.0.1:1/');
-    expect(JSON.stringify([passed, failed])).not.toContain('hunter2-secret');
+  it('a user who may not create the schema: permanent, with the grant that fixes it', async () => {
+    const url = await cluster.createDatabase();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const role = `agent_${process.pid}`;
+    try {
+      // PostgreSQL 15 on: only the database's owner may create in schema public, as an operator's new user finds.
+      await admin.query(`CREATE ROLE ${role} LOGIN`);
+      await admin.query(`REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
+    } finally {
+      await admin.end();
+    }
+    const database = new URL(url).pathname.slice(1);
+    const failure = (await openSessionStores({ url: url.replace('postgres@', `${role}@`) }).then(
+      () => new Error('expected open_failed'),
+      (error: unknown) => error,
+    )) as Error & { code: string; permanent: boolean };
+    expect(failure).toMatchObject({ code: 'open_failed', permanent: true });
+    expect(failure.message).toContain(`permission denied for schema public; the schema is created at start: as the database's owner, GRANT CREATE ON SCHEMA public TO ${role} (or ALTER DATABASE ${database} OWNER TO ${role})`);
   });
 
   it('the A2A change feed survives a dropped connection: watchers look again, later saves are heard', async () => {

@@ -10,6 +10,7 @@ import { serveA2aHttp, type A2aHttpServer } from './a2a-http-server.js';
 import { inheritedListenFd } from './inherited-listener.js';
 import { TaskBusManager } from './task-bus-manager.js';
 import { openA2aTasks } from './open-a2a-tasks.js';
+import { agentVersion } from '../agent-version.js';
 
 export interface A2aAdapterOptions {
   /** The agent's version, for the card. */
@@ -78,7 +79,7 @@ export const a2aAdapter: AgentAdapter<A2aAdapterOptions, A2aServer> = {
         maxMessageBytes: settings.maxMessageBytes,
         maxJsonDepth: settings.maxJsonDepth,
         card: {
-          version: options.version ?? '0.0.0',
+          version: agentVersion(options.version),
           ...settings.card,
           skills: skills.map((skill) => ({ name: skill.name, description: skill.description })),
         },

@@ -55,6 +55,8 @@ export const acpAdapter: AgentAdapter<AcpAdapterOptions, AcpStdioServer> = {
         ...options,
         host,
         ...(auth ? { auth } : {}),
+        // The config's token when a config is given, as the MCP face does.
+        ...(options.authToken === undefined && options.config?.server.auth.token ? { authToken: options.config.server.auth.token } : {}),
         port: options.port ?? settings.port,
         maxMessageBytes: options.maxMessageBytes ?? settings.maxMessageBytes,
         maxJsonDepth: options.maxJsonDepth ?? settings.maxJsonDepth,

@@ -12,6 +12,7 @@ import { forkSessionRequest } from './fork-session-request.js';
 import { disableProviderRequest, listProvidersRequest, setProviderRequest } from './provider-requests.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
 import type { McpServer } from '@agentclientprotocol/sdk';
+import { agentVersion } from '../agent-version.js';
 
 /**
  * Serves one ACP v2 (draft, experimental) connection over the agent: a thin translator between
@@ -105,7 +106,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
 function initialize(init: ReturnType<AcpSessionHandlers['initialize']>, options: ServeAcpOptions, providers: boolean) {
   return {
     protocolVersion: v2.PROTOCOL_VERSION,
-    info: { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
+    info: { name: 'plaited-agent', title: 'Plaited Agent', version: agentVersion(options.version) },
     // `providers` (unstable): only when the configured model can be routed.
     capabilities: { session: sessionCapabilities(init.capabilities), auth: {}, ...(providers ? { providers: {} } : {}) },
     authMethods: init.authMethods.map((method) => ({

@@ -15,6 +15,7 @@ import { bridgePermission, type PermissionRequestEvent } from './bridge-permissi
 import type { ServeAcpOptions } from './serve-acp-options.js';
 import { forkSessionRequest } from './fork-session-request.js';
 import { disableProviderRequest, listProvidersRequest, setProviderRequest } from './provider-requests.js';
+import { agentVersion } from '../agent-version.js';
 
 export type { ServeAcpOptions } from './serve-acp-options.js';
 
@@ -98,7 +99,7 @@ function initialize(v1: V1Connection, params: acp.InitializeRequest): acp.Initia
       // Logout means something only where there is a login.
       ...(authMethods.length > 0 ? { auth: { logout: {} } } : {}),
     },
-    agentInfo: { name: 'plaited-agent', title: 'Plaited Agent', version: v1.options.version ?? '0.0.0' },
+    agentInfo: { name: 'plaited-agent', title: 'Plaited Agent', version: agentVersion(v1.options.version) },
     authMethods,
   };
 }

@@ -15,8 +15,10 @@ export interface NetworkAuthOptions {
   noAuth?: boolean;
   /** Bind host. */
   host: string;
-  /** Where a generated token is announced (stderr). */
+  /** Where a generated token is announced; default: stderr. */
   log?: (message: string) => void;
+  /** Where `token` came from (`PLAITED_AUTH_TOKEN`, …), named when it is refused as too weak. */
+  tokenSource?: string;
   /** Extra principals, each with its own token (config `server.auth.principals`): they see only their own sessions. */
   principals?: Readonly<Record<string, string>>;
 }
@@ -54,14 +56,17 @@ export function createNetworkAuth(options: NetworkAuthOptions): NetworkAuth {
   let token = options.token;
   if (token === undefined || token === '') {
     token = randomBytes(32).toString('base64url');
-    options.log?.(`network auth token (generated): ${token}  (clients send "Authorization: Bearer <token>"; set your own with --auth-token-file or PLAITED_AUTH_TOKEN)`);
+    // Said even when no log was given (a face served from a program): a token nobody is told opens nothing.
+    const announce = options.log ?? ((message: string) => process.stderr.write(`[plaited-agent] ${message}\n`));
+    announce(`network auth token (generated): ${token}  (clients send "Authorization: Bearer <token>"; set your own with --auth-token-file or PLAITED_AUTH_TOKEN)`);
   }
-  const entries: Array<{ principal: string; digest: Buffer }> = [{ principal: LOCAL_PRINCIPAL, digest: checkedDigest(LOCAL_PRINCIPAL, token) }];
+  const mainLabel = options.tokenSource === undefined ? `the auth token of principal "${LOCAL_PRINCIPAL}"` : `the auth token from ${options.tokenSource}`;
+  const entries: Array<{ principal: string; digest: Buffer }> = [{ principal: LOCAL_PRINCIPAL, digest: checkedDigest(mainLabel, token) }];
   for (const [principal, secret] of Object.entries(options.principals ?? {})) {
     if (principal === LOCAL_PRINCIPAL || principal.length === 0) {
       throw new NetworkAuthError('invalid_principals', `principal name "${principal}" is reserved or empty; the main token is the "${LOCAL_PRINCIPAL}" principal`);
     }
-    const digest = checkedDigest(principal, secret);
+    const digest = checkedDigest(`the auth token of principal "${principal}"`, secret);
     if (entries.some((entry) => entry.digest.equals(digest))) {
       throw new NetworkAuthError('invalid_principals', `principal "${principal}" has the same token as another principal`);
     }
@@ -87,11 +92,11 @@ export function createNetworkAuth(options: NetworkAuthOptions): NetworkAuth {
   };
 }
 
-function checkedDigest(principal: string, secret: string): Buffer {
+function checkedDigest(label: string, secret: string): Buffer {
   if (secret.length < MIN_TOKEN_LENGTH || !TOKEN_CHARS.test(secret)) {
     throw new NetworkAuthError(
       'weak_token',
-      `the auth token of principal "${principal}" must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits or !#$%&'*+.^_\`|~- (e.g. \`openssl rand -base64 32 | tr '+/' '-_' | tr -d =\`)`,
+      `${label} must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits or !#$%&'*+.^_\`|~- (e.g. \`openssl rand -base64 32 | tr '+/' '-_' | tr -d =\`)`,
     );
   }
   return sha256(secret);

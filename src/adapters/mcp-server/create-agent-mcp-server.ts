@@ -10,6 +10,7 @@ import type { HostSampling } from './host-sampling.js';
 import { registerRegistryTools, type RegistryFace } from './register-registry-tools.js';
 import { runMcpTurn, type AskHost, type McpTurnResult } from './run-mcp-turn.js';
 import type { SkillPrompt } from './skill-prompts.js';
+import { agentVersion } from '../agent-version.js';
 
 export interface AgentMcpServerOptions {
   version?: string;
@@ -34,7 +35,7 @@ export function createAgentMcpServer(agent: Agent, options: AgentMcpServerOption
   const cwd = options.cwd ?? process.cwd();
   const sessions = ownedSessions(agent.sessions, options.principal ?? LOCAL_PRINCIPAL);
   const server = new McpServer(
-    { name: 'plaited-agent', title: 'Plaited Agent', version: options.version ?? '0.0.0' },
+    { name: 'plaited-agent', title: 'Plaited Agent', version: agentVersion(options.version) },
     {
       capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
       instructions:

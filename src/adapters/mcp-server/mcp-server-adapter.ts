@@ -82,9 +82,11 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
         host,
         port: options.port ?? settings.port,
         auth: options.networkAuth?.(host),
-        authToken: options.authToken,
+        // The config's token when a config is given (the README's "token of server.auth").
+        authToken: options.authToken ?? config.server.auth.token,
         noAuth: options.noAuth,
-        log: (message) => log('warn', message),
+        // Without a log of its own, a generated token is announced on stderr (see createNetworkAuth).
+        ...(options.log ? { log: (message: string) => log('warn', message) } : {}),
         allowedOrigins: settings.allowedOrigins,
         onError,
         limits,

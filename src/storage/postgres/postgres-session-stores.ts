@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { SessionStorage, SessionStores } from '../session-storage.js';
 import { StorageError } from '../storage-error.js';
 import { redactStoreUrl } from '../redact-store-url.js';
-import { errorMessage } from '../../errors/error-message.js';
+import { describePostgresOpenError } from './describe-postgres-open-error.js';
 import { migratePostgresSchema } from './postgres-schema.js';
 import { PostgresSessionStorage, type PostgresStorageOptions } from './postgres-session-storage.js';
 import { A2A_TASK_CHANNEL, PostgresA2aTaskRecords } from './postgres-a2a-tasks.js';
@@ -56,12 +56,15 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (StorageError.isInstance(error)) throw error;
-    throw new StorageError('open_failed', `cannot open session store ${location}: ${errorMessage(error).replaceAll(url, location)}; check the URL and that the server is up`, {
+    const problem = describePostgresOpenError(error, url);
+    throw new StorageError('open_failed', `cannot open session store ${location}: ${problem.reason.replaceAll(url, location)}; ${problem.fix}`, {
       path: location,
       cause: error,
+      permanent: problem.permanent,
     });
   }
   // One LISTEN connection per replica, for both change feeds.
   const listener = new PostgresListener(url, [SESSION_EVENTS_CHANNEL, A2A_TASK_CHANNEL]);
   return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options, listener), listener);
 }
+

@@ -29,6 +29,20 @@ describe('createNetworkAuth', () => {
     expect(first.authenticate(`Bearer ${second.token}`)).toBeUndefined();
   });
 
+  it('announces a generated token on stderr when no log is given (a face served from a program): a token nobody is told opens nothing', () => {
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+    let token: string | undefined;
+    try {
+      token = createNetworkAuth({ host: '127.0.0.1' }).token;
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(written.join('')).toContain(`network auth token (generated): ${token}`);
+  });
+
   it('maps extra principals to their own tokens', () => {
     const auth = createNetworkAuth({ host: '127.0.0.1', token: TOKEN, principals: { alice: 'alice-token-0123456789abcdef' } });
     expect(auth.authenticate('Bearer alice-token-0123456789abcdef')).toBe('alice');
