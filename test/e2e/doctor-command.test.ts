@@ -91,7 +91,7 @@ describe('plaited-agent doctor', () => {
     const cwd = project({ agent: { model: 'openai-compatible:scripted', baseURL: model.url } });
     const run = await runCliOnce(['doctor'], { cwd, env: { PLAITED_STORE: 'postgres://agent:hunter2-secret@127.0.0.1:1/agent' } });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
-    expect(line(run.stdout, 'state store')).toMatch(/^✗ state store: cannot open session store postgres:\/\/agent:\*\*\*@127\.0\.0\.1:1\/agent: .*check the URL and that the server is up/);
+    expect(line(run.stdout, 'state store')).toMatch(/^✗ state store: cannot open session store postgres:\/\/agent:\*\*\*@127\.0\.0\.1:1\/agent: connect ECONNREFUSED 127\.0\.0\.1:1; start PostgreSQL at 127\.0\.0\.1:1, or fix the host and port in the store URL/);
     expect(`${run.stdout}${run.stderr}`).not.toContain('hunter2-secret');
   });
 
