@@ -273,6 +273,12 @@ export const sandboxSchema = z.strictObject({
       allowWrite: z.array(z.string()).default(['./output']),
       denyRead: z.array(z.string()).default(['~/.ssh', '~/.aws', '~/.gnupg', '.env', '.env.*']),
       allowedDomains: z.array(z.string()).default([]),
+      /**
+       * Every repository's `.git` read-only as a whole, for commands and MCP servers. Then a save of
+       * `.git/config` by your own git while a command runs cannot lift its wall (README "Sandbox");
+       * the price: nothing the agent runs can commit.
+       */
+      readOnlyGit: z.boolean().default(false),
     })
     .prefault({}),
   limits: z

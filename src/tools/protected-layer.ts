@@ -50,6 +50,8 @@ export interface ProtectedLayerOptions {
    * `denyRead`; globs are not bound).
    */
   paths?: (roots: readonly string[]) => { readOnly?: readonly string[]; hidden?: readonly string[] };
+  /** Every git folder read-only as a whole (see ProtectedMountsOptions). */
+  wholeGitDirs?: boolean;
 }
 
 /** Why the layer is unavailable here (`null` when it works); checked once per process. */
@@ -69,7 +71,7 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
       removeStalePlaceholders(root);
     }
     const extra = options.paths?.(roots) ?? {};
-    const mounts = protectedMounts(roots, { extraReadOnly: extra.readOnly ?? [] });
+    const mounts = protectedMounts(roots, { extraReadOnly: extra.readOnly ?? [], wholeGitDirs: options.wholeGitDirs ?? false });
     const held = await holdPlaceholders(mounts.placeholders);
     const hidden = (extra.hidden ?? []).filter((path) => !/[*?[{]/.test(path) && existsSync(path));
     return { args: layerArgs([...mounts.readOnly, ...held.paths], hidden), release: held.release, placeholders: held.paths };

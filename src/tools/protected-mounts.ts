@@ -31,6 +31,12 @@ export interface ProtectedMounts {
 export interface ProtectedMountsOptions extends ScanBudget {
   /** More paths to keep read-only (the user's own plaited folder, denied reads). */
   extraReadOnly?: readonly string[];
+  /**
+   * Every git folder read-only as a whole (`adapters.sandbox.security.readOnlyGit`): a save of a
+   * file inside by a rename cannot lift its wall (a folder is the mount point, not the file), and
+   * nothing can commit.
+   */
+  wholeGitDirs?: boolean;
   home?: string;
 }
 
@@ -71,6 +77,11 @@ export function protectedMounts(roots: readonly string[], options: ProtectedMoun
     if (seen.has(gitDir) || !existsSync(gitDir)) continue;
     seen.add(gitDir);
     gitDirs.push(...protectGitDir(gitDir, { readOnly, placeholders, inRoots, home: options.home ?? process.env.HOME ?? homedir() }));
+  }
+  if (options.wholeGitDirs) {
+    for (const gitDir of seen) readOnly.add(gitDir);
+    // Nothing can be made inside a read-only folder: no stand-in is needed there.
+    for (const path of placeholders.keys()) if ([...seen].some((gitDir) => isWithin(path, gitDir))) placeholders.delete(path);
   }
   for (const path of [...loadedStartupFilesList(), ...(options.extraReadOnly ?? [])]) if (existsSync(path)) readOnly.add(path);
   for (const path of readOnly) placeholders.delete(path);

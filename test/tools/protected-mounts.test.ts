@@ -32,6 +32,23 @@ describe('protected mount set', () => {
     expect(mounts.placeholders.map((spec) => spec.path)).toEqual(expect.arrayContaining([join(project, '.envrc'), join(project, '.claude', 'settings.json')]));
   });
 
+  it('with wholeGitDirs, binds every git folder it leads to as a whole, and holds nothing inside them', () => {
+    const project = repo();
+    const elsewhere = repo();
+    mkdirSync(join(project, 'checkout'));
+    writeFileSync(join(project, 'checkout', '.git'), `gitdir: ${join(elsewhere, '.git')}\n`);
+    const mounts = protectedMounts([project], { maxAgeMs: 0, wholeGitDirs: true });
+    for (const gitDir of [join(project, '.git'), join(elsewhere, '.git')]) {
+      expect(mounts.readOnly).toContain(gitDir);
+      // The folder is the mount point: a file inside is not bound again, nor held by a stand-in.
+      expect(mounts.readOnly.filter((path) => path.startsWith(`${gitDir}/`))).toEqual([]);
+      expect(mounts.placeholders.filter((spec) => spec.path.startsWith(`${gitDir}/`))).toEqual([]);
+    }
+    expect(mounts.readOnly).toContain(join(project, 'checkout', '.git'));
+    // The project's own protected names are as without it.
+    expect(mounts.placeholders.map((spec) => spec.path)).toContain(join(project, '.envrc'));
+  });
+
   it('binds a folder once, not also what it holds (a file there may be replaced by a rename meanwhile); a link inside stays', () => {
     const project = repo();
     const mine = mkdtempSync(join(tmpdir(), 'plaited-user-folder-'));

@@ -33,10 +33,13 @@ export function commandLayerFor(config: PlaitedConfig, log?: (message: string) =
     const state = roots.map((root) => agentStateDir(root));
     return { hidden: [...policy.denyRead.filter((path) => !builtIn.has(path)), ...state], readOnly: [...builtIn] };
   };
-  const { layer, reason } = createProtectedLayer({ paths: (roots) => {
-    const { readOnly, hidden } = denied(roots);
-    return { readOnly: [userConfigDir(), ...readOnly], hidden };
-  } });
+  const { layer, reason } = createProtectedLayer({
+    paths: (roots) => {
+      const { readOnly, hidden } = denied(roots);
+      return { readOnly: [userConfigDir(), ...readOnly], hidden };
+    },
+    wholeGitDirs: config.adapters.sandbox.security.readOnlyGit,
+  });
   if (!layer && reason && !told) {
     told = true;
     log?.(`commands run without the read-only layer (${reason}): see README "Sandbox" for what an allowed bash can change`);

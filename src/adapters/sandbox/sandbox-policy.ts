@@ -91,7 +91,7 @@ export function createSandboxPolicy(options: CreateSandboxPolicyOptions): Sandbo
   // read-only whatever was approved, or one approval would outlive the sandbox.
   // The user's own plaited folder (trust decisions, permission rules, transpiled configs) likewise.
   const writable = (path: string) => allowWrite.some((allowed) => isWithin(path, allowed));
-  const mounts = options.protectedSet === false ? null : protectedMounts(roots, { extraReadOnly: [userConfigDir({ ...process.env, HOME: home })], home, maxAgeMs: 0 });
+  const mounts = options.protectedSet === false ? null : protectedMounts(roots, { extraReadOnly: [userConfigDir({ ...process.env, HOME: home })], home, maxAgeMs: 0, wholeGitDirs: options.config.security.readOnlyGit });
   const denyWrite = unique([...denyRead.filter((path) => !hasGlob(path) && existsSync(path)), ...(mounts?.readOnly ?? [])]);
   // Outside a writable path bubblewrap's read-only root holds a missing name already: no placeholder there.
   const placeholders = (mounts?.placeholders ?? []).filter((spec) => writable(spec.path));
