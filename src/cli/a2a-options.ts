@@ -1,5 +1,5 @@
 import type { A2aAdapterOptions } from '../adapters/a2a/a2a-adapter.js';
-import { isWildcardHost } from '../adapters/http/host-origin-check.js';
+import { isWildcardHost } from '../adapters/http/wildcard-host.js';
 import type { NetworkAuth } from '../adapters/http/network-auth.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { CliArgs } from './parse-cli-args.js';

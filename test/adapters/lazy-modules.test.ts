@@ -16,6 +16,25 @@ const AI_TEST = pathToFileURL(createRequire(import.meta.url).resolve('ai/test'))
 const ON_FIRST_USE = { yaml: 'a skill', 'html-to-text': 'an HTML page', diff: 'an edit' } as const;
 
 /**
+ * What the command line's own module loads before it knows which face it serves: every start pays
+ * for it (a `--version`, a stdio ACP editor session, a one-shot command). A helper of the A2A
+ * options once imported the Host/Origin check, which brought the MCP server SDK (700 KB) into every
+ * start: session start CPU +30%.
+ */
+function cliModuleImports(): string[] {
+  const entry = join(root, 'dist/src/cli/run-cli.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npx tsc -p tsconfig.json\` first`);
+  const log = join(mkdtempSync(join(tmpdir(), 'plaited-lazy-')), 'imports.log');
+  const run = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', `await import(${JSON.stringify(entry)});`], {
+    encoding: 'utf8',
+    env: { ...process.env, PLAITED_IMPORT_LOG: log },
+    timeout: 30_000,
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return readFileSync(log, 'utf8').split('\n');
+}
+
+/**
  * A default agent's turn in a fresh node process, with the import log on (what it resolved).
  * `script`: the scripted model's steps; `setup`: files written into the project first.
  */
@@ -75,5 +94,15 @@ describe('libraries load with their first use, not with every turn', () => {
     expect(loaded).toContain('yaml');
     expect(loaded).toContain('diff');
     expect(loaded).not.toContain('html-to-text');
+  });
+});
+
+describe('the command line module', () => {
+  it('loads no protocol SDK, transport or native module before it knows which face it serves', () => {
+    const loaded = cliModuleImports();
+    expect(loaded, 'the import log recorded nothing: the resolve hook did not run').toContain('zod');
+    for (const heavy of ['@modelcontextprotocol/server', '@modelcontextprotocol/client', '@agentclientprotocol/sdk', '@a2a-js/sdk', 'ai', 'ws', 'better-sqlite3', 'node-llama-cpp', 'jiti', 'pg', '@anthropic-ai/sandbox-runtime']) {
+      expect(loaded, `${heavy} is loaded by every start`).not.toContain(heavy);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { isWildcardHost } from './wildcard-host.js';
 
 export interface HostOriginCheckOptions {
   /** Bind host. */
@@ -16,12 +17,6 @@ export interface HostOriginHeaders {
 /** Why a request is refused (answered 403), or `undefined` when it may go on. */
 export type HostOriginCheck = (headers: HostOriginHeaders) => string | undefined;
 
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
-
-/** Whether the bind host means every interface. */
-export function isWildcardHost(host: string): boolean {
-  return WILDCARD_HOSTS.has(host.trim());
-}
 
 /**
  * The one DNS-rebinding guard of every HTTP face (ACP, MCP, A2A), on the MCP SDK's validators.
