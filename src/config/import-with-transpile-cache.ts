@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JitiOptions } from 'jiti';
+import { causeChain } from '../errors/cause-chain.js';
 import { errorMessage } from '../errors/error-message.js';
 import { setAsideDamagedFile } from '../storage/set-aside-damaged-file.js';
 import { transpileCacheFor } from './transpile-cache.js';
@@ -33,12 +34,7 @@ export async function importWithTranspileCache(
 
 /** An `fs` error (EISDIR, ELOOP, EACCES…), here or among its causes. */
 function isFileSystemError(error: unknown): boolean {
-  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
-    const { code, syscall } = current as NodeJS.ErrnoException;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof syscall === 'string') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return [...causeChain(error)].some(({ code, syscall }) => typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof syscall === 'string');
 }
 
 /** Moves aside what in the file's cache folder is not a regular file (the folder itself when it is not one); the names moved. */

@@ -1,3 +1,4 @@
+import { causeChain } from '../errors/cause-chain.js';
 import { errorMessage } from '../errors/error-message.js';
 import { StorageError } from './storage-error.js';
 
@@ -6,11 +7,10 @@ const DAMAGED = ['SQLITE_NOTADB', 'SQLITE_CORRUPT'];
 /** Codes for a file or folder this user may not open or write. */
 const UNWRITABLE = ['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_PERM', 'SQLITE_AUTH', 'EACCES', 'EPERM', 'EROFS'];
 
+/** SQLite's code or the system's errno, wherever in the error's causes it is. */
 function codeOf(error: unknown): string | undefined {
-  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
+  for (const { code } of causeChain(error)) {
     if (typeof code === 'string' && (code.startsWith('SQLITE_') || /^E[A-Z]+$/.test(code))) return code;
-    current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
