@@ -4,6 +4,9 @@ import { PlaitedError } from '../errors/plaited-error.js';
 
 const BUILT_IN = new Set(['acp', 'mcp', 'a2a', 'sandbox']);
 
+/** A built-in adapter by its name, a custom one by its file. */
+const shown = (adapter: string) => (BUILT_IN.has(adapter) ? adapter : resolve(adapter));
+
 /**
  * An adapter whose `wrap` failed: the message names it (a custom one by its file) and, when what
  * failed is the address it listens on, who holds it and the flag that picks another.
@@ -16,7 +19,7 @@ export class AdapterStartError extends PlaitedError<'adapter_start_failed'> {
    * `heldHere`: the ports this process's faces already listen on (a collision with one is ours, not another server's).
    */
   constructor(adapter: string, cause: unknown, portFlag = true, heldHere: readonly number[] = []) {
-    super('adapter_start_failed', `adapter ${BUILT_IN.has(adapter) ? adapter : resolve(adapter)}: ${reason(adapter, cause, portFlag, heldHere)}`, { cause });
+    super('adapter_start_failed', `adapter ${shown(adapter)}: ${reason(adapter, cause, portFlag, heldHere)}`, { cause });
   }
 }
 
@@ -52,8 +55,7 @@ function reason(adapter: string, cause: unknown, portFlag: boolean, heldHere: re
 
 /** A serving adapter whose `closed` rejected: named like a failed start, without the stack of an operator's mistake. */
 export function adapterStopMessage(adapter: string, error: unknown): string {
-  const name = BUILT_IN.has(adapter) ? adapter : resolve(adapter);
-  return `adapter ${name} stopped: ${PlaitedError.isInstance(error) ? error.message : errorMessage(error)}`;
+  return `adapter ${shown(adapter)} stopped: ${PlaitedError.isInstance(error) ? error.message : errorMessage(error)}`;
 }
 
 /** A `wrap` that resolved to neither an agent nor `{ closed: Promise }`: named, with what it must return. */

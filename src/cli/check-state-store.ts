@@ -1,10 +1,11 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { errorMessage } from '../errors/error-message.js';
 import { SESSION_SCHEMA_VERSION } from '../storage/session-schema.js';
 import { damagedStoreFix, isDamagedStoreError } from '../storage/store-open-error.js';
 import { openSqliteDatabase } from '../storage/sqlite/open-sqlite-database.js';
 import { ensureStateFolder, stateFolder } from '../storage/state-folder.js';
+import { sessionStatePath } from '../storage/session-state-path.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /** The project's state folder is writable and its session file (if any) has a schema this version reads. */
@@ -22,7 +23,7 @@ export function checkStateStore(cwd: string, stateDb: string | undefined): Docto
     const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
     return { name, ok: false, detail: `${stateFolder(cwd)} is not writable (${errorMessage(cause)})`, fix: 'make .plaited/state a folder this user can write (and .plaited too)' };
   }
-  const file = stateDb !== undefined ? resolve(cwd, stateDb) : join(folder, 'state.db');
+  const file = sessionStatePath(cwd, stateDb);
   if (!existsSync(file)) return { name, ok: true, detail: `${folder} writable; no sessions yet (schema ${SESSION_SCHEMA_VERSION} on first use)` };
   try {
     const db = openSqliteDatabase(file);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { stateFolder } from './state-folder.js';
+import { sessionStatePath } from './session-state-path.js';
 
 /**
  * Whether a project's SQLite sessions file exists yet: config `agent.stateDb` (resolved against
@@ -9,6 +9,6 @@ import { stateFolder } from './state-folder.js';
  */
 export function sessionStateExists(projectDir: string, stateDb: string | undefined): boolean {
   if (stateDb === ':memory:') return false;
-  if (stateDb !== undefined) return existsSync(resolve(projectDir, stateDb));
-  return existsSync(join(stateFolder(projectDir), 'state.db')) || existsSync(join(resolve(projectDir), '.plaited', 'state.db'));
+  if (existsSync(sessionStatePath(projectDir, stateDb))) return true;
+  return stateDb === undefined && existsSync(join(resolve(projectDir), '.plaited', 'state.db'));
 }

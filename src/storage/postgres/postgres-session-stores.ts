@@ -67,4 +67,3 @@ export async function openPostgresStores(url: string, options: PostgresStorageOp
   const listener = new PostgresListener(url, [SESSION_EVENTS_CHANNEL, A2A_TASK_CHANNEL]);
   return new PostgresSessionStores(pool, new PostgresSessionStorage(pool, location, options, listener), listener);
 }
-
