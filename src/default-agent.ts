@@ -2,7 +2,7 @@ import { ensureStateFolder } from './storage/state-folder.js';
 import { setAsideDamagedFile } from './storage/set-aside-damaged-file.js';
 import { isDamagedStoreError } from './storage/store-open-error.js';
 import { errorMessage } from './errors/error-message.js';
-import { mkdirSync } from 'node:fs';
+
 import { dirname, join, resolve } from 'node:path';
 import type { Agent } from './agent/agent.js';
 import type { AgentExtension } from './agent/agent-extension.js';
@@ -30,6 +30,7 @@ import { prepareStdioServer } from './adapters/sandbox/prepare-stdio-server.js';
 import { projectEmbedder, unavailableReason, usableEmbedder } from './model/open-embedder.js';
 import { brokeredStdioSpawner } from './adapters/sandbox/brokered-stdio-spawner.js';
 import { createLocalRuntime } from './tools/local-runtime.js';
+import { ensureFolder } from './storage/ensure-folder.js';
 
 /** The shared services behind the default extensions, opened on first use. */
 export interface AgentServices {
@@ -127,7 +128,7 @@ export function createDefaultAgent(options: CreateDefaultAgentOptions): DefaultA
 async function openAgentServices(config: PlaitedConfig, projectDir: string, log: Log, baseModel: () => Promise<ResolvedLanguageModel>): Promise<AgentServices> {
   const embedder = await projectEmbedder(config, projectDir);
   const indexPath = config.mcp.indexDb ? resolve(projectDir, config.mcp.indexDb) : join(ensureStateFolder(projectDir), 'index.db');
-  mkdirSync(dirname(indexPath), { recursive: true });
+  ensureFolder(dirname(indexPath));
   const index = await openProjectIndex(indexPath, log, {
     embedder,
     embedBatchSize: config.embedder.batchSize,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFingerprint } from '../config/config-fingerprint.js';
@@ -9,6 +9,7 @@ import { errorMessage } from '../errors/error-message.js';
 import { detectProviders } from './detect-providers.js';
 import { INIT_AGENTS_MD, initConfigSource } from './init-config-source.js';
 import { usageProblem } from './usage-problem.js';
+import { ensureFolder } from '../storage/ensure-folder.js';
 
 /** The flags of `plaited-agent init`. */
 const OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
@@ -86,7 +87,7 @@ async function trustWritten(file: string, cwd: string, env: NodeJS.ProcessEnv, s
 /** Writes a file that must not exist yet (its folder made first); a failure names the file, the cause and the fix. */
 function writeNewFile(file: string, text: string): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    ensureFolder(dirname(file));
     writeFileSync(file, text, { flag: 'wx' });
   } catch (error) {
     const fix = `make ${dirname(file)} a folder you can write, or run init in a project you can write`;

@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureFolder } from '../storage/ensure-folder.js';
 
 export interface RotatingLogFileOptions {
   /** Past this size the file is rotated (default 10 MiB). */
@@ -18,7 +19,7 @@ export function rotatingLogFile(path: string, options: RotatingLogFileOptions = 
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
   const keep = options.keep ?? 3;
   // Thrown here, at start, with the cause: a log file that cannot be written is a usage error.
-  mkdirSync(dirname(path), { recursive: true });
+  ensureFolder(dirname(path));
   appendFileSync(path, '', { mode: 0o600 });
   let size = sizeOf(path);
   return (line) => {

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';
 import { userConfigDir } from './user-config-dir.js';
 import { errorMessage } from '../errors/error-message.js';
 import { readTextHeadSync } from '../storage/read-text-head.js';
+import { ensureFolder } from '../storage/ensure-folder.js';
 
 /** One trusted config: the fingerprint the user saw and accepted, and when. */
 export interface TrustRecord extends ConfigFingerprint {
@@ -93,7 +94,7 @@ export async function revokeTrust(configFile: string, env: NodeJS.ProcessEnv = p
  * projects) would otherwise each write what it read, and one trust would be lost.
  */
 async function updateTrustStore(store: string, change: (current: TrustStore) => boolean): Promise<boolean> {
-  mkdirSync(dirname(store), { recursive: true, mode: 0o700 });
+  ensureFolder(dirname(store), 0o700);
   // Loaded here, not at start: every start reads trust, only `trust` and `init` write it.
   const { default: lockfile } = await import('proper-lockfile');
   const release = await lockfile.lock(store, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 10, maxTimeout: 100 } });
@@ -156,7 +157,7 @@ function damagedTrustStore(file: string, why: string, cause?: unknown): ConfigEr
 }
 
 function writeTrustStore(file: string, store: TrustStore): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  ensureFolder(dirname(file), 0o700);
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, file);

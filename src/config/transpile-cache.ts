@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { userConfigDir } from './user-config-dir.js';
+import { ensureFolder } from '../storage/ensure-folder.js';
 
 /**
  * Where jiti keeps the JavaScript it made of a trusted TypeScript config (and of `--adapter`
@@ -19,7 +20,7 @@ import { userConfigDir } from './user-config-dir.js';
 export function transpileCacheDir(env: NodeJS.ProcessEnv = process.env): string | false {
   const dir = join(userConfigDir(env), 'transpiled');
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureFolder(dir, 0o700);
     accessSync(dir, constants.W_OK);
     return dir;
   } catch {
@@ -45,7 +46,7 @@ export function transpileCacheFor(source: string, env: NodeJS.ProcessEnv = proce
   const dir = join(root, createHash('sha256').update(absolute).digest('hex').slice(0, 16));
   try {
     if (!existsSync(dir)) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      ensureFolder(dir, 0o700);
       writeFileSync(join(dir, SOURCE_NAME), absolute, { mode: 0o600 });
       pruneGoneSources(root, dir);
     }

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
 import { readTextHead, type TextHead } from '../storage/read-text-head.js';
@@ -6,6 +6,7 @@ import { isWithin } from '../tools/workspace-path.js';
 import { ContextError } from './context-error.js';
 import { bestSnippet } from './memory-snippet.js';
 import { extractWikiLinks, pageKey } from './wikilinks.js';
+import { ensureFolderAsync } from '../storage/ensure-folder.js';
 
 /**
  * The memory wiki: a folder of markdown pages the agent keeps across sessions, plus three
@@ -93,7 +94,7 @@ export class MemoryWiki {
 
   /** Creates whichever support files are missing; returns the ones created. */
   async ensureSupportFiles(): Promise<string[]> {
-    await mkdir(this.dir, { recursive: true });
+    await ensureFolderAsync(this.dir);
     const initial: Record<string, string> = {
       [SUPPORT_FILES.index]: '# Memory index\n',
       [SUPPORT_FILES.log]: '# Memory log\n',

@@ -1,8 +1,9 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PlanEntry } from '../contracts/agent-output.js';
 import { readTextHead } from '../storage/read-text-head.js';
 import { RelationStore, type RelationSnapshot } from './relation-store.js';
+import { ensureFolderAsync } from '../storage/ensure-folder.js';
 
 /**
  * One plan per session, each a RelationStore kept in
@@ -82,7 +83,7 @@ export class SessionPlans {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await this.setAside(file, (error as Error).message);
     }
     const onPersist = async (snapshot: RelationSnapshot<PlanItemData>) => {
-      await mkdir(dirname(file), { recursive: true });
+      await ensureFolderAsync(dirname(file));
       // Write then rename, so a crash mid-write never leaves half a plan.
       const temporary = `${file}.${process.pid}.tmp`;
       await writeFile(temporary, `${JSON.stringify(snapshot, null, 2)}\n`);

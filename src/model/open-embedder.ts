@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PlaitedConfig } from '../config/schema.js';
 import { errorMessage } from '../errors/error-message.js';
 import { ensureStateFolder } from '../storage/state-folder.js';
 import type { EmbeddingModel } from './embedding-model.js';
+import { ensureFolder } from '../storage/ensure-folder.js';
 
 /**
  * The project's configured embedder, not loaded yet: node-llama-cpp and the model load on its
@@ -12,7 +12,7 @@ import type { EmbeddingModel } from './embedding-model.js';
  * works: the hybrid index falls back to BM25 alone when it does not (`onEmbedderUnavailable`).
  */
 export async function projectEmbedder(config: PlaitedConfig, projectDir: string): Promise<EmbeddingModel & { close(): Promise<void> }> {
-  mkdirSync(resolve(projectDir, '.plaited'), { recursive: true });
+  ensureFolder(resolve(projectDir, '.plaited'));
   const { createEmbedder } = await import('./embedder.js');
   const { createDownloadProgressReporter } = await import('./download-progress.js');
   return createEmbedder({

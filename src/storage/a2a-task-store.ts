@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
 import type { SqliteDatabase } from './sqlite/sqlite-database.js';
 import { storeOpenError } from './store-open-error.js';
 import { damageGuardedDatabase } from './sqlite/damage-guarded-database.js';
 import type { A2aContextRecord, A2aTaskQuery, A2aTaskRecord } from './a2a-task-records.js';
+import { ensureFolder } from './ensure-folder.js';
 
 export type { A2aTaskRecord, A2aTaskQuery, A2aContextRecord } from './a2a-task-records.js';
 
@@ -45,7 +45,7 @@ export class A2aTaskStore {
     this.path = path === ':memory:' ? path : resolve(path);
     this.now = options.now ?? (() => new Date());
     try {
-      if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
+      if (this.path !== ':memory:') ensureFolder(dirname(this.path));
       this.db = damageGuardedDatabase(openSqliteDatabase(this.path), 'A2A task store', this.path);
     } catch (error) {
       throw storeOpenError('A2A task store', this.path, error);

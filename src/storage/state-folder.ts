@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { errorMessage } from '../errors/error-message.js';
 import { StorageError } from './storage-error.js';
+import { ensureFolder } from './ensure-folder.js';
 
 /**
  * Where the agent keeps its own state in a project: `.plaited/state/` (the
@@ -29,9 +30,9 @@ export function ensureStateFolder(projectDir: string): string {
   const folder = stateFolder(projectDir);
   const fresh = !existsSync(folder);
   try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    ensureFolder(folder, 0o700);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR' && (error as NodeJS.ErrnoException).path === folder) {
       throw new StorageError(
         'open_failed',
         `${folder}, where plaited-agent keeps this project's sessions, is a file, not a folder: move it aside (mv "${folder}" "${folder}.moved") and start again; plaited-agent leaves it as it is`,

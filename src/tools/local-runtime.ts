@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProtectedLayer } from './protected-layer.js';
 import type { ExecOptions, ExecResult, Runtime } from '../contracts/runtime.js';
@@ -6,6 +6,7 @@ import { toolEnvironment } from './secret-env.js';
 import { spawnProcess } from './spawn-process.js';
 import { readTextWindow } from './read-text-window.js';
 import { FileTooLargeError } from './file-too-large-error.js';
+import { ensureFolderAsync } from '../storage/ensure-folder.js';
 
 /** Whole-file reads stop here: a 300 MB file read whole held the process at gigabytes (read_file reads windows instead). */
 export const READ_WHOLE_FILE_MAX_BYTES = 32 * 1024 * 1024;
@@ -39,7 +40,7 @@ export function createLocalRuntime(cwd: string, runtimeOptions: LocalRuntimeOpti
     },
     async writeFile(file, content, options) {
       const target = path.resolve(root, file);
-      await mkdir(path.dirname(target), { recursive: true });
+      await ensureFolderAsync(path.dirname(target));
       await writeFile(target, content, { encoding: 'utf8', signal: options?.signal });
     },
     async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { CONFIG_WORKTREE_PLACEHOLDER, type PlaceholderSpec } from './protected-mounts.js';
 import { UNCREATABLE_NAMES } from './protected-paths.js';
 import { scanProtectedTree } from './scan-protected-tree.js';
+import { ensureFolder } from '../storage/ensure-folder.js';
 
 /**
  * Placeholders: a missing protected name (`.envrc`, `.mcp.json`, `.git/commondir`)
@@ -122,7 +123,7 @@ async function removeAsync(path: string): Promise<void> {
 function makeParents(dir: string): string[] {
   const made: string[] = [];
   for (let current = dir; !lstatSync(current, { throwIfNoEntry: false }); current = dirname(current)) made.push(current);
-  mkdirSync(dir, { recursive: true });
+  ensureFolder(dir);
   return made;
 }
 

@@ -114,4 +114,10 @@ describe('logs that help', () => {
     expect(await cli.exited).toBe(2);
     expect(cli.stderr()).toContain(`cannot write the log file ${cwd}`);
   });
+
+  it('refuses a log file under /proc, naming it (Node\'s own recursive mkdir spins there for ever)', async () => {
+    const cli = bed.start(bed.project(), { args: ['--log-file', '/proc/plaited-agent/agent.log'] });
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toContain('cannot write the log file /proc/plaited-agent/agent.log: ENOENT');
+  });
 });

@@ -29,6 +29,11 @@ describe('createLocalRuntime: files', () => {
     expect(await ws.runtime.readFile(file)).toBe('héllo\n');
   });
 
+  it('rejects a write under /proc with ENOENT: making its folder does not spin for ever (as Node\'s recursive mkdir does)', async () => {
+    const runtime = createLocalRuntime(ws.cwd);
+    await expect(runtime.writeFile('/proc/plaited-agent/notes.txt', 'x')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('rejects reading a missing file with ENOENT', async () => {
     await expect(ws.runtime.readFile(path.join(ws.cwd, 'missing.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });

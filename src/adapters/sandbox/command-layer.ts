@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { PlaitedConfig } from '../../config/schema.js';
 import { userConfigDir } from '../../config/user-config-dir.js';
 import { agentStateDir } from '../../tools/agent-state-path.js';
 import { createProtectedLayer, type ProtectedLayer } from '../../tools/protected-layer.js';
 import { ALWAYS_DENIED_READS, createSandboxPolicy, expandPath } from './sandbox-policy.js';
+import { ensureFolder } from '../../storage/ensure-folder.js';
 
 const layers = new WeakMap<PlaitedConfig, ProtectedLayer | null>();
 let told = false;
@@ -24,7 +24,7 @@ export function commandLayerFor(config: PlaitedConfig, log?: (message: string) =
   if (layers.has(config)) return layers.get(config) ?? null;
   const home = process.env.HOME ?? homedir();
   // Made if missing (it is the user's own, outside every project), so that a command cannot make it first.
-  mkdirSync(userConfigDir(), { recursive: true, mode: 0o700 });
+  ensureFolder(userConfigDir(), 0o700);
   const denied = (roots: readonly string[]) => {
     const cwd = roots[0] ?? process.cwd();
     const policy = createSandboxPolicy({ config: config.adapters.sandbox, cwd, additionalRoots: roots.slice(1), home, protectedSet: false });

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
@@ -8,6 +7,7 @@ import { RESTORE_STDERR, retryBwrapStart } from '../../tools/retry-bwrap-start.j
 import { outsideProjectCwd, removeStaleNeutralDirs } from './library-cwd.js';
 import { listQuietly, removeStaleMuxSockets } from './stale-mux-sockets.js';
 import { toSandboxRuntimeConfig, type SandboxPolicy } from './sandbox-policy.js';
+import { ensureFolder } from '../../storage/ensure-folder.js';
 
 /**
  * The one `SandboxManager` of this process, behind a small surface. The
@@ -66,7 +66,7 @@ async function ensureSandboxRuntime(policyConfig: SandboxRuntimeConfig): Promise
     disableBuiltInDotfileStubs();
     currentNetworkKey = key;
     // The sandbox points TMPDIR at /tmp/claude but only mounts it writable when it exists.
-    mkdirSync('/tmp/claude', { recursive: true });
+    ensureFolder('/tmp/claude');
     // What a killed agent's runtime left in $TMPDIR goes before this one starts its own (one listing: it may be long).
     const names = listQuietly(tmpdir());
     removeStaleNeutralDirs(tmpdir(), names);
