@@ -79,7 +79,7 @@ export function validateConfig(raw: unknown, file: string | null = null): Plaite
 export function findConfigFile({ cwd, configPath }: LoadConfigOptions): string | null {
   if (configPath !== undefined) {
     const file = isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
-    if (!isFile(file)) throw new ConfigError('config_not_found', `Config file not found: ${file}`, { file });
+    if (!isFile(file)) throw new ConfigError('config_not_found', notAConfigFile(file), { file });
     return file;
   }
   return projectConfigFiles(cwd)[0] ?? null;
@@ -133,6 +133,19 @@ export function formatInvalid(file: string | null, issues: ConfigIssue[]): strin
   const lines = issues.map((issue) => `  ${issue.path || '(root)'}: ${issue.message}`);
   const where = file ? ` in ${file}` : '';
   return `Invalid config${where} (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n${lines.join('\n')}`;
+}
+
+/** Why `--config`'s path is not read: it is not there, or it is something other than a file. */
+function notAConfigFile(file: string): string {
+  let info;
+  try {
+    info = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    // Not reachable (a file on the way, no search permission): not found, as before.
+  }
+  if (!info) return `Config file not found: ${file}`;
+  const what = info.isDirectory() ? 'a folder' : 'not a regular file';
+  return `Config file ${file} is ${what}: pass the config file itself, e.g. --config ${join(file, 'config.ts')}`;
 }
 
 function isFile(path: string): boolean {

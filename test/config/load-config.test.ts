@@ -175,6 +175,13 @@ describe('loadConfig', () => {
     expect(error.message).toContain(join(dir, 'nope', 'config.ts'));
   });
 
+  it('names a folder given as the configPath as a folder, with the file to pass instead', async () => {
+    mkdirSync(join(dir, 'team-config'), { recursive: true });
+    const error = await loadError({ cwd: dir, configPath: 'team-config' });
+    expect(error.code).toBe('config_not_found');
+    expect(error.message).toBe(`Config file ${join(dir, 'team-config')} is a folder: pass the config file itself, e.g. --config ${join(dir, 'team-config', 'config.ts')}`);
+  });
+
   it('returns the defaults and no path when there is no config file', async () => {
     const { config, path } = await loadTrusted({ cwd: join(fixtures, 'no-config') });
     expect(path).toBeNull();
