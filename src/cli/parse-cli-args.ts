@@ -153,6 +153,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (argv.length === 1 && argv[0] === 'help') return parseCliArgs(['--help']);
   // `plaited-agent help sessions`: that command's usage, as `sessions --help` shows it.
   if (argv.length === 2 && argv[0] === 'help') return parseCliArgs([helpTopic(argv[1]!), '--help']);
+  // `plaited-agent sessions help`: the same, not an action named "help".
+  if (argv.length === 2 && argv[1] === 'help' && [...SUBCOMMANDS, 'chat'].includes(argv[0]!)) return parseCliArgs([argv[0]!, '--help']);
   if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }

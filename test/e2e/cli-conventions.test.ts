@@ -58,6 +58,8 @@ describe('CLI conventions', () => {
     [['chat', '--help'], 'chat'],
     [['chat', '-h', '--model', 'openai-compatible:x'], 'chat'],
     ...['chat', 'sessions', 'mcp', 'trust', 'models', 'init', 'doctor'].map((command) => [['help', command], command] as [string[], string]),
+    // `sessions help`, as `git remote help` reads: the command's usage, not an action named "help".
+    ...['chat', 'sessions', 'mcp', 'trust', 'models', 'init', 'doctor'].map((command) => [[command, 'help'], command] as [string[], string]),
   ])('%j prints the usage of %s on stdout and exits 0', (args, command) => {
     const result = run(args);
     expect(result.status, result.stderr).toBe(0);
