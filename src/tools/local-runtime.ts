@@ -1,4 +1,3 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProtectedLayer } from './protected-layer.js';
 import type { ExecOptions, ExecResult, Runtime } from '../contracts/runtime.js';
@@ -6,6 +5,7 @@ import { toolEnvironment } from './secret-env.js';
 import { spawnProcess } from './spawn-process.js';
 import { readTextWindow } from './read-text-window.js';
 import { FileTooLargeError } from './file-too-large-error.js';
+import { openRegularFile } from './open-regular-file.js';
 import { ensureFolderAsync } from '../storage/ensure-folder.js';
 
 /** Whole-file reads stop here: a 300 MB file read whole held the process at gigabytes (read_file reads windows instead). */
@@ -30,10 +30,14 @@ export function createLocalRuntime(cwd: string, runtimeOptions: LocalRuntimeOpti
     cwd: root,
     kind: 'local',
     async readFile(file, options) {
-      const target = path.resolve(root, file);
-      const info = await stat(target);
-      if (info.isFile() && info.size > READ_WHOLE_FILE_MAX_BYTES) throw new FileTooLargeError({ path: file, size: info.size, limit: READ_WHOLE_FILE_MAX_BYTES });
-      return readFile(target, { encoding: 'utf8', signal: options?.signal });
+      const handle = await openRegularFile(path.resolve(root, file), 'read');
+      try {
+        const { size } = await handle.stat();
+        if (size > READ_WHOLE_FILE_MAX_BYTES) throw new FileTooLargeError({ path: file, size, limit: READ_WHOLE_FILE_MAX_BYTES });
+        return await handle.readFile({ encoding: 'utf8', signal: options?.signal });
+      } finally {
+        await handle.close();
+      }
     },
     readTextWindow(file, options) {
       return readTextWindow(path.resolve(root, file), options);
@@ -41,7 +45,12 @@ export function createLocalRuntime(cwd: string, runtimeOptions: LocalRuntimeOpti
     async writeFile(file, content, options) {
       const target = path.resolve(root, file);
       await ensureFolderAsync(path.dirname(target));
-      await writeFile(target, content, { encoding: 'utf8', signal: options?.signal });
+      const handle = await openRegularFile(target, 'write');
+      try {
+        await handle.writeFile(content, { encoding: 'utf8', signal: options?.signal });
+      } finally {
+        await handle.close();
+      }
     },
     async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
       const layered = layer && !options.isolated ? await layer.wrap(command, { roots: [root, ...(runtimeOptions.roots ?? [])], parentIsAgent: true }) : null;

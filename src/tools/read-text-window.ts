@@ -1,4 +1,5 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegularFile } from './open-regular-file.js';
 import { BINARY_PREFIX_BYTES, type TextWindow, type TextWindowLine, type TextWindowOptions } from './text-window.js';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -15,20 +16,19 @@ const CR = 0x0d;
  * so the event loop keeps turning while a large file is scanned.
  */
 export async function readTextWindow(file: string, options: TextWindowOptions): Promise<TextWindow> {
-  const handle = await open(file, 'r');
+  const handle = await openRegularFile(file, 'read');
   try {
-    const info = await handle.stat();
-    const size = info.isFile() ? info.size : undefined;
+    const { size } = await handle.stat();
     const scan = new WindowScan(options);
     const chunks = readChunks(handle, options.signal);
     let first = true;
     for await (const chunk of chunks) {
-      if (first && chunk.subarray(0, BINARY_PREFIX_BYTES).includes(0)) return { binary: true, lines: [], more: false, byteCapped: false, ...(size === undefined ? {} : { size }) };
+      if (first && chunk.subarray(0, BINARY_PREFIX_BYTES).includes(0)) return { binary: true, lines: [], more: false, byteCapped: false, size };
       first = false;
       const rest = scan.feed(chunk);
       if (rest === undefined) continue;
       // The window is complete: count the remaining lines of a small file, or just say more follow.
-      if (size !== undefined && size <= COUNT_LINES_UP_TO_BYTES) {
+      if (size <= COUNT_LINES_UP_TO_BYTES) {
         scan.countOnly(rest);
         for await (const more of chunks) scan.countOnly(more);
         return scan.result(true, size);

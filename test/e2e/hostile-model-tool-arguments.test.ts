@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
@@ -52,5 +54,19 @@ describe('tool arguments a model sends are bounded', () => {
     bed.server.push({ text: 'answered' });
     const second = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'next' }] });
     expect(second.stopReason).toBe('end_turn');
+  }, RESTART_TIMEOUT_MS);
+
+  it('read_file on a named pipe, five times over, gets an error result each time, and the next file tool call is served', async () => {
+    // Opened plainly, each read waited for a writer on one of libuv's four file threads, for good: the fifth froze the agent's file I/O.
+    const cwd = bed.project();
+    spawnSync('mkfifo', [join(cwd, 'pipe')]);
+    const cli = bed.start(cwd);
+    const sessionId = await newSession(cli, cwd);
+    const reads = Array.from({ length: 5 }, (_, i) => ({ id: `pipe_${i}`, name: 'read_file', arguments: JSON.stringify({ path: 'pipe' }) }));
+    bed.server.push({ toolCalls: reads }, { toolCalls: [{ id: 'plain_1', name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'kept' }) }] }, { text: 'done' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read the pipe' }] });
+    expect(response.stopReason).toBe('end_turn');
+    for (const read of reads) expect(toolResultSent(read.id)).toContain('is a named pipe, not a regular file');
+    expect(toolResultSent('plain_1')).toContain('Created notes.txt');
   }, RESTART_TIMEOUT_MS);
 });

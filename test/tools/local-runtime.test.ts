@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,6 +33,29 @@ describe('createLocalRuntime: files', () => {
   it('rejects a write under /proc with ENOENT: making its folder does not spin for ever (as Node\'s recursive mkdir does)', async () => {
     const runtime = createLocalRuntime(ws.cwd);
     await expect(runtime.writeFile('/proc/plaited-agent/notes.txt', 'x')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a named pipe at once, for reads and writes, and the file threads stay free', async () => {
+    // Opened plainly, each call would wait for the pipe's other end on one of libuv's four file threads, for good.
+    spawnSync('mkfifo', [path.join(ws.cwd, 'pipe')]);
+    const runtime = createLocalRuntime(ws.cwd);
+    const refusals = [
+      ...Array.from({ length: 4 }, () => runtime.readTextWindow!('pipe', { offset: 1, limit: 10, maxBytes: 1024 })),
+      runtime.readFile('pipe'),
+      runtime.writeFile('pipe', 'x'),
+    ];
+    for (const refusal of refusals) {
+      await expect(refusal).rejects.toMatchObject({ code: 'not_a_regular_file', message: expect.stringContaining('pipe is a named pipe, not a regular file') });
+    }
+    await runtime.writeFile('after.txt', 'still served');
+    expect(await runtime.readFile('after.txt')).toBe('still served');
+  });
+
+  it('names a folder as a folder when asked to read or write it as a file', async () => {
+    const runtime = createLocalRuntime(ws.cwd);
+    await mkdir(path.join(ws.cwd, 'folder'));
+    await expect(runtime.readFile('folder')).rejects.toMatchObject({ code: 'not_a_regular_file', found: 'a folder' });
+    await expect(runtime.writeFile('folder', 'x')).rejects.toMatchObject({ code: 'not_a_regular_file', found: 'a folder' });
   });
 
   it('rejects reading a missing file with ENOENT', async () => {
