@@ -1,7 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readTextHeadSync } from '../storage/read-text-head.js';
 
 export type ResolvedImport =
   /** `node:fs` and friends: part of Node, nothing to hash. */
@@ -55,7 +56,8 @@ function pathCandidates(base: string): string[] {
 
 function packageMain(file: string): string | undefined {
   try {
-    const main = (JSON.parse(readFileSync(file, 'utf8')) as { main?: unknown }).main;
+    // Never waits on a named pipe in the file's place, and never reads a huge one whole.
+    const main = (JSON.parse(readTextHeadSync(file, 1024 * 1024).text) as { main?: unknown }).main;
     return typeof main === 'string' ? main : undefined;
   } catch {
     return undefined;

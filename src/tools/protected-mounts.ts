@@ -1,9 +1,10 @@
-import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { UNCREATABLE_NAMES, loadedStartupFilesList } from './protected-paths.js';
 import { scanProtectedTree, type ScanBudget } from './scan-protected-tree.js';
 import { isWithin } from './workspace-path.js';
+import { readTextHeadSync } from '../storage/read-text-head.js';
 
 /** A missing protected name held by an empty read-only stand-in while commands run. */
 export interface PlaceholderSpec {
@@ -101,6 +102,9 @@ function outermost(paths: readonly string[]): string[] {
   return paths.filter((path) => kinds.get(path)?.isSymbolicLink() || !folders.some((folder) => folder !== path && isWithin(path, folder)));
 }
 
+/** More than any git config, `commondir` or `.git` file holds: what is past it is not read. */
+const GIT_FILE_MAX_BYTES = 1024 * 1024;
+
 /** What a held `config.worktree` says while it exists. */
 export const CONFIG_WORKTREE_PLACEHOLDER = '# plaited-agent: held read-only while a command runs; removed after it\n';
 
@@ -183,9 +187,14 @@ function gitFileTarget(file: string): string | null {
   return match ? resolve(dirname(file), match[1]!) : null;
 }
 
+/**
+ * A git file's text, or null. Never waits: a command may have left a named pipe in a git file's
+ * place (a repository it made), and a plain synchronous read of it froze the whole agent before
+ * the next command. Bounded too: these files are small.
+ */
 function readText(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readTextHeadSync(path, GIT_FILE_MAX_BYTES).text;
   } catch {
     return null;
   }

@@ -5,6 +5,7 @@ import { CONFIG_WORKTREE_PLACEHOLDER, type PlaceholderSpec } from './protected-m
 import { UNCREATABLE_NAMES } from './protected-paths.js';
 import { scanProtectedTree } from './scan-protected-tree.js';
 import { ensureFolder } from '../storage/ensure-folder.js';
+import { readTextHeadSync } from '../storage/read-text-head.js';
 
 /**
  * Placeholders: a missing protected name (`.envrc`, `.mcp.json`, `.git/commondir`)
@@ -197,7 +198,7 @@ function isPlaceholder(path: string, content: string | null): boolean {
     const stat = lstatSync(path);
     if ((stat.mode & 0o222) !== 0) return false;
     if (content === null) return stat.isDirectory() && readdirSync(path).length === 0;
-    return stat.isFile() && stat.nlink === 1 && stat.size === Buffer.byteLength(content) && readFileSync(path, 'utf8') === content;
+    return stat.isFile() && stat.nlink === 1 && stat.size === Buffer.byteLength(content) && readTextHeadSync(path, stat.size).text === content;
   } catch {
     return false;
   }

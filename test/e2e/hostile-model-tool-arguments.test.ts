@@ -69,4 +69,22 @@ describe('tool arguments a model sends are bounded', () => {
     for (const read of reads) expect(toolResultSent(read.id)).toContain('is a named pipe, not a regular file');
     expect(toolResultSent('plain_1')).toContain('Created notes.txt');
   }, RESTART_TIMEOUT_MS);
+
+  it('named pipes a command leaves in git files do not freeze a later command (the read-only layer reads those files first)', async () => {
+    // A plain synchronous read of such a pipe, to find what to hold read-only, blocked the agent's only thread for good.
+    // The layer reuses what it found for 10 s, so the later command runs in a second agent, which looks afresh.
+    const cwd = bed.project();
+    const planter = bed.start(cwd);
+    const planted = await newSession(planter, cwd);
+    const plant = 'git init -q w && rm w/.git/config && mkfifo w/.git/config w/.git/commondir && mkdir sub && mkfifo sub/.git && echo planted';
+    bed.server.push({ toolCalls: [{ id: 'plant_1', name: 'bash', arguments: JSON.stringify({ command: plant }) }] }, { text: 'planted' });
+    expect((await planter.agent.request('session/prompt', { sessionId: planted, prompt: [{ type: 'text', text: 'plant pipes' }] })).stopReason).toBe('end_turn');
+    expect(toolResultSent('plant_1')).toContain('planted');
+
+    const later = bed.start(cwd);
+    const sessionId = await newSession(later, cwd);
+    bed.server.push({ toolCalls: [{ id: 'next_1', name: 'bash', arguments: JSON.stringify({ command: 'echo the next command ran' }) }] }, { text: 'done' });
+    expect((await later.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it' }] })).stopReason).toBe('end_turn');
+    expect(toolResultSent('next_1')).toContain('the next command ran');
+  }, RESTART_TIMEOUT_MS);
 });
