@@ -28,9 +28,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two cores, three files at a time: the end-to-end files wait on their processes often enough that
-    // two left the cores ~15% idle (655 s of CPU in a 386 s run); three ran the same tests in 364 s.
-    maxWorkers: 3,
+    // Two cores: e2e tests spawn real processes, so keep file-level parallelism modest (three workers
+    // gain ~5% and add contention: docs/DESIGN-NOTES.md, Tooling).
+    maxWorkers: 2,
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED.map((glob) => `${glob}/*.test.ts`) } },

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { errorMessage } from '../errors/error-message.js';
 import { StorageError } from './storage-error.js';
@@ -32,7 +32,7 @@ export function ensureStateFolder(projectDir: string): string {
   try {
     ensureFolder(folder, 0o700);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR' && (error as NodeJS.ErrnoException).path === folder) {
+    if (occupied(folder)) {
       throw new StorageError(
         'open_failed',
         `${folder}, where plaited-agent keeps this project's sessions, is a file, not a folder: move it aside (mv "${folder}" "${folder}.moved") and start again; plaited-agent leaves it as it is`,
@@ -53,4 +53,13 @@ export function ensureStateFolder(projectDir: string): string {
     if (existsSync(from) && !existsSync(to)) renameSync(from, to);
   }
   return folder;
+}
+
+/** Something other than a folder is at `path` itself (not merely in the way above it). */
+function occupied(path: string): boolean {
+  try {
+    return !statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
