@@ -1,9 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
+import { initialize } from '../helpers/acp-cli.js';
 
 /**
  * An editor user's day on the ACP face (stdio, v1): what the conformance kit does not look at.
@@ -11,6 +13,11 @@ import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
  * CLI's own for the "always" answers.
  */
 const bed = sharedAcpBed({ prefix: 'plaited-editor-day-' });
+
+const fixtureServer = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
+const mcpServer = (name: string): acp.McpServer => ({ name, command: process.execPath, args: [fixtureServer, '--name', name], env: [] });
+/** The MCP servers whose tools the model was offered in request `index`. */
+const offeredServers = (index: number) => [...new Set((bed.server.requests[index]!.tools ?? []).map((tool) => /^mcp__(.+?)__/.exec(tool.function.name)?.[1]).filter(Boolean))];
 
 const pathOf = (request: acp.RequestPermissionRequest) => (request.toolCall.rawInput as { path: string }).path;
 
@@ -43,4 +50,42 @@ describe('an editor user over ACP', () => {
     expect(readFileSync(join(cwd, 'sub/also-inside.txt'), 'utf8')).toBe('in');
     expect(existsSync(join(extra, 'outside.txt'))).toBe(false);
   });
+});
+
+describe('an editor restarted with other MCP servers', () => {
+  it('session/load and session/resume connect the MCP servers the editor names now, not the ones of session/new', async () => {
+    const cwd = bed.project();
+    const first = bed.start(cwd);
+    await initialize(first);
+    const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [mcpServer('removed')] });
+    bed.server.push({ text: 'one' });
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    expect(offeredServers(bed.server.requests.length - 1)).toEqual(['removed']);
+    await bed.closeNow(first);
+
+    // The user removed that server and added another in the editor's settings, then reopened the thread.
+    const second = bed.start(cwd);
+    await initialize(second);
+    await second.agent.request('session/load', { sessionId, cwd, mcpServers: [mcpServer('added')] });
+    bed.server.push({ text: 'two' });
+    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
+    expect(offeredServers(bed.server.requests.length - 1)).toEqual(['added']);
+    await bed.closeNow(second);
+
+    // A resume that names none keeps the list the load stored; one that names a list replaces it.
+    const third = bed.start(cwd);
+    await initialize(third);
+    await third.agent.request('session/resume', { sessionId, cwd });
+    bed.server.push({ text: 'three' });
+    await third.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and again' }] });
+    expect(offeredServers(bed.server.requests.length - 1)).toEqual(['added']);
+    await bed.closeNow(third);
+
+    const fourth = bed.start(cwd);
+    await initialize(fourth);
+    await fourth.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
+    bed.server.push({ text: 'four' });
+    await fourth.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'last' }] });
+    expect(offeredServers(bed.server.requests.length - 1)).toEqual([]);
+  }, 60_000);
 });

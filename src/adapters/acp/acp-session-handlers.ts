@@ -1,6 +1,6 @@
 import type { AcpAgentSettings } from './acp-agent-settings.js';
 import * as acp from '@agentclientprotocol/sdk';
-import type { Agent, AgentCapabilities, SessionInfo, SessionManager, SessionReplay } from '../../agent/agent.js';
+import type { Agent, AgentCapabilities, SessionInfo, SessionManager, SessionOptions, SessionReplay } from '../../agent/agent.js';
 import type { McpServerConfig } from '../../config/schema.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import type { Runtime } from '../../contracts/runtime.js';
@@ -173,12 +173,15 @@ export class AcpSessionHandlers {
     return info;
   }
 
-  /** Live again (its MCP servers reconnect), with nothing replayed; the request's directories are the session's from now on. */
-  async resume(params: OpenSessionParams): Promise<SessionInfo> {
+  /**
+   * Live again (its MCP servers reconnect), with nothing replayed; the request's directories, and
+   * its MCP servers when it names any list, are the session's from now on.
+   */
+  async resume(params: OpenSessionParams, mcpServers?: () => McpServerConfig[]): Promise<SessionInfo> {
     const cwd = await checkedCwd(params.cwd);
     const found = await this.require(params.sessionId, cwd);
     if (found.cwd !== cwd) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
-    await this.withDirectories(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd));
+    await this.withClientChoices(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd), mcpServers?.());
     const info = await this.owned.activate(found.sessionId, found.cwd).catch((error: unknown) => {
       throw toAcpRequestError(error, found.sessionId);
     });
@@ -186,10 +189,10 @@ export class AcpSessionHandlers {
     return info;
   }
 
-  /** `session/load` before its replay: the session opened on this connection. */
-  async load(params: OpenSessionParams): Promise<SessionInfo> {
+  /** `session/load` before its replay: the session opened on this connection, with the request's directories and MCP servers. */
+  async load(params: OpenSessionParams, mcpServers: () => McpServerConfig[]): Promise<SessionInfo> {
     const found = await this.require(params.sessionId, await checkedCwd(params.cwd));
-    const info = await this.withDirectories(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd));
+    const info = await this.withClientChoices(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd), mcpServers());
     this.open(info);
     return info;
   }
@@ -351,11 +354,16 @@ export class AcpSessionHandlers {
     return session;
   }
 
-  /** Stores the session's additional roots when they changed (an unchanged load is not activity). */
-  private async withDirectories(info: SessionInfo, additionalDirectories: string[]): Promise<SessionInfo> {
-    return JSON.stringify(info.options?.additionalDirectories ?? []) === JSON.stringify(additionalDirectories)
-      ? info
-      : this.owned.setOptions(info.sessionId, { additionalDirectories });
+  /**
+   * Stores the session's additional roots and the client's MCP servers (`undefined`: the request
+   * named none) when they changed; an unchanged load is not activity. A session already live here
+   * (open on another connection) keeps the servers it connected until it is opened again.
+   */
+  private async withClientChoices(info: SessionInfo, additionalDirectories: string[], mcpServers: McpServerConfig[] | undefined): Promise<SessionInfo> {
+    const changes: SessionOptions = {};
+    if (JSON.stringify(info.options?.additionalDirectories ?? []) !== JSON.stringify(additionalDirectories)) changes.additionalDirectories = additionalDirectories;
+    if (mcpServers && JSON.stringify(info.mcpServers) !== JSON.stringify(mcpServers)) changes.mcpServers = mcpServers;
+    return Object.keys(changes).length === 0 ? info : this.owned.setOptions(info.sessionId, changes);
   }
 }
 

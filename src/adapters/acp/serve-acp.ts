@@ -52,7 +52,9 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       const info = await handlers.newSession(params, () => fromAcpMcpServers(params.mcpServers ?? []));
       return { sessionId: info.sessionId, ...session(info) };
     })
-    .onRequest('session/resume', async ({ params }) => session(await handlers.resume(params)))
+    .onRequest('session/resume', async ({ params }) =>
+      session(await handlers.resume(params, params.mcpServers ? () => fromAcpMcpServers(params.mcpServers ?? []) : undefined)),
+    )
     // Unstable v1 (`@agentclientprotocol/sdk/unstable`): served on the stable entry, parsed here (fork, providers/*).
     .onRequest('session/fork', forkSessionRequest, async ({ params }) => {
       const info = await handlers.fork(params, () => fromAcpMcpServers(params.mcpServers as acp.McpServer[]));
@@ -106,7 +108,7 @@ function initialize(v1: V1Connection, params: acp.InitializeRequest): acp.Initia
 
 /** `session/load`: the session opened, then its stored history replayed as updates before the answer. */
 async function load(v1: V1Connection, client: acp.AgentContext, params: acp.LoadSessionRequest): Promise<SessionInfo> {
-  const info = await v1.handlers.load(params);
+  const info = await v1.handlers.load(params, () => fromAcpMcpServers(params.mcpServers));
   const { history, live } = await v1.handlers.replay(info);
   const context = updateContext(v1, info.cwd, true);
   for (const update of replayUpdates(history, context)) await sendUpdate(client, info.sessionId, update);
