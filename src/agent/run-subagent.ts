@@ -48,6 +48,8 @@ export function createSubagentRunner(options: {
     const child = await manager.create({ cwd: parent.info.cwd, mode: parent.info.mode, parentSessionId: parent.info.sessionId, owner: parent.info.owner });
     try {
       const live = await manager.open(child.sessionId);
+      // Its questions are asked in the parent's session, so "… for this session" answers are that session's, both ways.
+      live.permissions = parent.permissions;
       await live.ready;
       const overrides: TurnOverrides = {
         child: true,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,5 +87,42 @@ describe('an editor restarted with other MCP servers', () => {
     bed.server.push({ text: 'four' });
     await fourth.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'last' }] });
     expect(offeredServers(bed.server.requests.length - 1)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a sub-agent working for the editor\'s session', () => {
+  it('"Allow … for this session" answered in the session covers the sub-agent\'s calls, and an answer to the sub-agent\'s question covers the session', async () => {
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ agents: { worker: { description: 'Runs commands', systemPrompt: 'You are the WORKER.', tools: ['bash'] } } }));
+    const asked: acp.RequestPermissionRequest[] = [];
+    const cli = bed.start(cwd, {
+      env: { XDG_CONFIG_HOME: bed.project() },
+      onPermission: (request) => {
+        asked.push(request);
+        const session = request.options.find((option) => option.optionId === 'allow-session');
+        return { outcome: { outcome: 'selected', optionId: session!.optionId } };
+      },
+    });
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push(
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo parent-first' } }] },
+      { toolCalls: [{ name: 'task', arguments: { agent: 'worker', prompt: 'run the commands', description: 'work' } }] },
+      // The sub-agent's steps: the command the session allowed, then one of its own.
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo parent-first' } }] },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo child-first' } }] },
+      { text: 'Worker done.' },
+      // The session again: the command allowed on the sub-agent's question.
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo child-first' } }] },
+      { text: 'All done.' },
+    );
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'work with a helper' }] });
+    expect(response.stopReason).toBe('end_turn');
+    // Every question is shown in the user's session, so "for this session" means that session, sub-agents included.
+    expect(asked.map((request) => request.sessionId)).toEqual([sessionId, sessionId]);
+    expect(asked.map((request) => (request.toolCall.rawInput as { command: string }).command)).toEqual(['echo parent-first', 'echo child-first']);
+    const results = JSON.stringify(bed.server.requests.at(-1)!.messages.filter((message) => message.role === 'tool'));
+    expect(results).toContain('child-first');
   }, 60_000);
 });
