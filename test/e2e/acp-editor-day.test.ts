@@ -126,3 +126,37 @@ describe('a sub-agent working for the editor\'s session', () => {
     expect(results).toContain('child-first');
   }, 60_000);
 });
+
+describe('a sub-agent sees the session\'s workspace', () => {
+  it('reads a file in the session\'s additional directory, on the model picked for the session', async () => {
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.plaited/config.json'),
+      JSON.stringify({
+        agent: { models: [{ name: 'big', model: 'openai-compatible:big-model' }] },
+        agents: { reader: { description: 'Reads files', systemPrompt: 'You are the READER.', tools: ['read_file'] } },
+      }),
+    );
+    const extra = mkdtempSync(join(tmpdir(), 'plaited-editor-day-extra-'));
+    writeFileSync(join(extra, 'notes.txt'), 'the extra folder speaks');
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, additionalDirectories: [extra], mcpServers: [] });
+    await cli.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'big' });
+    bed.server.push(
+      { toolCalls: [{ name: 'task', arguments: { agent: 'reader', prompt: 'read the notes', description: 'read' } }] },
+      { toolCalls: [{ name: 'read_file', arguments: { path: join(extra, 'notes.txt') } }] },
+      { text: 'The notes say: the extra folder speaks.' },
+      { text: 'Done.' },
+    );
+    const before = bed.server.requests.length;
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'have the reader read the notes' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const turn = bed.server.requests.slice(before);
+    const reader = turn.filter((request) => JSON.stringify(request.messages[0]).includes('You are the READER.'));
+    expect(reader).toHaveLength(2);
+    expect(JSON.stringify(reader[1]!.messages.filter((message) => message.role === 'tool'))).toContain('the extra folder speaks');
+    expect(turn.map((request) => request.model)).toEqual(['big-model', 'big-model', 'big-model', 'big-model']);
+  }, 60_000);
+});
