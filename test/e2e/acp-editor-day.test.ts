@@ -52,6 +52,28 @@ describe('an editor user over ACP', () => {
   });
 });
 
+describe('a file mentioned from outside the project', () => {
+  const shared = bed.shared({});
+
+  it('the refusal to read it names the ways to let the agent reach it', async () => {
+    const cwd = bed.project();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'plaited-editor-day-elsewhere-'));
+    writeFileSync(join(elsewhere, 'spec.md'), 'the spec');
+    const sessionId = await shared.session(cwd);
+    bed.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: join(elsewhere, 'spec.md') } }] }, { text: 'I cannot reach it.' });
+    const prompt: acp.ContentBlock[] = [
+      { type: 'text', text: 'summarise ' },
+      { type: 'resource_link', uri: `file://${join(elsewhere, 'spec.md')}`, name: 'spec.md' },
+    ];
+    expect((await shared.cli.agent.request('session/prompt', { sessionId, prompt })).stopReason).toBe('end_turn');
+    const result = JSON.stringify(bed.server.requests.at(-1)!.messages.filter((message) => message.role === 'tool'));
+    expect(result).toContain('is outside the workspace');
+    expect(result).not.toContain('the spec');
+    expect(result).toContain('additional directory');
+    expect(result).toContain('agent.allowedRoots');
+  });
+});
+
 describe('an editor restarted with other MCP servers', () => {
   it('session/load and session/resume connect the MCP servers the editor names now, not the ones of session/new', async () => {
     const cwd = bed.project();
