@@ -182,3 +182,47 @@ describe('a sub-agent sees the session\'s workspace', () => {
     expect(turn.map((request) => request.model)).toEqual(['big-model', 'big-model', 'big-model', 'big-model']);
   }, 60_000);
 });
+
+describe('a paste larger than the model\'s context', () => {
+  const tooLong = {
+    status: 400,
+    errorBody: {
+      error: {
+        message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 524310 tokens.",
+        type: 'invalid_request_error',
+        code: 'context_length_exceeded',
+      },
+    },
+  };
+
+  it('is refused with what happened, and does not make every later prompt of the session fail, before or after a restart', async () => {
+    const cwd = bed.project();
+    const first = bed.start(cwd);
+    await initialize(first);
+    const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ text: 'Hello.' });
+    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'before the paste' }] });
+    const paste = `${'log line\n'.repeat(220_000)}`;
+    bed.server.push(tooLong);
+    await expect(first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: paste }] })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('Your message was left out of the conversation'),
+    });
+    const sent = () => JSON.stringify(bed.server.requests.at(-1)!.messages);
+    bed.server.push({ text: 'Go on.' });
+    expect((await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'a short question' }] })).stopReason).toBe('end_turn');
+    expect(sent()).not.toContain('log line');
+    expect(sent()).toContain('before the paste');
+    expect(sent()).toContain('did not fit the model');
+    expect(sent()).toContain('a short question');
+    await bed.closeNow(first);
+
+    const second = bed.start(cwd);
+    await initialize(second);
+    await second.agent.request('session/resume', { sessionId, cwd });
+    bed.server.push({ text: 'Still fine.' });
+    expect((await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'after a restart' }] })).stopReason).toBe('end_turn');
+    expect(sent()).not.toContain('log line');
+    expect(sent()).toContain('a short question');
+  }, 60_000);
+});
