@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
-import { initialize } from '../helpers/acp-cli.js';
+import { initialize, startAcpCli } from '../helpers/acp-cli.js';
+import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
 /**
  * An editor user's day on the ACP face (stdio, v1): what the conformance kit does not look at.
@@ -224,5 +225,32 @@ describe('a paste larger than the model\'s context', () => {
     expect((await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'after a restart' }] })).stopReason).toBe('end_turn');
     expect(sent()).not.toContain('log line');
     expect(sent()).toContain('a short question');
+  }, 60_000);
+});
+
+describe('stop pressed right after send', () => {
+  it('a session/cancel that follows the prompt at once cancels the turn: nothing is written in accept-edits', async () => {
+    // A model of its own: whether a cancelled turn asks it at all is the point, so no step is queued.
+    const model = await startScriptedOpenAIServer((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { text: 'Written.' } : { toolCalls: [{ name: 'write_file', arguments: { path: `${request.messages.length}.txt`, content: 'x' } }] },
+    );
+    try {
+      const cwd = bed.project();
+      const cli = bed.track(startAcpCli({ cwd, args: ['--model', 'openai-compatible:scripted', '--base-url', model.url] }));
+      await initialize(cli);
+      const stops: string[] = [];
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+        await cli.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
+        // As an editor sends them when the user presses stop at once: the cancel right behind the prompt.
+        const turn = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a file' }] });
+        void cli.agent.notify('session/cancel', { sessionId });
+        stops.push((await turn).stopReason);
+      }
+      expect(stops).toEqual(Array(6).fill('cancelled'));
+      expect(readdirSync(cwd).filter((name) => name.endsWith('.txt'))).toEqual([]);
+    } finally {
+      await model.close();
+    }
   }, 60_000);
 });

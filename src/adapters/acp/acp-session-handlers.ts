@@ -61,6 +61,8 @@ export class AcpSessionHandlers {
   /** `session/close` and `session/delete`. */
   readonly end: ReturnType<typeof acpSessionEnd>;
   private readonly live = new Map<string, LiveSession>();
+  /** Prompt requests received and not yet running or queued, by session: `cancel` reaches them too. */
+  private readonly arriving = new Map<string, Set<AbortController>>();
   /** Unstable `providers/*`: the client's routing of the model calls, for this connection's turns. */
   readonly providers: AcpProviders;
   /** `logout` on this connection: new sessions and prompts need `authenticate` again. */
@@ -269,10 +271,12 @@ export class AcpSessionHandlers {
     info: SessionInfo,
     prompt: ContentPart[],
     sink: TurnSink,
-    options: { runtime?: Runtime; controller?: AbortController; messageId?: string } = {},
+    options: { runtime?: Runtime; controller?: AbortController; messageId?: string; cancelled?: AbortSignal } = {},
   ): Promise<TurnOutcome> {
     const controller = options.controller ?? new AbortController();
     const untrack = options.controller ? undefined : this.track(info, controller);
+    // A cancel that came while the request was still on its way here (see `arrive`).
+    if (options.cancelled) followAbort(options.cancelled, controller);
     const { signal } = controller;
     const outcome: TurnOutcome = { stopReason: 'end_turn' };
     try {
@@ -298,7 +302,27 @@ export class AcpSessionHandlers {
     return outcome;
   }
 
+  /**
+   * A prompt request as it arrives, before any await: a `session/cancel` right behind it (an
+   * editor's stop pressed at once) comes while the request still awaits the session, before its
+   * turn is registered, and was lost, so the turn ran on. Its signal goes to the turn; `settle`
+   * once the turn is registered or the request ends.
+   */
+  arrive(sessionId: string): { signal: AbortSignal; settle(): void } {
+    const controller = new AbortController();
+    const arriving = this.arriving.get(sessionId) ?? new Set<AbortController>();
+    this.arriving.set(sessionId, arriving.add(controller));
+    return {
+      signal: controller.signal,
+      settle: () => {
+        arriving.delete(controller);
+        if (arriving.size === 0 && this.arriving.get(sessionId) === arriving) this.arriving.delete(sessionId);
+      },
+    };
+  }
+
   cancel(sessionId: string): void {
+    for (const controller of this.arriving.get(sessionId) ?? []) controller.abort();
     for (const controller of this.live.get(sessionId)?.turns.keys() ?? []) controller.abort();
   }
 
@@ -365,6 +389,12 @@ export class AcpSessionHandlers {
     if (mcpServers && JSON.stringify(info.mcpServers) !== JSON.stringify(mcpServers)) changes.mcpServers = mcpServers;
     return Object.keys(changes).length === 0 ? info : this.owned.setOptions(info.sessionId, changes);
   }
+}
+
+/** Aborts `controller` when `signal` is (or already was) aborted. */
+function followAbort(signal: AbortSignal, controller: AbortController): void {
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', () => controller.abort(), { once: true });
 }
 
 /** The batches of `live`, then `done` (however the reader stops). */

@@ -128,6 +128,17 @@ async function followLive(client: acp.AgentContext, sessionId: string, live: Asy
 
 /** `session/prompt`: the request lasts the turn and answers its stop reason. */
 async function prompt(v1: V1Connection, client: acp.AgentContext, params: acp.PromptRequest): Promise<acp.PromptResponse> {
+  const { handlers } = v1;
+  // Before any await: a session/cancel right behind the prompt must reach its turn.
+  const arrival = handlers.arrive(params.sessionId);
+  try {
+    return await promptArrived(v1, client, params, arrival.signal);
+  } finally {
+    arrival.settle();
+  }
+}
+
+async function promptArrived(v1: V1Connection, client: acp.AgentContext, params: acp.PromptRequest, cancelled: AbortSignal): Promise<acp.PromptResponse> {
   const { agent, handlers } = v1;
   handlers.requireLogin();
   const parts = checkedPrompt(params.prompt);
@@ -141,7 +152,7 @@ async function prompt(v1: V1Connection, client: acp.AgentContext, params: acp.Pr
     local: createLocalRuntime(info.cwd, { layer, roots: info.options?.additionalDirectories ?? [] }),
     layer,
   });
-  const outcome = await handlers.runTurn(info, parts, turnSink(v1, client, info), { runtime });
+  const outcome = await handlers.runTurn(info, parts, turnSink(v1, client, info), { runtime, cancelled });
   return { stopReason: outcome.stopReason as acp.StopReason };
 }
 
