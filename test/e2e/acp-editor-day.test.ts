@@ -229,7 +229,7 @@ describe('a paste larger than the model\'s context', () => {
 });
 
 describe('stop pressed right after send', () => {
-  it('a session/cancel that follows the prompt at once cancels the turn: nothing is written in accept-edits', async () => {
+  it('a session/cancel or session/close that follows the prompt at once cancels the turn: nothing is written in accept-edits', async () => {
     // A model of its own: whether a cancelled turn asks it at all is the point, so no step is queued.
     const model = await startScriptedOpenAIServer((request) =>
       request.messages.at(-1)?.role === 'tool' ? { text: 'Written.' } : { toolCalls: [{ name: 'write_file', arguments: { path: `${request.messages.length}.txt`, content: 'x' } }] },
@@ -248,6 +248,18 @@ describe('stop pressed right after send', () => {
         stops.push((await turn).stopReason);
       }
       expect(stops).toEqual(Array(6).fill('cancelled'));
+      expect(readdirSync(cwd).filter((name) => name.endsWith('.txt'))).toEqual([]);
+
+      // The window closed right after send: session/close cancels that prompt too, which answers first.
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+        await cli.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
+        const order: string[] = [];
+        const turn = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a file' }] });
+        const closed = cli.agent.request('session/close', { sessionId });
+        await Promise.all([turn.then((response) => order.push(`prompt ${response.stopReason}`)), closed.then(() => order.push('close'))]);
+        expect(order).toEqual(['prompt cancelled', 'close']);
+      }
       expect(readdirSync(cwd).filter((name) => name.endsWith('.txt'))).toEqual([]);
     } finally {
       await model.close();

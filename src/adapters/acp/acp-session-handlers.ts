@@ -61,8 +61,8 @@ export class AcpSessionHandlers {
   /** `session/close` and `session/delete`. */
   readonly end: ReturnType<typeof acpSessionEnd>;
   private readonly live = new Map<string, LiveSession>();
-  /** Prompt requests received and not yet running or queued, by session: `cancel` reaches them too. */
-  private readonly arriving = new Map<string, Set<AbortController>>();
+  /** Prompt requests being answered, by session, with their end: `cancel` and `stop` reach them from the start. */
+  private readonly arriving = new Map<string, Map<AbortController, Promise<void>>>();
   /** Unstable `providers/*`: the client's routing of the model calls, for this connection's turns. */
   readonly providers: AcpProviders;
   /** `logout` on this connection: new sessions and prompts need `authenticate` again. */
@@ -310,19 +310,21 @@ export class AcpSessionHandlers {
    */
   arrive(sessionId: string): { signal: AbortSignal; settle(): void } {
     const controller = new AbortController();
-    const arriving = this.arriving.get(sessionId) ?? new Set<AbortController>();
-    this.arriving.set(sessionId, arriving.add(controller));
+    let ended!: () => void;
+    const arriving = this.arriving.get(sessionId) ?? new Map<AbortController, Promise<void>>();
+    this.arriving.set(sessionId, arriving.set(controller, new Promise<void>((resolve) => (ended = resolve))));
     return {
       signal: controller.signal,
       settle: () => {
         arriving.delete(controller);
         if (arriving.size === 0 && this.arriving.get(sessionId) === arriving) this.arriving.delete(sessionId);
+        ended();
       },
     };
   }
 
   cancel(sessionId: string): void {
-    for (const controller of this.arriving.get(sessionId) ?? []) controller.abort();
+    for (const controller of this.arriving.get(sessionId)?.keys() ?? []) controller.abort();
     for (const controller of this.live.get(sessionId)?.turns.keys() ?? []) controller.abort();
   }
 
@@ -334,13 +336,15 @@ export class AcpSessionHandlers {
   /** session/close and session/delete: cancel the session's turns and wait until they ended, so no update follows. */
   async stop(sessionId: string): Promise<void> {
     this.unfollow(sessionId);
+    // A prompt still on its way to its turn is cancelled too, and answered before the close is.
+    const arriving = [...(this.arriving.get(sessionId) ?? new Map<AbortController, Promise<void>>())];
+    for (const [controller] of arriving) controller.abort();
     const session = this.live.get(sessionId);
     this.live.delete(sessionId);
     forgetOpen(this.agent, sessionId, this);
     this.onStop(sessionId);
-    if (!session) return;
-    for (const controller of session.turns.keys()) controller.abort();
-    await Promise.allSettled(session.turns.values());
+    for (const controller of session?.turns.keys() ?? []) controller.abort();
+    await Promise.allSettled([...arriving.map(([, ended]) => ended), ...(session?.turns.values() ?? [])]);
   }
 
   /**
