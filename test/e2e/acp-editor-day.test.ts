@@ -75,6 +75,27 @@ describe('a file mentioned from outside the project', () => {
   });
 });
 
+describe('an empty prompt', () => {
+  const shared = bed.shared({});
+
+  it('is refused with -32602 naming the cause, reaches no model and is not stored; the session goes on', async () => {
+    const cwd = bed.project();
+    const sessionId = await shared.session(cwd);
+    const before = bed.server.requests.length;
+    for (const prompt of [[], [{ type: 'text', text: '' }], [{ type: 'text', text: '  \n\t' }]] as acp.ContentBlock[][]) {
+      await expect(shared.cli.agent.request('session/prompt', { sessionId, prompt })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('prompt is empty'),
+      });
+    }
+    expect(bed.server.requests.length).toBe(before);
+    bed.server.push({ text: 'Hello.' });
+    expect((await shared.cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+    const users = bed.server.requests.at(-1)!.messages.filter((message) => message.role === 'user');
+    expect(users.map((message) => message.content)).toEqual(['hi']);
+  });
+});
+
 describe('an editor restarted with other MCP servers', () => {
   it('session/load and session/resume connect the MCP servers the editor names now, not the ones of session/new', async () => {
     const cwd = bed.project();
