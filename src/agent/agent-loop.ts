@@ -51,6 +51,12 @@ export interface TurnOptions {
   hooks?: { onToolCall: readonly OnToolCallHook[] };
   /** A hook failed: reported as a notice, the call goes on as if it had not decided. */
   onHookError?(hook: string, error: unknown): void;
+  /**
+   * The provider refused the turn's first step as longer than its context: the turn's prompt may
+   * leave the model-facing history when it is what overflowed. Answers what was done, for the
+   * error's message, or `undefined` when the history stays as it is.
+   */
+  onPromptOverflow?: () => Promise<string | undefined>;
   /** Messages produced by a finished step (assistant + tool results), for persistence. */
   /** Awaited: the step's messages are stored before the turn goes on. */
   onStepMessages?(messages: ModelMessage[]): void | Promise<void>;
@@ -119,7 +125,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     const { outcome, calls, assistant } = takeOutcome(options, turn, next.value);
     if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {
-      yield* failStep(options, turn, assistant, outcome.error);
+      // The turn's prompt alone overflowed the model before it read a word: it leaves the history, or every later prompt would fail too.
+      const dropped = step === 1 && !assistant && outcome.contextOverflow && (await options.onPromptOverflow?.());
+      yield* failStep(options, turn, assistant, dropped ? { ...outcome.error, message: `${outcome.error.message} ${dropped}` } : outcome.error);
       return { stopReason: 'error', usage: turn.usage };
     }
     if (calls.length === 0) {

@@ -31,6 +31,11 @@ export interface SessionOptions {
   reasoningEffort?: string;
   /** Extra workspace roots beside the cwd (ACP `additionalDirectories`): file tools, rules and MCP roots include them. */
   additionalDirectories?: string[];
+  /**
+   * The client's MCP servers as it names them again (ACP `session/load`, `session/resume`): they
+   * replace the list of `session/new` and are the session's `SessionInfo.mcpServers` from then on.
+   */
+  mcpServers?: McpServerConfig[];
 }
 
 export interface CreateSessionOptions {

@@ -68,9 +68,11 @@ export function projectPath(path: string, cwd: string): string {
 /**
  * Which part of the call the rules cover. A `bash` command is split into its simple commands
  * (`&&`, `;`, `|`, subshells): each must be covered by some rule; a line the splitter cannot
- * follow is `unknown`. A scope on a tool that has none (an MCP tool) covers nothing.
+ * follow is `unknown`. A scope on a tool that has none (an MCP tool) covers nothing. A path glob
+ * written relative (`**`, `src/**`) names paths of the project: for `allow` rules it covers no
+ * path outside it (an additional directory's), for `deny` rules it errs on the side of refusing.
  */
-export function ruleCoverage(rules: readonly PermissionRule[], tool: AnyTool, args: unknown, cwd: string): RuleCoverage {
+export function ruleCoverage(rules: readonly PermissionRule[], tool: AnyTool, args: unknown, cwd: string, effect: 'allow' | 'deny'): RuleCoverage {
   const applicable = rules.filter((rule) => matchesPattern(tool.name, rule.tool));
   if (applicable.length === 0) return 'none';
   if (applicable.some((rule) => rule.scope === undefined)) return 'all';
@@ -83,8 +85,14 @@ export function ruleCoverage(rules: readonly PermissionRule[], tool: AnyTool, ar
   const host = hostOf(tool, args);
   if (host) return applicable.some((rule) => rule.scope === `domain:${host}`) ? 'all' : 'none';
   const paths = pathsOf(tool, args, cwd);
-  if (paths && paths.length > 0) return tally(paths.map((path) => applicable.some((rule) => picomatch.isMatch(path, rule.scope!, { dot: true }))));
+  if (paths && paths.length > 0) return tally(paths.map((path) => applicable.some((rule) => pathScopeCovers(rule.scope!, path, effect))));
   return 'none';
+}
+
+/** `path` is relative when inside the project (see {@link projectPath}), absolute outside it. */
+function pathScopeCovers(scope: string, path: string, effect: 'allow' | 'deny'): boolean {
+  if (effect === 'allow' && isAbsolute(path) && !isAbsolute(scope)) return false;
+  return picomatch.isMatch(path, scope, { dot: true });
 }
 
 function tally(covered: boolean[]): RuleCoverage {

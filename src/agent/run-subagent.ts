@@ -45,9 +45,18 @@ export function createSubagentRunner(options: {
     const manager = await options.manager();
     const parent = await manager.open(context.sessionId);
     const definition = request.agent ? options.agents[request.agent] : undefined;
-    const child = await manager.create({ cwd: parent.info.cwd, mode: parent.info.mode, parentSessionId: parent.info.sessionId, owner: parent.info.owner });
+    // The session's choices (its additional directories, the model picked for it) are the sub-agent's too; its definition's model wins.
+    const child = await manager.create({
+      cwd: parent.info.cwd,
+      mode: parent.info.mode,
+      parentSessionId: parent.info.sessionId,
+      owner: parent.info.owner,
+      ...(parent.info.options ? { options: parent.info.options } : {}),
+    });
     try {
       const live = await manager.open(child.sessionId);
+      // Its questions are asked in the parent's session, so "… for this session" answers are that session's, both ways.
+      live.permissions = parent.permissions;
       await live.ready;
       const overrides: TurnOverrides = {
         child: true,

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AgentOutput } from '../contracts/agent-output.js';
+import type { McpServerConfig } from '../config/schema.js';
 import type { CreateSessionOptions, ForkSessionOptions, SessionInfo, SessionManager, SessionMode, SessionOptions, SessionReplay } from './agent.js';
 import type { PermissionMemory } from './tool-policy.js';
 import type { SessionStorage, SessionStores } from '../storage/session-storage.js';
@@ -88,7 +89,8 @@ export class LocalSessionManager implements SessionManager {
         owner: options.owner ?? null,
       },
       store,
-      { ...options.options },
+      // The fork's own MCP servers, over a list the source's load or resume stored.
+      { ...options.options, mcpServers: options.mcpServers ?? [] },
     );
     await store.leases.acquire(forked.sessionId); // a new id: nobody else holds it
     return (await this.#attach(sessionInfoFromRecord(forked), store, repairStoredMessages(await store.loadMessages(forked.sessionId)))).info;
@@ -151,9 +153,11 @@ export class LocalSessionManager implements SessionManager {
 
   async setOptions(sessionId: string, options: SessionOptions): Promise<SessionInfo> {
     const live = await this.open(sessionId);
+    // In memory first: a session this call opened starts its extensions a tick later, with these.
+    const { mcpServers, ...choices } = options;
+    live.info = { ...live.info, ...(mcpServers ? { mcpServers } : {}), options: { ...live.info.options, ...choices } };
     for (const [key, value] of Object.entries(options)) if (value !== undefined) await live.store.settings.set(sessionId, key, value);
     await live.store.updateSession(sessionId, {});
-    live.info = { ...live.info, options: { ...live.info.options, ...options } };
     return live.info;
   }
 
@@ -282,7 +286,9 @@ async function withOptions(info: SessionInfo, store: SessionStorage): Promise<Se
   if (typeof stored.model === 'string') options.model = stored.model;
   if (typeof stored.reasoningEffort === 'string') options.reasoningEffort = stored.reasoningEffort;
   if (Array.isArray(stored.additionalDirectories)) options.additionalDirectories = stored.additionalDirectories.filter((dir): dir is string => typeof dir === 'string');
-  return { ...info, options };
+  // The client's list of a later load or resume replaces the one of session/new (stored like it, unchecked JSON).
+  const mcpServers = Array.isArray(stored.mcpServers) ? (stored.mcpServers as McpServerConfig[]) : undefined;
+  return { ...info, ...(mcpServers ? { mcpServers } : {}), options };
 }
 
 /**

@@ -10,7 +10,7 @@ import { untilAborted } from './until-aborted.js';
 import { attachmentRetry } from './drop-refused-attachments.js';
 import { LocalModelError } from '../model/local-model-error.js';
 import { LLAMA_CPP_PROVIDER } from '../model/llama-cpp-provider-id.js';
-import { describeModelCallError } from '../model/describe-model-call-error.js';
+import { describeModelCallError, isContextOverflow } from '../model/describe-model-call-error.js';
 import { observeModelCall } from '../model/model-call-observer.js';
 
 export interface StepToolCall {
@@ -37,6 +37,8 @@ export interface StepOutcome {
   notice?: string;
   /** Set when an attachment was refused: the history the rest of the turn sends (without them). */
   sent?: ModelMessage[];
+  /** The provider refused the request as longer than the model's context (`error` says so too). */
+  contextOverflow?: boolean;
 }
 
 export type StepDelta =
@@ -209,6 +211,7 @@ function fail(outcome: StepOutcome, error: unknown): void {
   const cause = error instanceof Error ? error.cause : undefined;
   if (LocalModelError.isInstance(cause) && cause.code === 'context_exceeded') return fail(outcome, cause);
   outcome.error = toErrorInfo(error);
+  if (isContextOverflow(error)) outcome.contextOverflow = true;
 }
 
 /** The provider call of a step, as every v3 model receives it (and as a local model measures it). */

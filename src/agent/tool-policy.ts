@@ -71,19 +71,19 @@ export class ToolPolicy {
     if (!this.config.sources[tool.source]) {
       return { action: 'refuse', reason: `tools from source "${tool.source}" are disabled by policy` };
     }
-    const configDeny = ruleCoverage(this.deny, tool, args, cwd);
+    const configDeny = ruleCoverage(this.deny, tool, args, cwd, 'deny');
     if (configDeny === 'all' || configDeny === 'some') return { action: 'refuse', reason: `tool "${tool.name}" is denied by policy` };
     if (tool.risk === 'read') return { action: 'run' };
     if (mode === 'plan') {
       return { action: 'refuse', reason: `plan mode allows only read-only tools; "${tool.name}" would change something` };
     }
-    const userDeny = ruleCoverage(rulesOf(remembered, 'deny'), tool, args, cwd);
+    const userDeny = ruleCoverage(rulesOf(remembered, 'deny'), tool, args, cwd, 'deny');
     if (userDeny === 'all' || userDeny === 'some') {
       return { action: 'refuse', reason: `the user rejected this "${tool.name}" call with an "always reject" rule (see /permissions)` };
     }
     // A deny rule that cannot be checked against this call (a command line it cannot split) never lets it run unasked.
     const unsure = configDeny === 'unknown' || userDeny === 'unknown';
-    if (!unsure && ruleCoverage([...this.allow, ...rulesOf(remembered, 'allow')], tool, args, cwd) === 'all') return { action: 'run' };
+    if (!unsure && ruleCoverage([...this.allow, ...rulesOf(remembered, 'allow')], tool, args, cwd, 'allow') === 'all') return { action: 'run' };
     if (!unsure && tool.risk === 'write' && mode === 'accept-edits') return { action: 'run' };
     return { action: 'ask' };
   }

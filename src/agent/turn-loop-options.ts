@@ -5,6 +5,7 @@ import type { TurnContext } from './agent-extension.js';
 import { noticeOf, runHooksInOrder } from './agent-notices.js';
 import type { TurnOptions } from './agent-loop.js';
 import { compactTurnHistory } from './compact-turn-history.js';
+import { dropOverflowingPrompt } from './drop-overflowing-prompt.js';
 import { offeredTools } from './offered-tools.js';
 import { toolCallHooks } from './agent-hooks.js';
 import type { LiveSession } from './session-manager.js';
@@ -47,6 +48,7 @@ export function turnLoopOptions(
       await live.store.appendMessages(sessionId, messages);
       live.messages.push(...messages);
     },
+    onPromptOverflow: () => dropOverflowingPrompt(live),
     onToolResult: (call) =>
       runHooksInOrder(core.extensions.list, 'onToolResult', (extension) => extension.onToolResult?.(context, call), context.emit, sessionId),
     steering: live.running?.steering,

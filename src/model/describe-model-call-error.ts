@@ -67,6 +67,12 @@ export function describeModelCallError(error: unknown): string | undefined {
   return `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`;
 }
 
+/** A provider's refusal of a request longer than the model's context (HTTP 400/413 saying so). */
+export function isContextOverflow(error: unknown): boolean {
+  if (!APICallError.isInstance(error) || (error.statusCode !== 400 && error.statusCode !== 413)) return false;
+  return CONTEXT_TOO_LONG.test(`${error.message} ${error.responseBody ?? ''}`);
+}
+
 /** The SDK's "Pass it using the 'apiKey' parameter or the X environment variable", in the config's words. */
 function describeMissingKey(message: string): string {
   const envVar = /the (\w+) environment variable/.exec(message)?.[1];

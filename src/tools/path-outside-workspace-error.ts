@@ -13,7 +13,9 @@ export class PathOutsideWorkspaceError extends PlaitedError<'path_outside_worksp
     const via = options.resolvedPath === options.path ? '' : ` (resolves to ${options.resolvedPath})`;
     super(
       'path_outside_workspace',
-      `Path "${options.path}"${via} is outside the workspace; allowed roots: ${options.roots.join(', ')}`,
+      `Path "${options.path}"${via} is outside the workspace; allowed roots: ${options.roots.join(', ')}. ` +
+        'To let the agent reach it, the user can open the session with its folder as an additional directory ' +
+        '(an editor\'s extra workspace folder) or list the folder in `agent.allowedRoots` in the project\'s config',
     );
     this.name = 'PathOutsideWorkspaceError';
     this.path = options.path;

@@ -20,6 +20,8 @@ export interface SharedAcpCli {
   readonly init: acp.InitializeResponse;
   /** A session in `cwd`; its permission questions go to `onPermission` (default: allow once). */
   session(cwd: string, onPermission?: PermissionHandler): Promise<string>;
+  /** Sends the permission questions of a session the test opened itself (`additionalDirectories`, a load) to `onPermission`. */
+  onPermission(sessionId: string, onPermission: PermissionHandler): void;
   /** Closes it now and checks its traffic (a restart test, run last). */
   close(): Promise<void>;
 }
@@ -126,6 +128,9 @@ export function sharedAcpBed(options: { prefix: string; args?: string[] }) {
           const { sessionId } = await started().cli.agent.request('session/new', { cwd, mcpServers: [] });
           if (onPermission) handlers.set(sessionId, onPermission);
           return sessionId;
+        },
+        onPermission(sessionId: string, onPermission: PermissionHandler) {
+          handlers.set(sessionId, onPermission);
         },
       });
     },

@@ -48,5 +48,12 @@ export function checkedPrompt(blocks: readonly acp.ContentBlock[]): ContentPart[
   const parts = fromContentBlocks(blocks);
   const problem = validateContentParts(parts);
   if (problem) throw acp.RequestError.invalidParams({ field: problem.path, reason: problem.reason }, `${problem.path} ${problem.reason}`);
+  // Nothing to say: stored, an empty user message makes some providers (Anthropic) refuse every later turn of the session.
+  if (parts.every((part) => part.type === 'text' && part.text.trim() === '')) {
+    throw acp.RequestError.invalidParams(
+      { field: 'prompt', reason: 'empty' },
+      'prompt is empty (no text but whitespace, nothing attached): nothing was sent to the model or stored; type a message or attach something',
+    );
+  }
   return parts;
 }

@@ -1,6 +1,6 @@
 import type { AcpAgentSettings } from './acp-agent-settings.js';
 import * as acp from '@agentclientprotocol/sdk';
-import type { Agent, AgentCapabilities, SessionInfo, SessionManager, SessionReplay } from '../../agent/agent.js';
+import type { Agent, AgentCapabilities, SessionInfo, SessionManager, SessionOptions, SessionReplay } from '../../agent/agent.js';
 import type { McpServerConfig } from '../../config/schema.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import type { Runtime } from '../../contracts/runtime.js';
@@ -61,6 +61,8 @@ export class AcpSessionHandlers {
   /** `session/close` and `session/delete`. */
   readonly end: ReturnType<typeof acpSessionEnd>;
   private readonly live = new Map<string, LiveSession>();
+  /** Prompt requests being answered, by session, with their end: `cancel` and `stop` reach them from the start. */
+  private readonly arriving = new Map<string, Map<AbortController, Promise<void>>>();
   /** Unstable `providers/*`: the client's routing of the model calls, for this connection's turns. */
   readonly providers: AcpProviders;
   /** `logout` on this connection: new sessions and prompts need `authenticate` again. */
@@ -173,12 +175,15 @@ export class AcpSessionHandlers {
     return info;
   }
 
-  /** Live again (its MCP servers reconnect), with nothing replayed; the request's directories are the session's from now on. */
-  async resume(params: OpenSessionParams): Promise<SessionInfo> {
+  /**
+   * Live again (its MCP servers reconnect), with nothing replayed; the request's directories, and
+   * its MCP servers when it names any list, are the session's from now on.
+   */
+  async resume(params: OpenSessionParams, mcpServers?: () => McpServerConfig[]): Promise<SessionInfo> {
     const cwd = await checkedCwd(params.cwd);
     const found = await this.require(params.sessionId, cwd);
     if (found.cwd !== cwd) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be the session's cwd (${found.cwd})`);
-    await this.withDirectories(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd));
+    await this.withClientChoices(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd), mcpServers?.());
     const info = await this.owned.activate(found.sessionId, found.cwd).catch((error: unknown) => {
       throw toAcpRequestError(error, found.sessionId);
     });
@@ -186,10 +191,10 @@ export class AcpSessionHandlers {
     return info;
   }
 
-  /** `session/load` before its replay: the session opened on this connection. */
-  async load(params: OpenSessionParams): Promise<SessionInfo> {
+  /** `session/load` before its replay: the session opened on this connection, with the request's directories and MCP servers. */
+  async load(params: OpenSessionParams, mcpServers: () => McpServerConfig[]): Promise<SessionInfo> {
     const found = await this.require(params.sessionId, await checkedCwd(params.cwd));
-    const info = await this.withDirectories(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd));
+    const info = await this.withClientChoices(found, await checkAdditionalDirectories(params.additionalDirectories, found.cwd), mcpServers());
     this.open(info);
     return info;
   }
@@ -266,10 +271,12 @@ export class AcpSessionHandlers {
     info: SessionInfo,
     prompt: ContentPart[],
     sink: TurnSink,
-    options: { runtime?: Runtime; controller?: AbortController; messageId?: string } = {},
+    options: { runtime?: Runtime; controller?: AbortController; messageId?: string; cancelled?: AbortSignal } = {},
   ): Promise<TurnOutcome> {
     const controller = options.controller ?? new AbortController();
     const untrack = options.controller ? undefined : this.track(info, controller);
+    // A cancel that came while the request was still on its way here (see `arrive`).
+    if (options.cancelled) followAbort(options.cancelled, controller);
     const { signal } = controller;
     const outcome: TurnOutcome = { stopReason: 'end_turn' };
     try {
@@ -295,7 +302,29 @@ export class AcpSessionHandlers {
     return outcome;
   }
 
+  /**
+   * A prompt request as it arrives, before any await: a `session/cancel` right behind it (an
+   * editor's stop pressed at once) comes while the request still awaits the session, before its
+   * turn is registered, and was lost, so the turn ran on. Its signal goes to the turn; `settle`
+   * once the turn is registered or the request ends.
+   */
+  arrive(sessionId: string): { signal: AbortSignal; settle(): void } {
+    const controller = new AbortController();
+    let ended!: () => void;
+    const arriving = this.arriving.get(sessionId) ?? new Map<AbortController, Promise<void>>();
+    this.arriving.set(sessionId, arriving.set(controller, new Promise<void>((resolve) => (ended = resolve))));
+    return {
+      signal: controller.signal,
+      settle: () => {
+        arriving.delete(controller);
+        if (arriving.size === 0 && this.arriving.get(sessionId) === arriving) this.arriving.delete(sessionId);
+        ended();
+      },
+    };
+  }
+
   cancel(sessionId: string): void {
+    for (const controller of this.arriving.get(sessionId)?.keys() ?? []) controller.abort();
     for (const controller of this.live.get(sessionId)?.turns.keys() ?? []) controller.abort();
   }
 
@@ -307,13 +336,15 @@ export class AcpSessionHandlers {
   /** session/close and session/delete: cancel the session's turns and wait until they ended, so no update follows. */
   async stop(sessionId: string): Promise<void> {
     this.unfollow(sessionId);
+    // A prompt still on its way to its turn is cancelled too, and answered before the close is.
+    const arriving = [...(this.arriving.get(sessionId) ?? new Map<AbortController, Promise<void>>())];
+    for (const [controller] of arriving) controller.abort();
     const session = this.live.get(sessionId);
     this.live.delete(sessionId);
     forgetOpen(this.agent, sessionId, this);
     this.onStop(sessionId);
-    if (!session) return;
-    for (const controller of session.turns.keys()) controller.abort();
-    await Promise.allSettled(session.turns.values());
+    for (const controller of session?.turns.keys() ?? []) controller.abort();
+    await Promise.allSettled([...arriving.map(([, ended]) => ended), ...(session?.turns.values() ?? [])]);
   }
 
   /**
@@ -351,12 +382,23 @@ export class AcpSessionHandlers {
     return session;
   }
 
-  /** Stores the session's additional roots when they changed (an unchanged load is not activity). */
-  private async withDirectories(info: SessionInfo, additionalDirectories: string[]): Promise<SessionInfo> {
-    return JSON.stringify(info.options?.additionalDirectories ?? []) === JSON.stringify(additionalDirectories)
-      ? info
-      : this.owned.setOptions(info.sessionId, { additionalDirectories });
+  /**
+   * Stores the session's additional roots and the client's MCP servers (`undefined`: the request
+   * named none) when they changed; an unchanged load is not activity. A session already live here
+   * (open on another connection) keeps the servers it connected until it is opened again.
+   */
+  private async withClientChoices(info: SessionInfo, additionalDirectories: string[], mcpServers: McpServerConfig[] | undefined): Promise<SessionInfo> {
+    const changes: SessionOptions = {};
+    if (JSON.stringify(info.options?.additionalDirectories ?? []) !== JSON.stringify(additionalDirectories)) changes.additionalDirectories = additionalDirectories;
+    if (mcpServers && JSON.stringify(info.mcpServers) !== JSON.stringify(mcpServers)) changes.mcpServers = mcpServers;
+    return Object.keys(changes).length === 0 ? info : this.owned.setOptions(info.sessionId, changes);
   }
+}
+
+/** Aborts `controller` when `signal` is (or already was) aborted. */
+function followAbort(signal: AbortSignal, controller: AbortController): void {
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', () => controller.abort(), { once: true });
 }
 
 /** The batches of `live`, then `done` (however the reader stops). */

@@ -44,7 +44,7 @@ export function serveAcpV2(agent: Agent, stream: v2.Stream, options: ServeAcpOpt
       };
     })
     .onRequest('session/resume', async ({ params }) => {
-      const info = await handlers.resume(params);
+      const info = await handlers.resume(params, params.mcpServers ? () => fromAcpMcpServers((params.mcpServers ?? []) as McpServer[]) : undefined);
       if (params.replayFrom?.type === 'start') await updates.replay(info);
       await updates.announceState(info);
       return { configOptions: updates.configOptions(info) };

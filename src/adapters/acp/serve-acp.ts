@@ -52,7 +52,9 @@ export function serveAcp(agent: Agent, stream: acp.Stream, options: ServeAcpOpti
       const info = await handlers.newSession(params, () => fromAcpMcpServers(params.mcpServers ?? []));
       return { sessionId: info.sessionId, ...session(info) };
     })
-    .onRequest('session/resume', async ({ params }) => session(await handlers.resume(params)))
+    .onRequest('session/resume', async ({ params }) =>
+      session(await handlers.resume(params, params.mcpServers ? () => fromAcpMcpServers(params.mcpServers ?? []) : undefined)),
+    )
     // Unstable v1 (`@agentclientprotocol/sdk/unstable`): served on the stable entry, parsed here (fork, providers/*).
     .onRequest('session/fork', forkSessionRequest, async ({ params }) => {
       const info = await handlers.fork(params, () => fromAcpMcpServers(params.mcpServers as acp.McpServer[]));
@@ -106,7 +108,7 @@ function initialize(v1: V1Connection, params: acp.InitializeRequest): acp.Initia
 
 /** `session/load`: the session opened, then its stored history replayed as updates before the answer. */
 async function load(v1: V1Connection, client: acp.AgentContext, params: acp.LoadSessionRequest): Promise<SessionInfo> {
-  const info = await v1.handlers.load(params);
+  const info = await v1.handlers.load(params, () => fromAcpMcpServers(params.mcpServers));
   const { history, live } = await v1.handlers.replay(info);
   const context = updateContext(v1, info.cwd, true);
   for (const update of replayUpdates(history, context)) await sendUpdate(client, info.sessionId, update);
@@ -126,6 +128,17 @@ async function followLive(client: acp.AgentContext, sessionId: string, live: Asy
 
 /** `session/prompt`: the request lasts the turn and answers its stop reason. */
 async function prompt(v1: V1Connection, client: acp.AgentContext, params: acp.PromptRequest): Promise<acp.PromptResponse> {
+  const { handlers } = v1;
+  // Before any await: a session/cancel right behind the prompt must reach its turn.
+  const arrival = handlers.arrive(params.sessionId);
+  try {
+    return await promptArrived(v1, client, params, arrival.signal);
+  } finally {
+    arrival.settle();
+  }
+}
+
+async function promptArrived(v1: V1Connection, client: acp.AgentContext, params: acp.PromptRequest, cancelled: AbortSignal): Promise<acp.PromptResponse> {
   const { agent, handlers } = v1;
   handlers.requireLogin();
   const parts = checkedPrompt(params.prompt);
@@ -139,7 +152,7 @@ async function prompt(v1: V1Connection, client: acp.AgentContext, params: acp.Pr
     local: createLocalRuntime(info.cwd, { layer, roots: info.options?.additionalDirectories ?? [] }),
     layer,
   });
-  const outcome = await handlers.runTurn(info, parts, turnSink(v1, client, info), { runtime });
+  const outcome = await handlers.runTurn(info, parts, turnSink(v1, client, info), { runtime, cancelled });
   return { stopReason: outcome.stopReason as acp.StopReason };
 }
 
