@@ -243,6 +243,7 @@ async function* runToolCalls(options: TurnOptions, calls: StepToolCall[], byName
     hooks: options.hooks?.onToolCall ?? [],
     steering: options.steering,
     onHookError: (error) => options.onHookError?.('onToolCall', error),
+    preview: async (tool, args) => tool.preview?.(args, { runtime: options.runtime, allowedRoots: options.allowedRoots, signal }),
   });
   const cancelledCalls = new Set<string>();
   yield* runApprovedCalls(options, approved, results, cancelledCalls);

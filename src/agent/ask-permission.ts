@@ -1,4 +1,4 @@
-import type { AgentOutput, PermissionDecision, PermissionOption } from '../contracts/agent-output.js';
+import type { AgentOutput, PermissionDecision, PermissionOption, ToolCallContent } from '../contracts/agent-output.js';
 import type { StepToolCall } from './stream-model-step.js';
 import type { AnyTool } from '../contracts/tool.js';
 import { toolCallKind, toolCallTitle } from './tool-call-display.js';
@@ -30,6 +30,8 @@ export function askPermission(options: {
   protectedWrite: boolean;
   signal: AbortSignal;
   remember: RememberChoice;
+  /** The tool's preview of the call (see Tool.preview). */
+  content?: ToolCallContent[];
 }): { event: AgentOutput; answer: Promise<PermissionAnswer>; withdraw(): void } {
   const { call, tool, signal } = options;
   const choices = permissionChoices(tool, call.input, options.cwd, { protectedWrite: options.protectedWrite });
@@ -59,6 +61,7 @@ export function askPermission(options: {
     title: toolCallTitle(tool, call),
     kind: toolCallKind(tool),
     input: call.input,
+    ...(options.content ? { content: options.content } : {}),
     options: choices.map((choice) => choice.option),
     respond: (decision) => {
       signal.removeEventListener('abort', withdraw);

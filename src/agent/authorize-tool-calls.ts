@@ -1,4 +1,4 @@
-import type { AgentOutput } from '../contracts/agent-output.js';
+import type { AgentOutput, ToolCallContent } from '../contracts/agent-output.js';
 import type { SessionMode } from './agent.js';
 import type { OnToolCallHook } from '../contracts/agent-hooks.js';
 import type { PermissionContext, ToolPolicy } from './tool-policy.js';
@@ -35,6 +35,8 @@ export async function* authorizeToolCalls(options: {
   hooks: readonly OnToolCallHook[];
   steering?: SteeringQueue;
   onHookError(error: unknown): void;
+  /** The call's preview for its question (Tool.preview with the turn's runtime); a preview that fails shows nothing. */
+  preview?(tool: AnyTool, args: unknown): Promise<ToolCallContent[] | undefined>;
 }): AsyncGenerator<AgentOutput, { approved: ApprovedCall[]; results: Map<string, ToolResult> }> {
   const { sessionId, signal, steering } = options;
   const results = new Map<string, ToolResult>();
@@ -83,6 +85,7 @@ export async function* authorizeToolCalls(options: {
         continue;
       }
       const notices: AgentOutput[] = [];
+      const content = await options.preview?.(tool, args).catch(() => undefined);
       const asked = askPermission({
         sessionId,
         call: { ...call, input: args },
@@ -90,6 +93,7 @@ export async function* authorizeToolCalls(options: {
         cwd: options.cwd,
         protectedWrite,
         signal,
+        ...(content ? { content } : {}),
         remember: (choice) => {
           const problem = remember(options.permissions, options.cwd, choice);
           if (problem) notices.push({ type: 'notice', sessionId, level: 'warning', message: problem });

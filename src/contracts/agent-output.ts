@@ -88,6 +88,8 @@ export type AgentOutput =
       title: string;
       kind: ToolKind;
       input: unknown;
+      /** What the call would change (the tool's preview: a diff), when it can say. */
+      content?: ToolCallContent[];
       options: PermissionOption[];
       /** Answer the question; the turn waits until this is called (or the turn is cancelled). */
       respond: (decision: PermissionDecision) => void;

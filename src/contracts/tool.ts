@@ -58,8 +58,16 @@ export interface Tool<Args = unknown> {
   /** A human title for the call ("Read src/index.ts"). */
   title?(args: Args): string;
   locations?(args: Args, cwd: string): ToolCallLocation[];
+  /**
+   * What the call would change (a diff), shown with its permission question so the user sees
+   * what they allow; undefined when there is nothing to show. Reads, never writes.
+   */
+  preview?(args: Args, context: ToolPreviewContext): Promise<ToolCallContent[] | undefined>;
   execute(args: Args, context: ToolContext): Promise<ToolResult>;
 }
+
+/** What a preview may use: the runtime (an editor's unsaved buffers included), the roots, the turn's signal. */
+export type ToolPreviewContext = Pick<ToolContext, 'runtime' | 'allowedRoots' | 'signal'>;
 
 /** A tool with its argument type erased, as registries hold them. */
 export type AnyTool = Tool<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

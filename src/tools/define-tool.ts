@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ToolCallLocation, ToolKind } from '../contracts/agent-output.js';
-import type { JsonSchema, Tool, ToolContext, ToolResult, ToolRisk, ToolSource } from '../contracts/tool.js';
+import type { ToolCallContent, ToolCallLocation, ToolKind } from '../contracts/agent-output.js';
+import type { JsonSchema, Tool, ToolContext, ToolPreviewContext, ToolResult, ToolRisk, ToolSource } from '../contracts/tool.js';
 
 export interface DefineToolOptions<S extends z.ZodType> {
   name: string;
@@ -11,6 +11,7 @@ export interface DefineToolOptions<S extends z.ZodType> {
   kind?: ToolKind;
   title?(args: z.output<S>): string;
   locations?(args: z.output<S>, cwd: string): ToolCallLocation[];
+  preview?(args: z.output<S>, context: ToolPreviewContext): Promise<ToolCallContent[] | undefined>;
   execute(args: z.output<S>, context: ToolContext): Promise<ToolResult>;
 }
 

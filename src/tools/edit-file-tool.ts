@@ -24,6 +24,14 @@ export const editFileTool = defineTool({
   kind: 'edit',
   title: (args) => `Edit ${args.path}`,
   locations: (args, cwd) => [{ path: path.resolve(cwd, args.path) }],
+  async preview(args, context) {
+    const resolved = await resolveToolPath(args.path, context);
+    if (!resolved.ok || args.old_string === '' || args.old_string === args.new_string) return undefined;
+    const oldText = await context.runtime.readFile(resolved.absolute, { signal: context.signal }).catch(() => undefined);
+    if (oldText === undefined) return undefined;
+    const edit = applyEdit(oldText, args, resolved.display);
+    return edit.ok ? [{ type: 'diff', path: resolved.absolute, oldText, newText: edit.newText }] : undefined;
+  },
   async execute(args, context) {
     const resolved = await resolveToolPath(args.path, context);
     if (!resolved.ok) return resolved.result;
@@ -44,31 +52,9 @@ export const editFileTool = defineTool({
       return errorResult(`Cannot read ${display}: ${errorMessage(error)}`);
     }
 
-    let search = args.old_string;
-    let replacement = args.new_string;
-    let count = countOccurrences(oldText, search);
-    // Models write "\n"; a CRLF file would never match. Retry with the file's line endings.
-    if (count === 0 && oldText.includes('\r\n') && search.includes('\n') && !search.includes('\r\n')) {
-      search = search.replace(/\n/g, '\r\n');
-      replacement = replacement.replace(/\r?\n/g, '\r\n');
-      count = countOccurrences(oldText, search);
-    }
-    if (count === 0) {
-      return errorResult(
-        `old_string was not found in ${display}. It must match exactly, whitespace and indentation included; read the file again.`,
-      );
-    }
-    if (count > 1 && !args.replace_all) {
-      return errorResult(
-        `old_string appears ${count} times in ${display}; include more surrounding context to make it unique, or set replace_all=true.`,
-      );
-    }
-
-    const firstIndex = oldText.indexOf(search);
-    // split/join, not String.replace: `$&` and friends in new_string must stay literal.
-    const newText = args.replace_all
-      ? oldText.split(search).join(replacement)
-      : oldText.slice(0, firstIndex) + replacement + oldText.slice(firstIndex + search.length);
+    const edit = applyEdit(oldText, args, display);
+    if (!edit.ok) return errorResult(edit.error);
+    const { newText, firstIndex, count } = edit;
 
     try {
       await context.runtime.writeFile(absolute, newText, { signal: context.signal });
@@ -90,6 +76,33 @@ export const editFileTool = defineTool({
     });
   },
 });
+
+type Edit = { ok: true; newText: string; firstIndex: number; count: number } | { ok: false; error: string };
+
+/** The file's text after the edit, or why the edit does not apply (what the model is told). */
+function applyEdit(oldText: string, args: { old_string: string; new_string: string; replace_all?: boolean | undefined }, display: string): Edit {
+  let search = args.old_string;
+  let replacement = args.new_string;
+  let count = countOccurrences(oldText, search);
+  // Models write "\n"; a CRLF file would never match. Retry with the file's line endings.
+  if (count === 0 && oldText.includes('\r\n') && search.includes('\n') && !search.includes('\r\n')) {
+    search = search.replace(/\n/g, '\r\n');
+    replacement = replacement.replace(/\r?\n/g, '\r\n');
+    count = countOccurrences(oldText, search);
+  }
+  if (count === 0) {
+    return { ok: false, error: `old_string was not found in ${display}. It must match exactly, whitespace and indentation included; read the file again.` };
+  }
+  if (count > 1 && !args.replace_all) {
+    return { ok: false, error: `old_string appears ${count} times in ${display}; include more surrounding context to make it unique, or set replace_all=true.` };
+  }
+  const firstIndex = oldText.indexOf(search);
+  // split/join, not String.replace: `$&` and friends in new_string must stay literal.
+  const newText = args.replace_all
+    ? oldText.split(search).join(replacement)
+    : oldText.slice(0, firstIndex) + replacement + oldText.slice(firstIndex + search.length);
+  return { ok: true, newText, firstIndex, count };
+}
 
 /** Non-overlapping occurrences, as split/join would replace them. */
 function countOccurrences(text: string, search: string): number {

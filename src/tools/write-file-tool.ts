@@ -23,6 +23,19 @@ export const writeFileTool = defineTool({
   kind: 'edit',
   title: (args) => `Write ${args.path}`,
   locations: (args, cwd) => [{ path: path.resolve(cwd, args.path) }],
+  async preview(args, context) {
+    const resolved = await resolveToolPath(args.path, context);
+    if (!resolved.ok) return undefined;
+    let oldText: string | null;
+    try {
+      oldText = await context.runtime.readFile(resolved.absolute, { signal: context.signal });
+    } catch (error) {
+      // A file too large to read whole, or not a file: the question goes without a diff.
+      if (!isFileNotFound(error)) return undefined;
+      oldText = null;
+    }
+    return [{ type: 'diff', path: resolved.absolute, oldText, newText: args.content }];
+  },
   async execute(args, context) {
     const resolved = await resolveToolPath(args.path, context);
     if (!resolved.ok) return resolved.result;

@@ -90,6 +90,11 @@ export function toContentBlock(part: ContentPart): acp.ContentBlock {
   }
 }
 
+/** A permission question's preview (Tool.preview, whose paths are absolute) as ACP tool-call content. */
+export function previewContent(content: readonly ToolCallContent[]): acp.ToolCallContent[] {
+  return toolCallContent(content, { cwd: '/', replay: false, notices: false }, undefined);
+}
+
 function toolCallContent(content: readonly ToolCallContent[], context: UpdateContext, output: unknown): acp.ToolCallContent[] {
   return content.map((item): acp.ToolCallContent => {
     switch (item.type) {

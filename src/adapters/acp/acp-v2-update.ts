@@ -62,6 +62,11 @@ export function toV2Update(event: AgentOutput, cwd: string, messageId: () => str
   }
 }
 
+/** A permission question's preview (Tool.preview, whose paths are absolute) as the draft's tool-call content. */
+export function toV2PreviewContent(content: readonly ToolCallContent[]): v2.ToolCallContent[] {
+  return content.map((item) => toolContent(item, '/', undefined));
+}
+
 function toolContent(item: ToolCallContent, cwd: string, output: unknown): v2.ToolCallContent {
   switch (item.type) {
     case 'text':

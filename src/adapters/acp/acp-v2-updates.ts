@@ -3,7 +3,7 @@ import type { Agent, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import { toContentBlock } from './acp-session-update.js';
 import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
-import { toV2ConfigOptions, toV2Update } from './acp-v2-update.js';
+import { toV2ConfigOptions, toV2PreviewContent, toV2Update } from './acp-v2-update.js';
 import { isTerminalEvent, V2Terminals } from './acp-v2-terminals.js';
 import type { AcpSessionHandlers, TurnOutcome, TurnSink } from './acp-session-handlers.js';
 import { bridgePermission, type PermissionRequestEvent } from './bridge-permission.js';
@@ -160,7 +160,17 @@ export class AcpV2Updates {
     const params = {
       sessionId,
       title: event.title,
-      subject: { type: 'tool_call' as const, toolCall: { toolCallId: event.toolCallId, title: event.title, kind: event.kind, status: 'pending' as const, rawInput: event.input } },
+      subject: {
+        type: 'tool_call' as const,
+        toolCall: {
+          toolCallId: event.toolCallId,
+          title: event.title,
+          kind: event.kind,
+          status: 'pending' as const,
+          rawInput: event.input,
+          ...(event.content ? { content: toV2PreviewContent(event.content) } : {}),
+        },
+      },
       options: event.options,
     };
     await bridgePermission(event, signal, async (requestOptions) => this.client()!.request('session/request_permission', params, requestOptions));

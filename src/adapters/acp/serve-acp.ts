@@ -7,7 +7,7 @@ import { createAcpClientRuntime } from './acp-client-runtime.js';
 import { fromAcpMcpServers } from './acp-prompt.js';
 import { replayUpdates } from './acp-replay.js';
 import { checkedPrompt, negotiateProtocolVersion } from './acp-request-checks.js';
-import { toSessionUpdate, type UpdateContext } from './acp-session-update.js';
+import { previewContent, toSessionUpdate, type UpdateContext } from './acp-session-update.js';
 import { MODES } from './acp-session-config-options.js';
 import { sessionInfoUpdate, usageUpdate } from './acp-session-info.js';
 import { AcpSessionHandlers, type TurnSink } from './acp-session-handlers.js';
@@ -191,7 +191,14 @@ function onAgentEvent(v1: V1Connection, client: acp.AgentContext, event: AgentOu
 function askClient(client: acp.AgentContext, event: PermissionRequestEvent, signal: AbortSignal): Promise<void> {
   const params: acp.RequestPermissionRequest = {
     sessionId: event.sessionId,
-    toolCall: { toolCallId: event.toolCallId, title: event.title, kind: event.kind, status: 'pending', rawInput: event.input },
+    toolCall: {
+      toolCallId: event.toolCallId,
+      title: event.title,
+      kind: event.kind,
+      status: 'pending',
+      rawInput: event.input,
+      ...(event.content ? { content: previewContent(event.content) } : {}),
+    },
     options: event.options,
   };
   return bridgePermission(event, signal, (requestOptions) => client.request('session/request_permission', params, requestOptions));
