@@ -4,6 +4,7 @@ import { PlaitedError } from '../errors/plaited-error.js';
 import { PRINT_OPTIONS, printArgsFrom, type PrintArgs } from './print-args.js';
 import { parseChatArgs } from './parse-chat-args.js';
 import { usageProblem } from './usage-problem.js';
+import { textArguments } from './text-arguments.js';
 import { closestName } from '../config/closest-name.js';
 
 export interface CliArgs {
@@ -149,6 +150,15 @@ function helpTopic(word: string): string {
   throw new CliUsageError(`no command '${word}' to show the help of: ${meant !== undefined ? `did you mean plaited-agent help ${meant}?` : `the commands are ${commands.join(', ')}`}`);
 }
 
+/** Parsed option values with each text stand-in (text-arguments.ts) given back its text. */
+function restoreValues<Values extends Record<string, unknown>>(values: Values, restore: (value: string) => string): Values {
+  const restored: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    restored[name] = typeof value === 'string' ? restore(value) : Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'string' ? restore(item) : item)) : value;
+  }
+  return restored as Values;
+}
+
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // `plaited-agent help`, as git and npm have it: the usage, not a task named "help".
   if (argv.length === 1 && argv[0] === 'help') return parseCliArgs(['--help']);
@@ -158,10 +168,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }
   if (argv[0] === 'chat') return parseChatArgs(argv.slice(1), parseCliArgs);
+  const text = textArguments(argv);
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: text.args,
       allowPositionals: true,
       strict: true,
       options: OPTIONS,
@@ -169,14 +180,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   } catch (error) {
     throw new CliUsageError(usageProblem(error, OPTIONS, 'plaited-agent --help'));
   }
-  const values = parsed.values;
-  const word = parsed.positionals[0] ?? '';
+  const values = restoreValues(parsed.values, text.restore);
+  const positionals = parsed.positionals.map(text.restore);
+  const word = positionals[0] ?? '';
   const command = values.print ? undefined : closestName(word, [...SUBCOMMANDS, 'chat']);
   if (command === word) throw new CliUsageError(`a command comes first, before any flag: plaited-agent ${command} …`);
   if (command !== undefined) throw new CliUsageError(`unknown command '${word}': did you mean plaited-agent ${command}?`);
   let print: PrintArgs | undefined;
   try {
-    print = printArgsFrom(values, parsed.positionals);
+    print = printArgsFrom(values, positionals);
   } catch (error) {
     throw new CliUsageError(errorMessage(error));
   }

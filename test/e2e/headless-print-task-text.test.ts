@@ -1,0 +1,40 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCliOnce } from '../helpers/run-cli-once.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
+
+// A script hands `-p` whatever text it has: a list, a number, a file with front matter.
+let server: ScriptedOpenAIServer;
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const project = () => mkdtempSync(join(tmpdir(), 'plaited-print-task-'));
+const print = (args: string[]) => runCliOnce([...args, '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd: project() });
+
+describe('plaited-agent -p with a task that begins with "-"', () => {
+  it.each([
+    ['a list', '- item one\n- item two'],
+    ['a number', '-5 °C outside: what should I wear?'],
+    ['front matter', '---\ntitle: the task\n---\nSummarise the notes.'],
+  ])('%s is the task, not an unknown option, and the flags after it still count', async (_, task) => {
+    server.push({ text: 'Done.' });
+    const run = await print(['-p', task, '--output-format', 'json']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('unknown option');
+    expect(JSON.parse(run.stdout)).toMatchObject({ result: 'Done.', stopReason: 'end_turn' });
+    expect(JSON.stringify(server.requests[0]!.messages)).toContain(JSON.stringify(task).slice(1, -1));
+  });
+
+  it('a flag value with spaces stays the flag\'s value', async () => {
+    server.push({ text: 'Fine.' });
+    const run = await print(['-p', 'lint it', '--allow=bash(npm run lint:*)', '--output-format', 'json']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.stringify(server.requests[0]!.messages)).toContain('lint it');
+  });
+});
