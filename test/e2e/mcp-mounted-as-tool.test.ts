@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/acp-cli.js';
+import { runCliOnce } from '../helpers/run-cli-once.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { project, resultText, startMcpCli, type McpCli } from '../adapters/mcp-server/mcp-test-kit.js';
 
@@ -8,9 +12,12 @@ import { project, resultText, startMcpCli, type McpCli } from '../adapters/mcp-s
  */
 let server: ScriptedOpenAIServer;
 let cli: McpCli;
+let cwd: string;
+const model = () => ['--model', 'openai-compatible:scripted', '--base-url', server.url];
 beforeAll(async () => {
   server = await startScriptedOpenAIServer();
-  cli = await startMcpCli({ cwd: project(), args: ['--model', 'openai-compatible:scripted', '--base-url', server.url] });
+  cwd = project();
+  cli = await startMcpCli({ cwd, args: model() });
 });
 afterAll(async () => {
   await cli?.close();
@@ -47,5 +54,34 @@ describe('the MCP face, called by another agent', () => {
     expect(resultText(unknown)).toContain('Unknown session: no-such-session');
     expect(resultText(unknown)).toContain('list_sessions');
     expect(resultText(unknown)).toContain('leave sessionId out');
+  });
+
+  it("a session another process has open: its transcript is still read (MCP resource, sessions export), not an 'Internal error'", async () => {
+    server.push({ text: 'First answer.' });
+    const first = await runCliOnce(['-p', 'first question', '--output-format', 'json', ...model()], { cwd });
+    const { sessionId } = JSON.parse(first.stdout) as { sessionId: string };
+    // A second turn of that session runs in another process (a script's -p), its model call held.
+    server.push({ text: 'never sent', until: new Promise(() => undefined) });
+    const holder = spawn(process.execPath, [CLI, '-p', 'second question', '--resume', sessionId, ...model()], { cwd, stdio: 'ignore' });
+    const held = new Promise((done) => holder.once('close', done));
+    try {
+      await waitFor(() => server.open() === 1, 20_000, 'the other process\'s model call');
+      const read = await cli.client.readResource({ uri: `plaited://sessions/${sessionId}` });
+      const transcript = (read.contents[0] as { text: string }).text;
+      expect(transcript).toContain('first question');
+      expect(transcript).toContain('First answer.');
+
+      const exported = await runCliOnce(['sessions', 'export', sessionId], { cwd });
+      expect(exported.status, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain('First answer.');
+
+      // Writing still needs the session: a prompt is refused, named as such.
+      const prompt = await cli.client.callTool({ name: 'prompt', arguments: { prompt: 'third', sessionId } });
+      expect(prompt.isError).toBe(true);
+      expect(resultText(prompt)).toContain('session_in_use');
+    } finally {
+      holder.kill('SIGKILL');
+      await held;
+    }
   });
 });
