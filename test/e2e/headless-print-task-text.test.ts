@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,5 +36,27 @@ describe('plaited-agent -p with a task that begins with "-"', () => {
     const run = await print(['-p', 'lint it', '--allow=bash(npm run lint:*)', '--output-format', 'json']);
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.stringify(server.requests[0]!.messages)).toContain('lint it');
+  });
+});
+
+describe('plaited-agent -p in a folder below the project', () => {
+  it('names the project config it does not read from here, and how to use it', async () => {
+    // A Makefile's `cd src && plaited-agent -p ...`: the config is the project folder's, not this one's.
+    const root = project();
+    mkdirSync(join(root, '.plaited'));
+    writeFileSync(join(root, '.plaited', 'config.json'), JSON.stringify({ agent: { maxSteps: 5 } }));
+    const below = join(root, 'src', 'lib');
+    mkdirSync(below, { recursive: true });
+    server.push({ text: 'Done.' });
+    const run = await runCliOnce(['-p', 'hello', '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd: below });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`${join(root, '.plaited', 'config.json')} is not read from ${below}`);
+    expect(run.stderr).toContain(`cd ${root}`);
+
+    // In the project folder itself, nothing to say.
+    server.push({ text: 'Done.' });
+    const atRoot = await runCliOnce(['-p', 'hello', '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd: root });
+    expect(atRoot.status, atRoot.stderr).toBe(0);
+    expect(atRoot.stderr).not.toContain('is not read from');
   });
 });
