@@ -150,6 +150,17 @@ function helpTopic(word: string): string {
   throw new CliUsageError(`no command '${word}' to show the help of: ${meant !== undefined ? `did you mean plaited-agent help ${meant}?` : `the commands are ${commands.join(', ')}`}`);
 }
 
+/**
+ * `-p` serves no protocol and builds no custom adapter (only the sandbox wraps it): a face's flag
+ * beside it would do nothing, silently. Named instead, with what to drop.
+ */
+function checkServingFlags(values: { adapter?: string[]; transport?: string; host?: string; port?: string }): void {
+  const face = (values.adapter ?? []).find((name) => name !== 'sandbox');
+  if (face !== undefined) throw new CliUsageError(`--adapter ${face} serves a protocol; -p runs one turn and serves none: drop --adapter ${face} (or -p, to serve)`);
+  const flag = (['transport', 'host', 'port'] as const).find((name) => values[name] !== undefined);
+  if (flag !== undefined) throw new CliUsageError(`--${flag} is for serving a protocol; -p runs one turn and serves none: drop --${flag}`);
+}
+
 /** Parsed option values with each text stand-in (text-arguments.ts) given back its text. */
 function restoreValues<Values extends Record<string, unknown>>(values: Values, restore: (value: string) => string): Values {
   const restored: Record<string, unknown> = {};
@@ -192,6 +203,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   } catch (error) {
     throw new CliUsageError(errorMessage(error));
   }
+  if (print) checkServingFlags(values);
   const logLevel = (values['log-level'] ?? 'info') as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new CliUsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
   const transport = values.transport;

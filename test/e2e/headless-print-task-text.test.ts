@@ -60,3 +60,16 @@ describe('plaited-agent -p in a folder below the project', () => {
     expect(atRoot.stderr).not.toContain('is not read from');
   });
 });
+
+describe('plaited-agent -p beside the flags of a protocol face', () => {
+  it.each([
+    [['--adapter', 'mcp'], '--adapter mcp serves a protocol; -p runs one turn and serves none: drop --adapter mcp'],
+    [['--transport', 'http', '--port', '0'], '--transport is for serving a protocol; -p runs one turn and serves none: drop --transport'],
+  ])('%j is a usage mistake named, not ignored', async (flags, message) => {
+    const run = await print(['-p', 'hello', ...flags]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(message);
+    expect(server.requests).toHaveLength(0);
+  });
+});
