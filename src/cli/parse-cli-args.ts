@@ -154,9 +154,14 @@ function helpTopic(word: string): string {
  * `-p` serves no protocol and builds no custom adapter (only the sandbox wraps it): a face's flag
  * beside it would do nothing, silently. Named instead, with what to drop.
  */
+const BUILTIN_FACES = ['acp', 'mcp', 'a2a'];
+
 function checkServingFlags(values: { adapter?: string[]; transport?: string; host?: string; port?: string }): void {
   const face = (values.adapter ?? []).find((name) => name !== 'sandbox');
-  if (face !== undefined) throw new CliUsageError(`--adapter ${face} serves a protocol; -p runs one turn and serves none: drop --adapter ${face} (or -p, to serve)`);
+  if (face !== undefined) {
+    const what = BUILTIN_FACES.includes(face) ? 'serves a protocol; -p runs one turn and serves none' : 'is a custom adapter, which -p does not build (it runs the core directly)';
+    throw new CliUsageError(`--adapter ${face} ${what}: drop --adapter ${face} (or -p)`);
+  }
   const flag = (['transport', 'host', 'port'] as const).find((name) => values[name] !== undefined);
   if (flag !== undefined) throw new CliUsageError(`--${flag} is for serving a protocol; -p runs one turn and serves none: drop --${flag}`);
 }

@@ -63,7 +63,8 @@ describe('plaited-agent -p in a folder below the project', () => {
 
 describe('plaited-agent -p beside the flags of a protocol face', () => {
   it.each([
-    [['--adapter', 'mcp'], '--adapter mcp serves a protocol; -p runs one turn and serves none: drop --adapter mcp'],
+    [['--adapter', 'mcp'], '--adapter mcp serves a protocol; -p runs one turn and serves none: drop --adapter mcp (or -p)'],
+    [['--adapter', './adapter.ts'], '--adapter ./adapter.ts is a custom adapter, which -p does not build'],
     [['--transport', 'http', '--port', '0'], '--transport is for serving a protocol; -p runs one turn and serves none: drop --transport'],
   ])('%j is a usage mistake named, not ignored', async (flags, message) => {
     const run = await print(['-p', 'hello', ...flags]);
