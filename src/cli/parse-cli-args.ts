@@ -128,9 +128,9 @@ Headless one-shot (scripts, CI): runs one turn in the current project and exits
                         and reported: nothing waits for an answer
   --resume ID           add the turn to that session of this project (any unique beginning of its id)
   -c, --continue        add the turn to the project's latest session
-  Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C), 141 when
-  stdout's reader went away (| head); 1 otherwise, the reason on stderr; 2 for a usage mistake
-  (a wrong flag, no task, no such session).
+  Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C; 143 for
+  SIGTERM), 141 when stdout's reader went away (| head); 1 otherwise, the reason on stderr;
+  2 for a usage mistake (a wrong flag, no task, no such session).
 
 Commands:
   sessions              list, show, export (Markdown or JSON) or delete this project's sessions

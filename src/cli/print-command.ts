@@ -14,7 +14,7 @@ export interface PrintStreams {
 /**
  * `plaited-agent -p "task"`: one turn in `cwd` on a new session (or `--resume ID`, `--continue`),
  * the answer on stdout in the asked format, then stop. Resolves to the exit code: 0 on `end_turn`,
- * 130 when cancelled (Ctrl-C, SIGTERM), 1 otherwise (the reason on stderr), 2 when the command
+ * 130 when cancelled by Ctrl-C (143 by SIGTERM), 141 when stdout's reader went away, 1 otherwise (the reason on stderr), 2 when the command
  * itself is wrong (no prompt, no such session).
  */
 export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: string, streams: PrintStreams): Promise<number> {
@@ -41,9 +41,12 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
   const abort = new AbortController();
   // A reader that went away (`| head -1`) or a write that failed: no one gets the rest, so the turn stops.
   const stdout = printOutput(streams.stdout, () => abort.abort());
-  // The first Ctrl-C (or SIGTERM) cancels the turn, which then ends and reports; a second one exits at once.
-  const cancel = () => {
-    if (abort.signal.aborted) process.exit(130);
+  // The first Ctrl-C (or SIGTERM) cancels the turn, which then ends and reports; a second one exits
+  // at once. The exit is the signal's, as a shell reports a process it ended: 128 + 2, 128 + 15.
+  let signalled: NodeJS.Signals | undefined;
+  const cancel = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) process.exit(signalExit(signal));
+    signalled = signal;
     abort.abort();
   };
   process.on('SIGINT', cancel);
@@ -65,11 +68,15 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
   }
   if (result.stopReason === 'end_turn') return 0;
   if (result.stopReason === 'cancelled') {
-    say('the turn was cancelled');
-    return 130;
+    say(`the turn was cancelled${signalled ? ` (${signalled})` : ''}`);
+    return signalExit(signalled ?? 'SIGINT');
   }
   say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}` : `the turn ended with stop reason ${result.stopReason}, not end_turn`);
   return 1;
+}
+
+function signalExit(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? 143 : 130;
 }
 
 /** The session the turn goes to, or what is wrong with the asked one. */

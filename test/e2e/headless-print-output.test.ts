@@ -69,3 +69,17 @@ describe('plaited-agent -p when stdout stops taking the answer', () => {
     }
   });
 });
+
+describe('plaited-agent -p ended by SIGTERM (a CI job cancelled, `timeout`)', () => {
+  it('the turn is cancelled, its result still printed, and the exit is 143 as for any process SIGTERM ended', async () => {
+    server.push({ text: 'never sent', until: new Promise(() => undefined) });
+    const run = startPrint(project(), ['-p', 'take your time', '--output-format', 'json']);
+    let stdout = '';
+    run.child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await waitFor(() => server.open() === 1, 20_000, 'the model call');
+    run.child.kill('SIGTERM');
+    expect(await run.exited, run.stderr()).toBe(143);
+    expect(run.stderr()).toContain('the turn was cancelled (SIGTERM)');
+    expect(JSON.parse(stdout)).toMatchObject({ stopReason: 'cancelled' });
+  });
+});
