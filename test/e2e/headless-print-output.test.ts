@@ -24,7 +24,7 @@ const model = () => ['--model', 'openai-compatible:scripted', '--base-url', serv
 function startPrint(cwd: string, args: string[], stdout: 'pipe' | number = 'pipe') {
   const child = spawn(process.execPath, [CLI, ...args, ...model()], { cwd, stdio: ['ignore', stdout, 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
   return { child, stderr: () => stderr, exited };
 }
