@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
 import { runCliOnce } from '../helpers/run-cli-once.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { TEST_AUTH_HEADERS } from '../helpers/test-auth-token.js';
+import { startHttpCli } from '../adapters/mcp-server/mcp-http-cli.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { project, resultText, startMcpCli, type McpCli } from '../adapters/mcp-server/mcp-test-kit.js';
 
@@ -82,6 +84,26 @@ describe('the MCP face, called by another agent', () => {
     } finally {
       holder.kill('SIGKILL');
       await held;
+    }
+  });
+});
+
+describe('the MCP face over HTTP, for a host that comes back', () => {
+  it('a session id the server does not know (it restarted) is answered 404 with the way back: initialize anew', async () => {
+    const http = await startHttpCli({ cwd: project(), args: ['--adapter', 'mcp', ...model()], urlPattern: /MCP over streamable HTTP at (http:\/\/\S+\/mcp)/ });
+    try {
+      const response = await fetch(http.url, {
+        method: 'POST',
+        headers: { ...TEST_AUTH_HEADERS, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'a-session-from-before', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(404);
+      const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+      expect(body).toMatchObject({ id: 7, error: { code: -32001 } });
+      expect(body.error.message).toContain('Session not found');
+      expect(body.error.message).toContain('send initialize again, without Mcp-Session-Id');
+    } finally {
+      await http.close();
     }
   });
 });
