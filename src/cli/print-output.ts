@@ -45,8 +45,8 @@ export function printOutput(stream: NodeJS.WritableStream, onFailure: (failure: 
 /** The exit code and the line for a turn whose answer stdout did not take. */
 export function stdoutFailureReport(failure: StdoutFailure, turn: { sessionId: string; stopReason: string }): { code: number; line: string } {
   const ended = turn.stopReason === 'cancelled' ? 'the turn was cancelled' : `the turn ended (${turn.stopReason})`;
-  const kept = `session ${turn.sessionId} keeps what was said (plaited-agent sessions show ${turn.sessionId})`;
+  const kept = `session ${turn.sessionId} keeps what was said (plaited-agent sessions export ${turn.sessionId})`;
   // A reader that stopped reading (`| head -1`) is what SIGPIPE would have ended: 128 + 13.
-  if (failure.code === 'EPIPE') return { code: 141, line: `stdout was closed before the answer was written (EPIPE): ${ended}; ${kept}` };
+  if (failure.code === 'EPIPE') return { code: 141, line: `stdout was closed before the whole answer was written (EPIPE): ${ended}; ${kept}` };
   return { code: 1, line: `cannot write the answer to stdout (${failure.message}): ${ended}; ${kept}; point stdout at somewhere writable` };
 }

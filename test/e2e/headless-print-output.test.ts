@@ -44,7 +44,7 @@ describe('plaited-agent -p when stdout stops taking the answer', () => {
     release();
     expect(await run.exited, run.stderr()).toBe(141);
     expect(run.stderr()).not.toMatch(/\n\s+at |Unhandled 'error' event/);
-    expect(run.stderr()).toContain('stdout was closed before the answer was written (EPIPE)');
+    expect(run.stderr()).toContain('stdout was closed before the whole answer was written (EPIPE)');
     expect(run.stderr()).toContain('the turn was cancelled');
 
     // What was said is kept: the session shows the turn, cancelled.
