@@ -119,7 +119,16 @@ export class LocalSessionManager implements SessionManager {
   }
 
   async history(sessionId: string, cwd?: string): Promise<AgentOutput[]> {
-    const live = await this.open(sessionId, cwd);
+    let live: LiveSession;
+    try {
+      live = await this.open(sessionId, cwd);
+    } catch (error) {
+      // Reading writes nothing: a session another process has open is read as stored so far
+      // (`sessions export`, an MCP transcript) instead of being refused like a prompt.
+      const held = AgentError.isInstance(error) && error.code === 'session_in_use' ? await this.#find(sessionId, cwd) : undefined;
+      if (!held) throw error;
+      return agentOutputsFromRecords(await held.store.loadEvents(sessionId));
+    }
     return agentOutputsFromRecords(await live.store.loadEvents(sessionId));
   }
 

@@ -10,6 +10,7 @@ import { detectProviders } from './detect-providers.js';
 import { INIT_AGENTS_MD, initConfigSource } from './init-config-source.js';
 import { usageProblem } from './usage-problem.js';
 import { ensureFolder } from '../storage/ensure-folder.js';
+import { removeStalePlaceholders } from '../tools/protected-placeholders.js';
 
 /** The flags of `plaited-agent init`. */
 const OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
@@ -42,6 +43,8 @@ export async function runInitCommand(argv: readonly string[], cwd: string, strea
   const say = (line: string) => streams.stdout.write(`${line}\n`);
   let untrusted = false;
   try {
+    // A killed run's read-only placeholders (empty folders in a missing config's place) are no config.
+    removeStalePlaceholders(cwd);
     const existing = CONFIG_FILE_NAMES.map((name) => join(cwd, '.plaited', name)).find((file) => existsSync(file));
     if (existing !== undefined) say(`Kept ${existing}: a config exists (nothing overwritten).`);
     else {

@@ -4,6 +4,7 @@ import { PlaitedError } from '../errors/plaited-error.js';
 import { PRINT_OPTIONS, printArgsFrom, type PrintArgs } from './print-args.js';
 import { parseChatArgs } from './parse-chat-args.js';
 import { usageProblem } from './usage-problem.js';
+import { textArguments } from './text-arguments.js';
 import { closestName } from '../config/closest-name.js';
 
 export interface CliArgs {
@@ -127,8 +128,9 @@ Headless one-shot (scripts, CI): runs one turn in the current project and exits
                         and reported: nothing waits for an answer
   --resume ID           add the turn to that session of this project (any unique beginning of its id)
   -c, --continue        add the turn to the project's latest session
-  Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C); 1 otherwise,
-  the reason on stderr; 2 for a usage mistake (a wrong flag, no task, no such session).
+  Exit code 0 when the turn ends normally (end_turn), 130 when cancelled (Ctrl-C; 143 for
+  SIGTERM), 141 when stdout's reader went away (| head); 1 otherwise, the reason on stderr;
+  2 for a usage mistake (a wrong flag, no task, no such session).
 
 Commands:
   sessions              list, show, export (Markdown or JSON) or delete this project's sessions
@@ -148,6 +150,31 @@ function helpTopic(word: string): string {
   throw new CliUsageError(`no command '${word}' to show the help of: ${meant !== undefined ? `did you mean plaited-agent help ${meant}?` : `the commands are ${commands.join(', ')}`}`);
 }
 
+/**
+ * `-p` serves no protocol and builds no custom adapter (only the sandbox wraps it): a face's flag
+ * beside it would do nothing, silently. Named instead, with what to drop.
+ */
+const BUILTIN_FACES = ['acp', 'mcp', 'a2a'];
+
+function checkServingFlags(values: { adapter?: string[]; transport?: string; host?: string; port?: string }): void {
+  const face = (values.adapter ?? []).find((name) => name !== 'sandbox');
+  if (face !== undefined) {
+    const what = BUILTIN_FACES.includes(face) ? 'serves a protocol; -p runs one turn and serves none' : 'is a custom adapter, which -p does not build (it runs the core directly)';
+    throw new CliUsageError(`--adapter ${face} ${what}: drop --adapter ${face} (or -p)`);
+  }
+  const flag = (['transport', 'host', 'port'] as const).find((name) => values[name] !== undefined);
+  if (flag !== undefined) throw new CliUsageError(`--${flag} is for serving a protocol; -p runs one turn and serves none: drop --${flag}`);
+}
+
+/** Parsed option values with each text stand-in (text-arguments.ts) given back its text. */
+function restoreValues<Values extends Record<string, unknown>>(values: Values, restore: (value: string) => string): Values {
+  const restored: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    restored[name] = typeof value === 'string' ? restore(value) : Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'string' ? restore(item) : item)) : value;
+  }
+  return restored as Values;
+}
+
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   // `plaited-agent help`, as git and npm have it: the usage, not a task named "help".
   if (argv.length === 1 && argv[0] === 'help') return parseCliArgs(['--help']);
@@ -159,10 +186,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     return { adapters: [], logLevel: 'info', noAuth: false, help: false, version: false, command: { name: argv[0], args: argv.slice(1) } };
   }
   if (argv[0] === 'chat') return parseChatArgs(argv.slice(1), parseCliArgs);
+  const text = textArguments(argv);
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: text.args,
       allowPositionals: true,
       strict: true,
       options: OPTIONS,
@@ -170,17 +198,19 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   } catch (error) {
     throw new CliUsageError(usageProblem(error, OPTIONS, 'plaited-agent --help'));
   }
-  const values = parsed.values;
-  const word = parsed.positionals[0] ?? '';
+  const values = restoreValues(parsed.values, text.restore);
+  const positionals = parsed.positionals.map(text.restore);
+  const word = positionals[0] ?? '';
   const command = values.print ? undefined : closestName(word, [...SUBCOMMANDS, 'chat']);
   if (command === word) throw new CliUsageError(`a command comes first, before any flag: plaited-agent ${command} …`);
   if (command !== undefined) throw new CliUsageError(`unknown command '${word}': did you mean plaited-agent ${command}?`);
   let print: PrintArgs | undefined;
   try {
-    print = printArgsFrom(values, parsed.positionals);
+    print = printArgsFrom(values, positionals);
   } catch (error) {
     throw new CliUsageError(errorMessage(error));
   }
+  if (print) checkServingFlags(values);
   const logLevel = (values['log-level'] ?? 'info') as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new CliUsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
   const transport = values.transport;

@@ -3,6 +3,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { PrintArgs } from './print-args.js';
 import { printTurn, type PrintResult } from './print-turn.js';
 import { matchSession } from './match-session.js';
+import { printOutput, stdoutFailureReport } from './print-output.js';
 
 export interface PrintStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -13,11 +14,13 @@ export interface PrintStreams {
 /**
  * `plaited-agent -p "task"`: one turn in `cwd` on a new session (or `--resume ID`, `--continue`),
  * the answer on stdout in the asked format, then stop. Resolves to the exit code: 0 on `end_turn`,
- * 130 when cancelled (Ctrl-C, SIGTERM), 1 otherwise (the reason on stderr), 2 when the command
+ * 130 when cancelled by Ctrl-C (143 by SIGTERM), 141 when stdout's reader went away, 1 otherwise (the reason on stderr), 2 when the command
  * itself is wrong (no prompt, no such session).
  */
 export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: string, streams: PrintStreams): Promise<number> {
   const say = (line: string) => streams.stderr.write(`plaited-agent: ${line}\n`);
+  // A stderr closed as well (`2>&1 | head -1`) leaves no one to tell: its failure is not a crash.
+  streams.stderr.on('error', () => undefined);
   const prompt = print.prompt ?? (streams.stdin.isTTY ? undefined : await readAll(streams.stdin));
   if (prompt === undefined || prompt.trim() === '') {
     say('-p needs a task: plaited-agent -p "what to do", or pipe it in (echo "what to do" | plaited-agent -p)');
@@ -36,28 +39,44 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
     return 1;
   }
   const abort = new AbortController();
-  // The first Ctrl-C (or SIGTERM) cancels the turn, which then ends and reports; a second one exits at once.
-  const cancel = () => {
-    if (abort.signal.aborted) process.exit(130);
+  // A reader that went away (`| head -1`) or a write that failed: no one gets the rest, so the turn stops.
+  const stdout = printOutput(streams.stdout, () => abort.abort());
+  // The first Ctrl-C (or SIGTERM) cancels the turn, which then ends and reports; a second one exits
+  // at once. The exit is the signal's, as a shell reports a process it ended: 128 + 2, 128 + 15.
+  let signalled: NodeJS.Signals | undefined;
+  const cancel = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) process.exit(signalExit(signal));
+    signalled = signal;
     abort.abort();
   };
   process.on('SIGINT', cancel);
   process.on('SIGTERM', cancel);
   let result: PrintResult;
   try {
-    result = await printTurn(agent, session.sessionId, prompt, { format: print.outputFormat, stdout: streams.stdout, report: say, signal: abort.signal });
+    result = await printTurn(agent, session.sessionId, prompt, { format: print.outputFormat, stdout, report: say, signal: abort.signal });
   } finally {
     process.off('SIGINT', cancel);
     process.off('SIGTERM', cancel);
   }
-  if (print.outputFormat !== 'text') streams.stdout.write(`${JSON.stringify(result)}\n`);
+  if (print.outputFormat !== 'text') stdout.write(`${JSON.stringify(result)}\n`);
+  await stdout.drained();
+  const lost = stdout.failure();
+  if (lost) {
+    const { code, line } = stdoutFailureReport(lost, result);
+    say(line);
+    return code;
+  }
   if (result.stopReason === 'end_turn') return 0;
   if (result.stopReason === 'cancelled') {
-    say('the turn was cancelled');
-    return 130;
+    say(`the turn was cancelled${signalled ? ` (${signalled})` : ''}`);
+    return signalExit(signalled ?? 'SIGINT');
   }
   say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}` : `the turn ended with stop reason ${result.stopReason}, not end_turn`);
   return 1;
+}
+
+function signalExit(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? 143 : 130;
 }
 
 /** The session the turn goes to, or what is wrong with the asked one. */

@@ -2,6 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { OutputFormat } from './print-args.js';
 import { applyToolCallUpdate } from '../agent/apply-tool-call-update.js';
+import type { PrintOutput } from './print-output.js';
 
 /** A tool call of the turn as `-p --output-format json` reports it. */
 export interface PrintedToolCall {
@@ -35,7 +36,7 @@ export interface PrintResult {
 
 export interface PrintTurnOptions {
   format: OutputFormat;
-  stdout: NodeJS.WritableStream;
+  stdout: Pick<PrintOutput, 'write'>;
   /** One line for a human (refusals, notices): stderr. */
   report: (line: string) => void;
   signal: AbortSignal;

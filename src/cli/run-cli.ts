@@ -7,6 +7,7 @@ import { adapterSectionIssues } from '../config/adapter-section-issues.js';
 import { ConfigError } from '../config/config-error.js';
 import { formatInvalid, loadConfig } from '../config/load-config.js';
 import { shadowedConfigWarning } from '../config/shadowed-config-files.js';
+import { parentProjectConfigWarning } from '../config/parent-project-config.js';
 import { checkPrintRules } from './check-print-rules.js';
 import { mistypedVariables } from './mistyped-variables.js';
 import { unknownConfigToolRules } from './unknown-tool-rule.js';
@@ -155,6 +156,10 @@ async function loadRunConfig(args: CliArgs, log: ReturnType<typeof cliLog>): Pro
       if (untrusted !== undefined) process.stderr.write(`plaited-agent: ${untrusted}\n`);
       const shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
       if (shadowed !== undefined) log('warn', shadowed);
+      // A terminal run below its project (`cd src && plaited-agent -p …`) would otherwise start on the defaults without a word.
+      const terminal = args.print !== undefined || args.command?.name === 'chat';
+      const above = terminal && args.config === undefined && !loaded.path && !loaded.untrusted ? parentProjectConfigWarning(process.cwd()) : undefined;
+      if (above !== undefined) log('warn', above);
       for (const warning of [...(loaded.warnings ?? []), ...unknownConfigToolRules(loaded.config.tools)]) log('warn', warning);
     }
     return { config, configFile: loaded.path ?? null, untrusted };

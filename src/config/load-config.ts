@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -173,7 +173,7 @@ function unreadableConfigEntries(cwd: string): string[] {
     let why: string;
     try {
       const info = statSync(path);
-      if (info.isFile()) continue;
+      if (info.isFile() || isPlaceholderFolder(path, info.mode)) continue;
       why = info.isDirectory() ? 'a folder' : 'not a regular file';
     } catch (error) {
       why = errorMessage(error);
@@ -181,6 +181,19 @@ function unreadableConfigEntries(cwd: string): string[] {
     warnings.push(`${path} is not a config file to read (${why}), so it was not: the agent starts with the default config. Put the config there as a file.`);
   }
   return warnings;
+}
+
+/**
+ * An empty folder with no write bits in a config's place: the read-only layer's placeholder for a
+ * missing config, which a killed run (SIGKILL, a lost ssh session) had no chance to remove. It is
+ * no config and nothing to warn of: the next sandboxed command (or `init`) removes it.
+ */
+function isPlaceholderFolder(path: string, mode: number): boolean {
+  try {
+    return (mode & 0o222) === 0 && readdirSync(path).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** An empty file in `.plaited/` is no config: a sandbox's read-only placeholder for a missing config is one. */

@@ -11,6 +11,7 @@ import { registerRegistryTools, type RegistryFace } from './register-registry-to
 import { runMcpTurn, type AskHost, type McpTurnResult } from './run-mcp-turn.js';
 import type { SkillPrompt } from './skill-prompts.js';
 import { agentVersion } from '../agent-version.js';
+import { strictToolArguments } from './strict-tool-arguments.js';
 
 export interface AgentMcpServerOptions {
   version?: string;
@@ -62,14 +63,14 @@ function registerPromptTool(server: McpServer, agent: Agent, sessions: Sessions,
       title: 'Prompt the agent',
       description:
         'Runs one agent turn on the prompt and returns its final text plus a structured summary of the tool calls it made. Pass sessionId to continue an existing session; a new one is opened otherwise.',
-      inputSchema: z.object({
+      inputSchema: strictToolArguments('prompt', {
         prompt: z.string().min(1).describe('What the agent should do'),
         sessionId: z.string().optional().describe('Continue this session (from new_session, list_sessions or an earlier result)'),
       }),
     },
     async ({ prompt, sessionId }, ctx) => {
       const session = sessionId ? await sessions.get(sessionId) : await sessions.create({ cwd });
-      if (!session) return { isError: true, content: [{ type: 'text', text: `Unknown session: ${sessionId}` }] };
+      if (!session) return { isError: true, content: [{ type: 'text', text: unknownSession(sessionId) }] };
       const progressToken = ctx.mcpReq._meta?.progressToken;
       let step = 0;
       const progress =
@@ -99,7 +100,7 @@ function registerSessionTools(server: McpServer, sessions: Sessions, cwd: string
     {
       title: 'New agent session',
       description: 'Opens a new agent session and returns its id, for `prompt`.',
-      inputSchema: z.object({
+      inputSchema: strictToolArguments('new_session', {
         cwd: z.string().optional().describe('Absolute working folder of the session (default: the server cwd)'),
         mode: z.enum(['default', 'accept-edits', 'plan']).optional(),
       }),
@@ -118,7 +119,7 @@ function registerSessionTools(server: McpServer, sessions: Sessions, cwd: string
     {
       title: 'List agent sessions',
       description: 'Lists the agent sessions of the working folder, newest first.',
-      inputSchema: z.object({ cwd: z.string().optional() }),
+      inputSchema: strictToolArguments('list_sessions', { cwd: z.string().optional() }),
       annotations: { readOnlyHint: true },
     },
     async (args) => {
@@ -187,6 +188,11 @@ async function checkedCwd(value: string): Promise<{ cwd: string } | { error: { i
     if (!InvalidCwdError.isInstance(error)) throw error;
     return { error: { isError: true, content: [{ type: 'text', text: `Invalid arguments: ${error.message}` }] } };
   }
+}
+
+/** The caller may hold an id from another folder's server, a deleted session, or a typo: the ways to a known one. */
+function unknownSession(sessionId: string | undefined): string {
+  return `Unknown session: ${sessionId}. list_sessions lists the sessions you can continue here; leave sessionId out (or call new_session) to start one`;
 }
 
 export function sessionUri(sessionId: string): string {

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { DiscoveryHit } from '../../mcp/mcp-registry-types.js';
 import type { ToolResult } from '../../contracts/tool.js';
+import { strictToolArguments } from './strict-tool-arguments.js';
 
 /** The part of the MCP registry (src/mcp) that `discover` and `call` use. */
 export interface RegistryFace {
@@ -19,7 +20,7 @@ export function registerRegistryTools(server: McpServer, source: RegistryFace | 
     {
       title: 'Discover tools, resources and prompts',
       description: "Searches the agent's MCP registry (every connected server) for the tools, resources and prompts most relevant to an intent.",
-      inputSchema: z.object({ intent: z.string().min(1), limit: z.number().int().positive().max(50).optional() }),
+      inputSchema: strictToolArguments('discover', { intent: z.string().min(1), limit: z.number().int().positive().max(50).optional() }),
       annotations: { readOnlyHint: true },
     },
     async ({ intent, limit }) => {
@@ -32,7 +33,7 @@ export function registerRegistryTools(server: McpServer, source: RegistryFace | 
     {
       title: 'Call a registry tool',
       description: 'Calls a tool of the MCP registry by its name (as `discover` returns it) with JSON arguments.',
-      inputSchema: z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() }),
+      inputSchema: strictToolArguments('call', { name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() }),
     },
     async ({ name, arguments: args }, ctx) => {
       const result = await (await registry()).tools.execute(name, args ?? {}, { signal: ctx.mcpReq.signal });

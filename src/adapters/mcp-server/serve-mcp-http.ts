@@ -13,6 +13,10 @@ import { invalidParamsFromSchema } from './invalid-params-from-schema.js';
 import { McpAdapterError } from './mcp-adapter-error.js';
 import { McpHttpSessions } from './mcp-http-sessions.js';
 
+/** A 404 (the spec's signal to start over) that says so to a host's developer too. */
+const SESSION_NOT_FOUND =
+  'Session not found: this server holds no session with that Mcp-Session-Id (it restarted, the session was deleted or idled out, or it never existed); send initialize again, without Mcp-Session-Id, to open a new one. The agent sessions themselves are kept: list_sessions finds them';
+
 const MCP_HTTP_PATH = '/mcp';
 
 export interface McpHttpOptions {
@@ -123,7 +127,7 @@ export async function serveMcpHttp(factory: McpServerFactoryFor, options: McpHtt
     if (misrouted) return misrouted;
     if (sessionId) {
       // Another principal's session is answered as unknown: its existence is not revealed.
-      return (await sessions.handle(sessionId, request, principal)) ?? jsonError(404, -32001, 'Session not found');
+      return (await sessions.handle(sessionId, request, principal)) ?? jsonError(404, -32001, SESSION_NOT_FOUND);
     }
     if (request.method !== 'POST') return jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     return openSession(request, principal);
