@@ -65,7 +65,7 @@ export type {
 } from './contracts/agent-output.js';
 export type { AgentExtension, ExtensionCommand } from './agent/agent-extension.js';
 export type { ModelObserver } from './agent/observe-models.js';
-export type { AnyTool, JsonSchema, Tool, ToolContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './contracts/tool.js';
+export type { AnyTool, JsonSchema, Tool, ToolContext, ToolPreviewContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './contracts/tool.js';
 export type { Runtime } from './contracts/runtime.js';
 export type { McpServerConfig, PlaitedConfig, PlaitedConfigInput } from './config/schema.js';
 
