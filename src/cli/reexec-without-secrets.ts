@@ -4,10 +4,13 @@ import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { SECRETS_FD_ENV, sendSecrets, splitSecrets } from '../tools/secret-hand-over.js';
 import { scrubOwnEnviron } from './scrub-own-environ.js';
+import { FORWARDED_SIGNALS, gateForwardedSignals } from './signal-gate.js';
 
-/** The child's lifeline: a descriptor the launcher never writes; its end means the launcher is gone. */
+/**
+ * The child's lifeline: a pipe from the launcher that carries only the signals it passes on, one
+ * name a line (signal-gate.ts); its end means the launcher is gone.
+ */
 export const LIFELINE_FD_ENV = 'PLAITED_LIFELINE_FD';
-const FORWARDED: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'];
 
 export type ReexecOutcome = { ran: false } | { ran: true; code: number; signal: NodeJS.Signals | null };
 
@@ -37,7 +40,10 @@ export async function reexecWithoutSecrets(argv: readonly string[], warn: (messa
   if (!scrubOwnEnviron(names)) {
     warn(`could not blank this launcher's starting environment (/proc/${process.pid}/environ); its secrets stay readable there to processes of the same user`);
   }
-  const forwards = FORWARDED.map((signal) => [signal, () => void child.kill(signal)] as const);
+  // Over the lifeline, not with kill: the agent then tells one press sent to the whole group from two.
+  const lifeline = child.stdio[4] as Writable | null;
+  lifeline?.on('error', () => undefined);
+  const forwards = FORWARDED_SIGNALS.map((signal) => [signal, () => void lifeline?.write(`${signal}\n`)] as const);
   for (const [signal, forward] of forwards) process.on(signal, forward);
   try {
     return await new Promise<ReexecOutcome>((resolve) => {
@@ -54,9 +60,10 @@ export async function reexecWithoutSecrets(argv: readonly string[], warn: (messa
 
 /**
  * In the re-executed child: dies with the launcher. The launcher holds the
- * other end of descriptor `PLAITED_LIFELINE_FD` and never writes it; when the
- * launcher is gone (killed with SIGKILL, say) the end arrives and this process
- * ends too, as a child of a killed CLI is expected to.
+ * other end of descriptor `PLAITED_LIFELINE_FD` and writes on it only the
+ * signals it passes on (signal-gate.ts); when the launcher is gone (killed with
+ * SIGKILL, say) the end arrives and this process ends too, as a child of a
+ * killed CLI is expected to.
  */
 export function holdLifeline(env: NodeJS.ProcessEnv = process.env): void {
   const marker = env[LIFELINE_FD_ENV];
@@ -66,11 +73,18 @@ export function holdLifeline(env: NodeJS.ProcessEnv = process.env): void {
   if (!Number.isInteger(fd) || fd < 3) return;
   try {
     const lifeline = new Socket({ fd, readable: true, writable: false });
+    const passOn = gateForwardedSignals();
+    let pending = '';
+    lifeline.setEncoding('utf8');
+    lifeline.on('data', (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const signal of lines) passOn(signal);
+    });
     lifeline.on('error', () => undefined);
     lifeline.once('close', () => process.kill(process.pid, 'SIGKILL'));
-    lifeline.resume();
     lifeline.unref();
   } catch {
-    // No lifeline: the launcher's signals still reach this process.
+    // No lifeline: a signal sent to the group still reaches this process; one sent to the launcher alone does not.
   }
 }

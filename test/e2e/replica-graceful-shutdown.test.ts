@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +120,25 @@ describe('a replica shutting down on SIGTERM (ACP over HTTP, PostgreSQL)', () =>
 
     const b = await promptOnOther(sessionId, cwd);
     expect(textOf(b, sessionId)).toBe(`${reply}taken over`);
+  });
+
+  it('drains once when the SIGTERM reaches the launcher and the agent both (a process group stopped: systemd, GNU timeout, a CI cancel)', async () => {
+    // The launcher passes on what it gets; counted as a second signal, that one ended the drain at once.
+    const draining = await replica();
+    const hold = gate();
+    const reply = words(60);
+    const { a, sessionId, prompted } = await streaming(draining, hold.opened, reply);
+    const exit = exited(draining);
+    const agentPid = Number(spawnSync('pgrep', ['-P', String(draining.child.pid)], { encoding: 'utf8' }).stdout.trim().split('\n')[0]);
+    expect(agentPid).toBeGreaterThan(0);
+
+    process.kill(agentPid, 'SIGTERM');
+    draining.child.kill('SIGTERM');
+    await waitFor(() => /SIGTERM: draining/.test(draining.stderr()), 10_000, 'the drain to begin');
+    hold.open();
+    expect(await prompted).toMatchObject({ stopReason: 'end_turn' });
+    expect(textOf(a, sessionId)).toBe(reply);
+    expect(await exit).toBe(0);
   });
 
   it('past its grace period cancels the turn, records the reply as interrupted, and still exits 0', async () => {
