@@ -20,11 +20,13 @@ export async function createProviderModel(
   /** Wraps the model's fetch (a route's header clean-up). */
   wrapFetch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
 ): Promise<LanguageModelV3> {
+  const apiKey = providerApiKey(provider, agentConfig.apiKey);
+  const secrets = [apiKey, ...Object.values(agentConfig.headers ?? {})];
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
-    fetch: wrapFetch(createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name)),
+    fetch: wrapFetch(createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name, secrets)),
     baseURL: agentConfig.baseURL ?? provider.baseURL,
-    apiKey: providerApiKey(provider, agentConfig.apiKey),
+    apiKey,
     headers: agentConfig.headers,
   };
   const model = await baseModel(provider, modelId, settings);

@@ -37,10 +37,16 @@ export function createModelFetch(
   base: typeof fetch = (input, init) => globalThis.fetch(input, init),
   retries: ModelRetryPolicy = DEFAULT_MODEL_RETRIES,
   provider?: string,
+  /** Values the calls carry that no error may repeat (the API key, header values): a failed reply's body has them blanked. */
+  secrets: ReadonlyArray<string | undefined> = [],
 ): typeof fetch {
   const limited = limitedFetch(limiter, base);
-  return async (input, init) => marked(await withRetries(limited, input, init, retries), provider);
+  const blanked = secrets.filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
+  return async (input, init) => marked(await withRetries(limited, input, init, retries), provider, blanked);
 }
+
+/** Shorter header values (`2023-06-01`, `true`) are settings, and blanking them would blank ordinary words. */
+const MIN_SECRET_LENGTH = 8;
 
 function limitedFetch(limiter: ModelCallLimiter, base: typeof fetch): typeof fetch {
   return async (input, init) => {
@@ -93,12 +99,20 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
   }
 }
 
-/** A failed reply, marked with the provider it came from (the error's description reads it). */
-function marked(response: Response, provider: string | undefined): Response {
-  if (response.ok || !provider) return response;
+/**
+ * A failed reply, marked with the provider it came from (the error's description reads it), its
+ * body without the call's secrets: some servers and proxies echo the key they refused
+ * ("Invalid key Bearer sk-…"), and the body becomes the error the client sees and the session keeps.
+ */
+async function marked(response: Response, provider: string | undefined, secrets: readonly string[]): Promise<Response> {
+  if (response.ok || (!provider && secrets.length === 0)) return response;
   const headers = new Headers(response.headers);
-  headers.set(PROVIDER_HEADER, provider);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  if (provider) headers.set(PROVIDER_HEADER, provider);
+  if (secrets.length === 0 || !response.body) return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  let body = await response.text().catch(() => '');
+  for (const secret of secrets) body = body.split(secret).join('[redacted]');
+  headers.delete('content-length');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** A body sent again must still be there: the AI SDK sends strings. */

@@ -1,0 +1,59 @@
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { acpTestBed } from '../helpers/acp-test-bed.js';
+
+/**
+ * What a user who brings their own model meets when its endpoint misbehaves: each failure reaches
+ * the ACP client as an error naming the cause and the fix, the session goes on, and the key never
+ * shows. Through the built CLI against local servers speaking the providers' wire formats.
+ */
+
+const bed = acpTestBed({ prefix: 'plaited-provider-failures-' });
+
+async function session(cli: AcpCli, cwd: string) {
+  await initialize(cli);
+  const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+  const prompt = (text: string) => cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+  return { sessionId, prompt };
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  return promise.then(
+    () => ({ code: 0, message: 'the prompt succeeded' }),
+    (error: unknown) => error as { code: number; message: string },
+  );
+}
+
+/** Every file under `dir`, as text. */
+function filesText(dir: string): string {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path).toString('latin1'))
+    .join('\n');
+}
+
+describe('keys never shown', () => {
+  it('a server that echoes the refused key and a header: the error names the cause, the values are blanked everywhere', async () => {
+    const key = 'sk-echoed-key-0123456789';
+    const token = 'gateway-token-abcdef';
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ agent: { headers: { 'X-Gateway-Token': token } } }));
+    // As some proxies answer: the credentials they were given, quoted back.
+    bed.server.push({ status: 401, errorBody: { error: { message: `Invalid key Bearer ${key} (token ${token})` } } }, { text: 'Back again.' });
+    const cli = bed.start(cwd, { env: { PLAITED_API_KEY: key } });
+    const { sessionId, prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('refused the API key (HTTP 401');
+    expect(error.message).toContain('Invalid key Bearer [redacted] (token [redacted])');
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toBe('Back again.');
+    await bed.closeNow(cli);
+    const everything = `${JSON.stringify(cli.updates)}${error.message}${cli.stderr()}${filesText(join(cwd, '.plaited/state'))}`;
+    expect(everything).not.toContain(key);
+    expect(everything).not.toContain(token);
+  });
+});
