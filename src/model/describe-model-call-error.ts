@@ -1,6 +1,7 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { MODEL_PROVIDER_TABLE, modelProviderOf } from './model-providers.js';
 import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
+import { describeStreamError } from './describe-stream-error.js';
 
 const BASE_URL_HINT = 'set agent.baseURL or --base-url to the server\'s OpenAI-compatible API, which usually ends in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama)';
 
@@ -18,7 +19,7 @@ const NATIVE_PATHS = [
  */
 export function describeModelCallError(error: unknown): string | undefined {
   if (LoadAPIKeyError.isInstance(error)) return describeMissingKey(error.message);
-  if (!APICallError.isInstance(error)) return undefined;
+  if (!APICallError.isInstance(error)) return describeStreamError(error);
   const { url, statusCode } = error;
   const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
   if (statusCode === undefined) {

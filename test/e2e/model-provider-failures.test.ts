@@ -1,8 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { RECORDED, recordedEvents, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 
 /**
  * What a user who brings their own model meets when its endpoint misbehaves: each failure reaches
@@ -11,6 +12,19 @@ import { acpTestBed } from '../helpers/acp-test-bed.js';
  */
 
 const bed = acpTestBed({ prefix: 'plaited-provider-failures-' });
+
+let wire: ProviderWireServer;
+beforeAll(async () => {
+  wire = await startProviderWireServer();
+});
+afterAll(async () => {
+  await wire.close();
+});
+
+/** The built CLI on a native provider's wire, checked after the test. */
+function startWireCli(provider: ProviderWire, cwd: string): AcpCli {
+  return bed.start(cwd, { args: ['--model', `${provider}:${WIRE_MODELS[provider]}`, '--base-url', wire.baseURL(provider)], env: { [WIRE_KEY_ENV[provider]]: 'wire-test-key' } });
+}
 
 async function session(cli: AcpCli, cwd: string) {
   await initialize(cli);
@@ -55,5 +69,38 @@ describe('keys never shown', () => {
     const everything = `${JSON.stringify(cli.updates)}${error.message}${cli.stderr()}${filesText(join(cwd, '.plaited/state'))}`;
     expect(everything).not.toContain(key);
     expect(everything).not.toContain(token);
+  });
+});
+
+describe('errors sent inside a reply that had begun', () => {
+  it("Anthropic's overloaded error event: what arrived stays shown, the error says overloaded and to send again later", async () => {
+    const text = recordedEvents(RECORDED.anthropic.text);
+    const firstDelta = text.findIndex((event) => event.type === 'content_block_delta');
+    wire.push(
+      { wire: 'anthropic', events: [...text.slice(0, firstDelta + 1), { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }] },
+      { wire: 'anthropic', events: [RECORDED.anthropic.text] },
+    );
+    const cwd = bed.project();
+    const cli = startWireCli('anthropic', cwd);
+    const { sessionId, prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    expect(error.message).not.toContain('[object Object]');
+    expect(error.message).toContain('overloaded_error: Overloaded');
+    expect(error.message).toContain('send the prompt again later');
+    expect(agentText(cli, sessionId)).toBe('Hello');
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+  });
+
+  it("an OpenAI-compatible gateway's error chunk (OpenRouter's upstream failure) names it", async () => {
+    const upstream = JSON.stringify({ error: { message: 'Provider returned error', code: 502, metadata: { provider_name: 'Upstream' } } });
+    bed.server.push({ text: 'Partly', rawChunks: [upstream] }, { text: 'Whole.' });
+    const cwd = bed.project();
+    const cli = bed.start(cwd);
+    const { sessionId, prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('sent an error in the middle of its reply (502: Provider returned error)');
+    expect(error.message).toContain('send the prompt again later');
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toBe('PartlyWhole.');
   });
 });
