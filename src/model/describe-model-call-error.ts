@@ -1,5 +1,5 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
-import { MODEL_PROVIDER_TABLE, modelProviderOf } from './model-providers.js';
+import { MODEL_PROVIDER_TABLE, modelProviderOf, providerKeyEnvs } from './model-providers.js';
 import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
 import { describeStreamError } from './describe-stream-error.js';
 
@@ -72,7 +72,9 @@ export function describeModelCallError(error: unknown): string | undefined {
 function describeMissingKey(message: string): string {
   const envVar = /the (\w+) environment variable/.exec(message)?.[1];
   const what = message.split('. ')[0] ?? message;
-  return envVar ? `${what}: set ${envVar} (or agent.apiKey in .plaited/config.ts), then start the agent again.` : message;
+  const provider = Object.values(MODEL_PROVIDER_TABLE).find((info) => 'keyEnv' in info && info.keyEnv === envVar);
+  const names = provider ? providerKeyEnvs(provider).join(' or ') : envVar;
+  return envVar ? `${what}: set ${names} (or agent.apiKey in .plaited/config.ts), then start the agent again.` : message;
 }
 
 /** Providers' words for a prompt over the model's context window. */

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentText, initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { RECORDED, recordedEvents, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 
@@ -102,5 +102,22 @@ describe('errors sent inside a reply that had begun', () => {
     expect(error.message).toContain('send the prompt again later');
     expect((await prompt('again')).stopReason).toBe('end_turn');
     expect(agentText(cli, sessionId)).toBe('PartlyWhole.');
+  });
+});
+
+describe("keys where each provider's docs put them", () => {
+  it("Gemini's key in GEMINI_API_KEY, as Google's docs set it: sessions open and the calls carry it", async () => {
+    const env = { GEMINI_API_KEY: 'gemini-docs-key-0123', GOOGLE_GENERATIVE_AI_API_KEY: '', GOOGLE_API_KEY: '', PLAITED_API_KEY: '' };
+    const cwd = bed.project();
+    // The provider's own endpoint (never contacted): the key check before any session.
+    const remote = bed.track(startAcpCli({ cwd, args: ['--model', 'google:gemini-2.5-flash'], env }));
+    await initialize(remote);
+    expect((await remote.agent.request('session/new', { cwd, mcpServers: [] })).sessionId).toBeTruthy();
+
+    wire.push({ wire: 'google', events: [RECORDED.google.text] });
+    const local = bed.start(cwd, { args: ['--model', `google:${WIRE_MODELS.google}`, '--base-url', wire.baseURL('google')], env });
+    const { prompt } = await session(local, cwd);
+    expect((await prompt('hi')).stopReason).toBe('end_turn');
+    expect(wire.requests.at(-1)!.headers['x-goog-api-key']).toBe('gemini-docs-key-0123');
   });
 });
