@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { PlaitedConfig } from '../config/schema.js';
+import { splitBaseURLQuery, withBaseURLQuery } from './base-url-query.js';
 import { createModelFetch } from './model-fetch.js';
 import { processModelCallLimiter } from './model-call-limiter.js';
 import { ModelError } from './model-error.js';
@@ -22,10 +23,14 @@ export async function createProviderModel(
 ): Promise<LanguageModelV3> {
   const apiKey = providerApiKey(provider, agentConfig.apiKey);
   const secrets = [apiKey, ...Object.values(agentConfig.headers ?? {})];
+  const configuredBase = agentConfig.baseURL ?? provider.baseURL;
+  // `…/deployments/NAME?api-version=…`: the SDK gets the base, each call the query.
+  const { base, query } = configuredBase === undefined ? { base: undefined, query: undefined } : splitBaseURLQuery(configuredBase);
+  const limited = createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name, secrets);
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
-    fetch: wrapFetch(createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name, secrets)),
-    baseURL: agentConfig.baseURL ?? provider.baseURL,
+    fetch: wrapFetch(withBaseURLQuery(limited, query)),
+    baseURL: base,
     apiKey,
     headers: agentConfig.headers,
   };

@@ -1,4 +1,5 @@
 import { ModelError } from './model-error.js';
+import { splitBaseURLQuery, withQuery } from './base-url-query.js';
 import { modelProviderOf, providerApiKey } from './model-providers.js';
 
 /** A model endpoint to ask for its models: a configured `PROVIDER:MODEL` with its connection. */
@@ -33,9 +34,12 @@ export async function listEndpointModels(configured: readonly ConfiguredModel[],
   for (const model of configured) {
     const provider = modelProviderOf(model.spec);
     if (!provider || provider.kind === 'llama-cpp') continue;
-    const base = (model.baseURL ?? provider.baseURL ?? (provider.kind === 'openai-compatible' ? undefined : DEFAULT_BASE[provider.kind]))?.replace(/\/+$/, '');
-    if (!base) continue;
+    const configuredBase = model.baseURL ?? provider.baseURL ?? (provider.kind === 'openai-compatible' ? undefined : DEFAULT_BASE[provider.kind]);
+    if (!configuredBase) continue;
+    const { base: withSlash, query } = splitBaseURLQuery(configuredBase);
+    const base = withSlash.replace(/\/+$/, '');
     const request = listRequest(provider.name, provider.kind, base, providerApiKey(provider, model.apiKey), model.headers);
+    if (query) request.url = withQuery(request.url, query);
     const key = `${provider.name} ${request.url}`;
     const entry = endpoints.get(key) ?? { provider: provider.name, request, ids: new Set<string>() };
     entry.ids.add(model.spec.slice(model.spec.indexOf(':') + 1));

@@ -121,3 +121,21 @@ describe("keys where each provider's docs put them", () => {
     expect(wire.requests.at(-1)!.headers['x-goog-api-key']).toBe('gemini-docs-key-0123');
   });
 });
+
+describe('base URLs as providers document them', () => {
+  it('an Azure OpenAI-style base URL with ?api-version: each call keeps the path and the query', async () => {
+    bed.server.push({ text: 'From the deployment.' });
+    const cwd = bed.project();
+    const cli = bed.track(
+      startAcpCli({
+        cwd,
+        args: ['--model', 'openai-compatible:gpt-4o', '--base-url', `${bed.server.url}/?api-version=2024-10-21`],
+        env: { PLAITED_API_KEY: 'azure-style-key-0123' },
+      }),
+    );
+    const { sessionId, prompt } = await session(cli, cwd);
+    expect((await prompt('hi')).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toBe('From the deployment.');
+    expect(bed.server.requestUrls).toEqual(['/v1/chat/completions?api-version=2024-10-21']);
+  });
+});
