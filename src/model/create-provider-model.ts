@@ -17,7 +17,7 @@ import { providerCallOptions } from './provider-call-options.js';
 export async function createProviderModel(
   provider: ModelProviderInfo & { name: ModelProviderName },
   modelId: string,
-  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'baseURL' | 'apiKey' | 'headers' | 'reasoning'> & Partial<Pick<PlaitedConfig['agent'], 'retries'>>,
+  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'baseURL' | 'apiKey' | 'headers' | 'reasoning'> & Partial<Pick<PlaitedConfig['agent'], 'retries' | 'modelTimeouts'>>,
   /** Wraps the model's fetch (a route's header clean-up). */
   wrapFetch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
 ): Promise<LanguageModelV3> {
@@ -26,7 +26,12 @@ export async function createProviderModel(
   const configuredBase = agentConfig.baseURL ?? provider.baseURL;
   // `…/deployments/NAME?api-version=…`: the SDK gets the base, each call the query.
   const { base, query } = configuredBase === undefined ? { base: undefined, query: undefined } : splitBaseURLQuery(configuredBase);
-  const limited = createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name, secrets);
+  const limited = createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), {
+    retries: agentConfig.retries,
+    timeouts: agentConfig.modelTimeouts,
+    provider: provider.name,
+    secrets,
+  });
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
     fetch: wrapFetch(withBaseURLQuery(limited, query)),

@@ -2,6 +2,8 @@ import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { MODEL_PROVIDER_TABLE, modelProviderOf, providerKeyEnvs } from './model-providers.js';
 import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
 import { describeStreamError } from './describe-stream-error.js';
+import { causeChain } from '../errors/cause-chain.js';
+import { ModelError } from './model-error.js';
 
 const BASE_URL_HINT = 'set agent.baseURL or --base-url to the server\'s OpenAI-compatible API, which usually ends in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama)';
 
@@ -22,6 +24,8 @@ export function describeModelCallError(error: unknown): string | undefined {
   if (!APICallError.isInstance(error)) return describeStreamError(error);
   const { url, statusCode } = error;
   const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
+  const timedOut = describeTimeout(error, url);
+  if (timedOut) return timedOut;
   if (statusCode === undefined) {
     const fix = native
       ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
@@ -66,6 +70,18 @@ export function describeModelCallError(error: unknown): string | undefined {
     return `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`;
   }
   return `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`;
+}
+
+/** A call `timedFetch` gave up on (no reply, or a stalled stream), naming the setting that allows longer. */
+function describeTimeout(error: Error, url: string): string | undefined {
+  const timeout = [...causeChain(error)].find((cause) => ModelError.isInstance(cause) && cause.code === 'model_call_timeout');
+  if (!timeout) return undefined;
+  const setting = /agent\.modelTimeouts\.\w+/.exec(String(timeout.message))?.[0] ?? 'agent.modelTimeouts';
+  const why =
+    (timeout.context as { phase?: string } | undefined)?.phase === 'stream'
+      ? 'the reply stalled (what arrived was shown)'
+      : 'it took the request but went quiet (stuck or overloaded; a local server may still be loading the model)';
+  return `The model endpoint ${url} ${String(timeout.message)}: ${why}. Send the prompt again, or give it longer with ${setting}.`;
 }
 
 /** The SDK's "Pass it using the 'apiKey' parameter or the X environment variable", in the config's words. */

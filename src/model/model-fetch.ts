@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelCallLimiter } from './model-call-limiter.js';
 import { currentModelCallObserver } from './model-call-observer.js';
 import { backoffMs, retryableStatus, retryAfterMs } from './retry-delay.js';
+import { DEFAULT_MODEL_TIMEOUTS, timedFetch, type ModelTimeouts } from './timed-fetch.js';
 
 /** Socket errors that mean the connection was dead before the server answered anything. */
 const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
@@ -30,19 +31,27 @@ export const DEFAULT_MODEL_RETRIES: ModelRetryPolicy = { attempts: 4, maxTotalMs
  *  - a reply of 429, 408/409 or 5xx, or a connection reset, is retried with exponential backoff
  *    and jitter, or after the server's `retry-after`/`retry-after-ms`, within `retries` (attempts
  *    and total time); the wait ends with the request's abort signal, and each retry is told to
- *    the turn's observer as a notice. 400/401/403/404 are answered at once.
+ *    the turn's observer as a notice. 400/401/403/404 are answered at once;
+ *  - an endpoint that says nothing for `timeouts` (no reply, or a stalled stream) fails the call
+ *    naming the setting (timed-fetch.ts), unretried.
  */
-export function createModelFetch(
-  limiter: ModelCallLimiter,
-  base: typeof fetch = (input, init) => globalThis.fetch(input, init),
-  retries: ModelRetryPolicy = DEFAULT_MODEL_RETRIES,
-  provider?: string,
+export function createModelFetch(limiter: ModelCallLimiter, options: ModelFetchOptions = {}): typeof fetch {
+  const base = options.base ?? ((input, init) => globalThis.fetch(input, init));
+  const limited = limitedFetch(limiter, timedFetch(base, { ...DEFAULT_MODEL_TIMEOUTS, ...options.timeouts }));
+  const blanked = (options.secrets ?? []).filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
+  return async (input, init) => marked(await withRetries(limited, input, init, options.retries ?? DEFAULT_MODEL_RETRIES), options.provider, blanked);
+}
+
+export interface ModelFetchOptions {
+  /** The fetch underneath (tests; by default the global one). */
+  base?: typeof fetch;
+  retries?: ModelRetryPolicy;
+  /** `agent.modelTimeouts`, over the defaults. */
+  timeouts?: Partial<ModelTimeouts>;
+  /** The provider's table name, marked on failed replies (their error names its key variable). */
+  provider?: string;
   /** Values the calls carry that no error may repeat (the API key, header values): a failed reply's body has them blanked. */
-  secrets: ReadonlyArray<string | undefined> = [],
-): typeof fetch {
-  const limited = limitedFetch(limiter, base);
-  const blanked = secrets.filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
-  return async (input, init) => marked(await withRetries(limited, input, init, retries), provider, blanked);
+  secrets?: ReadonlyArray<string | undefined>;
 }
 
 /** Shorter header values (`2023-06-01`, `true`) are settings, and blanking them would blank ordinary words. */

@@ -139,3 +139,44 @@ describe('base URLs as providers document them', () => {
     expect(bed.server.requestUrls).toEqual(['/v1/chat/completions?api-version=2024-10-21']);
   });
 });
+
+describe('an endpoint that takes the request and goes quiet', () => {
+  function quietProject(): string {
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ agent: { modelTimeouts: { replyMs: 1000, streamIdleMs: 1000 } } }));
+    return cwd;
+  }
+
+  it('no reply within agent.modelTimeouts.replyMs: the turn fails naming the setting, unretried, and the session goes on', async () => {
+    let release!: () => void;
+    const never = new Promise<void>((done) => (release = done));
+    bed.server.push({ text: 'too late', until: never }, { text: 'In time.' });
+    const cwd = quietProject();
+    const cli = bed.start(cwd);
+    const { sessionId, prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    release();
+    expect(error.message).toContain('sent no reply for 1 s (agent.modelTimeouts.replyMs)');
+    expect(error.message).toContain('give it longer with agent.modelTimeouts.replyMs');
+    expect(error.message).not.toContain('is the model server running');
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toBe('In time.');
+    expect(bed.server.requests).toHaveLength(2);
+  });
+
+  it('a stream that stalls past agent.modelTimeouts.streamIdleMs: what arrived stays shown, the error names the setting', async () => {
+    let release!: () => void;
+    const never = new Promise<void>((done) => (release = done));
+    bed.server.push({ text: 'Half of it, then silence', holdAfter: { chunks: 2, until: never } }, { text: ' Whole.' });
+    const cwd = quietProject();
+    const cli = bed.start(cwd);
+    const { sessionId, prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    release();
+    expect(error.message).toContain('sent nothing more for 1 s (agent.modelTimeouts.streamIdleMs)');
+    expect(agentText(cli, sessionId).length).toBeGreaterThan(0);
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toMatch(/ Whole\.$/);
+  });
+});
