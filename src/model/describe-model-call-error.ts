@@ -1,6 +1,6 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { MODEL_PROVIDER_TABLE, modelProviderOf, providerKeyEnvs } from './model-providers.js';
-import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
+import { ATTEMPTS_HEADER, PROVIDER_HEADER, WEB_PAGE_MESSAGE } from './model-fetch.js';
 import { describeStreamError } from './describe-stream-error.js';
 import { causeChain } from '../errors/cause-chain.js';
 import { ModelError } from './model-error.js';
@@ -31,6 +31,13 @@ export function describeModelCallError(error: unknown): string | undefined {
       ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
       : `is the model server running? If it is, ${BASE_URL_HINT}`;
     return `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`;
+  }
+  if (error.message === WEB_PAGE_MESSAGE || statusCode === 407) {
+    const title = /<title[^>]*>([^<]{1,120})/i.exec(error.responseBody ?? '')?.[1]?.trim();
+    return (
+      `The model endpoint ${url} answered ${statusCode === 407 ? 'HTTP 407 (proxy authentication required)' : `a web page (HTTP ${statusCode}, text/html${title ? `: "${title}"` : ''})`} instead of the API: ` +
+      'a proxy, firewall or login page stands in between, or the base URL leads to a website. Check --base-url / agent.baseURL and any HTTPS_PROXY.'
+    );
   }
   if (statusCode >= 200 && statusCode < 300) {
     // The reply had begun: the connection broke (or the body stopped parsing) mid-stream.

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { APICallError } from '@ai-sdk/provider';
 import type { ModelCallLimiter } from './model-call-limiter.js';
 import { currentModelCallObserver } from './model-call-observer.js';
 import { backoffMs, retryableStatus, retryAfterMs } from './retry-delay.js';
@@ -39,7 +40,7 @@ export function createModelFetch(limiter: ModelCallLimiter, options: ModelFetchO
   const base = options.base ?? ((input, init) => globalThis.fetch(input, init));
   const limited = limitedFetch(limiter, timedFetch(base, { ...DEFAULT_MODEL_TIMEOUTS, ...options.timeouts }));
   const blanked = (options.secrets ?? []).filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
-  return async (input, init) => marked(await withRetries(limited, input, init, options.retries ?? DEFAULT_MODEL_RETRIES), options.provider, blanked);
+  return async (input, init) => marked(await withRetries(limited, input, init, options.retries ?? DEFAULT_MODEL_RETRIES), options.provider, blanked, urlOf(input));
 }
 
 export interface ModelFetchOptions {
@@ -113,7 +114,8 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
  * body without the call's secrets: some servers and proxies echo the key they refused
  * ("Invalid key Bearer sk-…"), and the body becomes the error the client sees and the session keeps.
  */
-async function marked(response: Response, provider: string | undefined, secrets: readonly string[]): Promise<Response> {
+async function marked(response: Response, provider: string | undefined, secrets: readonly string[], url: string): Promise<Response> {
+  if (response.ok && /^text\/html\b/i.test(response.headers.get('content-type') ?? '')) throw await webPageError(response, url);
   if (response.ok || (!provider && secrets.length === 0)) return response;
   const headers = new Headers(response.headers);
   if (provider) headers.set(PROVIDER_HEADER, provider);
@@ -123,6 +125,29 @@ async function marked(response: Response, provider: string | undefined, secrets:
   headers.delete('content-length');
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
+
+/**
+ * A web page where the API's reply belongs (HTTP 200, text/html): a proxy's or Wi-Fi portal's
+ * login page, or a base URL that leads to a website. Left to the SDK, it read as a stream that
+ * "ended without a finish reason"; as an APICallError the describer names what came instead.
+ */
+async function webPageError(response: Response, url: string): Promise<APICallError> {
+  const page = (await response.text().catch(() => '')).slice(0, 2000);
+  const responseHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => (responseHeaders[name] = value));
+  return new APICallError({
+    message: WEB_PAGE_MESSAGE,
+    url,
+    requestBodyValues: {},
+    statusCode: response.status,
+    responseHeaders,
+    responseBody: page,
+    isRetryable: false,
+  });
+}
+
+/** The message of the error `webPageError` makes (the describer tells it by this). */
+export const WEB_PAGE_MESSAGE = 'the endpoint answered a web page (text/html), not the API';
 
 /** A body sent again must still be there: the AI SDK sends strings. */
 function replayable(init: RequestInit | undefined): boolean {

@@ -180,3 +180,17 @@ describe('an endpoint that takes the request and goes quiet', () => {
     expect(agentText(cli, sessionId)).toMatch(/ Whole\.$/);
   });
 });
+
+describe('something else answering in the API’s place', () => {
+  it('a login page (HTTP 200, text/html) where the stream belongs: the error says a web page came, from what, and what to check', async () => {
+    const page = '<html><head><title>Sign in to Example Proxy</title></head><body>Log in to continue</body></html>';
+    wire.push({ wire: 'openai', status: 200, body: page, headers: { 'content-type': 'text/html; charset=utf-8' } }, { wire: 'openai', events: [RECORDED.openai.text] });
+    const cwd = bed.project();
+    const cli = startWireCli('openai', cwd);
+    const { prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('answered a web page (HTTP 200, text/html: "Sign in to Example Proxy") instead of the API');
+    expect(error.message).toContain('Check --base-url / agent.baseURL and any HTTPS_PROXY');
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+  });
+});
