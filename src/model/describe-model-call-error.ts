@@ -1,6 +1,6 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { MODEL_PROVIDER_TABLE, modelProviderOf, providerKeyEnvs } from './model-providers.js';
-import { ATTEMPTS_HEADER, PROVIDER_HEADER, WEB_PAGE_MESSAGE } from './model-fetch.js';
+import { ATTEMPTS_HEADER, PROVIDER_HEADER, QUOTA_SPENT, WEB_PAGE_MESSAGE } from './model-fetch.js';
 import { describeStreamError } from './describe-stream-error.js';
 import { causeChain } from '../errors/cause-chain.js';
 import { ModelError } from './model-error.js';
@@ -46,6 +46,12 @@ export function describeModelCallError(error: unknown): string | undefined {
   const detail = `${error.message}`.slice(0, 300);
   const attempts = Number(error.responseHeaders?.[ATTEMPTS_HEADER] ?? 1);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  if (statusCode === 429 && QUOTA_SPENT.test(`${detail} ${error.responseBody ?? ''}`)) {
+    return (
+      `Out of quota: ${url} answered HTTP 429 (${detail}): the account's quota or credit is spent, which waiting does not cure; ` +
+      "check the plan and billing with the provider, or use another key (agent.apiKey or the provider's key variable) or model (--model)."
+    );
+  }
   if (statusCode === 429) {
     return (
       `Rate limited: ${url} answered HTTP 429${tries} (${detail}): wait a moment and send the prompt again; ` +

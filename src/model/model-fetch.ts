@@ -86,6 +86,12 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
     try {
       response = await call(input, init);
       if (!retryableStatus(response.status)) return response;
+      if (response.status === 429) {
+        // Read once, handed on whole: a quota that is spent is not a rate limit that passes.
+        const body = await response.text().catch(() => '');
+        response = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+        if (QUOTA_SPENT.test(body)) return response;
+      }
     } catch (error) {
       if (signal?.aborted || !retryable(error, init)) throw error;
       failure = error;
@@ -148,6 +154,12 @@ async function webPageError(response: Response, url: string): Promise<APICallErr
 
 /** The message of the error `webPageError` makes (the describer tells it by this). */
 export const WEB_PAGE_MESSAGE = 'the endpoint answered a web page (text/html), not the API';
+
+/**
+ * A 429 that waiting does not cure: the account's quota or credit is spent (OpenAI's
+ * `insufficient_quota`, "check your plan and billing details"). Answered at once, never retried.
+ */
+export const QUOTA_SPENT = /insufficient_quota|exceeded your current quota|check your plan and billing|billing details/i;
 
 /** A body sent again must still be there: the AI SDK sends strings. */
 function replayable(init: RequestInit | undefined): boolean {

@@ -194,3 +194,26 @@ describe('something else answering in the API’s place', () => {
     expect((await prompt('again')).stopReason).toBe('end_turn');
   });
 });
+
+describe('a spent quota', () => {
+  it("OpenAI's 429 insufficient_quota is answered at once and says billing, not 'wait a moment'", async () => {
+    const body = {
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      },
+    };
+    wire.push({ wire: 'openai', status: 429, body });
+    const cwd = bed.project();
+    const cli = startWireCli('openai', cwd);
+    const { prompt } = await session(cli, cwd);
+    const before = wire.requests.length;
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('Out of quota');
+    expect(error.message).toContain('check the plan and billing with the provider');
+    expect(error.message).not.toContain('wait a moment');
+    expect(wire.requests.length - before, 'one call, not retried').toBe(1);
+  });
+});
