@@ -27,9 +27,11 @@ export function describeModelCallError(error: unknown): string | undefined {
   const timedOut = describeTimeout(error, url);
   if (timedOut) return timedOut;
   if (statusCode === undefined) {
-    const fix = native
-      ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
-      : `is the model server running? If it is, ${BASE_URL_HINT}`;
+    const fix =
+      connectionFix(error) ??
+      (native
+        ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
+        : `is the model server running? If it is, ${BASE_URL_HINT}`);
     return `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`;
   }
   if (error.message === WEB_PAGE_MESSAGE || statusCode === 407) {
@@ -108,6 +110,27 @@ function describeMissingKey(message: string): string {
 
 /** Providers' words for a prompt over the model's context window. */
 const CONTEXT_TOO_LONG = /context[ _](length|window)|prompt is too long|too many tokens|maximum context|input token count|exceeds the (context|maximum)/i;
+
+/** Certificate checks that fail on a self-signed, private-CA or TLS-inspecting proxy's certificate. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+
+/** The fix for a connection that failed on a name or a certificate, where "is the server running?" would mislead. */
+function connectionFix(error: Error): string | undefined {
+  const code = [...causeChain(error)].map((cause) => cause.code).find((value): value is string => typeof value === 'string');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return "the host name does not resolve: check the network and its DNS, and the host in --base-url or agent.baseURL when set";
+  if (code !== undefined && UNTRUSTED_CERTIFICATE.has(code)) {
+    return "the endpoint's TLS certificate is not trusted here: for your own server, or a company proxy that inspects TLS, start the agent with NODE_EXTRA_CA_CERTS=/path/to/ca.pem";
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID') return "the endpoint's TLS certificate is expired or names another host: check the host in --base-url or agent.baseURL";
+  return undefined;
+}
 
 /** The innermost of two causes (fetch's "terminated" wraps undici's "other side closed"). */
 function causeOf(error: Error): string {

@@ -1,5 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
@@ -215,5 +218,37 @@ describe('a spent quota', () => {
     expect(error.message).toContain('check the plan and billing with the provider');
     expect(error.message).not.toContain('wait a moment');
     expect(wire.requests.length - before, 'one call, not retried').toBe(1);
+  });
+});
+
+describe('connections that fail before any reply', () => {
+  it("a self-signed certificate names the certificate and NODE_EXTRA_CA_CERTS, not 'is the server running?'", async () => {
+    const tls = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/tls');
+    const server = createHttpsServer({ key: readFileSync(join(tls, 'self-signed.key.pem')), cert: readFileSync(join(tls, 'self-signed.cert.pem')) }, (_, response) => {
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    try {
+      const cwd = bed.project();
+      const { port } = server.address() as AddressInfo;
+      const cli = bed.track(startAcpCli({ cwd, args: ['--model', 'openai-compatible:m', '--base-url', `https://127.0.0.1:${port}/v1`] }));
+      const { prompt } = await session(cli, cwd);
+      const error = await failure(prompt('hi'));
+      expect(error.message).toContain('self-signed certificate');
+      expect(error.message).toContain('NODE_EXTRA_CA_CERTS');
+      expect(error.message).not.toContain('is the model server running');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('a host name that does not resolve says so', async () => {
+    const cwd = bed.project();
+    const cli = bed.track(startAcpCli({ cwd, args: ['--model', 'openai-compatible:m', '--base-url', 'http://model-host.invalid/v1'], env: { PLAITED_API_KEY: 'dns-test-key-0123' } }));
+    const { prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('the host name does not resolve');
+    expect(error.message).not.toContain('is the model server running');
   });
 });
