@@ -252,3 +252,50 @@ describe('connections that fail before any reply', () => {
     expect(error.message).not.toContain('is the model server running');
   });
 });
+
+describe('tool calls as a native provider sends them', () => {
+  it('Anthropic: parallel calls, one to an unknown tool and one with broken JSON: every call gets its result in one message, each shown by what it is', async () => {
+    const block = (index: number, id: string, name: string, json: string) => [
+      { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } },
+      { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json } },
+      { type: 'content_block_stop', index },
+    ];
+    const start = recordedEvents(RECORDED.anthropic.toolUse)[0]!;
+    wire.push(
+      {
+        wire: 'anthropic',
+        events: [
+          start,
+          ...block(0, 'toolu_a', 'read_file', '{"path":"notes.txt"}'),
+          ...block(1, 'toolu_b', 'read_file', '{"path":"other.txt"}'),
+          ...block(2, 'toolu_c', 'no_such_tool', '{}'),
+          ...block(3, 'toolu_d', 'read_file', '{"path": '),
+          { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 40 } },
+          { type: 'message_stop' },
+        ],
+      },
+      { wire: 'anthropic', events: [RECORDED.anthropic.text] },
+    );
+    const cwd = bed.project();
+    writeFileSync(join(cwd, 'notes.txt'), 'alpha\n');
+    writeFileSync(join(cwd, 'other.txt'), 'beta\n');
+    const cli = startWireCli('anthropic', cwd);
+    const { sessionId, prompt } = await session(cli, cwd);
+    const before = wire.requests.length;
+    expect((await prompt('read both')).stopReason).toBe('end_turn');
+    const messages = wire.requests[before + 1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    const results = messages.at(-1)!.content;
+    expect(results.map((part) => [part.tool_use_id, part.is_error ?? false])).toEqual([
+      ['toolu_a', false],
+      ['toolu_b', false],
+      ['toolu_c', true],
+      ['toolu_d', true],
+    ]);
+    expect(String(results[2]!.content)).toContain('Unknown tool "no_such_tool"');
+    expect(String(results[3]!.content)).toContain('could not parse the arguments as JSON');
+    const titles = cli.updates
+      .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'tool_call')
+      .map((n) => (n.update as { title: string }).title);
+    expect(titles).toEqual(['Read notes.txt', 'Read other.txt', 'no_such_tool', 'read_file (invalid arguments)']);
+  });
+});
