@@ -299,3 +299,18 @@ describe('tool calls as a native provider sends them', () => {
     expect(titles).toEqual(['Read notes.txt', 'Read other.txt', 'no_such_tool', 'read_file (invalid arguments)']);
   });
 });
+
+describe('a reply in more than one piece', () => {
+  it("OpenAI's preamble and final answer (two messages of one response) read as two paragraphs, not glued", async () => {
+    wire.push({ wire: 'openai', events: [RECORDED.openai.text] }, { wire: 'openai', events: [RECORDED.openai.text] });
+    const cwd = bed.project();
+    const cli = startWireCli('openai', cwd);
+    const { sessionId, prompt } = await session(cli, cwd);
+    await prompt('capital of France?');
+    expect(agentText(cli, sessionId)).toBe("I'm going to search for that\n\nThe capital of France is Paris.");
+    const before = wire.requests.length;
+    await prompt('thanks');
+    const input = JSON.stringify(wire.requests[before]!.body.input);
+    expect(input).toContain("I'm going to search for that\\n\\nThe capital of France is Paris.");
+  });
+});
