@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
+import { runCliOnce } from '../helpers/run-cli-once.js';
 import { RECORDED, recordedEvents, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 
 /**
@@ -312,5 +313,27 @@ describe('a reply in more than one piece', () => {
     await prompt('thanks');
     const input = JSON.stringify(wire.requests[before]!.body.input);
     expect(input).toContain("I'm going to search for that\\n\\nThe capital of France is Paris.");
+  });
+});
+
+describe('a safety stop', () => {
+  it("-p: a refusal (Gemini's SAFETY finish) exits 1 saying the model refused and what to do", async () => {
+    wire.push({
+      wire: 'google',
+      events: [
+        {
+          candidates: [{ finishReason: 'SAFETY', index: 0, safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }] }],
+          usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 },
+          modelVersion: WIRE_MODELS.google,
+        },
+      ],
+    });
+    const run = await runCliOnce(['-p', 'something unsafe', '--model', `google:${WIRE_MODELS.google}`, '--base-url', wire.baseURL('google')], {
+      cwd: bed.project(),
+      env: { GOOGLE_GENERATIVE_AI_API_KEY: 'wire-test-key' },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('stop reason refusal');
+    expect(run.stderr).toContain("the model refused to answer (its provider's content filter or safety stop)");
   });
 });
