@@ -22,11 +22,14 @@ export async function createProviderModel(
   wrapFetch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
 ): Promise<LanguageModelV3> {
   const apiKey = providerApiKey(provider, agentConfig.apiKey);
-  const secrets = [apiKey, ...Object.values(agentConfig.headers ?? {})];
   const configuredBase = agentConfig.baseURL ?? provider.baseURL;
-  // `…/deployments/NAME?api-version=…`: the SDK gets the base, each call the query.
+  // `…/deployments/NAME?api-version=…`: the SDK gets the base; the query joins each call on its way
+  // out, below the retries, so notices and errors name the URL without it (it may hold a key).
   const { base, query } = configuredBase === undefined ? { base: undefined, query: undefined } : splitBaseURLQuery(configuredBase);
+  const queryKeys = [...(query ?? [])].filter(([name]) => /key|token|secret|sig/i.test(name)).map(([, value]) => value);
+  const secrets = [apiKey, ...Object.values(agentConfig.headers ?? {}), ...queryKeys];
   const limited = createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), {
+    base: withBaseURLQuery((input, init) => globalThis.fetch(input, init), query),
     retries: agentConfig.retries,
     timeouts: agentConfig.modelTimeouts,
     provider: provider.name,
@@ -34,7 +37,7 @@ export async function createProviderModel(
   });
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
-    fetch: wrapFetch(withBaseURLQuery(limited, query)),
+    fetch: wrapFetch(limited),
     baseURL: base,
     apiKey,
     headers: agentConfig.headers,

@@ -142,6 +142,23 @@ describe('base URLs as providers document them', () => {
     expect(agentText(cli, sessionId)).toBe('From the deployment.');
     expect(bed.server.requestUrls).toEqual(['/v1/chat/completions?api-version=2024-10-21']);
   });
+
+  it("a key in the base URL's query goes on every call, retries included, and into no notice or error", async () => {
+    const key = 'query-key-0123456789';
+    bed.server.push({ status: 429, errorBody: { error: { message: `slow down, ${key}` } } }, { status: 429, errorBody: { error: { message: `still slow, ${key}` } } });
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ agent: { retries: { attempts: 2 } } }));
+    const cli = bed.track(startAcpCli({ cwd, args: ['--model', 'openai-compatible:m', '--base-url', `${bed.server.url}?key=${key}`], env: { PLAITED_API_KEY: '' } }));
+    await initialize(cli, { session: { notices: {} } } as never);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    const error = await failure(cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }));
+    expect(bed.server.requestUrls).toEqual([`/v1/chat/completions?key=${key}`, `/v1/chat/completions?key=${key}`]);
+    expect(error.message).toContain('Rate limited');
+    const notices = cli.updates.filter((n) => (n.update.sessionUpdate as string) === 'notice');
+    expect(notices.length).toBeGreaterThan(0);
+    expect(`${JSON.stringify(cli.updates)}${error.message}${cli.stderr()}`).not.toContain(key);
+  });
 });
 
 describe('an endpoint that takes the request and goes quiet', () => {
