@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { PlaitedConfig } from '../config/schema.js';
+import { splitBaseURLCredentials } from './base-url-credentials.js';
 import { splitBaseURLQuery, withBaseURLQuery } from './base-url-query.js';
 import { createModelFetch } from './model-fetch.js';
 import { processModelCallLimiter } from './model-call-limiter.js';
@@ -25,9 +26,13 @@ export async function createProviderModel(
   const configuredBase = agentConfig.baseURL ?? provider.baseURL;
   // `…/deployments/NAME?api-version=…`: the SDK gets the base; the query joins each call on its way
   // out, below the retries, so notices and errors name the URL without it (it may hold a key).
-  const { base, query } = configuredBase === undefined ? { base: undefined, query: undefined } : splitBaseURLQuery(configuredBase);
+  const { base: withCredentials, query } = configuredBase === undefined ? { base: undefined, query: undefined } : splitBaseURLQuery(configuredBase);
+  // `https://user:pass@host/v1`: fetch refuses it; the pair goes as basic auth instead.
+  const { base, authorization, password } = withCredentials === undefined ? { base: undefined, authorization: undefined, password: undefined } : splitBaseURLCredentials(withCredentials);
+  const ownAuthorization = Object.keys(agentConfig.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  const headers = authorization && !ownAuthorization ? { ...agentConfig.headers, Authorization: authorization } : agentConfig.headers;
   const queryKeys = [...(query ?? [])].filter(([name]) => /key|token|secret|sig/i.test(name)).map(([, value]) => value);
-  const secrets = [apiKey, ...Object.values(agentConfig.headers ?? {}), ...queryKeys];
+  const secrets = [apiKey, ...Object.values(headers ?? {}), ...queryKeys, password];
   const limited = createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), {
     base: withBaseURLQuery((input, init) => globalThis.fetch(input, init), query),
     retries: agentConfig.retries,
@@ -40,7 +45,7 @@ export async function createProviderModel(
     fetch: wrapFetch(limited),
     baseURL: base,
     apiKey,
-    headers: agentConfig.headers,
+    headers,
   };
   const model = await baseModel(provider, modelId, settings);
   const extra = providerCallOptions(provider.kind, agentConfig.reasoning);

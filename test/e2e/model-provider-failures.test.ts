@@ -354,3 +354,25 @@ describe('a safety stop', () => {
     expect(run.stderr).toContain("the model refused to answer (its provider's content filter or safety stop)");
   });
 });
+
+describe('a model server behind basic auth', () => {
+  it('a user and password in the base URL go as basic auth, and the password shows nowhere', async () => {
+    const password = 'basic-pass-0123456789';
+    bed.server.push({ status: 500, errorBody: { error: { message: `upstream failed for ${password}` } } }, { text: 'Behind the proxy.' });
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ agent: { retries: { attempts: 1 } } }));
+    const baseURL = bed.server.url.replace('http://', `http://ollama-user:${password}@`);
+    const cli = bed.track(startAcpCli({ cwd, args: ['--model', 'openai-compatible:m', '--base-url', baseURL], env: { PLAITED_API_KEY: '' } }));
+    const { sessionId, prompt } = await session(cli, cwd);
+    const error = await failure(prompt('hi'));
+    expect(error.message).toContain('HTTP 500');
+    expect((await prompt('again')).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).toBe('Behind the proxy.');
+    expect(bed.server.requestHeaders.map((headers) => headers.authorization)).toEqual([
+      `Basic ${Buffer.from(`ollama-user:${password}`).toString('base64')}`,
+      `Basic ${Buffer.from(`ollama-user:${password}`).toString('base64')}`,
+    ]);
+    expect(`${JSON.stringify(cli.updates)}${error.message}${cli.stderr()}`).not.toContain(password);
+  });
+});
