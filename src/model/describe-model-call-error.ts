@@ -34,10 +34,10 @@ export function describeModelCallError(error: unknown): string | undefined {
         : `is the model server running? If it is, ${BASE_URL_HINT}`);
     return `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`;
   }
-  if (error.message === WEB_PAGE_MESSAGE || statusCode === 407) {
+  if (error.message === WEB_PAGE_MESSAGE) {
     const title = /<title[^>]*>([^<]{1,120})/i.exec(error.responseBody ?? '')?.[1]?.trim();
     return (
-      `The model endpoint ${url} answered ${statusCode === 407 ? 'HTTP 407 (proxy authentication required)' : `a web page (HTTP ${statusCode}, text/html${title ? `: "${title}"` : ''})`} instead of the API: ` +
+      `The model endpoint ${url} answered a web page (HTTP ${statusCode}, text/html${title ? `: "${title}"` : ''}) instead of the API: ` +
       'a proxy, firewall or login page stands in between, or the base URL leads to a website. Check --base-url / agent.baseURL and any HTTPS_PROXY.'
     );
   }
@@ -134,7 +134,9 @@ function connectionFix(error: Error): string | undefined {
 
 /** The innermost of two causes (fetch's "terminated" wraps undici's "other side closed"). */
 function causeOf(error: Error): string {
-  return error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
+  const cause = error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
+  // Fetch turns a 407 into a network error without a word: the likeliest reason, said.
+  return cause === '' ? 'no reason given: a proxy that wants authentication (HTTP 407) ends a call this way' : cause;
 }
 
 function pathOf(url: string): string {

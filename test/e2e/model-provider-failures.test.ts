@@ -213,6 +213,11 @@ describe('something else answering in the API’s place', () => {
     expect(error.message).toContain('answered a web page (HTTP 200, text/html: "Sign in to Example Proxy") instead of the API');
     expect(error.message).toContain('Check --base-url / agent.baseURL and any HTTPS_PROXY');
     expect((await prompt('again')).stopReason).toBe('end_turn');
+
+    wire.push({ wire: 'openai', status: 407, body: '<html><title>Proxy Authentication Required</title></html>', headers: { 'content-type': 'text/html' } });
+    const proxy = await failure(prompt('once more'));
+    expect(proxy.message).toContain('(no reason given: a proxy that wants authentication (HTTP 407) ends a call this way)');
+    expect(proxy.message).toContain('check the network (and any proxy)');
   });
 });
 
