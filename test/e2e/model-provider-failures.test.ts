@@ -381,3 +381,14 @@ describe('a model server behind basic auth', () => {
     expect(`${JSON.stringify(cli.updates)}${error.message}${cli.stderr()}`).not.toContain(password);
   });
 });
+
+describe('models list on such base URLs', () => {
+  it('a user and password in the base URL: the models are listed through basic auth, and the password is not printed', async () => {
+    const password = 'list-pass-0123456789';
+    const baseURL = bed.server.url.replace('http://', `http://ollama-user:${password}@`);
+    const run = await runCliOnce(['models', 'list', '--model', 'openai-compatible:scripted', '--base-url', baseURL], { cwd: bed.project(), env: { PLAITED_API_KEY: '' } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('scripted');
+    expect(`${run.stdout}${run.stderr}`).not.toContain(password);
+  });
+});
