@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentText, initialize, startAcpCli, type AcpCli } from '../helpers/acp-cli.js';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { runCliOnce } from '../helpers/run-cli-once.js';
+import { requireTestModel } from '../model/test-models.js';
 import { RECORDED, recordedEvents, startProviderWireServer, WIRE_KEY_ENV, WIRE_MODELS, type ProviderWire, type ProviderWireServer } from '../helpers/provider-wire-server.js';
 
 /**
@@ -389,6 +390,23 @@ describe('models list on such base URLs', () => {
     const run = await runCliOnce(['models', 'list', '--model', 'openai-compatible:scripted', '--base-url', baseURL], { cwd: bed.project(), env: { PLAITED_API_KEY: '' } });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('scripted');
+    expect(`${run.stdout}${run.stderr}`).not.toContain(password);
+  });
+});
+
+describe('doctor on such base URLs', () => {
+  it('a user and password in the base URL: the model check passes through basic auth, and the password is not printed', async () => {
+    const password = 'doctor-pass-0123456789';
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'));
+    const baseURL = `${bed.server.url.replace('http://', `http://ollama-user:${password}@`)}?api-version=2024-10-21`;
+    writeFileSync(
+      join(cwd, '.plaited/config.json'),
+      JSON.stringify({ agent: { model: 'openai-compatible:scripted', baseURL }, embedder: { model: requireTestModel('PLAITED_TEST_EMBED_MODEL'), threads: 1 } }),
+    );
+    const run = await runCliOnce(['doctor'], { cwd, env: { PLAITED_API_KEY: '' } });
+    const modelLine = run.stdout.split('\n').find((line) => line.slice(2).startsWith('model')) ?? run.stdout;
+    expect(modelLine).toMatch(/^✓ /);
     expect(`${run.stdout}${run.stderr}`).not.toContain(password);
   });
 });
