@@ -115,13 +115,22 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
   return { ...retried, notice: retried.notice ? `${dropped.notice}\n${retried.notice}` : dropped.notice, sent: dropped.retry.messages };
 }
 
+/** Outcomes whose next text begins a new piece of the reply (a paragraph break goes first). */
+const newTextPiece = new WeakSet<StepOutcome>();
+
 /** Adds one part to the outcome; a text or reasoning delta is also what the step streams on. */
 function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): StepDelta | undefined {
   switch (part.type) {
-    case 'text-delta':
+    case 'text-delta': {
       if (!part.text) return undefined;
-      outcome.text += part.text;
-      return { type: 'text-delta', text: part.text };
+      const text = newTextPiece.delete(outcome) ? `${outcome.text.endsWith('\n') ? '\n' : '\n\n'}${part.text}` : part.text;
+      outcome.text += text;
+      return { type: 'text-delta', text };
+    }
+    case 'text-start':
+      // Pieces of one reply are paragraphs apart, not glued ("…search for thatThe capital…"): once the next one has text.
+      if (outcome.text !== '' && !outcome.text.endsWith('\n\n')) newTextPiece.add(outcome);
+      return undefined;
     case 'thought-delta':
       if (!part.text) return undefined;
       outcome.reasoning += part.text;
@@ -188,6 +197,8 @@ type StepPart =
   | StepDelta
   | { type: 'tool-call'; call: StepToolCall }
   | { type: 'reasoning-metadata'; metadata: SharedV3ProviderMetadata }
+  /** A new piece of text begins (Anthropic's next text block, OpenAI's next message: a preamble, then the answer). */
+  | { type: 'text-start' }
   | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
   | { type: 'error'; error: unknown };
 
@@ -242,6 +253,8 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
   switch (part.type) {
     case 'text-delta':
       return { type: 'text-delta', text: part.delta };
+    case 'text-start':
+      return { type: 'text-start' };
     case 'reasoning-delta':
       // Anthropic's signature arrives as an empty delta carrying it.
       if (part.delta === '' && part.providerMetadata) return { type: 'reasoning-metadata', metadata: part.providerMetadata };

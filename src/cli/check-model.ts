@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PlaitedConfig } from '../config/schema.js';
 import { errorMessage } from '../errors/error-message.js';
+import { splitBaseURLCredentials } from '../model/base-url-credentials.js';
+import { splitBaseURLQuery, withQuery } from '../model/base-url-query.js';
 import { modelProviderOf, providerApiKey } from '../model/model-providers.js';
 import type { DoctorCheck } from './doctor-check.js';
 
@@ -28,15 +30,20 @@ export async function checkModel(config: PlaitedConfig, cwd: string, env: NodeJS
     const ok = !local || existsSync(resolve(cwd, modelId));
     return { name, ok, detail: ok ? `${spec} (${local ? 'local file' : 'downloaded on first use'})` : `${spec}: no such file`, fix: 'point llama-cpp: at a GGUF file, or at an hf: URI (plaited-agent models pull)' };
   }
-  const base = (config.agent.baseURL ?? provider.baseURL ?? NATIVE_BASE[provider.kind] ?? '').replace(/\/+$/, '');
+  // As the model's calls: a base URL's query joins the request, its user and password go as basic auth (never shown).
+  const { base: withCredentials, query } = splitBaseURLQuery(config.agent.baseURL ?? provider.baseURL ?? NATIVE_BASE[provider.kind] ?? '');
+  const { base: plainBase, authorization } = splitBaseURLCredentials(withCredentials);
+  const base = plainBase.replace(/\/+$/, '');
   if (base === '') return { name, ok: false, detail: `${spec} has no endpoint`, fix: 'set agent.baseURL or pass --base-url' };
   const key = providerApiKey(provider, config.agent.apiKey, env);
   const keyVar = provider.keyEnv ?? 'PLAITED_API_KEY';
   if (provider.needsKey && !key && config.agent.baseURL === undefined) return { name, ok: false, detail: `${spec}: no API key`, fix: `set ${keyVar} (or agent.apiKey)` };
-  const { url, headers } = listingRequest(provider.kind, base, modelId, key);
+  const listing = listingRequest(provider.kind, base, modelId, key);
+  const url = query ? withQuery(listing.url, query) : listing.url;
+  const headers = { ...listing.headers, ...(authorization ? { authorization } : {}), ...config.agent.headers };
   let response: Response;
   try {
-    response = await fetch(url, { headers: { ...headers, ...config.agent.headers }, signal: AbortSignal.timeout(10_000) });
+    response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
   } catch (error) {
     return { name, ok: false, detail: `${spec}: cannot reach ${base} (${reason(error)})`, fix: 'start the server, or check agent.baseURL / --base-url and the network' };
   }
@@ -44,7 +51,7 @@ export async function checkModel(config: PlaitedConfig, cwd: string, env: NodeJS
   if (response.status === 404 && provider.kind !== 'openai-compatible' && provider.kind !== 'openai') {
     return { name, ok: false, detail: `${spec}: ${base} has no model ${modelId}`, fix: 'pick a model the provider serves (its models page lists them)' };
   }
-  if (!response.ok) return { name, ok: false, detail: `${spec}: ${url} answered HTTP ${response.status}`, fix: 'check agent.baseURL / --base-url (it usually ends in /v1)' };
+  if (!response.ok) return { name, ok: false, detail: `${spec}: ${listing.url} answered HTTP ${response.status}`, fix: 'check agent.baseURL / --base-url (it usually ends in /v1)' };
   if (provider.kind === 'openai-compatible' || provider.kind === 'openai') {
     const ids = ((await response.json().catch(() => ({}))) as { data?: Array<{ id?: string }> }).data?.map((entry) => entry.id) ?? [];
     if (ids.length > 0 && !ids.includes(modelId)) {

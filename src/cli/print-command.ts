@@ -71,13 +71,18 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
     say(`the turn was cancelled${signalled ? ` (${signalled})` : ''}`);
     return signalExit(signalled ?? 'SIGINT');
   }
-  say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}` : `the turn ended with stop reason ${result.stopReason}, not end_turn`);
+  say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}` : `the turn ended with stop reason ${result.stopReason}, not end_turn${STOP_FIX[result.stopReason] ?? ''}`);
   return 1;
 }
 
 function signalExit(signal: NodeJS.Signals): number {
   return signal === 'SIGTERM' ? 143 : 130;
 }
+
+/** What a turn's unusual end means, and what to do. */
+const STOP_FIX: Partial<Record<string, string>> = {
+  refusal: ": the model refused to answer (its provider's content filter or safety stop); rephrase the task, or use another model (--model)",
+};
 
 /** The session the turn goes to, or what is wrong with the asked one. */
 async function sessionFor(agent: Agent, print: PrintArgs, cwd: string): Promise<SessionInfo | string> {

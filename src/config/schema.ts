@@ -122,6 +122,16 @@ export const agentSchema = z.strictObject({
       maxTotalMs: z.number().int().nonnegative().default(60_000),
     })
     .prefault({}),
+  /**
+   * How long a model call may go without a word from its endpoint: `replyMs` until the reply
+   * begins, `streamIdleMs` between pieces of a reply. Past either the call fails naming the setting.
+   */
+  modelTimeouts: z
+    .strictObject({
+      replyMs: z.number().int().positive().default(300_000),
+      streamIdleMs: z.number().int().positive().default(300_000),
+    })
+    .prefault({}),
   /** The model's context window in tokens; `contextSize` (local models) or 128k when absent. */
   contextWindow: z.number().int().positive().optional(),
   /** Compact the history sent to the model past this many tokens (a value <= 1 is a fraction of the window). Default 0.8. */

@@ -1,5 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { PlaitedConfig } from '../config/schema.js';
+import { splitBaseURLCredentials } from './base-url-credentials.js';
+import { splitBaseURLQuery, withBaseURLQuery } from './base-url-query.js';
 import { createModelFetch } from './model-fetch.js';
 import { processModelCallLimiter } from './model-call-limiter.js';
 import { ModelError } from './model-error.js';
@@ -16,16 +18,34 @@ import { providerCallOptions } from './provider-call-options.js';
 export async function createProviderModel(
   provider: ModelProviderInfo & { name: ModelProviderName },
   modelId: string,
-  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'baseURL' | 'apiKey' | 'headers' | 'reasoning'> & Partial<Pick<PlaitedConfig['agent'], 'retries'>>,
+  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'baseURL' | 'apiKey' | 'headers' | 'reasoning'> & Partial<Pick<PlaitedConfig['agent'], 'retries' | 'modelTimeouts'>>,
   /** Wraps the model's fetch (a route's header clean-up). */
   wrapFetch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
 ): Promise<LanguageModelV3> {
+  const apiKey = providerApiKey(provider, agentConfig.apiKey);
+  const configuredBase = agentConfig.baseURL ?? provider.baseURL;
+  // `…/deployments/NAME?api-version=…`: the SDK gets the base; the query joins each call on its way
+  // out, below the retries, so notices and errors name the URL without it (it may hold a key).
+  const { base: withCredentials, query } = configuredBase === undefined ? { base: undefined, query: undefined } : splitBaseURLQuery(configuredBase);
+  // `https://user:pass@host/v1`: fetch refuses it; the pair goes as basic auth instead.
+  const { base, authorization, password } = withCredentials === undefined ? { base: undefined, authorization: undefined, password: undefined } : splitBaseURLCredentials(withCredentials);
+  const ownAuthorization = Object.keys(agentConfig.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  const headers = authorization && !ownAuthorization ? { ...agentConfig.headers, Authorization: authorization } : agentConfig.headers;
+  const queryKeys = [...(query ?? [])].filter(([name]) => /key|token|secret|sig/i.test(name)).map(([, value]) => value);
+  const secrets = [apiKey, ...Object.values(headers ?? {}), ...queryKeys, password];
+  const limited = createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), {
+    base: withBaseURLQuery((input, init) => globalThis.fetch(input, init), query),
+    retries: agentConfig.retries,
+    timeouts: agentConfig.modelTimeouts,
+    provider: provider.name,
+    secrets,
+  });
   const settings = {
     // At most agent.maxConcurrentModelCalls connections at once; 429/5xx and resets retried within agent.retries.
-    fetch: wrapFetch(createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), undefined, agentConfig.retries, provider.name)),
-    baseURL: agentConfig.baseURL ?? provider.baseURL,
-    apiKey: providerApiKey(provider, agentConfig.apiKey),
-    headers: agentConfig.headers,
+    fetch: wrapFetch(limited),
+    baseURL: base,
+    apiKey,
+    headers,
   };
   const model = await baseModel(provider, modelId, settings);
   const extra = providerCallOptions(provider.kind, agentConfig.reasoning);

@@ -1,6 +1,9 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
-import { MODEL_PROVIDER_TABLE, modelProviderOf } from './model-providers.js';
-import { ATTEMPTS_HEADER, PROVIDER_HEADER } from './model-fetch.js';
+import { MODEL_PROVIDER_TABLE, modelProviderOf, providerKeyEnvs } from './model-providers.js';
+import { ATTEMPTS_HEADER, PROVIDER_HEADER, QUOTA_SPENT, WEB_PAGE_MESSAGE } from './model-fetch.js';
+import { describeStreamError } from './describe-stream-error.js';
+import { causeChain } from '../errors/cause-chain.js';
+import { ModelError } from './model-error.js';
 
 const BASE_URL_HINT = 'set agent.baseURL or --base-url to the server\'s OpenAI-compatible API, which usually ends in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama)';
 
@@ -18,14 +21,25 @@ const NATIVE_PATHS = [
  */
 export function describeModelCallError(error: unknown): string | undefined {
   if (LoadAPIKeyError.isInstance(error)) return describeMissingKey(error.message);
-  if (!APICallError.isInstance(error)) return undefined;
+  if (!APICallError.isInstance(error)) return describeStreamError(error);
   const { url, statusCode } = error;
   const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
+  const timedOut = describeTimeout(error, url);
+  if (timedOut) return timedOut;
   if (statusCode === undefined) {
-    const fix = native
-      ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
-      : `is the model server running? If it is, ${BASE_URL_HINT}`;
+    const fix =
+      connectionFix(error) ??
+      (native
+        ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
+        : `is the model server running? If it is, ${BASE_URL_HINT}`);
     return `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`;
+  }
+  if (error.message === WEB_PAGE_MESSAGE) {
+    const title = /<title[^>]*>([^<]{1,120})/i.exec(error.responseBody ?? '')?.[1]?.trim();
+    return (
+      `The model endpoint ${url} answered a web page (HTTP ${statusCode}, text/html${title ? `: "${title}"` : ''}) instead of the API: ` +
+      'a proxy, firewall or login page stands in between, or the base URL leads to a website. Check --base-url / agent.baseURL and any HTTPS_PROXY.'
+    );
   }
   if (statusCode >= 200 && statusCode < 300) {
     // The reply had begun: the connection broke (or the body stopped parsing) mid-stream.
@@ -34,6 +48,12 @@ export function describeModelCallError(error: unknown): string | undefined {
   const detail = `${error.message}`.slice(0, 300);
   const attempts = Number(error.responseHeaders?.[ATTEMPTS_HEADER] ?? 1);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  if (statusCode === 429 && QUOTA_SPENT.test(`${detail} ${error.responseBody ?? ''}`)) {
+    return (
+      `Out of quota: ${url} answered HTTP 429 (${detail}): the account's quota or credit is spent, which waiting does not cure; ` +
+      "check the plan and billing with the provider, or use another key (agent.apiKey or the provider's key variable) or model (--model)."
+    );
+  }
   if (statusCode === 429) {
     return (
       `Rate limited: ${url} answered HTTP 429${tries} (${detail}): wait a moment and send the prompt again; ` +
@@ -73,19 +93,56 @@ export function isContextOverflow(error: unknown): boolean {
   return CONTEXT_TOO_LONG.test(`${error.message} ${error.responseBody ?? ''}`);
 }
 
+/** A call `timedFetch` gave up on (no reply, or a stalled stream), naming the setting that allows longer. */
+function describeTimeout(error: Error, url: string): string | undefined {
+  const timeout = [...causeChain(error)].find((cause) => ModelError.isInstance(cause) && cause.code === 'model_call_timeout');
+  if (!timeout) return undefined;
+  const setting = /agent\.modelTimeouts\.\w+/.exec(String(timeout.message))?.[0] ?? 'agent.modelTimeouts';
+  const why =
+    (timeout.context as { phase?: string } | undefined)?.phase === 'stream'
+      ? 'the reply stalled (what arrived was shown)'
+      : 'it took the request but went quiet (stuck or overloaded; a local server may still be loading the model)';
+  return `The model endpoint ${url} ${String(timeout.message)}: ${why}. Send the prompt again, or give it longer with ${setting}.`;
+}
+
 /** The SDK's "Pass it using the 'apiKey' parameter or the X environment variable", in the config's words. */
 function describeMissingKey(message: string): string {
   const envVar = /the (\w+) environment variable/.exec(message)?.[1];
   const what = message.split('. ')[0] ?? message;
-  return envVar ? `${what}: set ${envVar} (or agent.apiKey in .plaited/config.ts), then start the agent again.` : message;
+  const provider = Object.values(MODEL_PROVIDER_TABLE).find((info) => 'keyEnv' in info && info.keyEnv === envVar);
+  const names = provider ? providerKeyEnvs(provider).join(' or ') : envVar;
+  return envVar ? `${what}: set ${names} (or agent.apiKey in .plaited/config.ts), then start the agent again.` : message;
 }
 
 /** Providers' words for a prompt over the model's context window. */
 const CONTEXT_TOO_LONG = /context[ _](length|window)|prompt is too long|too many tokens|maximum context|input token count|exceeds the (context|maximum)/i;
 
+/** Certificate checks that fail on a self-signed, private-CA or TLS-inspecting proxy's certificate. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+
+/** The fix for a connection that failed on a name or a certificate, where "is the server running?" would mislead. */
+function connectionFix(error: Error): string | undefined {
+  const code = [...causeChain(error)].map((cause) => cause.code).find((value): value is string => typeof value === 'string');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return "the host name does not resolve: check the network and its DNS, and the host in --base-url or agent.baseURL when set";
+  if (code !== undefined && UNTRUSTED_CERTIFICATE.has(code)) {
+    return "the endpoint's TLS certificate is not trusted here: for your own server, or a company proxy that inspects TLS, start the agent with NODE_EXTRA_CA_CERTS=/path/to/ca.pem";
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID') return "the endpoint's TLS certificate is expired or names another host: check the host in --base-url or agent.baseURL";
+  return undefined;
+}
+
 /** The innermost of two causes (fetch's "terminated" wraps undici's "other side closed"). */
 function causeOf(error: Error): string {
-  return error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
+  const cause = error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
+  // Fetch turns a 407 into a network error without a word: the likeliest reason, said.
+  return cause === '' ? 'no reason given: a proxy that wants authentication (HTTP 407) ends a call this way' : cause;
 }
 
 function pathOf(url: string): string {

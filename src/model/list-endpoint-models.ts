@@ -1,4 +1,6 @@
 import { ModelError } from './model-error.js';
+import { splitBaseURLCredentials } from './base-url-credentials.js';
+import { splitBaseURLQuery, withQuery } from './base-url-query.js';
 import { modelProviderOf, providerApiKey } from './model-providers.js';
 
 /** A model endpoint to ask for its models: a configured `PROVIDER:MODEL` with its connection. */
@@ -33,9 +35,15 @@ export async function listEndpointModels(configured: readonly ConfiguredModel[],
   for (const model of configured) {
     const provider = modelProviderOf(model.spec);
     if (!provider || provider.kind === 'llama-cpp') continue;
-    const base = (model.baseURL ?? provider.baseURL ?? (provider.kind === 'openai-compatible' ? undefined : DEFAULT_BASE[provider.kind]))?.replace(/\/+$/, '');
-    if (!base) continue;
+    const configuredBase = model.baseURL ?? provider.baseURL ?? (provider.kind === 'openai-compatible' ? undefined : DEFAULT_BASE[provider.kind]);
+    if (!configuredBase) continue;
+    const { base: withCredentials, query } = splitBaseURLQuery(configuredBase);
+    // As the model's calls: a user and password on the base go as basic auth, never in the URL shown.
+    const { base: withSlash, authorization } = splitBaseURLCredentials(withCredentials);
+    const base = withSlash.replace(/\/+$/, '');
     const request = listRequest(provider.name, provider.kind, base, providerApiKey(provider, model.apiKey), model.headers);
+    if (query) request.url = withQuery(request.url, query);
+    if (authorization && !Object.keys(model.headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) request.headers.authorization = authorization;
     const key = `${provider.name} ${request.url}`;
     const entry = endpoints.get(key) ?? { provider: provider.name, request, ids: new Set<string>() };
     entry.ids.add(model.spec.slice(model.spec.indexOf(':') + 1));

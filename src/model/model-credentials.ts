@@ -1,9 +1,11 @@
-import { modelProviderOf } from './model-providers.js';
+import { modelProviderOf, providerApiKey, providerKeyEnvs } from './model-providers.js';
 
 /** What the configured model needs to be called: the variable its key comes from, when it needs one. */
 export interface ModelKeyNeed {
   /** The provider's conventional variable (`ANTHROPIC_API_KEY`, …; `PLAITED_API_KEY` for the generic endpoint). */
   envVar: string;
+  /** Every variable the key is read from, `envVar` first (Gemini's docs name two more). */
+  envVars: string[];
   /** Where the key is sent: the configured base URL or the provider's own endpoint. */
   endpoint: string;
 }
@@ -20,12 +22,13 @@ export function modelKeyNeed(agent: { model?: unknown; baseURL?: string }): Mode
   const endpoint = agent.baseURL ?? provider.baseURL;
   const remote = endpoint === undefined ? provider.needsKey : !isLoopbackURL(endpoint);
   if (!remote || (!provider.needsKey && agent.baseURL === undefined)) return undefined;
-  return { envVar: provider.keyEnv ?? 'PLAITED_API_KEY', endpoint: endpoint ?? `the ${provider.name} API` };
+  const envVars = providerKeyEnvs(provider);
+  return { envVar: envVars[0] ?? 'PLAITED_API_KEY', envVars: envVars.length > 0 ? envVars : ['PLAITED_API_KEY'], endpoint: endpoint ?? `the ${provider.name} API` };
 }
 
-/** Whether the key `need` names is missing: no `agent.apiKey`, no provider variable, no `PLAITED_API_KEY`. */
-export function modelKeyMissing(need: ModelKeyNeed, apiKey: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
-  return !apiKey && !env[need.envVar] && !env.PLAITED_API_KEY;
+/** Whether the key `need` names is missing: no `agent.apiKey`, none of the provider's variables, no `PLAITED_API_KEY`. */
+export function modelKeyMissing(need: Pick<ModelKeyNeed, 'envVars'>, apiKey: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !providerApiKey({ kind: 'openai-compatible', otherKeyEnvs: need.envVars, needsKey: true }, apiKey || undefined, env);
 }
 
 function isLoopbackURL(url: string): boolean {

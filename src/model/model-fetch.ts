@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { APICallError } from '@ai-sdk/provider';
 import type { ModelCallLimiter } from './model-call-limiter.js';
 import { currentModelCallObserver } from './model-call-observer.js';
 import { backoffMs, retryableStatus, retryAfterMs } from './retry-delay.js';
+import { DEFAULT_MODEL_TIMEOUTS, timedFetch, type ModelTimeouts } from './timed-fetch.js';
 
 /** Socket errors that mean the connection was dead before the server answered anything. */
 const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
@@ -30,17 +32,31 @@ export const DEFAULT_MODEL_RETRIES: ModelRetryPolicy = { attempts: 4, maxTotalMs
  *  - a reply of 429, 408/409 or 5xx, or a connection reset, is retried with exponential backoff
  *    and jitter, or after the server's `retry-after`/`retry-after-ms`, within `retries` (attempts
  *    and total time); the wait ends with the request's abort signal, and each retry is told to
- *    the turn's observer as a notice. 400/401/403/404 are answered at once.
+ *    the turn's observer as a notice. 400/401/403/404 are answered at once;
+ *  - an endpoint that says nothing for `timeouts` (no reply, or a stalled stream) fails the call
+ *    naming the setting (timed-fetch.ts), unretried.
  */
-export function createModelFetch(
-  limiter: ModelCallLimiter,
-  base: typeof fetch = (input, init) => globalThis.fetch(input, init),
-  retries: ModelRetryPolicy = DEFAULT_MODEL_RETRIES,
-  provider?: string,
-): typeof fetch {
-  const limited = limitedFetch(limiter, base);
-  return async (input, init) => marked(await withRetries(limited, input, init, retries), provider);
+export function createModelFetch(limiter: ModelCallLimiter, options: ModelFetchOptions = {}): typeof fetch {
+  const base = options.base ?? ((input, init) => globalThis.fetch(input, init));
+  const limited = limitedFetch(limiter, timedFetch(base, { ...DEFAULT_MODEL_TIMEOUTS, ...options.timeouts }));
+  const blanked = (options.secrets ?? []).filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
+  return async (input, init) => marked(await withRetries(limited, input, init, options.retries ?? DEFAULT_MODEL_RETRIES), options.provider, blanked, urlOf(input));
 }
+
+export interface ModelFetchOptions {
+  /** The fetch underneath (tests; by default the global one). */
+  base?: typeof fetch;
+  retries?: ModelRetryPolicy;
+  /** `agent.modelTimeouts`, over the defaults. */
+  timeouts?: Partial<ModelTimeouts>;
+  /** The provider's table name, marked on failed replies (their error names its key variable). */
+  provider?: string;
+  /** Values the calls carry that no error may repeat (the API key, header values): a failed reply's body has them blanked. */
+  secrets?: ReadonlyArray<string | undefined>;
+}
+
+/** Shorter header values (`2023-06-01`, `true`) are settings, and blanking them would blank ordinary words. */
+const MIN_SECRET_LENGTH = 8;
 
 function limitedFetch(limiter: ModelCallLimiter, base: typeof fetch): typeof fetch {
   return async (input, init) => {
@@ -70,6 +86,12 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
     try {
       response = await call(input, init);
       if (!retryableStatus(response.status)) return response;
+      if (response.status === 429) {
+        // Read once, handed on whole: a quota that is spent is not a rate limit that passes.
+        const body = await response.text().catch(() => '');
+        response = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+        if (QUOTA_SPENT.test(body)) return response;
+      }
     } catch (error) {
       if (signal?.aborted || !retryable(error, init)) throw error;
       failure = error;
@@ -93,13 +115,51 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
   }
 }
 
-/** A failed reply, marked with the provider it came from (the error's description reads it). */
-function marked(response: Response, provider: string | undefined): Response {
-  if (response.ok || !provider) return response;
+/**
+ * A failed reply, marked with the provider it came from (the error's description reads it), its
+ * body without the call's secrets: some servers and proxies echo the key they refused
+ * ("Invalid key Bearer sk-…"), and the body becomes the error the client sees and the session keeps.
+ */
+async function marked(response: Response, provider: string | undefined, secrets: readonly string[], url: string): Promise<Response> {
+  if (response.ok && /^text\/html\b/i.test(response.headers.get('content-type') ?? '')) throw await webPageError(response, url);
+  if (response.ok || (!provider && secrets.length === 0)) return response;
   const headers = new Headers(response.headers);
-  headers.set(PROVIDER_HEADER, provider);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  if (provider) headers.set(PROVIDER_HEADER, provider);
+  if (secrets.length === 0 || !response.body) return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  let body = await response.text().catch(() => '');
+  for (const secret of secrets) body = body.split(secret).join('[redacted]');
+  headers.delete('content-length');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
+
+/**
+ * A web page where the API's reply belongs (HTTP 200, text/html): a proxy's or Wi-Fi portal's
+ * login page, or a base URL that leads to a website. Left to the SDK, it read as a stream that
+ * "ended without a finish reason"; as an APICallError the describer names what came instead.
+ */
+async function webPageError(response: Response, url: string): Promise<APICallError> {
+  const page = (await response.text().catch(() => '')).slice(0, 2000);
+  const responseHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => (responseHeaders[name] = value));
+  return new APICallError({
+    message: WEB_PAGE_MESSAGE,
+    url,
+    requestBodyValues: {},
+    statusCode: response.status,
+    responseHeaders,
+    responseBody: page,
+    isRetryable: false,
+  });
+}
+
+/** The message of the error `webPageError` makes (the describer tells it by this). */
+export const WEB_PAGE_MESSAGE = 'the endpoint answered a web page (text/html), not the API';
+
+/**
+ * A 429 that waiting does not cure: the account's quota or credit is spent (OpenAI's
+ * `insufficient_quota`, "check your plan and billing details"). Answered at once, never retried.
+ */
+export const QUOTA_SPENT = /insufficient_quota|exceeded your current quota|check your plan and billing|billing details/i;
 
 /** A body sent again must still be there: the AI SDK sends strings. */
 function replayable(init: RequestInit | undefined): boolean {

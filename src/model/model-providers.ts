@@ -9,6 +9,8 @@ export interface ModelProviderInfo {
   kind: 'anthropic' | 'openai' | 'google' | 'openai-compatible' | 'llama-cpp';
   /** The conventional variable holding the key (none: a local server or file). */
   keyEnv?: string;
+  /** Other variables the provider's own docs tell users to set, read after `keyEnv`, in this order. */
+  otherKeyEnvs?: readonly string[];
   /** The endpoint when `agent.baseURL` is not set (native providers: the SDK's own default). */
   baseURL?: string;
   /** Whether a call without a key is refused by the service (a local server never asks). */
@@ -18,7 +20,8 @@ export interface ModelProviderInfo {
 export const MODEL_PROVIDER_TABLE = {
   anthropic: { kind: 'anthropic', keyEnv: 'ANTHROPIC_API_KEY', needsKey: true },
   openai: { kind: 'openai', keyEnv: 'OPENAI_API_KEY', needsKey: true },
-  google: { kind: 'google', keyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', needsKey: true },
+  // Google's Gemini docs set GEMINI_API_KEY or GOOGLE_API_KEY (which wins there); the AI SDK reads its own name.
+  google: { kind: 'google', keyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', otherKeyEnvs: ['GOOGLE_API_KEY', 'GEMINI_API_KEY'], needsKey: true },
   openrouter: { kind: 'openai-compatible', keyEnv: 'OPENROUTER_API_KEY', baseURL: 'https://openrouter.ai/api/v1', needsKey: true },
   deepseek: { kind: 'openai-compatible', keyEnv: 'DEEPSEEK_API_KEY', baseURL: 'https://api.deepseek.com/v1', needsKey: true },
   groq: { kind: 'openai-compatible', keyEnv: 'GROQ_API_KEY', baseURL: 'https://api.groq.com/openai/v1', needsKey: true },
@@ -43,11 +46,20 @@ export function modelProviderOf(spec: unknown): (ModelProviderInfo & { name: Mod
   return { name: name as ModelProviderName, ...(MODEL_PROVIDER_TABLE[name as ModelProviderName] as ModelProviderInfo) };
 }
 
-/** The key a provider's calls carry: `agent.apiKey`, else the provider's variable, else `PLAITED_API_KEY`. */
+/**
+ * The key a provider's calls carry: `agent.apiKey`, else the provider's variable (then the others
+ * its docs name), else `PLAITED_API_KEY`. An empty variable counts as unset.
+ */
 export function providerApiKey(
   provider: ModelProviderInfo,
   apiKey: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
-  return apiKey ?? (provider.keyEnv ? env[provider.keyEnv] : undefined) ?? env.PLAITED_API_KEY;
+  if (apiKey !== undefined) return apiKey;
+  return providerKeyEnvs(provider).map((name) => env[name]).find((value) => value !== undefined && value !== '') ?? (env.PLAITED_API_KEY || undefined);
+}
+
+/** The variables a provider's key is read from, in order (`PLAITED_API_KEY`, read last, aside). */
+export function providerKeyEnvs(provider: ModelProviderInfo): string[] {
+  return [...(provider.keyEnv ? [provider.keyEnv] : []), ...(provider.otherKeyEnvs ?? [])];
 }

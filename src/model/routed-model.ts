@@ -29,7 +29,7 @@ export interface ModelRoute {
 export async function createRoutedModel(
   spec: string,
   route: ModelRoute,
-  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'reasoning'> & Partial<Pick<PlaitedConfig['agent'], 'retries'>>,
+  agentConfig: Pick<PlaitedConfig['agent'], 'maxConcurrentModelCalls' | 'reasoning'> & Partial<Pick<PlaitedConfig['agent'], 'retries' | 'modelTimeouts'>>,
 ): Promise<LanguageModelV3> {
   const own = modelProviderOf(spec);
   if (!own || own.kind === 'llama-cpp') {

@@ -66,6 +66,8 @@ export interface ScriptedOpenAIServer {
   requests: RecordedRequest[];
   /** Headers of each chat request, parallel to `requests`. */
   requestHeaders: IncomingHttpHeaders[];
+  /** The URL (path and query) of each chat request, parallel to `requests`. */
+  requestUrls: string[];
   /** Queues more steps; they are served before the script function (if any) is asked. */
   push(...steps: ScriptStep[]): void;
   /** Queued steps no request took yet (a test that shares the server checks none is left for the next). */
@@ -85,6 +87,7 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
   const respond = typeof script === 'function' ? script : undefined;
   const requests: RecordedRequest[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
+  const requestUrls: string[] = [];
   // Pending waits, so close() can cut them short and every response handler finishes.
   const waits = new Map<NodeJS.Timeout, () => void>();
   let closing = false;
@@ -124,6 +127,7 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
       const index = requests.length;
       requests.push(body);
       requestHeaders.push(req.headers);
+      requestUrls.push(req.url ?? '');
       const step = queue.shift() ?? respond?.(body, index) ?? { text: EXHAUSTED_TEXT };
       if (step.dropConnection) return void req.socket.destroy();
       open++;
@@ -174,6 +178,7 @@ export async function startScriptedOpenAIServer(script: Script = []): Promise<Sc
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     requestHeaders,
+    requestUrls,
     push: (...steps) => void queue.push(...steps),
     pending: () => queue.length,
     open: () => open,

@@ -32,12 +32,25 @@ describe('model providers', () => {
     expect(providerApiKey(anthropic, 'configured', { ANTHROPIC_API_KEY: 'env' })).toBe('configured');
     expect(providerApiKey(anthropic, undefined, { ANTHROPIC_API_KEY: 'env', PLAITED_API_KEY: 'generic' })).toBe('env');
     expect(providerApiKey(anthropic, undefined, { PLAITED_API_KEY: 'generic' })).toBe('generic');
+    expect(providerApiKey(anthropic, undefined, { ANTHROPIC_API_KEY: '', PLAITED_API_KEY: 'generic' })).toBe('generic');
+  });
+
+  it("reads Gemini's key where Google's docs put it: GOOGLE_API_KEY, then GEMINI_API_KEY", () => {
+    const google = MODEL_PROVIDER_TABLE.google;
+    expect(providerApiKey(google, undefined, { GEMINI_API_KEY: 'gemini' })).toBe('gemini');
+    expect(providerApiKey(google, undefined, { GEMINI_API_KEY: 'gemini', GOOGLE_API_KEY: 'google' })).toBe('google');
+    expect(providerApiKey(google, undefined, { GEMINI_API_KEY: 'gemini', GOOGLE_GENERATIVE_AI_API_KEY: 'sdk' })).toBe('sdk');
+    const need = modelKeyNeed({ model: 'google:gemini-2.5-flash' })!;
+    expect(modelKeyMissing(need, undefined, { GEMINI_API_KEY: 'k' })).toBe(false);
+    expect(modelKeyMissing(need, undefined, { GEMINI_API_KEY: '' })).toBe(true);
+    expect(isSecretEnv('GEMINI_API_KEY')).toBe(true);
+    expect(isSecretEnv('GOOGLE_API_KEY')).toBe(true);
   });
 
   it('names the variable the configured provider needs, and none for local servers', () => {
     expect(modelKeyNeed({ model: 'anthropic:claude-sonnet-4-5' })?.envVar).toBe('ANTHROPIC_API_KEY');
     expect(modelKeyNeed({ model: 'google:gemini-2.5-flash' })?.envVar).toBe('GOOGLE_GENERATIVE_AI_API_KEY');
-    expect(modelKeyNeed({ model: 'openrouter:meta/llama' })).toEqual({ envVar: 'OPENROUTER_API_KEY', endpoint: 'https://openrouter.ai/api/v1' });
+    expect(modelKeyNeed({ model: 'openrouter:meta/llama' })).toEqual({ envVar: 'OPENROUTER_API_KEY', envVars: ['OPENROUTER_API_KEY'], endpoint: 'https://openrouter.ai/api/v1' });
     expect(modelKeyNeed({ model: 'openai-compatible:x', baseURL: 'https://api.example.com/v1' })?.envVar).toBe('PLAITED_API_KEY');
     expect(modelKeyNeed({ model: 'ollama:llama3' })).toBeUndefined();
     expect(modelKeyNeed({ model: 'anthropic:x', baseURL: 'http://127.0.0.1:4000/v1' })).toBeUndefined();

@@ -29,7 +29,7 @@ export function authMethods(settings: ModelSettings): acp.AuthMethod[] {
     {
       id: API_KEY_METHOD_ID,
       name: `API key (${need.envVar})`,
-      description: `Set ${need.envVar} in the agent's environment (or agent.apiKey in .plaited/config.ts) to the key of ${need.endpoint}, then restart the agent.`,
+      description: `Set ${need.envVars.join(' or ')} in the agent's environment (or agent.apiKey in .plaited/config.ts) to the key of ${need.endpoint}, then restart the agent.`,
       _meta: { envVar: need.envVar },
     },
   ];
@@ -45,9 +45,9 @@ export function authenticate(settings: ModelSettings, methodId: string): void {
 }
 
 export function authRequired(settings: ModelSettings): acp.RequestError {
-  const need = keyNeed(settings) ?? { envVar: API_KEY_ENV, endpoint: String(settings.model.baseURL) };
+  const need = keyNeed(settings) ?? { envVar: API_KEY_ENV, envVars: [API_KEY_ENV], endpoint: String(settings.model.baseURL) };
   return acp.RequestError.authRequired(
     { authMethods: [API_KEY_METHOD_ID], envVar: need.envVar },
-    `${String(settings.model.spec)} at ${need.endpoint} needs an API key: set ${need.envVar} (or agent.apiKey) and restart the agent`,
+    `${String(settings.model.spec)} at ${need.endpoint} needs an API key: set ${need.envVars.join(' or ')} (or agent.apiKey) and restart the agent`,
   );
 }
