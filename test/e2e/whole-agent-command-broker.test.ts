@@ -154,7 +154,7 @@ describe.concurrent('whole-agent sandbox: commands run in a sandbox of their own
     expect(countProcesses(new RegExp(marker))).toBe(0);
   }, 120_000);
 
-  it('-p, SIGTERM while a command runs: the agent inside bubblewrap hears it and cancels the turn (exit 130), the command goes with it', async () => {
+  it('-p, SIGTERM while a command runs: the agent inside bubblewrap hears it and cancels the turn (exit 143, as a shell reports SIGTERM), the command goes with it', async () => {
     const { cwd, env } = setup(['bash']);
     const marker = `${300 + Math.floor(Math.random() * 1000)}.7373`;
     const call = JSON.stringify({ name: 'bash', arguments: { command: `sleep ${marker}` } });
@@ -172,7 +172,7 @@ describe.concurrent('whole-agent sandbox: commands run in a sandbox of their own
     await waitFor(() => countProcesses(sleeping) > 0, 30_000, 'the command to run');
     child.kill('SIGTERM');
     // bubblewrap forwards no signal: the launcher must hand it to the agent, or the agent dies at once without stopping.
-    expect(await exited, stderr).toBe(130);
+    expect(await exited, stderr).toBe(143);
     expect(stderr).toContain('the turn was cancelled');
     await waitFor(() => countProcesses(sleeping) === 0, 10_000, 'the command to stop');
   }, 120_000);
