@@ -1,8 +1,9 @@
-import { appendFile, open, readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
 import { readTextHead, type TextHead } from '../storage/read-text-head.js';
 import { isWithin } from '../tools/workspace-path.js';
+import { openRegularFile, writeRegularFile } from '../tools/open-regular-file.js';
 import { ContextError } from './context-error.js';
 import { bestSnippet } from './memory-snippet.js';
 import { extractWikiLinks, pageKey } from './wikilinks.js';
@@ -185,7 +186,7 @@ export class MemoryWiki {
     await this.ensureSupportFiles();
     const stamp = this.now().toISOString().slice(0, 16).replace('T', ' ');
     const written = `\n## [${stamp}] ${entry.title.trim()}\n${entry.text?.trim() ? `\n${entry.text.trim()}\n` : ''}`;
-    await appendFile(join(this.dir, SUPPORT_FILES.log), written);
+    await writeRegularFile(join(this.dir, SUPPORT_FILES.log), written, 'append');
     this.stale = true;
     return written;
   }
@@ -213,7 +214,7 @@ export class MemoryWiki {
       const { size } = await stat(file);
       const last = size > 0 ? (await readTextTail(file)) : '';
       const separator = last && !last.endsWith('\n') ? '\n' : '';
-      await appendFile(file, separator + added.map((edge) => JSON.stringify(edge)).join('\n') + '\n');
+      await writeRegularFile(file, separator + added.map((edge) => JSON.stringify(edge)).join('\n') + '\n', 'append');
     }
     return { added, duplicates };
   }
@@ -301,7 +302,7 @@ export class MemoryWiki {
   async writeIndex(): Promise<string> {
     await this.ensureSupportFiles();
     const text = await this.renderIndex();
-    await writeFile(join(this.dir, SUPPORT_FILES.index), text);
+    await writeRegularFile(join(this.dir, SUPPORT_FILES.index), text);
     return text;
   }
 
@@ -378,7 +379,7 @@ async function exists(path: string): Promise<boolean> {
 
 /** The last byte of a file as text (whether it ends a line), without reading the rest. */
 async function readTextTail(file: string): Promise<string> {
-  const handle = await open(file, 'r');
+  const handle = await openRegularFile(file, 'read');
   try {
     const { size } = await handle.stat();
     const byte = Buffer.alloc(1);

@@ -10,13 +10,13 @@ import { NotARegularFileError } from './not-a-regular-file-error.js';
  * such an open return at once, without effect on regular files, and what is not a regular file
  * is refused with what it is.
  */
-export async function openRegularFile(file: string, mode: 'read' | 'write'): Promise<FileHandle> {
-  if (mode === 'write') {
+export async function openRegularFile(file: string, mode: 'read' | 'write' | 'append'): Promise<FileHandle> {
+  if (mode !== 'read') {
     // Refused before the open: O_TRUNC must not reach a device, and a pipe with no reader answers ENXIO.
     const existing = await stat(file).catch(() => undefined);
     if (existing && !existing.isFile()) throw new NotARegularFileError({ path: file, found: describe(existing) });
   }
-  const flags = mode === 'read' ? constants.O_RDONLY : constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC;
+  const flags = { read: constants.O_RDONLY, write: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, append: constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND }[mode];
   let handle: FileHandle;
   try {
     handle = await open(file, flags | constants.O_NONBLOCK, 0o666);
@@ -37,4 +37,14 @@ function describe(info: Stats): string {
   if (info.isCharacterDevice()) return 'a character device';
   if (info.isBlockDevice()) return 'a block device';
   return 'not a regular file';
+}
+
+/** Writes (or appends) `text` to a regular file through {@link openRegularFile}: never waits on a pipe in its place. */
+export async function writeRegularFile(file: string, text: string, mode: 'write' | 'append' = 'write'): Promise<void> {
+  const handle = await openRegularFile(file, mode);
+  try {
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
 }

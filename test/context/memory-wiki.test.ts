@@ -127,6 +127,34 @@ describe('MemoryWiki', () => {
     expect(log).toContain('## [2026-11-22 03:30] Learned the deploy flow\n\nDeploys need approval.\n');
   });
 
+  it('refuses a named pipe in place of its log, relationships or index at once, and goes on writing', async () => {
+    // Appended plainly, each write waited for the pipe's reader on one of libuv's four file threads, for good.
+    const own = await copyFixture('memory-wiki');
+    try {
+      const wiki = new MemoryWiki({ dir: own.dir });
+      await wiki.ensureSupportFiles();
+      for (const name of ['log.md', 'relationships.jsonl', 'index.md']) {
+        await rm(join(own.dir, name));
+        execFileSync('mkfifo', [join(own.dir, name)]);
+      }
+      const refused = await Promise.allSettled([
+        wiki.appendLog({ title: 'to a pipe' }),
+        wiki.recordRelationships([{ from: 'a', to: 'b', type: 'c' }]),
+        wiki.writeIndex(),
+      ]);
+      // Refused, each naming a pipe: the writer's own check, or the page reader's (the index reads every page first).
+      for (const outcome of refused) {
+        expect(outcome.status).toBe('rejected');
+        expect(['not_a_regular_file', 'ENOTFILE']).toContain(((outcome as PromiseRejectedResult).reason as { code: string }).code);
+      }
+      await rm(join(own.dir, 'log.md'));
+      await wiki.appendLog({ title: 'after the pipe' });
+      expect(await readFile(join(own.dir, 'log.md'), 'utf8')).toContain('after the pipe');
+    } finally {
+      await own.cleanup();
+    }
+  });
+
   it('reads bounded windows inside the wiki only', async () => {
     const wiki = new MemoryWiki({ dir: copy.dir });
     const window = await wiki.get('services/user-database.md', { from: 2, lines: 2 });
