@@ -4,6 +4,8 @@ import type { ModelCallLimiter } from './model-call-limiter.js';
 import { currentModelCallObserver } from './model-call-observer.js';
 import { backoffMs, retryableStatus, retryAfterMs } from './retry-delay.js';
 import { DEFAULT_MODEL_TIMEOUTS, timedFetch, type ModelTimeouts } from './timed-fetch.js';
+import { formatDuration } from './format-duration.js';
+import { watchedBody } from './watched-body.js';
 
 /** Socket errors that mean the connection was dead before the server answered anything. */
 const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
@@ -73,7 +75,7 @@ function limitedFetch(limiter: ModelCallLimiter, base: typeof fetch): typeof fet
       release();
       throw error;
     }
-    return releasedAtEnd(response, release);
+    return watchedBody(response, { onEnd: release });
   };
 }
 
@@ -109,7 +111,7 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
     const what = response ? `answered HTTP ${response.status}${response.status === 429 ? ' (rate limited)' : ''}` : `dropped the connection (${socketCode(failure)})`;
     currentModelCallObserver()?.({
       level: 'warning',
-      message: `The model endpoint ${urlOf(input)} ${what}: retrying in ${formatWait(wait)} (attempt ${attempt + 1} of ${policy.attempts}).`,
+      message: `The model endpoint ${urlOf(input)} ${what}: retrying in ${formatDuration(wait)} (attempt ${attempt + 1} of ${policy.attempts}).`,
     });
     await sleep(wait, undefined, { signal });
   }
@@ -175,9 +177,6 @@ function urlOf(input: Parameters<typeof fetch>[0]): string {
   return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
 }
 
-function formatWait(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
-}
 
 function retryable(error: unknown, init: RequestInit | undefined): boolean {
   if (init?.signal?.aborted) return false;
@@ -185,32 +184,4 @@ function retryable(error: unknown, init: RequestInit | undefined): boolean {
   if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string') return false;
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   return typeof cause?.code === 'string' && STALE_SOCKET_CODES.has(cause.code);
-}
-
-/** The same response, whose body calls `release` once it ends, fails or is cancelled. */
-function releasedAtEnd(response: Response, release: () => void): Response {
-  if (!response.body) {
-    release();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

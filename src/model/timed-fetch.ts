@@ -1,4 +1,6 @@
+import { formatDuration } from './format-duration.js';
 import { ModelError } from './model-error.js';
+import { watchedBody } from './watched-body.js';
 
 /** `agent.modelTimeouts`: how long a model call may go without a word from its endpoint. */
 export interface ModelTimeouts {
@@ -27,7 +29,7 @@ export function timedFetch(base: typeof fetch, timeouts: ModelTimeouts): typeof 
     outer?.addEventListener('abort', abortWithOuter, { once: true });
     let timedOut: ModelError | undefined;
     const timer = setTimeout(() => {
-      timedOut = timeoutError(`sent no reply for ${seconds(timeouts.replyMs)} (agent.modelTimeouts.replyMs)`, 'reply');
+      timedOut = timeoutError(`sent no reply for ${formatDuration(timeouts.replyMs)} (agent.modelTimeouts.replyMs)`, 'reply');
       controller.abort(timedOut);
     }, timeouts.replyMs);
     let response: Response;
@@ -39,53 +41,17 @@ export function timedFetch(base: typeof fetch, timeouts: ModelTimeouts): typeof 
     } finally {
       clearTimeout(timer);
     }
-    const done = () => outer?.removeEventListener('abort', abortWithOuter);
-    return idleGuarded(response, timeouts.streamIdleMs, () => controller.abort(), done);
+    return watchedBody(response, {
+      onEnd: () => outer?.removeEventListener('abort', abortWithOuter),
+      idle: {
+        ms: timeouts.streamIdleMs,
+        error: () => timeoutError(`sent nothing more for ${formatDuration(timeouts.streamIdleMs)} (agent.modelTimeouts.streamIdleMs)`, 'stream'),
+        onStall: () => controller.abort(),
+      },
+    });
   };
-}
-
-/** The same response, whose body fails when no piece of it arrives for `idleMs`. */
-function idleGuarded(response: Response, idleMs: number, abort: () => void, done: () => void): Response {
-  if (!response.body) {
-    done();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let timer: NodeJS.Timeout | undefined;
-      const stalled = new Promise<never>((_, fail) => {
-        timer = setTimeout(() => fail(timeoutError(`sent nothing more for ${seconds(idleMs)} (agent.modelTimeouts.streamIdleMs)`, 'stream')), idleMs);
-      });
-      try {
-        const { done: ended, value } = await Promise.race([reader.read(), stalled]);
-        if (ended) {
-          done();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        done();
-        if (ModelError.isInstance(error)) {
-          abort();
-          void reader.cancel(error).catch(() => undefined);
-          controller.error(new TypeError('terminated', { cause: error }));
-        } else controller.error(error);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    cancel(reason) {
-      done();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function timeoutError(what: string, phase: 'reply' | 'stream'): ModelError {
   return new ModelError('model_call_timeout', what, { context: { phase } });
-}
-
-function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
