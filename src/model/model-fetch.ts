@@ -6,6 +6,7 @@ import { backoffMs, retryableStatus, retryAfterMs } from './retry-delay.js';
 import { DEFAULT_MODEL_TIMEOUTS, timedFetch, type ModelTimeouts } from './timed-fetch.js';
 import { formatDuration } from './format-duration.js';
 import { watchedBody } from './watched-body.js';
+import { blankValues, secretValues } from '../tools/redact-secrets.js';
 
 /** Socket errors that mean the connection was dead before the server answered anything. */
 const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
@@ -41,7 +42,7 @@ export const DEFAULT_MODEL_RETRIES: ModelRetryPolicy = { attempts: 4, maxTotalMs
 export function createModelFetch(limiter: ModelCallLimiter, options: ModelFetchOptions = {}): typeof fetch {
   const base = options.base ?? ((input, init) => globalThis.fetch(input, init));
   const limited = limitedFetch(limiter, timedFetch(base, { ...DEFAULT_MODEL_TIMEOUTS, ...options.timeouts }));
-  const blanked = (options.secrets ?? []).filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
+  const blanked = secretValues(options.secrets ?? []);
   return async (input, init) => marked(await withRetries(limited, input, init, options.retries ?? DEFAULT_MODEL_RETRIES), options.provider, blanked, urlOf(input));
 }
 
@@ -56,9 +57,6 @@ export interface ModelFetchOptions {
   /** Values the calls carry that no error may repeat (the API key, header values): a failed reply's body has them blanked. */
   secrets?: ReadonlyArray<string | undefined>;
 }
-
-/** Shorter header values (`2023-06-01`, `true`) are settings, and blanking them would blank ordinary words. */
-const MIN_SECRET_LENGTH = 8;
 
 function limitedFetch(limiter: ModelCallLimiter, base: typeof fetch): typeof fetch {
   return async (input, init) => {
@@ -128,8 +126,7 @@ async function marked(response: Response, provider: string | undefined, secrets:
   const headers = new Headers(response.headers);
   if (provider) headers.set(PROVIDER_HEADER, provider);
   if (secrets.length === 0 || !response.body) return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  let body = await response.text().catch(() => '');
-  for (const secret of secrets) body = body.split(secret).join('[redacted]');
+  const body = blankValues(await response.text().catch(() => ''), secrets);
   headers.delete('content-length');
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

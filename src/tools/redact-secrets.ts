@@ -9,6 +9,21 @@ const SHAPES: ReadonlyArray<[RegExp, string]> = [
   [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@:]+(?::[^/\s@]*)?@/gi, '$1[redacted]@'],
 ];
 
+/** Shorter values (`2023-06-01`, `true`) are settings: blanking them would blank ordinary words. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** The values that are long enough to be secrets. */
+export function secretValues(values: Iterable<string | undefined>): string[] {
+  return [...values].filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
+}
+
+/** `text` with each of `values` blanked. */
+export function blankValues(text: string, values: Iterable<string>): string {
+  let out = text;
+  for (const value of values) if (out.includes(value)) out = out.split(value).join('[redacted]');
+  return out;
+}
+
 export interface SecretRedactor {
   (text: string): string;
   /** Values known to be secret from now on (a config's API key, an MCP server's token). */
@@ -23,13 +38,11 @@ export interface SecretRedactor {
 export function redactSecrets(env: NodeJS.ProcessEnv = process.env): SecretRedactor {
   const known = new Set<string>();
   const add = (values: Iterable<string | undefined>) => {
-    // Short values would blank ordinary words.
-    for (const value of values) if (value && value.length >= 8) known.add(value);
+    for (const value of secretValues(values)) known.add(value);
   };
   add(Object.entries(env).flatMap(([name, value]) => (value !== undefined && isSecretEnv(name, value) ? [value] : [])));
   const redact = (text: string): string => {
-    let out = text;
-    for (const value of known) if (out.includes(value)) out = out.split(value).join('[redacted]');
+    let out = blankValues(text, known);
     for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement);
     return out;
   };
