@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PlaitedConfig } from '../config/schema.js';
 import { errorMessage } from '../errors/error-message.js';
-import { splitBaseURLCredentials } from '../model/base-url-credentials.js';
-import { splitBaseURLQuery, withQuery } from '../model/base-url-query.js';
+import { withQuery } from '../model/base-url-query.js';
+import { splitBaseURL } from '../model/split-base-url.js';
 import { modelProviderOf, providerApiKey } from '../model/model-providers.js';
 import type { DoctorCheck } from './doctor-check.js';
 
@@ -31,8 +31,7 @@ export async function checkModel(config: PlaitedConfig, cwd: string, env: NodeJS
     return { name, ok, detail: ok ? `${spec} (${local ? 'local file' : 'downloaded on first use'})` : `${spec}: no such file`, fix: 'point llama-cpp: at a GGUF file, or at an hf: URI (plaited-agent models pull)' };
   }
   // As the model's calls: a base URL's query joins the request, its user and password go as basic auth (never shown).
-  const { base: withCredentials, query } = splitBaseURLQuery(config.agent.baseURL ?? provider.baseURL ?? NATIVE_BASE[provider.kind] ?? '');
-  const { base: plainBase, authorization } = splitBaseURLCredentials(withCredentials);
+  const { base: plainBase, query, authorization } = splitBaseURL(config.agent.baseURL ?? provider.baseURL ?? NATIVE_BASE[provider.kind] ?? '');
   const base = plainBase.replace(/\/+$/, '');
   if (base === '') return { name, ok: false, detail: `${spec} has no endpoint`, fix: 'set agent.baseURL or pass --base-url' };
   const key = providerApiKey(provider, config.agent.apiKey, env);

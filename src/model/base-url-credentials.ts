@@ -19,3 +19,13 @@ export function splitBaseURLCredentials(baseURL: string): { base: string; author
   // URL keeps a trailing slash on a bare origin; the SDKs strip it anyway.
   return { base: url.href, authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, password: password || undefined };
 }
+
+/** `headers` with the base URL's basic auth added, unless they set an Authorization of their own. */
+export function withBasicAuth(headers: Record<string, string> | undefined, authorization: string | undefined): Record<string, string> | undefined {
+  return authorization && !setsAuthorization(headers) ? { ...headers, Authorization: authorization } : headers;
+}
+
+/** Whether `headers` (`agent.headers`, a named model's) carry an Authorization of their own. */
+export function setsAuthorization(headers: Record<string, string> | undefined): boolean {
+  return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+}

@@ -1,7 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { PlaitedConfig } from '../config/schema.js';
-import { splitBaseURLCredentials } from './base-url-credentials.js';
-import { splitBaseURLQuery, withBaseURLQuery } from './base-url-query.js';
+import { withBasicAuth } from './base-url-credentials.js';
+import { withBaseURLQuery } from './base-url-query.js';
+import { splitBaseURL, type BaseURLParts } from './split-base-url.js';
 import { createModelFetch } from './model-fetch.js';
 import { processModelCallLimiter } from './model-call-limiter.js';
 import { ModelError } from './model-error.js';
@@ -26,11 +27,9 @@ export async function createProviderModel(
   const configuredBase = agentConfig.baseURL ?? provider.baseURL;
   // `…/deployments/NAME?api-version=…`: the SDK gets the base; the query joins each call on its way
   // out, below the retries, so notices and errors name the URL without it (it may hold a key).
-  const { base: withCredentials, query } = configuredBase === undefined ? { base: undefined, query: undefined } : splitBaseURLQuery(configuredBase);
   // `https://user:pass@host/v1`: fetch refuses it; the pair goes as basic auth instead.
-  const { base, authorization, password } = withCredentials === undefined ? { base: undefined, authorization: undefined, password: undefined } : splitBaseURLCredentials(withCredentials);
-  const ownAuthorization = Object.keys(agentConfig.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
-  const headers = authorization && !ownAuthorization ? { ...agentConfig.headers, Authorization: authorization } : agentConfig.headers;
+  const { base, query, authorization, password } = configuredBase === undefined ? ({} as Partial<BaseURLParts>) : splitBaseURL(configuredBase);
+  const headers = withBasicAuth(agentConfig.headers, authorization);
   const queryKeys = [...(query ?? [])].filter(([name]) => /key|token|secret|sig/i.test(name)).map(([, value]) => value);
   const secrets = [apiKey, ...Object.values(headers ?? {}), ...queryKeys, password];
   const limited = createModelFetch(processModelCallLimiter(agentConfig.maxConcurrentModelCalls), {

@@ -1,6 +1,7 @@
 import { ModelError } from './model-error.js';
-import { splitBaseURLCredentials } from './base-url-credentials.js';
-import { splitBaseURLQuery, withQuery } from './base-url-query.js';
+import { setsAuthorization } from './base-url-credentials.js';
+import { withQuery } from './base-url-query.js';
+import { splitBaseURL } from './split-base-url.js';
 import { modelProviderOf, providerApiKey } from './model-providers.js';
 
 /** A model endpoint to ask for its models: a configured `PROVIDER:MODEL` with its connection. */
@@ -37,13 +38,12 @@ export async function listEndpointModels(configured: readonly ConfiguredModel[],
     if (!provider || provider.kind === 'llama-cpp') continue;
     const configuredBase = model.baseURL ?? provider.baseURL ?? (provider.kind === 'openai-compatible' ? undefined : DEFAULT_BASE[provider.kind]);
     if (!configuredBase) continue;
-    const { base: withCredentials, query } = splitBaseURLQuery(configuredBase);
     // As the model's calls: a user and password on the base go as basic auth, never in the URL shown.
-    const { base: withSlash, authorization } = splitBaseURLCredentials(withCredentials);
+    const { base: withSlash, query, authorization } = splitBaseURL(configuredBase);
     const base = withSlash.replace(/\/+$/, '');
     const request = listRequest(provider.name, provider.kind, base, providerApiKey(provider, model.apiKey), model.headers);
     if (query) request.url = withQuery(request.url, query);
-    if (authorization && !Object.keys(model.headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) request.headers.authorization = authorization;
+    if (authorization && !setsAuthorization(model.headers)) request.headers.authorization = authorization;
     const key = `${provider.name} ${request.url}`;
     const entry = endpoints.get(key) ?? { provider: provider.name, request, ids: new Set<string>() };
     entry.ids.add(model.spec.slice(model.spec.indexOf(':') + 1));
