@@ -198,7 +198,7 @@ function takeOutcome(options: TurnOptions, turn: TurnState, outcome: StepOutcome
   const xml = options.toolCallFormat === 'xml';
   // Arguments over the size or depth bound are dropped here, before any event or message holds them.
   const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
-  return { outcome, calls, assistant: assistantMessage(outcome.text, outcome.reasoning, xml ? [] : calls, outcome.reasoningMetadata) };
+  return { outcome, calls, assistant: assistantMessage(outcome, xml ? [] : calls) };
 }
 
 /** A failed reply is kept with a result for each of its calls (never a call without one: the next request would be refused). */
@@ -366,21 +366,30 @@ function cancelledByUser(result: ToolResult): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function assistantMessage(
-  text: string,
-  reasoning: string,
-  toolCalls: readonly StepToolCall[],
-  reasoningMetadata?: StepOutcome['reasoningMetadata'],
-): AssistantModelMessage | undefined {
+/**
+ * The reply as the history keeps it, in the order the provider sent it: each reasoning block with
+ * what the provider attached (a signature, redacted data, an item id), the text, the calls (with
+ * their own metadata). `calls`: those the turn runs, bounded; any the stream did not place go last.
+ */
+function assistantMessage(outcome: StepOutcome, calls: readonly StepToolCall[]): AssistantModelMessage | undefined {
   const content: Exclude<AssistantModelMessage['content'], string> = [];
-  // The provider's metadata goes back with what it belongs to (a thinking signature, a thought signature, an item id).
-  if (reasoning || reasoningMetadata) content.push({ type: 'reasoning', text: reasoning, ...(reasoningMetadata ? { providerOptions: reasoningMetadata } : {}) });
-  if (text) content.push({ type: 'text', text });
-  for (const call of toolCalls) {
-    const providerOptions = call.providerMetadata ? { providerOptions: call.providerMetadata } : {};
-    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, ...providerOptions });
+  const unplaced = [...calls];
+  for (const piece of outcome.pieces) {
+    if (piece.type === 'reasoning') {
+      if (piece.text || piece.providerMetadata) content.push({ type: 'reasoning', text: piece.text, ...(piece.providerMetadata ? { providerOptions: piece.providerMetadata } : {}) });
+    } else if (piece.type === 'text') {
+      if (outcome.text) content.push({ type: 'text', text: outcome.text });
+    } else {
+      const at = unplaced.findIndex((call) => call.toolCallId === piece.toolCallId);
+      if (at >= 0) content.push(toolCallPart(unplaced.splice(at, 1)[0]!));
+    }
   }
+  for (const call of unplaced) content.push(toolCallPart(call));
   return content.length > 0 ? { role: 'assistant', content } : undefined;
+}
+
+function toolCallPart(call: StepToolCall) {
+  return { type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, ...(call.providerMetadata ? { providerOptions: call.providerMetadata } : {}) };
 }
 
 function locationsOf(tool: AnyTool | undefined, call: StepToolCall, cwd: string) {

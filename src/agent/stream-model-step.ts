@@ -23,11 +23,28 @@ export interface StepToolCall {
   providerMetadata?: SharedV3ProviderMetadata;
 }
 
+/**
+ * One block of the model's reasoning, as the provider streamed it (`id`: the stream's block id),
+ * with what the provider attached to it: Anthropic's signature or redacted data, OpenAI's
+ * reasoning item, Gemini's thought signature. Each block goes back on its own and unchanged: two
+ * signed blocks joined into one, or a redacted one folded into a signed one, are refused.
+ */
+export interface StepReasoning {
+  id: string;
+  text: string;
+  providerMetadata?: SharedV3ProviderMetadata;
+}
+
+/**
+ * The reply's pieces in the order the provider sent them: a reasoning block, where the text
+ * began (its pieces are joined), a call. The assistant message keeps that order: OpenAI pairs a
+ * reasoning item with the call that follows it.
+ */
+export type ReplyPiece = ({ type: 'reasoning' } & StepReasoning) | { type: 'text' } | { type: 'tool-call'; toolCallId: string };
+
 export interface StepOutcome {
   text: string;
-  reasoning: string;
-  /** What the provider attached to the reasoning (Anthropic's thinking signature, OpenAI's reasoning item): sent back with it. */
-  reasoningMetadata?: SharedV3ProviderMetadata;
+  pieces: ReplyPiece[];
   toolCalls: StepToolCall[];
   stopReason: StopReason;
   /** Input tokens include the cached ones; `cacheReadTokens`/`cacheWriteTokens` when the provider reports them. */
@@ -73,7 +90,7 @@ export interface StepOptions {
 export async function* streamModelStep(options: StepOptions): AsyncGenerator<StepDelta, StepOutcome> {
   const outcome: StepOutcome = {
     text: '',
-    reasoning: '',
+    pieces: [],
     toolCalls: [],
     stopReason: 'end_turn',
     usage: { inputTokens: 0, outputTokens: 0 },
@@ -92,7 +109,7 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
         break;
       }
       const part = read.value;
-      if ((part.type === 'text-delta' || part.type === 'thought-delta') && part.text) {
+      if ((part.type === 'text-delta' || part.type === 'reasoning') && part.text) {
         bytes += Buffer.byteLength(part.text, 'utf8');
         // Leaving the loop cancels the provider's stream: the rest is never read.
         if (bytes > maxBytes) return cutAtReplyCap(outcome, maxBytes);
@@ -123,6 +140,7 @@ function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): S
   switch (part.type) {
     case 'text-delta': {
       if (!part.text) return undefined;
+      if (outcome.text === '') outcome.pieces.push({ type: 'text' });
       const text = newTextPiece.delete(outcome) ? `${outcome.text.endsWith('\n') ? '\n' : '\n\n'}${part.text}` : part.text;
       outcome.text += text;
       return { type: 'text-delta', text };
@@ -131,17 +149,14 @@ function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): S
       // Pieces of one reply are paragraphs apart, not glued ("…search for thatThe capital…"): once the next one has text.
       if (outcome.text !== '' && !outcome.text.endsWith('\n\n')) newTextPiece.add(outcome);
       return undefined;
+    case 'reasoning':
+      return addReasoning(outcome, part);
     case 'thought-delta':
-      if (!part.text) return undefined;
-      outcome.reasoning += part.text;
-      return { type: 'thought-delta', text: part.text };
     case 'notice':
       return part;
     case 'tool-call':
       outcome.toolCalls.push(part.call);
-      return undefined;
-    case 'reasoning-metadata':
-      outcome.reasoningMetadata = mergeMetadata(outcome.reasoningMetadata, part.metadata);
+      outcome.pieces.push({ type: 'tool-call', toolCallId: part.call.toolCallId });
       return undefined;
     case 'finish':
       outcome.usage.inputTokens += part.inputTokens;
@@ -154,6 +169,19 @@ function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): S
       if (!signal.aborted) fail(outcome, part.error);
       return undefined;
   }
+}
+
+/** A reasoning block's text or metadata, added to its block (a new one when its id is new); its text is streamed on as a thought. */
+function addReasoning(outcome: StepOutcome, part: ReasoningPart): StepDelta | undefined {
+  let block = outcome.pieces.findLast((piece): piece is ReplyPiece & { type: 'reasoning' } => piece.type === 'reasoning' && piece.id === part.id);
+  if (!block) {
+    block = { type: 'reasoning', id: part.id, text: '' };
+    outcome.pieces.push(block);
+  }
+  if (part.metadata) block.providerMetadata = mergeMetadata(block.providerMetadata, part.metadata);
+  if (!part.text) return undefined;
+  block.text += part.text;
+  return { type: 'thought-delta', text: part.text };
 }
 
 /**
@@ -196,11 +224,19 @@ function mapStream<I>(map: (part: I) => StepPart | undefined): TransformStream<I
 type StepPart =
   | StepDelta
   | { type: 'tool-call'; call: StepToolCall }
-  | { type: 'reasoning-metadata'; metadata: SharedV3ProviderMetadata }
+  | ReasoningPart
   /** A new piece of text begins (Anthropic's next text block, OpenAI's next message: a preamble, then the answer). */
   | { type: 'text-start' }
   | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
   | { type: 'error'; error: unknown };
+
+/** A piece of one reasoning block: its text, or what the provider attached to it (Anthropic's signature arrives last, as an empty delta). */
+interface ReasoningPart {
+  type: 'reasoning';
+  id: string;
+  text?: string;
+  metadata?: SharedV3ProviderMetadata;
+}
 
 /** The reply passed agent.maxReplyBytes: it ends there, without its (unfinished) tool calls, and the turn with it. */
 function cutAtReplyCap(outcome: StepOutcome, maxBytes: number): StepOutcome {
@@ -256,12 +292,10 @@ function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<strin
     case 'text-start':
       return { type: 'text-start' };
     case 'reasoning-delta':
-      // Anthropic's signature arrives as an empty delta carrying it.
-      if (part.delta === '' && part.providerMetadata) return { type: 'reasoning-metadata', metadata: part.providerMetadata };
-      return { type: 'thought-delta', text: part.delta };
+      return { type: 'reasoning', id: part.id, text: part.delta, metadata: part.providerMetadata };
     case 'reasoning-start':
     case 'reasoning-end':
-      return part.providerMetadata ? { type: 'reasoning-metadata', metadata: part.providerMetadata } : undefined;
+      return { type: 'reasoning', id: part.id, metadata: part.providerMetadata };
     case 'tool-call': {
       if (part.providerExecuted) return undefined;
       const call: StepToolCall = {
@@ -325,7 +359,10 @@ function mapLegacyPart(part: LegacyPart): StepPart | undefined {
     case 'text-delta':
       return { type: 'text-delta', text: part.text };
     case 'reasoning-delta':
-      return { type: 'thought-delta', text: part.text };
+      return { type: 'reasoning', id: part.id, text: part.text, metadata: part.providerMetadata };
+    case 'reasoning-start':
+    case 'reasoning-end':
+      return { type: 'reasoning', id: part.id, metadata: part.providerMetadata };
     case 'tool-call': {
       const invalid = 'invalid' in part && part.invalid && part.error !== undefined;
       const unknownTool = invalid && part.error instanceof Error && part.error.name === 'AI_NoSuchToolError';

@@ -234,6 +234,32 @@ describe('anthropic: (Messages API)', () => {
     expect(String(assistant.content[0]!.signature)).toMatch(/^EvQBCkYICxgCKkAxhD4N/);
   });
 
+  it('sends each thinking block of a reply back on its own, a redacted one as it came, in their order', async () => {
+    const cwd = project();
+    const thinking = recordedEvents(RECORDED.anthropic.thinking);
+    const thinkingBlock = thinking.slice(1, thinking.findIndex((e) => e.type === 'content_block_stop') + 1);
+    // A redacted block in the wire shape Anthropic documents (no recording of one is public), then the recorded block again as block 2.
+    const redacted = [
+      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP' } },
+      { type: 'content_block_stop', index: 1 },
+    ];
+    const again = thinkingBlock.map((e) => ('index' in e ? { ...e, index: 2 } : e));
+    const toolUse = recordedEvents(RECORDED.anthropic.toolUse).slice(1).map((e) => ('index' in e ? { ...e, index: 3 } : e));
+    server.push(
+      { wire: 'anthropic', events: [thinking[0]!, ...thinkingBlock, ...redacted, ...again, ...toolUse], toolCall: EDIT },
+      { wire: 'anthropic', events: [RECORDED.anthropic.text] },
+    );
+    const { prompt } = await session(thinker(), cwd);
+    expect((await prompt('change beta')).stopReason).toBe('end_turn');
+    const messages = server.requests[1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    const assistant = messages.find((message) => message.role === 'assistant')!;
+    expect(assistant.content.map((part) => part.type)).toEqual(['thinking', 'redacted_thinking', 'thinking', 'tool_use']);
+    const recordedThinking = 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185';
+    expect(assistant.content[0]).toMatchObject({ thinking: recordedThinking, signature: expect.stringMatching(/^EvQBCkYICxgCKkAxhD4N/) });
+    expect(assistant.content[1]).toEqual({ type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP' });
+    expect(assistant.content[2]).toMatchObject({ thinking: recordedThinking, signature: assistant.content[0]!.signature });
+  });
+
   it('a model picked per session with a reasoning effort thinks at that level', async () => {
     server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] });
     const { cli, sessionId, prompt } = await session(thinker(), project());
@@ -270,6 +296,44 @@ describe('openai: (Responses API)', () => {
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEYS.openai}`);
     const input = server.requests[1]!.body.input as Array<Record<string, unknown>>;
     expect(input).toContainEqual(expect.objectContaining({ type: 'function_call_output', call_id: 'call_2FQdm3Br7Qb35YUBSkDR7kue' }));
+  });
+
+  it('sends each reasoning item back before the call that followed it', async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, 'other.txt'), 'delta\n');
+    const call = recordedEvents(RECORDED.openai.toolCall);
+    const reasoning = recordedEvents(RECORDED.openai.reasoning);
+    const rsA = String((reasoning[0]!.item as Record<string, unknown>).id);
+    // Two reasoning items, each followed by its call: the recorded ones, the second pair with new ids.
+    const renamed = (events: Array<Record<string, unknown>>, from: string[], to: string[], outputIndex: number) =>
+      events.map((event) => {
+        let text = JSON.stringify(event);
+        from.forEach((id, i) => (text = text.split(id).join(to[i]!)));
+        return { ...(JSON.parse(text) as Record<string, unknown>), output_index: outputIndex };
+      });
+    const callItems = call.slice(2, -1);
+    const fc = String((callItems[0]!.item as Record<string, unknown>).id);
+    const callId = String((callItems[0]!.item as Record<string, unknown>).call_id);
+    server.push(
+      {
+        wire: 'openai',
+        events: [
+          ...call.slice(0, 2),
+          ...renamed(reasoning, [], [], 0),
+          ...renamed(callItems, [], [], 1),
+          ...renamed(reasoning, [rsA], [`${rsA}b`], 2),
+          ...renamed(callItems, [fc, callId], [`${fc}b`, `${callId}b`], 3),
+          call.at(-1)!,
+        ],
+        toolCall: { name: 'read_file', input: { path: 'other.txt' } },
+      },
+      { wire: 'openai', events: [RECORDED.openai.text] },
+    );
+    const { prompt } = await session(shared(), cwd);
+    expect((await prompt('read it twice')).stopReason).toBe('end_turn');
+    const input = server.requests[1]!.body.input as Array<Record<string, unknown>>;
+    const replayed = input.filter((item) => item.type !== 'message' && item.role === undefined && item.type !== 'function_call_output');
+    expect(replayed.map((item) => item.call_id ?? item.id)).toEqual([rsA, callId, `${rsA}b`, `${callId}b`]);
   });
 
   it('streams reasoning summaries as thought chunks', async () => {
