@@ -11,16 +11,24 @@ import { ensureTestEmbedder, REPO_ROOT } from '../bench/test-models/test-model-f
  *   cached in node_modules/.cache/plaited-agent (verified against its sha256);
  * - tools/conformance (Node 22 and the official MCP conformance suite, a package of its own so
  *   Node 22 never shadows the project's Node 20), installed from its lock file when missing;
+ * - TMPDIR pointed at a fresh folder of this run, removed at its end, for every test and every
+ *   process they start: ~600 temporary folders a run would otherwise leave in /tmp, and a crowded
+ *   /tmp costs every sandboxed start a longer listing (the stale-socket sweep reads all of it);
  * - XDG_CONFIG_HOME pointed at a fresh folder, for every test and every CLI they start.
  */
 export default function setup(): () => void {
   const log = (line: string): void => void process.stderr.write(`[global-setup] ${line}\n`);
   ensureTestEmbedder(log);
   ensureConformanceTools(log);
+  // Each project runs this setup: the first one makes the folder. A short name: a unix socket's
+  // path (the sandbox's, under a test's own folders) must stay within 107 bytes.
+  if (process.env.PLAITED_TEST_RUN) return () => undefined;
+  const run = mkdtempSync(join(tmpdir(), 'pt-'));
+  process.env.PLAITED_TEST_RUN = run;
+  process.env.TMPDIR = run;
   // Config trust decisions (plaited-agent trust) go to a fresh folder of this run, never the user's own.
-  const configHome = mkdtempSync(join(tmpdir(), 'plaited-test-xdg-'));
-  process.env.XDG_CONFIG_HOME = configHome;
-  return () => rmSync(configHome, { recursive: true, force: true });
+  process.env.XDG_CONFIG_HOME = mkdtempSync(join(run, 'xdg-'));
+  return () => rmSync(run, { recursive: true, force: true });
 }
 
 function ensureConformanceTools(log: (line: string) => void): void {
