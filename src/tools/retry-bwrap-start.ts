@@ -1,9 +1,11 @@
 /**
  * How many times a bubblewrap start is tried when a read-only bind loses its race with a rename.
  * A rename takes microseconds and bwrap's bind a few: each retry that meets another one is
- * bad luck again, so a handful covers an editor's save (and the suite's rename loop) many times over.
+ * bad luck again, so a handful covers an editor's save many times over. Sixteen, not eight: under
+ * load, a start preempted between its bind and its remount lost eight in a row to the suite's
+ * rename loop (once in a full run); a lost try costs a few milliseconds.
  */
-export const BWRAP_START_TRIES = 8;
+export const BWRAP_START_TRIES = 16;
 
 /**
  * The first words of the command bubblewrap runs under `retryBwrapStart`: its own stderr back
