@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import type { SandboxConfig } from '../../config/schema.js';
 import { canLimitProcessesWithCgroup } from './process-limit-group.js';
@@ -39,6 +40,8 @@ async function probe(): Promise<SandboxAvailability> {
   if (process.platform !== 'linux') {
     return unavailable(`the sandbox adapter supports Linux only (this is ${process.platform})`, 'run the agent on Linux, or in a Linux container');
   }
+  const longTmpdir = tmpdirTooLong(tmpdir());
+  if (longTmpdir) return unavailable(longTmpdir, 'set TMPDIR to a shorter folder (such as /tmp) for the agent');
   const dependencies = SandboxManager.checkDependencies();
   if (dependencies.errors.length > 0) {
     const missing = dependencies.errors.join('; ');
@@ -91,6 +94,20 @@ export interface ResolveSandboxModeOptions {
   /** A precomputed probe (tests inject one to exercise the unavailable path). */
   availability?: SandboxAvailability;
 }
+
+/**
+ * The sandbox's network bridges listen on unix sockets in $TMPDIR (`claude-socks-<16 hex>.sock`,
+ * the longest name), and a socket's path holds at most 107 bytes: past that, its listen fails
+ * with a misleading EADDRINUSE at the first command. Said once, at the start, instead.
+ */
+export function tmpdirTooLong(dir: string): string | undefined {
+  const room = SOCKET_PATH_MAX - '/claude-socks-0123456789abcdef.sock'.length;
+  const bytes = Buffer.byteLength(dir);
+  if (bytes <= room) return undefined;
+  return `the temporary folder ${dir} is ${bytes} bytes long, and the sandbox's sockets in it need it at most ${room} (a unix socket's path holds ${SOCKET_PATH_MAX})`;
+}
+
+const SOCKET_PATH_MAX = 107;
 
 /**
  * Decides whether to isolate. Unavailable isolation is a warning in

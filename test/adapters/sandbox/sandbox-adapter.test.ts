@@ -104,6 +104,17 @@ describe('availability through the real CLI', () => {
     await cli.close();
   });
 
+  it('production refuses a temporary folder too long for the sandbox sockets at the start, naming it and the fix', async () => {
+    requireBuiltCli();
+    const long = join(world.root, 'a-temporary-folder-whose-path-is-longer-than-a-unix-socket-can-bear');
+    mkdirSync(long, { recursive: true });
+    const cli = startAcpCli({ args: ['--adapter', 'sandbox', '--adapter', 'acp'], cwd: world.project, env: { TMPDIR: long, NODE_ENV: 'production', HOME: world.home } });
+    expect(await cli.exited).toBe(78);
+    expect(cli.stderr()).toContain(`sandbox required (NODE_ENV=production) but unavailable: the temporary folder ${long} is`);
+    expect(cli.stderr()).toContain('Fix: set TMPDIR to a shorter folder (such as /tmp) for the agent');
+    await cli.close();
+  });
+
   it('development warns on stderr and runs unsandboxed; the protocol still works', async () => {
     requireBuiltCli();
     const cli = startAcpCli({ args: ['--adapter', 'sandbox', '--adapter', 'acp'], cwd: world.project, env: { PATH: pathWithoutBwrap(), NODE_ENV: 'development', HOME: world.home } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSandboxAvailability, resolveSandboxMode, type SandboxAvailability } from '../../../src/adapters/sandbox/sandbox-availability.js';
+import { checkSandboxAvailability, resolveSandboxMode, tmpdirTooLong, type SandboxAvailability } from '../../../src/adapters/sandbox/sandbox-availability.js';
 import { SandboxUnavailableError } from '../../../src/adapters/sandbox/sandbox-unavailable-error.js';
 
 const missing: SandboxAvailability = {
@@ -17,6 +17,14 @@ describe('checkSandboxAvailability', () => {
       throw new Error(`the sandbox tests need bubblewrap with user namespaces: ${availability.reason}. Fix: ${availability.fix}`);
     }
     expect(availability.available).toBe(true);
+  });
+});
+
+describe('tmpdirTooLong', () => {
+  it('names a temporary folder too long for the sandbox sockets, and passes one that fits', () => {
+    expect(tmpdirTooLong('/tmp')).toBeUndefined();
+    expect(tmpdirTooLong(`/${'a'.repeat(71)}`)).toBeUndefined();
+    expect(tmpdirTooLong(`/${'a'.repeat(72)}`)).toMatch(/is 73 bytes long, and the sandbox's sockets in it need it at most 72 \(a unix socket's path holds 107\)/);
   });
 });
 
