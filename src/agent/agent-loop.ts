@@ -367,21 +367,20 @@ function cancelledByUser(result: ToolResult): ToolResult {
 }
 
 /**
- * The reply as the history keeps it, in the order the provider sent it: each reasoning block with
- * what the provider attached (a signature, redacted data, an item id), the text, the calls (with
+ * The reply as the history keeps it, in the order the provider sent it: each reasoning and text
+ * block with what the provider attached (a signature, redacted data, an item id), the calls (with
  * their own metadata). `calls`: those the turn runs, bounded; any the stream did not place go last.
  */
 function assistantMessage(outcome: StepOutcome, calls: readonly StepToolCall[]): AssistantModelMessage | undefined {
   const content: Exclude<AssistantModelMessage['content'], string> = [];
   const unplaced = [...calls];
   for (const piece of outcome.pieces) {
-    if (piece.type === 'reasoning') {
-      if (piece.text || piece.providerMetadata) content.push({ type: 'reasoning', text: piece.text, ...(piece.providerMetadata ? { providerOptions: piece.providerMetadata } : {}) });
-    } else if (piece.type === 'text') {
-      if (outcome.text) content.push({ type: 'text', text: outcome.text });
-    } else {
+    if (piece.type === 'tool-call') {
       const at = unplaced.findIndex((call) => call.toolCallId === piece.toolCallId);
       if (at >= 0) content.push(toolCallPart(unplaced.splice(at, 1)[0]!));
+    } else if (piece.text || (piece.type === 'reasoning' && piece.providerMetadata)) {
+      // A redacted thinking block has no text, only its data; an empty text block is nothing.
+      content.push({ type: piece.type, text: piece.text, ...(piece.providerMetadata ? { providerOptions: piece.providerMetadata } : {}) });
     }
   }
   for (const call of unplaced) content.push(toolCallPart(call));

@@ -24,23 +24,24 @@ export interface StepToolCall {
 }
 
 /**
- * One block of the model's reasoning, as the provider streamed it (`id`: the stream's block id),
- * with what the provider attached to it: Anthropic's signature or redacted data, OpenAI's
- * reasoning item, Gemini's thought signature. Each block goes back on its own and unchanged: two
- * signed blocks joined into one, or a redacted one folded into a signed one, are refused.
+ * One block of the reply, reasoning or text, as the provider streamed it (`id`: the stream's block
+ * id), with what the provider attached to it: Anthropic's signature or redacted data, OpenAI's
+ * reasoning or message item (its id, its phase), Gemini's thought signature. Each block goes back
+ * on its own and unchanged: two signed blocks joined into one, a redacted one folded into a signed
+ * one, or a reasoning item followed by a message that lost its id, are refused on the next step.
  */
-export interface StepReasoning {
+export interface ReplyBlock {
   id: string;
+  /** A text block after another one begins with the paragraph break the client was shown. */
   text: string;
   providerMetadata?: SharedV3ProviderMetadata;
 }
 
 /**
- * The reply's pieces in the order the provider sent them: a reasoning block, where the text
- * began (its pieces are joined), a call. The assistant message keeps that order: OpenAI pairs a
- * reasoning item with the call that follows it.
+ * The reply's pieces in the order the provider sent them: reasoning and text blocks, and calls.
+ * The assistant message keeps that order: OpenAI pairs a reasoning item with the item after it.
  */
-export type ReplyPiece = ({ type: 'reasoning' } & StepReasoning) | { type: 'text' } | { type: 'tool-call'; toolCallId: string };
+export type ReplyPiece = ({ type: 'reasoning' | 'text' } & ReplyBlock) | { type: 'tool-call'; toolCallId: string };
 
 export interface StepOutcome {
   text: string;
@@ -109,7 +110,7 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
         break;
       }
       const part = read.value;
-      if ((part.type === 'text-delta' || part.type === 'reasoning') && part.text) {
+      if (part.type === 'block' && part.text) {
         bytes += Buffer.byteLength(part.text, 'utf8');
         // Leaving the loop cancels the provider's stream: the rest is never read.
         if (bytes > maxBytes) return cutAtReplyCap(outcome, maxBytes);
@@ -132,25 +133,12 @@ export async function* streamModelStep(options: StepOptions): AsyncGenerator<Ste
   return { ...retried, notice: retried.notice ? `${dropped.notice}\n${retried.notice}` : dropped.notice, sent: dropped.retry.messages };
 }
 
-/** Outcomes whose next text begins a new piece of the reply (a paragraph break goes first). */
-const newTextPiece = new WeakSet<StepOutcome>();
-
 /** Adds one part to the outcome; a text or reasoning delta is also what the step streams on. */
 function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): StepDelta | undefined {
   switch (part.type) {
-    case 'text-delta': {
-      if (!part.text) return undefined;
-      if (outcome.text === '') outcome.pieces.push({ type: 'text' });
-      const text = newTextPiece.delete(outcome) ? `${outcome.text.endsWith('\n') ? '\n' : '\n\n'}${part.text}` : part.text;
-      outcome.text += text;
-      return { type: 'text-delta', text };
-    }
-    case 'text-start':
-      // Pieces of one reply are paragraphs apart, not glued ("…search for thatThe capital…"): once the next one has text.
-      if (outcome.text !== '' && !outcome.text.endsWith('\n\n')) newTextPiece.add(outcome);
-      return undefined;
-    case 'reasoning':
-      return addReasoning(outcome, part);
+    case 'block':
+      return addToBlock(outcome, part);
+    case 'text-delta':
     case 'thought-delta':
     case 'notice':
       return part;
@@ -171,17 +159,29 @@ function applyPart(outcome: StepOutcome, part: StepPart, signal: AbortSignal): S
   }
 }
 
-/** A reasoning block's text or metadata, added to its block (a new one when its id is new); its text is streamed on as a thought. */
-function addReasoning(outcome: StepOutcome, part: ReasoningPart): StepDelta | undefined {
-  let block = outcome.pieces.findLast((piece): piece is ReplyPiece & { type: 'reasoning' } => piece.type === 'reasoning' && piece.id === part.id);
+/**
+ * A block's text or metadata, added to its block (a new one when its id is new). Its text streams
+ * on: reasoning as a thought, text as the reply, where a text block after another begins with a
+ * paragraph break (not glued: "…search for thatThe capital…"), which the block keeps.
+ */
+function addToBlock(outcome: StepOutcome, part: BlockPart): StepDelta | undefined {
+  const { kind, id } = part;
+  let block = outcome.pieces.findLast((piece): piece is ReplyPiece & ReplyBlock => piece.type === kind && piece.id === id);
   if (!block) {
-    block = { type: 'reasoning', id: part.id, text: '' };
+    block = { type: kind, id, text: '' };
     outcome.pieces.push(block);
   }
   if (part.metadata) block.providerMetadata = mergeMetadata(block.providerMetadata, part.metadata);
   if (!part.text) return undefined;
-  block.text += part.text;
-  return { type: 'thought-delta', text: part.text };
+  if (kind === 'reasoning') {
+    block.text += part.text;
+    return { type: 'thought-delta', text: part.text };
+  }
+  const breakFirst = block.text === '' && outcome.text !== '' && !outcome.text.endsWith('\n\n');
+  const text = breakFirst ? `${outcome.text.endsWith('\n') ? '\n' : '\n\n'}${part.text}` : part.text;
+  block.text += text;
+  outcome.text += text;
+  return { type: 'text-delta', text };
 }
 
 /**
@@ -224,15 +224,18 @@ function mapStream<I>(map: (part: I) => StepPart | undefined): TransformStream<I
 type StepPart =
   | StepDelta
   | { type: 'tool-call'; call: StepToolCall }
-  | ReasoningPart
-  /** A new piece of text begins (Anthropic's next text block, OpenAI's next message: a preamble, then the answer). */
-  | { type: 'text-start' }
+  | BlockPart
   | { type: 'finish'; finishReason: string; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
   | { type: 'error'; error: unknown };
 
-/** A piece of one reasoning block: its text, or what the provider attached to it (Anthropic's signature arrives last, as an empty delta). */
-interface ReasoningPart {
-  type: 'reasoning';
+/**
+ * A piece of one reasoning or text block (Anthropic's next text block, OpenAI's next message: a
+ * preamble, then the answer): its start, its text, or what the provider attached to it
+ * (Anthropic's signature arrives last, as an empty delta; OpenAI's item id with the start).
+ */
+interface BlockPart {
+  type: 'block';
+  kind: 'reasoning' | 'text';
   id: string;
   text?: string;
   metadata?: SharedV3ProviderMetadata;
@@ -288,14 +291,15 @@ export async function stepCallOptions(model: LanguageModelV3, options: StepOptio
 function mapV3Part(part: LanguageModelV3StreamPart, toolNames: ReadonlySet<string>): StepPart | undefined {
   switch (part.type) {
     case 'text-delta':
-      return { type: 'text-delta', text: part.delta };
+      return { type: 'block', kind: 'text', id: part.id, text: part.delta, metadata: part.providerMetadata };
     case 'text-start':
-      return { type: 'text-start' };
+    case 'text-end':
+      return { type: 'block', kind: 'text', id: part.id, metadata: part.providerMetadata };
     case 'reasoning-delta':
-      return { type: 'reasoning', id: part.id, text: part.delta, metadata: part.providerMetadata };
+      return { type: 'block', kind: 'reasoning', id: part.id, text: part.delta, metadata: part.providerMetadata };
     case 'reasoning-start':
     case 'reasoning-end':
-      return { type: 'reasoning', id: part.id, metadata: part.providerMetadata };
+      return { type: 'block', kind: 'reasoning', id: part.id, metadata: part.providerMetadata };
     case 'tool-call': {
       if (part.providerExecuted) return undefined;
       const call: StepToolCall = {
@@ -357,12 +361,15 @@ type LegacyPart = ReturnType<typeof legacyStream> extends ReadableStream<infer P
 function mapLegacyPart(part: LegacyPart): StepPart | undefined {
   switch (part.type) {
     case 'text-delta':
-      return { type: 'text-delta', text: part.text };
+      return { type: 'block', kind: 'text', id: part.id, text: part.text, metadata: part.providerMetadata };
+    case 'text-start':
+    case 'text-end':
+      return { type: 'block', kind: 'text', id: part.id, metadata: part.providerMetadata };
     case 'reasoning-delta':
-      return { type: 'reasoning', id: part.id, text: part.text, metadata: part.providerMetadata };
+      return { type: 'block', kind: 'reasoning', id: part.id, text: part.text, metadata: part.providerMetadata };
     case 'reasoning-start':
     case 'reasoning-end':
-      return { type: 'reasoning', id: part.id, metadata: part.providerMetadata };
+      return { type: 'block', kind: 'reasoning', id: part.id, metadata: part.providerMetadata };
     case 'tool-call': {
       const invalid = 'invalid' in part && part.invalid && part.error !== undefined;
       const unknownTool = invalid && part.error instanceof Error && part.error.name === 'AI_NoSuchToolError';

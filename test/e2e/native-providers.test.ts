@@ -336,6 +336,25 @@ describe('openai: (Responses API)', () => {
     expect(replayed.map((item) => item.call_id ?? item.id)).toEqual([rsA, callId, `${rsA}b`, `${callId}b`]);
   });
 
+  it('a reply that reasoned, then answered, goes back as its items: the next prompt is not refused for a reasoning item without its message', async () => {
+    const text = recordedEvents(RECORDED.openai.text);
+    const rs = String((recordedEvents(RECORDED.openai.reasoning)[0]!.item as Record<string, unknown>).id);
+    server.push({ wire: 'openai', events: [...text.slice(0, 2), RECORDED.openai.reasoning, ...text.slice(2)] }, { wire: 'openai', events: [RECORDED.openai.text] });
+    const { cli, sessionId, prompt } = await session(shared(), project());
+    await prompt('compute it');
+    expect(agentText(cli, sessionId)).toBe("I'm going to search for that\n\nThe capital of France is Paris.");
+    await prompt('and then?');
+    const input = server.requests[1]!.body.input as Array<Record<string, unknown>>;
+    // The recorded reply's items by reference (the API stored them): the reasoning, then each message after it.
+    const first = input.findIndex((item) => item.role === 'user');
+    expect(input.slice(first + 1, first + 5)).toEqual([
+      { type: 'item_reference', id: rs },
+      { type: 'item_reference', id: 'msg_phase_commentary' },
+      { type: 'item_reference', id: 'msg_phase_final' },
+      { role: 'user', content: [{ type: 'input_text', text: 'and then?' }] },
+    ]);
+  });
+
   it('streams reasoning summaries as thought chunks', async () => {
     const text = recordedEvents(RECORDED.openai.text);
     server.push({ wire: 'openai', events: [...text.slice(0, 2), RECORDED.openai.reasoning, ...text.slice(2)] });
