@@ -170,6 +170,26 @@ describe('anthropic: (Messages API)', () => {
     expect(messages.at(-1)!.content).toContainEqual(expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_01KFbKqPYSuAKujiL6mTfzYA' }));
   });
 
+  it('caches the conversation too: each request marks its last message, so the next step reads the history from the cache', async () => {
+    const cwd = project();
+    server.push({ wire: 'anthropic', events: [RECORDED.anthropic.toolUse], toolCall: EDIT }, { wire: 'anthropic', events: [RECORDED.anthropic.text] }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
+    const { prompt } = await session(plain(), cwd);
+    await prompt('change beta to gamma');
+    await prompt('thanks');
+    const marked = (body: Record<string, unknown>) =>
+      (body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>).flatMap((message, m) =>
+        message.content.flatMap((part, p) => (part.cache_control ? [[m, p, message.content.length]] : [])),
+      );
+    for (const { body } of server.requests) {
+      const count = (body.messages as unknown[]).length;
+      const last = (body.messages as Array<{ content: unknown[] }>).at(-1)!.content.length;
+      // One breakpoint in the messages, on the last block of the last one; with the system prompt's and the tools', three of Anthropic's four.
+      expect(marked(body)).toEqual([[count - 1, last - 1, last]]);
+      expect((body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>).at(-1)!.content.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    }
+    expect(server.requests.map(({ body }) => (body.messages as unknown[]).length)).toEqual([1, 3, 5]);
+  });
+
   it('streams extended thinking as thought chunks and sends the thinking back with its signature', async () => {
     server.push({ wire: 'anthropic', events: [RECORDED.anthropic.thinking] }, { wire: 'anthropic', events: [RECORDED.anthropic.text] });
     const { cli, sessionId, prompt } = await session(thinker(), project());
