@@ -41,16 +41,18 @@ function withProviderOptions(params: LanguageModelV3CallOptions, provider: strin
 }
 
 /**
- * Breakpoints on the last system message, the last tool and the last message (Anthropic caches
- * everything up to each; three of its four). The next step's request finds the conversation so far
- * in the cache: it looks back from its own breakpoint over the blocks a step adds.
+ * Anthropic's four breakpoints (it caches everything up to each): the last system message, the
+ * last tool, the last message, and the message before the model's last reply, where the previous
+ * request put its own last one. So a request reads what the one before wrote whatever the step
+ * added in between (Anthropic looks back only 20 blocks from a breakpoint for an earlier entry).
  */
 function cacheBreakpoints(params: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
   const lastSystem = params.prompt.findLastIndex((message) => message.role === 'system');
   const last = params.prompt.length - 1;
-  const prompt = params.prompt.map((message, index) =>
-    index === lastSystem || (index === last && message.role !== 'system') ? { ...message, providerOptions: { ...message.providerOptions, ...EPHEMERAL } } : message,
-  );
+  const previous = params.prompt.findLastIndex((message) => message.role === 'assistant') - 1;
+  const marked = (message: LanguageModelV3CallOptions['prompt'][number], index: number) =>
+    index === lastSystem || (message.role !== 'system' && (index === last || index === previous));
+  const prompt = params.prompt.map((message, index) => (marked(message, index) ? { ...message, providerOptions: { ...message.providerOptions, ...EPHEMERAL } } : message));
   const tools = params.tools?.map((tool, index, all) =>
     index === all.length - 1 && tool.type === 'function' ? { ...tool, providerOptions: { ...tool.providerOptions, ...EPHEMERAL } } : tool,
   );

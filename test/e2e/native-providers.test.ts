@@ -180,14 +180,14 @@ describe('anthropic: (Messages API)', () => {
       (body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>).flatMap((message, m) =>
         message.content.flatMap((part, p) => (part.cache_control ? [[m, p, message.content.length]] : [])),
       );
+    // Requests of 1, 3 and 5 messages (user; user, tool use, result; … reply, user). Marked: the last
+    // block of the last message and of the message before the last reply (where the request before
+    // put its own); with the system prompt's and the tools', Anthropic's four.
+    expect(server.requests.map(({ body }) => (body.messages as unknown[]).length)).toEqual([1, 3, 5]);
+    expect(server.requests.map(({ body }) => marked(body))).toEqual([[[0, 0, 1]], [[0, 0, 1], [2, 0, 1]], [[2, 0, 1], [4, 0, 1]]]);
     for (const { body } of server.requests) {
-      const count = (body.messages as unknown[]).length;
-      const last = (body.messages as Array<{ content: unknown[] }>).at(-1)!.content.length;
-      // One breakpoint in the messages, on the last block of the last one; with the system prompt's and the tools', three of Anthropic's four.
-      expect(marked(body)).toEqual([[count - 1, last - 1, last]]);
       expect((body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>).at(-1)!.content.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
     }
-    expect(server.requests.map(({ body }) => (body.messages as unknown[]).length)).toEqual([1, 3, 5]);
   });
 
   it('streams extended thinking as thought chunks and sends the thinking back with its signature', async () => {
