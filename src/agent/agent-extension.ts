@@ -10,6 +10,8 @@ export type { ExtensionCommand };
 /** What an extension sees of a running turn. */
 export interface TurnContext {
   sessionId: string;
+  /** Set for a sub-agent's turn: the session it works for (whose own MCP servers it uses too). */
+  parentSessionId?: string;
   cwd: string;
   /** Extra workspace roots of the session (ACP `additionalDirectories`). */
   additionalDirectories?: readonly string[];

@@ -22,7 +22,7 @@ export async function prepareTurn(
   input: PromptInput,
   turn: { runtime: Runtime; signal: AbortSignal; overrides: TurnOverrides | undefined; sessionModel: () => Promise<ResolvedLanguageModel> },
 ): Promise<PreparedTurn | { error: AgentOutput }> {
-  const started = await startTurn(core, live, input, turn.runtime, turn.signal);
+  const started = await startTurn(core, live, input, turn.runtime, turn.signal, turn.overrides?.parentSessionId);
   let model: ResolvedLanguageModel;
   try {
     model = turn.overrides?.model ?? (await turn.sessionModel());

@@ -60,6 +60,7 @@ export function createSubagentRunner(options: {
       await live.ready;
       const overrides: TurnOverrides = {
         child: true,
+        parentSessionId: parent.info.sessionId,
         ...(definition?.tools ? { tools: definition.tools } : {}),
         ...(definition?.systemPrompt ? { systemPrompt: definition.systemPrompt } : {}),
         ...(definition?.model ? { model: await modelFor(request.agent!, definition.model) } : {}),

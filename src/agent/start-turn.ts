@@ -17,14 +17,16 @@ export interface StartedTurn {
 /**
  * Opens a turn: the context extensions see, the user message stored then held in memory
  * (when the write fails, memory does not hold what the store lacks), and a first title.
+ * `parentSessionId`: a sub-agent's turn, for the session it works for.
  */
-export async function startTurn(core: AgentCore, live: LiveSession, input: PromptInput, runtime: Runtime, signal: AbortSignal): Promise<StartedTurn> {
+export async function startTurn(core: AgentCore, live: LiveSession, input: PromptInput, runtime: Runtime, signal: AbortSignal, parentSessionId?: string): Promise<StartedTurn> {
   const { sessionId } = live.info;
   const pending: AgentOutput[] = [];
   const intent = promptText(input.prompt);
   const turnStart = live.messages.length;
   const context: TurnContext = {
     sessionId,
+    ...(parentSessionId ? { parentSessionId } : {}),
     cwd: live.info.cwd,
     additionalDirectories: live.info.options?.additionalDirectories ?? [],
     intent,

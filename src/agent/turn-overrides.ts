@@ -8,4 +8,6 @@ export interface TurnOverrides {
   model?: ResolvedLanguageModel;
   /** Set for sub-agents: no `task` tool (no recursion), no plan-mode exit. */
   child: boolean;
+  /** The session a sub-agent works for (extensions see it: its MCP servers are the sub-agent's too). */
+  parentSessionId?: string;
 }

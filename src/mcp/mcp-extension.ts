@@ -35,6 +35,12 @@ export interface McpExtension extends AgentExtension {
 export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const { registry, config } = options;
   const activated = new Map<string, Set<string>>();
+  // A sub-agent's session, to the session it works for: the servers the editor gave that session are the sub-agent's too.
+  const workingFor = new Map<string, string>();
+  const scopeOf = (context: TurnContext) => {
+    if (context.parentSessionId) workingFor.set(context.sessionId, context.parentSessionId);
+    return { sessionId: context.parentSessionId ?? context.sessionId };
+  };
   // A config server that cannot start or dies is told to each session's client once.
   const notices = mcpFailureNotices(registry);
   /** The config's servers, waited for once (by the first turn, or the first turns running together). */
@@ -58,6 +64,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
+    scopeOf: (sessionId) => workingFor.get(sessionId) ?? sessionId,
     onFound(sessionId, names) {
       let set = activated.get(sessionId);
       if (!set) activated.set(sessionId, (set = new Set()));
@@ -74,7 +81,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async tools(context: TurnContext): Promise<AnyTool[]> {
       await awaitConfigServers(context);
-      const scope = { sessionId: context.sessionId };
+      const scope = scopeOf(context);
       const all = registry.tools.list(scope);
       const { threshold, limit } = config.mcp.discovery;
       if (all.length <= threshold) return all;
@@ -95,6 +102,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     onTurnEnd(context) {
       activated.delete(context.sessionId);
+      workingFor.delete(context.sessionId);
     },
 
     async onSessionStart(session, emit) {

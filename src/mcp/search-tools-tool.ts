@@ -18,6 +18,8 @@ export interface SearchToolsToolOptions {
   limit?: number;
   /** Called with the names found, so they become callable in the same turn. */
   onFound?(sessionId: string, names: readonly string[]): void;
+  /** The session whose servers a session's search sees (a sub-agent's: the session it works for); default itself. */
+  scopeOf?(sessionId: string): string;
 }
 
 /**
@@ -40,7 +42,7 @@ export function createSearchToolsTool(options: SearchToolsToolOptions): Tool<z.o
     title: (args) => `Search tools: ${args.query}`,
     async execute(args, context) {
       const limit = args.limit ?? options.limit ?? 8;
-      const scope = { sessionId: context.sessionId };
+      const scope = { sessionId: options.scopeOf?.(context.sessionId) ?? context.sessionId };
       // Twice as deep as shown: grouped near-duplicates must not leave the list short of jobs.
       const matches = await options.registry.tools.search(args.query, { ...scope, limit: Math.min(2 * limit, 40) });
       if (matches.length === 0) return textResult(`No tools match "${args.query}".`);

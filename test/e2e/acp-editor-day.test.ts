@@ -171,6 +171,29 @@ describe('a sub-agent working for the editor\'s session', () => {
   }, 60_000);
 });
 
+describe('a sub-agent uses the MCP servers the editor gave the session', () => {
+  it('is offered their tools, calls one, and the session is offered them still', async () => {
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ agents: { helper: { description: 'Helps', systemPrompt: 'You are the HELPER.' } } }));
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [mcpServer('editors')] });
+    bed.server.push(
+      { toolCalls: [{ name: 'task', arguments: { agent: 'helper', prompt: 'echo it', description: 'echo' } }] },
+      { toolCalls: [{ name: 'mcp__editors__echo', arguments: { text: 'from the sub-agent' } }] },
+      { text: 'Echoed.' },
+      { text: 'Done.' },
+    );
+    const before = bed.server.requests.length;
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'have a helper echo it' }] });
+    expect(response.stopReason).toBe('end_turn');
+    // The sub-agent's two requests, then the session's last: each offered the editor's server.
+    expect([1, 2, 3].map((step) => offeredServers(before + step))).toEqual([['editors'], ['editors'], ['editors']]);
+    expect(JSON.stringify(bed.server.requests[before + 2]!.messages.filter((message) => message.role === 'tool'))).toContain('from the sub-agent');
+  }, 60_000);
+});
+
 describe('a sub-agent sees the session\'s workspace', () => {
   it('reads a file in the session\'s additional directory, on the model picked for the session', async () => {
     const cwd = bed.project();
