@@ -378,8 +378,9 @@ function assistantMessage(outcome: StepOutcome, calls: readonly StepToolCall[]):
     if (piece.type === 'tool-call') {
       const at = unplaced.findIndex((call) => call.toolCallId === piece.toolCallId);
       if (at >= 0) content.push(toolCallPart(unplaced.splice(at, 1)[0]!));
-    } else if (piece.text || (piece.type === 'reasoning' && piece.providerMetadata)) {
-      // A redacted thinking block has no text, only its data; an empty text block is nothing.
+    } else if (piece.type === 'reasoning' ? piece.text || piece.providerMetadata : piece.text.trim() || piece.providerMetadata) {
+      // A redacted thinking block has no text, only its data. A text block of white space alone
+      // (Anthropic's "\n\n" before a tool use) is nothing, and Anthropic refuses it on its own.
       content.push({ type: piece.type, text: piece.text, ...(piece.providerMetadata ? { providerOptions: piece.providerMetadata } : {}) });
     }
   }
