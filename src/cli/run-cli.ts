@@ -48,7 +48,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     args = parseCliArgs(argv);
   } catch (error) {
-    process.stderr.write(`plaited-agent: ${(error as Error).message}\n\n${USAGE}`);
+    // The one line that says what is wrong, not buried above 67 lines of usage that scroll it away.
+    process.stderr.write(`plaited-agent: ${(error as Error).message}\nRun plaited-agent --help for the options and commands.\n`);
     return 2;
   }
   // Asked-for output goes to stdout (so `--help | less` works); errors stay on stderr.

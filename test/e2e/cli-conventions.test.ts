@@ -83,6 +83,13 @@ describe('CLI conventions', () => {
     expect(result.stderr).toContain('--no-such-flag');
   });
 
+  it('a usage error is the one line that says what is wrong and where the options are, not buried above the whole usage', () => {
+    const result = run(['-p', 'hi', '--output-format', 'jsn']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('plaited-agent: --output-format must be one of text, json, stream-json\nRun plaited-agent --help for the options and commands.\n');
+  });
+
   it.each([
     [['--modle', 'x'], '--modle', 'did you mean --model?'],
     [['-p', 'hi', '--alow', 'bash'], '--alow', 'did you mean --allow?'],
