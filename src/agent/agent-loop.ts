@@ -15,6 +15,7 @@ import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter
 import { executeToolCall } from './execute-tool-call.js';
 import { errorInfo } from './agent-notices.js';
 import type { StepOptions, StepOutcome, StepToolCall } from './stream-model-step.js';
+import { callIdsOf, uniqueCallIds } from './unique-call-ids.js';
 import { streamModelStep } from './stream-model-step.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
@@ -80,6 +81,8 @@ export interface TurnResult {
 interface TurnState {
   messages: ModelMessage[];
   usage: TurnResult['usage'] & { contextTokens: number };
+  /** The tool-call ids the session holds: a new call gets one of its own (unique-call-ids.ts). */
+  callIds: Set<string>;
 }
 
 /**
@@ -91,7 +94,7 @@ interface TurnState {
  */
 export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput, TurnResult> {
   const { sessionId, signal } = options;
-  const turn: TurnState = { messages: [...options.messages], usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0 } };
+  const turn: TurnState = { messages: [...options.messages], usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0 }, callIds: callIdsOf(options.messages) };
   for (let step = 1; ; step++) {
     yield* takeSteering(options, turn);
     const prepared = await prepareStep(options, turn);
@@ -196,6 +199,7 @@ function takeOutcome(options: TurnOptions, turn: TurnState, outcome: StepOutcome
   turn.usage.outputTokens += outcome.usage.outputTokens;
   addCacheTokens(turn.usage, outcome.usage);
   const xml = options.toolCallFormat === 'xml';
+  if (!xml) uniqueCallIds(outcome, turn.callIds);
   // Arguments over the size or depth bound are dropped here, before any event or message holds them.
   const calls = (xml ? parseTextToolCalls(outcome.text) : outcome.toolCalls).map(boundToolCall);
   return { outcome, calls, assistant: assistantMessage(outcome, xml ? [] : calls) };

@@ -88,3 +88,35 @@ describe('tool arguments a model sends are bounded', () => {
     expect(toolResultSent('next_1')).toContain('the next command ran');
   }, RESTART_TIMEOUT_MS);
 });
+
+describe('tool-call ids a model server repeats', () => {
+  it('two calls of one reply with one id, and the next reply reusing it, are three calls to the client and to the model', async () => {
+    const cwd = bed.project();
+    const cli = bed.start(cwd);
+    const sessionId = await newSession(cli, cwd);
+    // A server that numbers every reply's calls from call_0 (or sends no id at all).
+    bed.server.push(
+      {
+        toolCalls: [
+          { id: 'call_0', name: 'glob', arguments: { pattern: 'first-*' } },
+          { id: 'call_0', name: 'glob', arguments: { pattern: 'second-*' } },
+        ],
+      },
+      { toolCalls: [{ id: 'call_0', name: 'glob', arguments: { pattern: 'third-*' } }] },
+      { text: 'Found nothing.' },
+    );
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look three times' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const started = cli.updates.flatMap(({ sessionId: id, update }) => (id === sessionId && update.sessionUpdate === 'tool_call' ? [update] : []));
+    expect(started.map((call) => (call.rawInput as { pattern: string }).pattern)).toEqual(['first-*', 'second-*', 'third-*']);
+    const ids = started.map((call) => call.toolCallId);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids[0]).toBe('call_0');
+    // The last request holds the three calls and a result for each, paired by the ids the client saw.
+    const last = bed.server.requests.at(-1)!.messages;
+    const calls = last.flatMap((message) => ((message.tool_calls as Array<{ id: string }> | undefined) ?? []).map((call) => call.id));
+    const results = last.filter((message) => message.role === 'tool').map((message) => message.tool_call_id);
+    expect(calls).toEqual(ids);
+    expect(results).toEqual(ids);
+  }, RESTART_TIMEOUT_MS);
+});
