@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTestEmbedder, REPO_ROOT } from '../bench/test-models/test-model-files.js';
@@ -24,6 +24,8 @@ export default function setup(): () => void {
   // path (the sandbox's, under a test's own folders) must stay within 107 bytes.
   if (process.env.PLAITED_TEST_RUN) return () => undefined;
   const run = mkdtempSync(join(tmpdir(), 'pt-'));
+  // Passable by others (not readable): the PostgreSQL tests run their server as the postgres user, in folders under it.
+  chmodSync(run, 0o711);
   process.env.PLAITED_TEST_RUN = run;
   process.env.TMPDIR = run;
   // Config trust decisions (plaited-agent trust) go to a fresh folder of this run, never the user's own.

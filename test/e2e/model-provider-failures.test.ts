@@ -334,8 +334,12 @@ describe('a reply in more than one piece', () => {
     expect(agentText(cli, sessionId)).toBe("I'm going to search for that\n\nThe capital of France is Paris.");
     const before = wire.requests.length;
     await prompt('thanks');
-    const input = JSON.stringify(wire.requests[before]!.body.input);
-    expect(input).toContain("I'm going to search for that\\n\\nThe capital of France is Paris.");
+    // Each message goes back as the item it was, with its phase (commentary, then the answer): apart, not glued.
+    const input = wire.requests[before]!.body.input as Array<Record<string, unknown>>;
+    expect(input.filter((item) => item.role === 'assistant')).toEqual([
+      { role: 'assistant', content: [{ type: 'output_text', text: "I'm going to search for that" }], phase: 'commentary' },
+      { role: 'assistant', content: [{ type: 'output_text', text: '\n\nThe capital of France is Paris.' }], phase: 'final_answer' },
+    ]);
   });
 });
 
