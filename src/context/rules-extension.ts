@@ -20,15 +20,21 @@ export interface RulesExtension extends AgentExtension {
   refresh(): Promise<void>;
 }
 
-export function createRulesExtension(options: { config: RulesConfig; index?: SearchIndex; warn?: (message: string) => void }): RulesExtension {
-  const { config, index, warn } = options;
+export function createRulesExtension(options: {
+  config: RulesConfig;
+  index?: SearchIndex;
+  warn?: (message: string) => void;
+  /** `agent.allowedRoots`: folders outside the project a rules file may be in (as for the file tools). */
+  allowedRoots?: readonly string[];
+}): RulesExtension {
+  const { config, index, warn, allowedRoots } = options;
   const byCwd = new Map<string, Rules>();
   const nested = new Map<string, Map<string, CachedFile>>();
 
   const rules = (cwd: string): Rules => {
     let found = byCwd.get(cwd);
     if (!found) {
-      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4), ...(warn ? { warn } : {}) });
+      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4), allowedRoots, ...(warn ? { warn } : {}) });
       byCwd.set(cwd, found);
     }
     return found;
