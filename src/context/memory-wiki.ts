@@ -1,4 +1,4 @@
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
 import { readTextHead, type TextHead } from '../storage/read-text-head.js';
@@ -85,6 +85,8 @@ export class MemoryWiki {
   private readonly index: SearchIndex | undefined;
   private readonly now: () => Date;
   private stale = true;
+  /** The pages (path, mtime, size) the index was last synced with: a page edited, added or deleted outside the agent re-syncs. */
+  private syncedStamp: string | undefined;
 
   constructor(options: MemoryWikiOptions) {
     this.dir = resolve(options.dir);
@@ -135,6 +137,7 @@ export class MemoryWiki {
   /** Makes the index hold exactly the current pages. */
   async sync(): Promise<SyncReport | undefined> {
     if (!this.index) return undefined;
+    const stamp = await this.stamp();
     const documents: IndexDocument[] = (await this.pages()).map((page) => ({
       id: `memory:${this.namespace}:${page.path}`,
       kind: 'memory',
@@ -144,6 +147,7 @@ export class MemoryWiki {
     }));
     const report = await this.index.sync(this.namespace, documents);
     this.stale = false;
+    this.syncedStamp = stamp;
     return report;
   }
 
@@ -154,7 +158,9 @@ export class MemoryWiki {
 
   async search(query: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<MemorySearchHit[]> {
     if (!this.index || !query.trim()) return [];
-    if (this.stale) await this.sync();
+    // Pages change behind the agent's back too (the user's editor, a git pull, an `rm`): a long-lived
+    // agent searched the pages of its first search for good.
+    if (this.stale || (await this.stamp()) !== this.syncedStamp) await this.sync();
     const hits = await this.index.search(query, { kinds: ['memory'], namespaces: [this.namespace], limit: options.limit ?? 5, signal: options.signal });
     return hits.map((hit) => {
       const path = (hit.document.payload as { path: string }).path;
@@ -166,6 +172,10 @@ export class MemoryWiki {
   /** A bounded window of a file in the wiki (`from` 1-based, at most 400 lines). */
   async get(path: string, options: { from?: number; lines?: number } = {}): Promise<MemoryWindow> {
     const file = this.resolveInside(path);
+    const real = await realpath(file).catch(() => file);
+    if (!isWithin(real, await realpath(this.dir).catch(() => this.dir))) {
+      throw new ContextError('path-outside-root', `"${path}" leads outside the memory folder (to ${real}); memory_get reads the wiki's own pages`, { details: { path, dir: this.dir } });
+    }
     let text: string;
     try {
       ({ text } = await readTextHead(file, MEMORY_PAGE_MAX_BYTES));
@@ -321,6 +331,20 @@ export class MemoryWiki {
 
   private relativePath(file: string): string {
     return relative(this.dir, file).split(sep).join('/');
+  }
+
+  /** Each page's path, mtime and size: what decides whether the index still holds the pages. */
+  private async stamp(): Promise<string> {
+    const files = await this.markdownFiles();
+    const stamps = await Promise.all(
+      files.map((path) =>
+        stat(join(this.dir, path)).then(
+          (info) => `${path}:${info.mtimeMs}:${info.size}`,
+          () => `${path}:gone`,
+        ),
+      ),
+    );
+    return stamps.join('\n');
   }
 
   private async markdownFiles(): Promise<string[]> {

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireTestModel } from '../model/test-models.js';
-import { newSession, project, prompt, start, state, useScenario } from './behaviours-kit.js';
+import { newSession, project, prompt, start, state, stop, systemOf, useScenario } from './behaviours-kit.js';
 
 useScenario();
 
@@ -46,5 +46,50 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     state.server.push({ text: 'Deployed.' });
     await prompt(again, second.sessionId, 'explain the deployment notes');
     expect(JSON.stringify(state.server.requests.slice(before))).toContain('OUTSIDE-SECRET-LINK');
+  });
+
+  it('memory: the model is told where pages live; pages edited or deleted on disk are searched as they are now; a page that is a link out is refused; pages survive a restart', { timeout: 60_000 }, async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'plaited-outside-'));
+    writeFileSync(join(outside, 'id.md'), 'OUTSIDE-SECRET-KEY\n');
+    const cwd = project(config({ memory: { enabled: true } }));
+    const wiki = join(cwd, '.plaited', 'memory');
+    mkdirSync(wiki);
+    writeFileSync(join(wiki, 'deploy.md'), '# Deploy\nWe deploy with rsync to the host alpha.\n');
+    symlinkSync(join(outside, 'id.md'), join(wiki, 'keys.md'));
+    /** The tool results the model read in the last request (of the turn just ended). */
+    const toolResults = () => {
+      const messages = state.server.requests.at(-1)!.messages;
+      const turn = messages.slice(messages.findLastIndex((message) => message.role === 'user'));
+      return turn.filter((message) => message.role === 'tool').map((message) => String(message.content));
+    };
+
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push({ toolCalls: [{ name: 'memory_search', arguments: { query: 'deploy rsync' } }] }, { text: 'Noted.' });
+    await prompt(cli, sessionId, 'how do we deploy?');
+    expect(systemOf(state.server.requests[0]!)).toContain('.plaited/memory/');
+    expect(toolResults()[0]).toContain('deploy.md');
+
+    // The user changes memory in an editor while the agent runs: a page deleted, another written.
+    rmSync(join(wiki, 'deploy.md'));
+    writeFileSync(join(wiki, 'release.md'), '# Release\nReleases go out on Tuesdays through the canary ring.\n');
+    state.server.push({ toolCalls: [{ name: 'memory_search', arguments: { query: 'release canary tuesdays' } }] }, { text: 'Noted.' });
+    await prompt(cli, sessionId, 'when do releases go out?');
+    const [fresh] = toolResults();
+    expect(fresh).toContain('release.md');
+    expect(fresh).not.toContain('deploy.md');
+    await stop(cli);
+
+    const again = start(cwd);
+    const second = await newSession(again, cwd);
+    state.server.push(
+      { toolCalls: [{ name: 'memory_search', arguments: { query: 'canary ring' } }, { name: 'memory_get', arguments: { path: 'keys.md' } }] },
+      { text: 'Noted.' },
+    );
+    await prompt(again, second.sessionId, 'remind me about releases');
+    const [found, refused] = toolResults();
+    expect(found).toContain('release.md');
+    expect(refused).toContain('"keys.md" leads outside the memory folder');
+    expect(sentToModel()).not.toContain('OUTSIDE-SECRET');
   });
 });
