@@ -97,6 +97,15 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
       return sections.join('\n\n');
     },
     async onSessionStart(session, emit) {
+      let entry = watched.get(session.cwd);
+      if (!entry) {
+        // Nothing watched the folders since the catalog was read (no session was open): read them again.
+        catalogs.delete(session.cwd);
+        const roots = config.roots.map((root) => resolveRoot(root, session.cwd));
+        entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd)), sessions: new Map() };
+        watched.set(session.cwd, entry);
+      }
+      entry.sessions.set(session.sessionId, emit);
       const loaded = await catalog(session.cwd);
       const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error');
       if (errors.length) {
@@ -108,19 +117,13 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
         });
       }
       if (loaded.skills.length) emit(commandsOf(session.sessionId, loaded));
-      let entry = watched.get(session.cwd);
-      if (!entry) {
-        const roots = config.roots.map((root) => resolveRoot(root, session.cwd));
-        entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd)), sessions: new Map() };
-        watched.set(session.cwd, entry);
-      }
-      entry.sessions.set(session.sessionId, emit);
     },
     onSessionClose(sessionId) {
       for (const [cwd, entry] of watched) {
         if (!entry.sessions.delete(sessionId) || entry.sessions.size > 0) continue;
         entry.stop();
         watched.delete(cwd);
+        catalogs.delete(cwd);
       }
     },
   };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireTestModel } from '../model/test-models.js';
-import { newSession, project, prompt, start, state, stop, systemOf, useScenario } from './behaviours-kit.js';
+import { newSession, project, prompt, start, state, stop, systemOf, updatesOf, useScenario, waitFor } from './behaviours-kit.js';
 
 useScenario();
 
@@ -11,6 +11,20 @@ useScenario();
 const sentToModel = () => JSON.stringify(state.server.requests.map((request) => request.messages));
 
 /** A project config on the offline test embedder, so rule links are matched as in a real project. */
+/** A SKILL.md in `folder` (created). */
+const writeSkill = (folder: string, name: string) => {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'SKILL.md'), `---\nname: ${name}\ndescription: The ${name} skill, for the test of skills following the disk.\n---\nDo ${name}.\n`);
+};
+
+/** The skill names of a session's latest available_commands_update (the agent's own commands left out). */
+const skillCommands = (cli: ReturnType<typeof start>, sessionId: string) =>
+  ((updatesOf(cli, sessionId, 'available_commands_update').at(-1)?.availableCommands ?? []) as Array<{ name: string }>)
+    .map((command) => command.name)
+    .filter((name) => name !== 'permissions' && name !== 'mcp')
+    .sort()
+    .join();
+
 const config = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ embedder: { model: requireTestModel('PLAITED_TEST_EMBED_MODEL'), threads: 1 }, ...extra });
 
@@ -91,5 +105,30 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(found).toContain('release.md');
     expect(refused).toContain('"keys.md" leads outside the memory folder');
     expect(sentToModel()).not.toContain('OUTSIDE-SECRET');
+  });
+
+  it('skills follow the disk: a symlinked skill folder loads, a root created while the agent runs is watched, a session opened after the last one closed sees the skills as they are now', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    const shared = mkdtempSync(join(tmpdir(), 'plaited-my-skills-'));
+    writeSkill(join(shared, 'lint'), 'lint');
+    mkdirSync(join(cwd, '.plaited', 'skills'));
+    symlinkSync(join(shared, 'lint'), join(cwd, '.plaited', 'skills', 'lint'));
+    const cli = start(cwd);
+    const first = await newSession(cli, cwd);
+    await waitFor(() => skillCommands(cli, first.sessionId) === 'lint', 'the symlinked skill among the commands');
+
+    // No .claude folder at start; the user makes one, and writes the skill some time later.
+    const updates = () => updatesOf(cli, first.sessionId, 'available_commands_update').length;
+    const seen = updates();
+    mkdirSync(join(cwd, '.claude', 'skills', 'review'), { recursive: true });
+    await waitFor(() => updates() > seen, 'the new skills folder noticed');
+    writeSkill(join(cwd, '.claude', 'skills', 'review'), 'review');
+    await waitFor(() => skillCommands(cli, first.sessionId) === 'lint,review', 'the skill written in the new folder');
+
+    // The editor closes its last thread; a skill is added; the next thread must offer it.
+    await cli.agent.request('session/close', { sessionId: first.sessionId });
+    writeSkill(join(cwd, '.claude', 'skills', 'ship'), 'ship');
+    const second = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    await waitFor(() => skillCommands(cli, second.sessionId) === 'lint,review,ship', 'the skill added while no session was open');
   });
 });
