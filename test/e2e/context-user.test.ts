@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireTestModel } from '../model/test-models.js';
+import { agentText } from '../helpers/acp-cli.js';
 import { newSession, project, prompt, start, state, stop, systemOf, updatesOf, useScenario, waitFor } from './behaviours-kit.js';
 
 useScenario();
@@ -130,5 +131,20 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     writeSkill(join(cwd, '.claude', 'skills', 'ship'), 'ship');
     const second = await cli.agent.request('session/new', { cwd, mcpServers: [] });
     await waitFor(() => skillCommands(cli, second.sessionId) === 'lint,review,ship', 'the skill added while no session was open');
+  });
+
+  it('a skill named like the agent\'s own command (/permissions) is not listed as that command, and the user is told why', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    writeSkill(join(cwd, '.plaited', 'skills', 'permissions'), 'permissions');
+    writeSkill(join(cwd, '.plaited', 'skills', 'deploy'), 'deploy');
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    await waitFor(() => skillCommands(cli, sessionId) === 'deploy', 'the skill commands');
+    const listed = (updatesOf(cli, sessionId, 'available_commands_update').at(-1)!.availableCommands as Array<{ name: string; description: string }>).filter(
+      (command) => command.name === 'permissions',
+    );
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.description).toContain('permission rules');
+    await waitFor(() => agentText(cli, sessionId).includes('the skill "permissions" is not offered as a slash command'), 'the notice');
   });
 });
