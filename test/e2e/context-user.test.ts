@@ -147,4 +147,22 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(listed[0]!.description).toContain('permission rules');
     await waitFor(() => agentText(cli, sessionId).includes('the skill "permissions" is not offered as a slash command'), 'the notice');
   });
+
+  it('200 skills: the catalog stays within skills.maxPromptChars and names every skill, so the model can open any of them', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    const names = Array.from({ length: 200 }, (_, i) => `task-${String(i).padStart(3, '0')}-helper`);
+    for (const name of names) {
+      mkdirSync(join(cwd, '.claude', 'skills', name), { recursive: true });
+      const description = `Helps with task ${name}, use it when the user asks for this kind of work in this repository, with the details it needs.`;
+      writeFileSync(join(cwd, '.claude', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nDo it.\n`);
+    }
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push({ text: 'Ok.' });
+    await prompt(cli, sessionId, 'hello');
+    const system = systemOf(state.server.requests[0]!);
+    const catalog = system.slice(system.indexOf('Skills hold instructions'), system.indexOf('</available_skills>') + '</available_skills>'.length);
+    expect(catalog.length).toBeLessThanOrEqual(12_000);
+    expect(names.filter((name) => !catalog.includes(name))).toEqual([]);
+  });
 });
