@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
 import type { RulesConfig } from './context-config.js';
@@ -30,6 +31,7 @@ export function createRulesExtension(options: {
   const { config, index, warn, allowedRoots } = options;
   const byCwd = new Map<string, Rules>();
   const nested = new Map<string, Map<string, CachedFile>>();
+  const toldCut = new Set<string>();
 
   const rules = (cwd: string): Rules => {
     let found = byCwd.get(cwd);
@@ -66,7 +68,18 @@ export function createRulesExtension(options: {
       }
       for (const file of nested.get(context.sessionId)?.values() ?? []) add(file);
       for (const file of await project.linkedFor(context.intent, { signal: context.signal })) add(file);
-      return sections.length ? fitSections(sections, config.maxPromptChars) : undefined;
+      if (!sections.length) return undefined;
+      const text = fitSections(sections, config.maxPromptChars);
+      const whole = sections.join('\n\n').length;
+      if (text.length < whole && warn) {
+        // The model reads the cut marker; the user, who wrote the rules, is told once per size.
+        const key = `${context.cwd}:${whole}`;
+        if (!toldCut.has(key)) {
+          toldCut.add(key);
+          warn(`the rules sent to the model for ${context.cwd} are cut at rules.maxPromptChars (${config.maxPromptChars} of ${whole} characters): the model does not see the rest (the root ${basename(config.file)} comes first, then nested and linked rules files); shorten them or raise rules.maxPromptChars`);
+        }
+      }
+      return text;
     },
     async onToolResult(context: TurnContext, call: ToolCallSummary) {
       // A path under an additional root gets that root's nested rules.

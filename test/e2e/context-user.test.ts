@@ -165,4 +165,18 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(catalog.length).toBeLessThanOrEqual(12_000);
     expect(names.filter((name) => !catalog.includes(name))).toEqual([]);
   });
+
+  it('rules over rules.maxPromptChars: the model gets the cut text, and the user who wrote them is told once on stderr', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    writeFileSync(join(cwd, 'AGENTS.md'), `# Rules\n- FIRST-RULE: be brief.\n${'- Keep this long list of conventions in mind.\n'.repeat(600)}- LAST-RULE: never push to main.\n`);
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push({ text: 'Ok.' }, { text: 'Ok.' });
+    await prompt(cli, sessionId, 'hello');
+    await prompt(cli, sessionId, 'hello again');
+    expect(sentToModel()).toContain('FIRST-RULE');
+    expect(sentToModel()).not.toContain('LAST-RULE');
+    const told = cli.stderr().match(/the rules sent to the model for \S+ are cut at rules\.maxPromptChars \(20000 of \d+ characters\)/g) ?? [];
+    expect(told).toHaveLength(1);
+  });
 });
