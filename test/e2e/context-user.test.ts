@@ -179,4 +179,15 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     const told = cli.stderr().match(/the rules sent to the model for \S+ are cut at rules\.maxPromptChars \(20000 of \d+ characters\)/g) ?? [];
     expect(told).toHaveLength(1);
   });
+
+  it('a SKILL.md with an unquoted ": " in its description is skipped with an error that names its line in the file and the fix', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    mkdirSync(join(cwd, '.plaited', 'skills', 'deploy'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited', 'skills', 'deploy', 'SKILL.md'), '---\nname: deploy\ndescription: Deploy the app: use it for releases\n---\nDo it.\n');
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    const expected = 'at line 3: "description: Deploy the app: use it for releases"; a value holding ": " must be quoted (description: "…")';
+    await waitFor(() => agentText(cli, sessionId).includes(expected), 'the skipped skill notice');
+    expect(cli.stderr()).toContain(expected);
+  });
 });
