@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
@@ -54,20 +55,23 @@ export function createRulesExtension(options: {
       const root = await project.root();
       const sections: string[] = [];
       const seen = new Set<string>();
-      const add = (file: CachedFile, from: Rules = project): void => {
-        if (seen.has(file.path)) return;
-        seen.add(file.path);
+      // One file reachable twice (`sub/AGENTS.md` a link to the root one, a link to `CLAUDE.md` that
+      // `AGENTS.md` itself links to) is sent once: the real path decides.
+      const add = async (file: CachedFile, from: Rules = project): Promise<void> => {
+        const real = await realOf(file.path);
+        if (seen.has(real)) return;
+        seen.add(real);
         sections.push(from.section(file));
       };
-      if (root) add(root);
+      if (root) await add(root);
       // Each additional workspace root brings its own rules file.
       for (const dir of context.additionalDirectories ?? []) {
         const extra = rules(dir);
         const extraRoot = await extra.root();
-        if (extraRoot) add(extraRoot, extra);
+        if (extraRoot) await add(extraRoot, extra);
       }
-      for (const file of nested.get(context.sessionId)?.values() ?? []) add(file);
-      for (const file of await project.linkedFor(context.intent, { signal: context.signal })) add(file);
+      for (const file of nested.get(context.sessionId)?.values() ?? []) await add(file);
+      for (const file of await project.linkedFor(context.intent, { signal: context.signal })) await add(file);
       if (!sections.length) return undefined;
       const text = fitSections(sections, config.maxPromptChars);
       const whole = sections.join('\n\n').length;
@@ -89,9 +93,13 @@ export function createRulesExtension(options: {
       const paths = [...call.locations, ...(call.result.locations ?? [])].map((location) => location.path);
       const fresh: CachedFile[] = [];
       for (const path of new Set(paths)) {
-        for (const file of await rules(rootOf(path)).nestedFor(path)) {
-          if (loaded.has(file.path)) continue;
-          loaded.set(file.path, file);
+        const owner = rules(rootOf(path));
+        const rootReal = await realOf(owner.rootFile);
+        for (const file of await owner.nestedFor(path)) {
+          const real = await realOf(file.path);
+          // A nested file that is the root one (a symlink to it) is in the system prompt already.
+          if (loaded.has(real) || real === rootReal) continue;
+          loaded.set(real, file);
           fresh.push(file);
         }
       }
@@ -110,6 +118,11 @@ export function createRulesExtension(options: {
       nested.delete(sessionId);
     },
   };
+}
+
+/** The real path of a rules file (the path itself when it cannot be resolved). */
+function realOf(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
 }
 
 /** Joins sections in priority order, cutting the last one that overflows and dropping the rest. */

@@ -190,4 +190,19 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     await waitFor(() => agentText(cli, sessionId).includes(expected), 'the skipped skill notice');
     expect(cli.stderr()).toContain(expected);
   });
+
+  it('one rules file reachable several ways (AGENTS.md a link to CLAUDE.md, which it links to; sub/AGENTS.md a link to it) is sent once', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    writeFileSync(join(cwd, 'CLAUDE.md'), '# Rules\n- ROOT-RULE: run the tests.\n- Follow [the coding conventions](CLAUDE.md).\n');
+    symlinkSync('CLAUDE.md', join(cwd, 'AGENTS.md'));
+    mkdirSync(join(cwd, 'sub'));
+    symlinkSync('../CLAUDE.md', join(cwd, 'sub', 'AGENTS.md'));
+    writeFileSync(join(cwd, 'sub', 'notes.txt'), 'notes\n');
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'sub/notes.txt' } }] }, { text: 'Done.' });
+    await prompt(cli, sessionId, 'follow the coding conventions');
+    const last = JSON.stringify(state.server.requests.at(-1)!.messages);
+    expect(last.split('ROOT-RULE').length - 1).toBe(1);
+  });
 });
