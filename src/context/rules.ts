@@ -62,6 +62,9 @@ export class Rules {
   private cachedLinks: RuleLink[] = [];
   private readonly allowedRoots: string[];
   private realRoots: Promise<string[]> | undefined;
+  private readonly warn: ((message: string) => void) | undefined;
+  /** The version (mtime:size) of each non-UTF-8 rules file already told about. */
+  private readonly toldNotUtf8 = new Map<string, string>();
 
   constructor(options: RulesOptions) {
     this.cwd = resolve(options.cwd);
@@ -73,6 +76,7 @@ export class Rules {
     this.minSimilarity = options.minSimilarity ?? 0.5;
     this.allowedRoots = [this.cwd, ...(options.allowedRoots ?? []).map((root) => resolveRoot(root, this.cwd))];
     const { warn } = options;
+    this.warn = warn;
     // A link in AGENTS.md to a folder is ordinary markdown; a folder named like the rules file is not.
     const skipped = (path: string, why: string) => (why !== 'a folder' || basename(path) === this.fileName) && warn?.(`the rules file ${path} is left out of the prompt: ${why}`);
     this.cache = new MtimeCache(options.maxFileBytes, warn && skipped);
@@ -97,7 +101,14 @@ export class Rules {
       return this.cache.refuse(path, `it leads outside the project (to ${real}); rules are read only where file tools may read: add its folder to agent.allowedRoots to use it`);
     }
     if (await isAgentStatePath(real)) return this.cache.refuse(path, "it is the agent's own state, which no tool reads");
-    return this.cache.read(path);
+    const file = await this.cache.read(path);
+    // Latin-1 or Windows-1252 text reads as UTF-8 with holes: sent (the rest is good), and said once per version.
+    const version = file?.text.includes('\uFFFD') ? `${file.mtimeMs}:${file.size}` : undefined;
+    if (file && version && this.toldNotUtf8.get(path) !== version) {
+      this.toldNotUtf8.set(path, version);
+      this.warn?.(`the rules file ${path} is not UTF-8: characters it cannot decode reach the model as \uFFFD; save it as UTF-8`);
+    }
+    return file;
   }
 
   /** The local files the root rules file links to (existing ones only), re-indexed when it changed. */

@@ -205,4 +205,16 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     const last = JSON.stringify(state.server.requests.at(-1)!.messages);
     expect(last.split('ROOT-RULE').length - 1).toBe(1);
   });
+
+  it('an AGENTS.md saved as Latin-1 is still sent, and the user is told once that it is not UTF-8', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    writeFileSync(join(cwd, 'AGENTS.md'), Buffer.from('# Règles\n- LATIN-RULE: écrire les tests.\n', 'latin1'));
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push({ text: 'Ok.' }, { text: 'Ok.' });
+    await prompt(cli, sessionId, 'hello');
+    await prompt(cli, sessionId, 'hello again');
+    expect(sentToModel()).toContain('LATIN-RULE');
+    expect(cli.stderr().split(`the rules file ${join(cwd, 'AGENTS.md')} is not UTF-8`).length - 1).toBe(1);
+  });
 });
