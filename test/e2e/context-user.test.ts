@@ -217,4 +217,22 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(sentToModel()).toContain('LATIN-RULE');
     expect(cli.stderr().split(`the rules file ${join(cwd, 'AGENTS.md')} is not UTF-8`).length - 1).toBe(1);
   });
+
+  it('wiki_lint only reads: it runs without a permission question and names a wikilink to nowhere', { timeout: 60_000 }, async () => {
+    const cwd = project(config({ memory: { enabled: true } }));
+    mkdirSync(join(cwd, '.plaited', 'memory'));
+    writeFileSync(join(cwd, '.plaited', 'memory', 'auth.md'), '# Auth\nTokens expire hourly; see [[session-store]].\n');
+    const asked: string[] = [];
+    const cli = start(cwd, {
+      onPermission: (request) => {
+        asked.push(String(request.toolCall.title));
+        return { outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } };
+      },
+    });
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push({ toolCalls: [{ name: 'wiki_lint', arguments: {} }] }, { text: 'Checked.' });
+    await prompt(cli, sessionId, 'check the memory');
+    expect(asked).toEqual([]);
+    expect(sentToModel()).toContain('[[session-store]] links to no page');
+  });
 });
