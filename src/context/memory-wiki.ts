@@ -78,6 +78,10 @@ export interface MemoryWikiOptions {
 
 const SKIP = new Set(['node_modules', '.git']);
 const MAX_GET_LINES = 400;
+/** A line longer than this is cut in `get` (as read_file cuts lines). */
+const MAX_LINE_CHARS = 2000;
+/** `get` returns at most about this many characters; the rest is a `from` away. */
+const MAX_GET_CHARS = 64_000;
 
 export class MemoryWiki {
   readonly dir: string;
@@ -176,19 +180,30 @@ export class MemoryWiki {
     if (!isWithin(real, await realpath(this.dir).catch(() => this.dir))) {
       throw new ContextError('path-outside-root', `"${path}" leads outside the memory folder (to ${real}); memory_get reads the wiki's own pages`, { details: { path, dir: this.dir } });
     }
-    let text: string;
+    let head: TextHead;
     try {
-      ({ text } = await readTextHead(file, MEMORY_PAGE_MAX_BYTES));
+      head = await readTextHead(file, MEMORY_PAGE_MAX_BYTES);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContextError('not-found', `no memory file "${path}"`, { details: { path } });
       throw error;
     }
-    const all = text.split(/\r?\n/);
+    const all = head.text.split(/\r?\n/);
     if (all.length > 1 && all[all.length - 1] === '') all.pop();
     const from = Math.max(1, Math.floor(options.from ?? 1));
     const count = Math.min(MAX_GET_LINES, Math.max(1, Math.floor(options.lines ?? 100)));
-    const slice = all.slice(from - 1, from - 1 + count);
-    return { path: this.relativePath(file), from, to: from + slice.length - 1, totalLines: all.length, text: slice.join('\n') };
+    // Lines cut as read_file cuts them, and the window closed at MAX_GET_CHARS: one 1 MiB line (a
+    // pasted log, minified JSON) went to the model whole.
+    const slice: string[] = [];
+    let used = 0;
+    for (const line of all.slice(from - 1, from - 1 + count)) {
+      const cut = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length} characters]` : line;
+      if (slice.length > 0 && used + cut.length > MAX_GET_CHARS) break;
+      slice.push(cut);
+      used += cut.length + 1;
+    }
+    const to = from + slice.length - 1;
+    const cut = head.truncated && to >= all.length ? `\n[the page is ${head.size} bytes and memory reads its first ${MEMORY_PAGE_MAX_BYTES}: the rest is not read; split the page]` : '';
+    return { path: this.relativePath(file), from, to, totalLines: all.length, text: slice.join('\n') + cut };
   }
 
   /** Appends a dated entry to `log.md`; returns the entry as written. */

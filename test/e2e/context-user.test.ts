@@ -235,4 +235,24 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(asked).toEqual([]);
     expect(sentToModel()).toContain('[[session-store]] links to no page');
   });
+
+  it('memory_get of a page with a huge line returns a cut window and how to go on, not the whole page', { timeout: 60_000 }, async () => {
+    const cwd = project(config({ memory: { enabled: true } }));
+    mkdirSync(join(cwd, '.plaited', 'memory'));
+    writeFileSync(join(cwd, '.plaited', 'memory', 'dump.md'), `# Dump\n${`${'x'.repeat(20_000)}\n`.repeat(45)}`);
+    writeFileSync(join(cwd, '.plaited', 'memory', 'huge.md'), `# Huge\n${'z'.repeat(2 * 1024 * 1024)}\n`);
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push(
+      { toolCalls: [{ name: 'memory_get', arguments: { path: 'dump.md' } }, { name: 'memory_get', arguments: { path: 'huge.md' } }] },
+      { text: 'Read.' },
+    );
+    await prompt(cli, sessionId, 'read the dump');
+    const [dump, huge] = state.server.requests.at(-1)!.messages.filter((message) => message.role === 'tool').map((message) => String(message.content));
+    expect(dump).toContain('[line cut: 20000 characters]');
+    expect(dump!.length).toBeLessThan(70_000);
+    expect(dump).toMatch(/continue with from=\d+/);
+    expect(huge!.length).toBeLessThan(70_000);
+    expect(huge).toContain('the rest is not read; split the page');
+  });
 });
