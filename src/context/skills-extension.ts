@@ -44,7 +44,7 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
 
   /** Each load's skipped skills, once, on the log as well as in each session's notice: a headless run has no client to tell. */
   const warnSkipped = (loaded: SkillCatalog, cwd: string) => {
-    const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error');
+    const errors = skippedOf(loaded);
     if (warn && errors.length) warn(`${errors.length} skill${errors.length === 1 ? '' : 's'} in ${cwd} skipped: ${errors.map((d) => `${d.path}: ${d.message}`).join('; ')}`);
   };
 
@@ -107,7 +107,7 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
       }
       entry.sessions.set(session.sessionId, emit);
       const loaded = await catalog(session.cwd);
-      const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error');
+      const errors = skippedOf(loaded);
       if (errors.length) {
         emit({
           type: 'notice',
@@ -127,4 +127,9 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
       }
     },
   };
+}
+
+/** The diagnostics of skills that did not load and were not excluded on purpose: errors, and a name already taken. */
+function skippedOf(loaded: SkillCatalog) {
+  return loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error' || diagnostic.code === 'duplicate');
 }

@@ -255,4 +255,15 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(huge!.length).toBeLessThan(70_000);
     expect(huge).toContain('the rest is not read; split the page');
   });
+
+  it('two skills of one name: the first root wins and the user is told which copy was skipped', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    writeSkill(join(cwd, '.plaited', 'skills', 'deploy'), 'deploy');
+    writeSkill(join(cwd, '.claude', 'skills', 'deploy'), 'deploy');
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    const expected = `${join(cwd, '.claude', 'skills', 'deploy', 'SKILL.md')}: skill "deploy" is already loaded from ${join(cwd, '.plaited', 'skills', 'deploy', 'SKILL.md')}; this copy is skipped`;
+    await waitFor(() => agentText(cli, sessionId).includes(expected), 'the duplicate notice');
+    expect(cli.stderr()).toContain(expected);
+  });
 });
