@@ -26,7 +26,7 @@ export interface ContextExtensionsOptions {
 export function createContextExtensions(options: ContextExtensionsOptions): AgentExtension[] {
   const { config, index, warn } = options;
   const extensions: AgentExtension[] = [];
-  if (config.rules.enabled) extensions.push(createRulesExtension({ config: config.rules, index, ...(warn ? { warn } : {}) }));
+  if (config.rules.enabled) extensions.push(createRulesExtension({ config: config.rules, index, allowedRoots: config.agent.allowedRoots, ...(warn ? { warn } : {}) }));
   if (config.skills.enabled) extensions.push(createSkillsExtension({ config: config.skills, index, ...(warn ? { warn } : {}) }));
   if (config.memory.enabled) extensions.push(createMemoryExtension({ config: config.memory, index }));
   extensions.push(createPlanExtension(warn ? { warn } : {}));

@@ -21,7 +21,7 @@ export async function parseFrontmatter(text: string): Promise<FrontmatterResult>
   try {
     data = parse(yamlText);
   } catch (error) {
-    return { ok: false, error: `invalid YAML frontmatter: ${(error as Error).message.split('\n')[0]}` };
+    return { ok: false, error: `invalid YAML frontmatter: ${describeYamlError(error, yamlText)}` };
   }
   if (data === null || data === undefined) data = {};
   if (typeof data !== 'object' || Array.isArray(data)) {
@@ -30,4 +30,19 @@ export async function parseFrontmatter(text: string): Promise<FrontmatterResult>
   const afterClose = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '');
   const headerLines = text.length - afterClose.length > 0 ? text.slice(0, text.length - afterClose.length).split('\n').length : 1;
   return { ok: true, data: data as Record<string, unknown>, body: afterClose, bodyStartLine: headerLines };
+}
+
+/**
+ * The parser's first line, with the line counted in the file (the parser counts from the first
+ * line after `---`), that line quoted, and the usual cause named: an unquoted `: ` in a value
+ * (`description: Use it: when …`), which YAML reads as a nested mapping.
+ */
+function describeYamlError(error: unknown, yamlText: string): string {
+  const first = (error as Error).message.split('\n')[0];
+  const line = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
+  if (line === undefined) return first;
+  const text = yamlText.split(/\r?\n/)[line - 1] ?? '';
+  const where = `${first.replace(/ at line \d+, column \d+:?$/, '')} at line ${line + 1}${text.trim() ? `: ${JSON.stringify(text.trim().slice(0, 100))}` : ''}`;
+  const key = /^\s*([\w-]+):\s+[^\s'"|>].*:\s/.exec(text)?.[1];
+  return key ? `${where}; a value holding ": " must be quoted (${key}: "…")` : where;
 }

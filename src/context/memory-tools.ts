@@ -6,8 +6,8 @@ import { ContextError } from './context-error.js';
 import type { MemoryWiki } from './memory-wiki.js';
 
 /**
- * The memory tools over one wiki: `memory_search` and `memory_get` read; the `wiki_*`
- * tools change files in the wiki folder and so carry write risk (they ask permission like
+ * The memory tools over one wiki: `memory_search`, `memory_get` and `wiki_lint` read; the other
+ * `wiki_*` tools change files in the wiki folder and so carry write risk (they ask permission like
  * any other write unless the session's mode allows them).
  */
 export function createMemoryTools(wiki: MemoryWiki): AnyTool[] {
@@ -56,7 +56,8 @@ export function createMemoryTools(wiki: MemoryWiki): AnyTool[] {
       name: 'wiki_lint',
       description: 'Check the memory wiki: missing support files, broken [[links]], malformed or dangling relationship edges.',
       parameters: z.object({}),
-      risk: 'write',
+      // It only reads: asking leave for it (and hiding it in plan mode) made checking memory cost a question.
+      risk: 'read',
       source: 'memory',
       kind: 'read',
       title: () => 'Lint memory wiki',

@@ -1,4 +1,4 @@
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex, SyncReport } from '../retrieval/search-index.js';
 import { readTextHead, type TextHead } from '../storage/read-text-head.js';
@@ -78,6 +78,10 @@ export interface MemoryWikiOptions {
 
 const SKIP = new Set(['node_modules', '.git']);
 const MAX_GET_LINES = 400;
+/** A line longer than this is cut in `get` (as read_file cuts lines). */
+const MAX_LINE_CHARS = 2000;
+/** `get` returns at most about this many characters; the rest is a `from` away. */
+const MAX_GET_CHARS = 64_000;
 
 export class MemoryWiki {
   readonly dir: string;
@@ -85,6 +89,8 @@ export class MemoryWiki {
   private readonly index: SearchIndex | undefined;
   private readonly now: () => Date;
   private stale = true;
+  /** The pages (path, mtime, size) the index was last synced with: a page edited, added or deleted outside the agent re-syncs. */
+  private syncedStamp: string | undefined;
 
   constructor(options: MemoryWikiOptions) {
     this.dir = resolve(options.dir);
@@ -135,6 +141,7 @@ export class MemoryWiki {
   /** Makes the index hold exactly the current pages. */
   async sync(): Promise<SyncReport | undefined> {
     if (!this.index) return undefined;
+    const stamp = await this.stamp();
     const documents: IndexDocument[] = (await this.pages()).map((page) => ({
       id: `memory:${this.namespace}:${page.path}`,
       kind: 'memory',
@@ -144,6 +151,7 @@ export class MemoryWiki {
     }));
     const report = await this.index.sync(this.namespace, documents);
     this.stale = false;
+    this.syncedStamp = stamp;
     return report;
   }
 
@@ -154,7 +162,9 @@ export class MemoryWiki {
 
   async search(query: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<MemorySearchHit[]> {
     if (!this.index || !query.trim()) return [];
-    if (this.stale) await this.sync();
+    // Pages change behind the agent's back too (the user's editor, a git pull, an `rm`): a long-lived
+    // agent searched the pages of its first search for good.
+    if (this.stale || (await this.stamp()) !== this.syncedStamp) await this.sync();
     const hits = await this.index.search(query, { kinds: ['memory'], namespaces: [this.namespace], limit: options.limit ?? 5, signal: options.signal });
     return hits.map((hit) => {
       const path = (hit.document.payload as { path: string }).path;
@@ -166,19 +176,34 @@ export class MemoryWiki {
   /** A bounded window of a file in the wiki (`from` 1-based, at most 400 lines). */
   async get(path: string, options: { from?: number; lines?: number } = {}): Promise<MemoryWindow> {
     const file = this.resolveInside(path);
-    let text: string;
+    const real = await realpath(file).catch(() => file);
+    if (!isWithin(real, await realpath(this.dir).catch(() => this.dir))) {
+      throw new ContextError('path-outside-root', `"${path}" leads outside the memory folder (to ${real}); memory_get reads the wiki's own pages`, { details: { path, dir: this.dir } });
+    }
+    let head: TextHead;
     try {
-      ({ text } = await readTextHead(file, MEMORY_PAGE_MAX_BYTES));
+      head = await readTextHead(file, MEMORY_PAGE_MAX_BYTES);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContextError('not-found', `no memory file "${path}"`, { details: { path } });
       throw error;
     }
-    const all = text.split(/\r?\n/);
+    const all = head.text.split(/\r?\n/);
     if (all.length > 1 && all[all.length - 1] === '') all.pop();
     const from = Math.max(1, Math.floor(options.from ?? 1));
     const count = Math.min(MAX_GET_LINES, Math.max(1, Math.floor(options.lines ?? 100)));
-    const slice = all.slice(from - 1, from - 1 + count);
-    return { path: this.relativePath(file), from, to: from + slice.length - 1, totalLines: all.length, text: slice.join('\n') };
+    // Lines cut as read_file cuts them, and the window closed at MAX_GET_CHARS: one 1 MiB line (a
+    // pasted log, minified JSON) went to the model whole.
+    const slice: string[] = [];
+    let used = 0;
+    for (const line of all.slice(from - 1, from - 1 + count)) {
+      const cut = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length} characters]` : line;
+      if (slice.length > 0 && used + cut.length > MAX_GET_CHARS) break;
+      slice.push(cut);
+      used += cut.length + 1;
+    }
+    const to = from + slice.length - 1;
+    const cut = head.truncated && to >= all.length ? `\n[the page is ${head.size} bytes and memory reads its first ${MEMORY_PAGE_MAX_BYTES}: the rest is not read; split the page]` : '';
+    return { path: this.relativePath(file), from, to, totalLines: all.length, text: slice.join('\n') + cut };
   }
 
   /** Appends a dated entry to `log.md`; returns the entry as written. */
@@ -321,6 +346,20 @@ export class MemoryWiki {
 
   private relativePath(file: string): string {
     return relative(this.dir, file).split(sep).join('/');
+  }
+
+  /** Each page's path, mtime and size: what decides whether the index still holds the pages. */
+  private async stamp(): Promise<string> {
+    const files = await this.markdownFiles();
+    const stamps = await Promise.all(
+      files.map((path) =>
+        stat(join(this.dir, path)).then(
+          (info) => `${path}:${info.mtimeMs}:${info.size}`,
+          () => `${path}:gone`,
+        ),
+      ),
+    );
+    return stamps.join('\n');
   }
 
   private async markdownFiles(): Promise<string[]> {

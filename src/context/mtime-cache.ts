@@ -62,6 +62,12 @@ export class MtimeCache {
     this.files.clear();
   }
 
+  /** Leaves out a file the caller will not read (it leads outside where it may be read), told once per reason. */
+  refuse(path: string, why: string): undefined {
+    this.files.delete(path);
+    return this.skip(path, why);
+  }
+
   private skip(path: string, why: string): undefined {
     if (this.told.get(path) !== why) this.onSkipped?.(path, why);
     this.told.set(path, why);

@@ -1,3 +1,5 @@
+import { realpath } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
 import type { RulesConfig } from './context-config.js';
@@ -20,15 +22,22 @@ export interface RulesExtension extends AgentExtension {
   refresh(): Promise<void>;
 }
 
-export function createRulesExtension(options: { config: RulesConfig; index?: SearchIndex; warn?: (message: string) => void }): RulesExtension {
-  const { config, index, warn } = options;
+export function createRulesExtension(options: {
+  config: RulesConfig;
+  index?: SearchIndex;
+  warn?: (message: string) => void;
+  /** `agent.allowedRoots`: folders outside the project a rules file may be in (as for the file tools). */
+  allowedRoots?: readonly string[];
+}): RulesExtension {
+  const { config, index, warn, allowedRoots } = options;
   const byCwd = new Map<string, Rules>();
   const nested = new Map<string, Map<string, CachedFile>>();
+  const toldCut = new Set<string>();
 
   const rules = (cwd: string): Rules => {
     let found = byCwd.get(cwd);
     if (!found) {
-      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4), ...(warn ? { warn } : {}) });
+      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4), allowedRoots, ...(warn ? { warn } : {}) });
       byCwd.set(cwd, found);
     }
     return found;
@@ -46,21 +55,35 @@ export function createRulesExtension(options: { config: RulesConfig; index?: Sea
       const root = await project.root();
       const sections: string[] = [];
       const seen = new Set<string>();
-      const add = (file: CachedFile, from: Rules = project): void => {
-        if (seen.has(file.path)) return;
-        seen.add(file.path);
+      // One file reachable twice (`sub/AGENTS.md` a link to the root one, a link to `CLAUDE.md` that
+      // `AGENTS.md` itself links to) is sent once: the real path decides.
+      const add = async (file: CachedFile, from: Rules = project): Promise<void> => {
+        const real = await realOf(file.path);
+        if (seen.has(real)) return;
+        seen.add(real);
         sections.push(from.section(file));
       };
-      if (root) add(root);
+      if (root) await add(root);
       // Each additional workspace root brings its own rules file.
       for (const dir of context.additionalDirectories ?? []) {
         const extra = rules(dir);
         const extraRoot = await extra.root();
-        if (extraRoot) add(extraRoot, extra);
+        if (extraRoot) await add(extraRoot, extra);
       }
-      for (const file of nested.get(context.sessionId)?.values() ?? []) add(file);
-      for (const file of await project.linkedFor(context.intent, { signal: context.signal })) add(file);
-      return sections.length ? fitSections(sections, config.maxPromptChars) : undefined;
+      for (const file of nested.get(context.sessionId)?.values() ?? []) await add(file);
+      for (const file of await project.linkedFor(context.intent, { signal: context.signal })) await add(file);
+      if (!sections.length) return undefined;
+      const text = fitSections(sections, config.maxPromptChars);
+      const whole = sections.join('\n\n').length;
+      if (text.length < whole && warn) {
+        // The model reads the cut marker; the user, who wrote the rules, is told once per size.
+        const key = `${context.cwd}:${whole}`;
+        if (!toldCut.has(key)) {
+          toldCut.add(key);
+          warn(`the rules sent to the model for ${context.cwd} are cut at rules.maxPromptChars (${config.maxPromptChars} of ${whole} characters): the model does not see the rest (the root ${basename(config.file)} comes first, then nested and linked rules files); shorten them or raise rules.maxPromptChars`);
+        }
+      }
+      return text;
     },
     async onToolResult(context: TurnContext, call: ToolCallSummary) {
       // A path under an additional root gets that root's nested rules.
@@ -70,9 +93,13 @@ export function createRulesExtension(options: { config: RulesConfig; index?: Sea
       const paths = [...call.locations, ...(call.result.locations ?? [])].map((location) => location.path);
       const fresh: CachedFile[] = [];
       for (const path of new Set(paths)) {
-        for (const file of await rules(rootOf(path)).nestedFor(path)) {
-          if (loaded.has(file.path)) continue;
-          loaded.set(file.path, file);
+        const owner = rules(rootOf(path));
+        const rootReal = await realOf(owner.rootFile);
+        for (const file of await owner.nestedFor(path)) {
+          const real = await realOf(file.path);
+          // A nested file that is the root one (a symlink to it) is in the system prompt already.
+          if (loaded.has(real) || real === rootReal) continue;
+          loaded.set(real, file);
           fresh.push(file);
         }
       }
@@ -91,6 +118,11 @@ export function createRulesExtension(options: { config: RulesConfig; index?: Sea
       nested.delete(sessionId);
     },
   };
+}
+
+/** The real path of a rules file (the path itself when it cannot be resolved). */
+function realOf(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
 }
 
 /** Joins sections in priority order, cutting the last one that overflows and dropping the rest. */

@@ -1,10 +1,13 @@
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
+import { isAgentStatePath } from '../tools/agent-state-path.js';
 import { isWithin } from '../tools/workspace-path.js';
 import { searchMatching } from './intent-match.js';
 import { firstMarkdownHeading } from './markdown-heading.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
 import { MtimeCache, type CachedFile } from './mtime-cache.js';
+import { resolveRoot } from './skills.js';
 
 /**
  * The three tiers of project rules:
@@ -37,6 +40,12 @@ export interface RulesOptions {
   maxFileBytes?: number;
   /** Told of a rules file that is there but cannot be read as text (it is left out of the prompt). */
   warn?: (message: string) => void;
+  /**
+   * Folders outside `cwd` a rules file may be in (`agent.allowedRoots`: relative to `cwd`, `~/` for
+   * home). A rules file, a linked one or one reached through a symlink, that leads anywhere else is
+   * left out: the model cannot read it with `read_file` either.
+   */
+  allowedRoots?: readonly string[];
 }
 
 export class Rules {
@@ -51,6 +60,11 @@ export class Rules {
   /** The root file version the index holds links for. */
   private indexedVersion: string | undefined;
   private cachedLinks: RuleLink[] = [];
+  private readonly allowedRoots: string[];
+  private realRoots: Promise<string[]> | undefined;
+  private readonly warn: ((message: string) => void) | undefined;
+  /** The version (mtime:size) of each non-UTF-8 rules file already told about. */
+  private readonly toldNotUtf8 = new Map<string, string>();
 
   constructor(options: RulesOptions) {
     this.cwd = resolve(options.cwd);
@@ -60,7 +74,9 @@ export class Rules {
     this.namespace = options.namespace ?? `rules:${this.cwd}`;
     this.linkLimit = options.linkLimit ?? 3;
     this.minSimilarity = options.minSimilarity ?? 0.5;
+    this.allowedRoots = [this.cwd, ...(options.allowedRoots ?? []).map((root) => resolveRoot(root, this.cwd))];
     const { warn } = options;
+    this.warn = warn;
     // A link in AGENTS.md to a folder is ordinary markdown; a folder named like the rules file is not.
     const skipped = (path: string, why: string) => (why !== 'a folder' || basename(path) === this.fileName) && warn?.(`the rules file ${path} is left out of the prompt: ${why}`);
     this.cache = new MtimeCache(options.maxFileBytes, warn && skipped);
@@ -68,7 +84,31 @@ export class Rules {
 
   /** Tier 1: the root rules file, or undefined when the project has none. */
   root(): Promise<CachedFile | undefined> {
-    return this.cache.read(this.rootFile);
+    return this.read(this.rootFile);
+  }
+
+  /**
+   * A rules file through the cache, only where file tools may read: inside the project (or an
+   * allowed root) once symlinks are followed, and never the agent's own state. A cloned
+   * repository's `AGENTS.md` that links to `../../.aws/credentials`, or is a symlink to a key,
+   * must not put it into the prompt.
+   */
+  private async read(path: string): Promise<CachedFile | undefined> {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined) return this.cache.read(path); // missing, a loop, a link to nowhere: the cache says which
+    this.realRoots ??= Promise.all(this.allowedRoots.map((root) => realpath(root).catch(() => root)));
+    if (!(await this.realRoots).some((root) => isWithin(real, root))) {
+      return this.cache.refuse(path, `it leads outside the project (to ${real}); rules are read only where file tools may read: add its folder to agent.allowedRoots to use it`);
+    }
+    if (await isAgentStatePath(real)) return this.cache.refuse(path, "it is the agent's own state, which no tool reads");
+    const file = await this.cache.read(path);
+    // Latin-1 or Windows-1252 text reads as UTF-8 with holes: sent (the rest is good), and said once per version.
+    const version = file?.text.includes('\uFFFD') ? `${file.mtimeMs}:${file.size}` : undefined;
+    if (file && version && this.toldNotUtf8.get(path) !== version) {
+      this.toldNotUtf8.set(path, version);
+      this.warn?.(`the rules file ${path} is not UTF-8: characters it cannot decode reach the model as \uFFFD; save it as UTF-8`);
+    }
+    return file;
   }
 
   /** The local files the root rules file links to (existing ones only), re-indexed when it changed. */
@@ -82,7 +122,7 @@ export class Rules {
       if (!isLocalTarget(link.target)) continue;
       const path = resolve(dirname(this.rootFile), localPath(link.target));
       if (links.some((known) => known.path === path)) continue;
-      const file = await this.cache.read(path);
+      const file = await this.read(path);
       if (!file) continue;
       links.push({ text: link.text, path, line: link.line });
       documents.push({
@@ -113,7 +153,7 @@ export class Rules {
     const files: CachedFile[] = [];
     for (const hit of ranked.slice(0, this.linkLimit)) {
       const path = (hit.document.payload as { path?: string } | undefined)?.path;
-      const file = path ? await this.cache.read(path) : undefined;
+      const file = path ? await this.read(path) : undefined;
       if (file) files.push(file);
     }
     return files;
@@ -134,7 +174,7 @@ export class Rules {
     }
     const files: CachedFile[] = [];
     for (const candidate of folders) {
-      const file = await this.cache.read(join(candidate, this.fileName));
+      const file = await this.read(join(candidate, this.fileName));
       if (file) files.push(file);
     }
     return files;

@@ -155,10 +155,14 @@ export class SkillCatalog {
     const header =
       'Skills hold instructions for specific tasks. When a task matches a skill\'s description, load it with the read_skill tool before acting; its scripts run through bash.\n<available_skills>\n';
     const footer = '</available_skills>';
-    const entries = (limit: number | undefined): string[] => ordered.map((skill) => this.entry(skill, limit));
+    // Over the budget the locations go first: read_skill opens a skill by name, and a location
+    // (which repeats the name) was a quarter of each entry, so 200 skills listed 65.
+    const entries = (limit: number | undefined, location = false): string[] => ordered.map((skill) => this.entry(skill, limit, location));
     const size = (parts: string[]): number => header.length + footer.length + parts.reduce((sum, part) => sum + part.length, 0);
-    const full = entries(undefined);
+    const full = entries(undefined, true);
     if (size(full) <= options.maxChars) return header + full.join('') + footer;
+    const bare = entries(undefined);
+    if (size(bare) <= options.maxChars) return header + bare.join('') + footer;
     // Longest description cap that still fits every skill.
     let low = MIN_DESCRIPTION;
     let high = Math.max(...ordered.map((skill) => skill.description.length));
@@ -171,24 +175,27 @@ export class SkillCatalog {
       return header + entries(low).join('') + footer;
     }
     const short = entries(MIN_DESCRIPTION);
-    const moreNote = (omitted: number): string => `<!-- ${omitted} more skills not listed; read_skill accepts any skill name -->\n`;
+    // The skills left without an entry are still named, while their names fit: a model cannot open a skill it never heard of.
+    const named = (from: number): string => `<!-- ${short.length - from} more skills, by name only (read_skill opens any): ${ordered.slice(from).map((skill) => escapeXml(skill.name)).join(', ')} -->\n`;
+    const counted = (from: number): string => `<!-- ${short.length - from} more skills not listed; read_skill accepts any skill name -->\n`;
+    const moreNote = header.length + footer.length + named(0).length <= options.maxChars ? named : counted;
     const kept: string[] = [];
     let used = header.length + footer.length;
     for (let i = 0; i < short.length; i++) {
-      if (used + short[i].length + moreNote(short.length - i - 1).length > options.maxChars) break;
+      if (used + short[i].length + (i + 1 < short.length ? moreNote(i + 1).length : 0) > options.maxChars) break;
       kept.push(short[i]);
       used += short[i].length;
     }
-    const omitted = short.length - kept.length;
-    const text = header + kept.join('') + (omitted > 0 ? moreNote(omitted) : '') + footer;
+    const text = header + kept.join('') + (kept.length < short.length ? moreNote(kept.length) : '') + footer;
     return text.length <= options.maxChars ? text : '';
   }
 
-  private entry(skill: Skill, descriptionLimit: number | undefined): string {
+  private entry(skill: Skill, descriptionLimit: number | undefined, withLocation: boolean): string {
     let description = skill.description.replace(/\s+/g, ' ');
     if (descriptionLimit !== undefined && description.length > descriptionLimit) description = `${description.slice(0, descriptionLimit - 1).trimEnd()}…`;
     const location = this.cwd ? displayPath(skill.location, this.cwd) : skill.location;
-    return `<skill><name>${escapeXml(skill.name)}</name><description>${escapeXml(description)}</description><location>${escapeXml(location)}</location></skill>\n`;
+    const where = withLocation ? `<location>${escapeXml(location)}</location>` : '';
+    return `<skill><name>${escapeXml(skill.name)}</name><description>${escapeXml(description)}</description>${where}</skill>\n`;
   }
 
   /**

@@ -44,7 +44,7 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
 
   /** Each load's skipped skills, once, on the log as well as in each session's notice: a headless run has no client to tell. */
   const warnSkipped = (loaded: SkillCatalog, cwd: string) => {
-    const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error');
+    const errors = skippedOf(loaded);
     if (warn && errors.length) warn(`${errors.length} skill${errors.length === 1 ? '' : 's'} in ${cwd} skipped: ${errors.map((d) => `${d.path}: ${d.message}`).join('; ')}`);
   };
 
@@ -97,8 +97,17 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
       return sections.join('\n\n');
     },
     async onSessionStart(session, emit) {
+      let entry = watched.get(session.cwd);
+      if (!entry) {
+        // Nothing watched the folders since the catalog was read (no session was open): read them again.
+        catalogs.delete(session.cwd);
+        const roots = config.roots.map((root) => resolveRoot(root, session.cwd));
+        entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd)), sessions: new Map() };
+        watched.set(session.cwd, entry);
+      }
+      entry.sessions.set(session.sessionId, emit);
       const loaded = await catalog(session.cwd);
-      const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error');
+      const errors = skippedOf(loaded);
       if (errors.length) {
         emit({
           type: 'notice',
@@ -108,20 +117,19 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
         });
       }
       if (loaded.skills.length) emit(commandsOf(session.sessionId, loaded));
-      let entry = watched.get(session.cwd);
-      if (!entry) {
-        const roots = config.roots.map((root) => resolveRoot(root, session.cwd));
-        entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd)), sessions: new Map() };
-        watched.set(session.cwd, entry);
-      }
-      entry.sessions.set(session.sessionId, emit);
     },
     onSessionClose(sessionId) {
       for (const [cwd, entry] of watched) {
         if (!entry.sessions.delete(sessionId) || entry.sessions.size > 0) continue;
         entry.stop();
         watched.delete(cwd);
+        catalogs.delete(cwd);
       }
     },
   };
+}
+
+/** The diagnostics of skills that did not load and were not excluded on purpose: errors, and a name already taken. */
+function skippedOf(loaded: SkillCatalog) {
+  return loaded.diagnostics.filter((diagnostic) => diagnostic.level === 'error' || diagnostic.code === 'duplicate');
 }

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -165,7 +166,11 @@ async function findSkillFiles(root: string): Promise<string[]> {
       return; // A skill's own subfolders (references/, scripts/) are not more skills.
     }
     if (depth >= MAX_DEPTH) return;
-    const subdirs = entries.filter((entry) => entry.isDirectory() && !SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.'));
+    // A symlinked skill folder (`ln -s ~/my-skills/review .claude/skills/review`) is a skill too;
+    // the depth bound keeps a link to an ancestor from looping.
+    const isFolder = async (entry: Dirent) => entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(dir, entry.name)).then((info) => info.isDirectory(), () => false)));
+    const candidates = entries.filter((entry) => !SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.'));
+    const subdirs = (await Promise.all(candidates.map(async (entry) => ((await isFolder(entry)) ? entry : undefined)))).filter((entry): entry is Dirent => !!entry);
     subdirs.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of subdirs) await walk(join(dir, entry.name), depth + 1);
   }

@@ -1,37 +1,59 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 
 /** Changes arriving within this window are one change (an editor's save is several events). */
 const SETTLE_MS = 150;
 
 /**
  * Calls `onChange` (debounced) when anything under the skill roots changes: a SKILL.md added,
- * edited or removed. A root that does not exist yet is watched through its parent folder, so
- * creating `.plaited/skills` later is seen too. Returns a function that stops watching.
+ * edited or removed. A root that does not exist yet is watched through its nearest folder that
+ * does (`.claude/skills` through the project when there is no `.claude`), and once it appears it
+ * is watched itself, so `mkdir -p .claude/skills/x` and a SKILL.md written there a minute later
+ * are both seen. Returns a function that stops watching.
  */
 export function watchSkillRoots(roots: readonly string[], onChange: () => void): () => void {
-  const watchers: FSWatcher[] = [];
+  const watchers = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const changed = () => {
     clearTimeout(timer);
     timer = setTimeout(onChange, SETTLE_MS);
     timer.unref();
   };
-  for (const root of new Set(roots)) {
+  const arm = (root: string): void => {
+    if (stopped) return;
+    watchers.get(root)?.close();
+    watchers.delete(root);
     try {
       if (existsSync(root)) {
-        watchers.push(watch(root, { recursive: true, persistent: false }, changed));
-      } else if (existsSync(dirname(root))) {
-        const name = basename(root);
-        watchers.push(watch(dirname(root), { persistent: false }, (_event, file) => file === name && changed()));
+        const watcher = watch(root, { recursive: true, persistent: false }, () => {
+          changed();
+          // The root itself went (rm -rf .claude): watch for it to come back.
+          if (!existsSync(root)) arm(root);
+        });
+        watchers.set(root, watcher);
+      } else {
+        let folder = dirname(root);
+        while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+        // The one name below `folder` on the way to the root: only its appearance matters.
+        const next = relative(folder, root).split(sep)[0];
+        const watcher = watch(folder, { persistent: false }, (_event, file) => {
+          if (file !== next) return;
+          arm(root);
+          changed();
+        });
+        watchers.set(root, watcher);
       }
+      const armed = watchers.get(root);
+      armed?.on('error', () => armed.close());
     } catch {
-      // Watching is a convenience (inotify limits, odd file systems): skills still load on the next session.
+      // Watching is a convenience (inotify limits, odd file systems): skills still load when no session is open.
     }
-  }
-  for (const watcher of watchers) watcher.on('error', () => watcher.close());
+  };
+  for (const root of new Set(roots)) arm(root);
   return () => {
+    stopped = true;
     clearTimeout(timer);
-    for (const watcher of watchers) watcher.close();
+    for (const watcher of watchers.values()) watcher.close();
   };
 }

@@ -175,12 +175,12 @@ describe('MemoryWiki', () => {
     expect(await readFile(join(copy.dir, 'index.md'), 'utf8')).toBe(text);
   });
 
-  it('offers search, get and write-risk wiki tools; a page written by another tool is searchable next', async () => {
+  it('offers search, get and lint as reads, the wiki writers at write risk; a page written by another tool is searchable next', async () => {
     const tools = createMemoryTools(new MemoryWiki({ dir: copy.dir, index, namespace: 'memory:tools' }));
     expect(tools.map((tool) => `${tool.name}:${tool.risk}:${tool.source}`)).toEqual([
       'memory_search:read:memory',
       'memory_get:read:memory',
-      'wiki_lint:write:memory',
+      'wiki_lint:read:memory',
       'wiki_update_index:write:memory',
       'wiki_append_log:write:memory',
       'wiki_record_relationship:write:memory',
