@@ -63,5 +63,7 @@ export interface AgentExtension {
   /** A session was created or loaded (connect its MCP servers, announce slash commands). */
   onSessionStart?(session: SessionInfo, emit: (event: AgentOutput) => void): Promise<void> | void;
   onSessionClose?(sessionId: string): Promise<void> | void;
+  /** A session was forked from `from`: copy what the extension keeps per session (a plan). Runs before `onSessionStart` of the fork. */
+  onSessionFork?(from: SessionInfo, to: SessionInfo): Promise<void> | void;
   close?(): Promise<void> | void;
 }

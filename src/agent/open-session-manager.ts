@@ -3,7 +3,7 @@ import type { AgentCore } from './agent-core.js';
 import { runHooks } from './agent-notices.js';
 import { LocalSessionManager } from './session-manager.js';
 
-/** The session manager over the agent's stores: a started session runs the extensions' `onSessionStart`, a closed one their `onSessionClose`. */
+/** The session manager over the agent's stores: a started session runs the extensions' `onSessionStart`, a forked one their `onSessionFork` first, a closed one their `onSessionClose`. */
 export function openSessionManager(core: AgentCore, stores: SessionStores): LocalSessionManager {
   const { events, extensions } = core;
   return new LocalSessionManager(stores, core.settings.defaultMode, {
@@ -14,6 +14,7 @@ export function openSessionManager(core: AgentCore, stores: SessionStores): Loca
         events.publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
       }
     },
+    onFork: (from, to) => runHooks(extensions.list, 'onSessionFork', (ext) => ext.onSessionFork?.(from, to), events.publish, to.sessionId),
     onClose: (sessionId) => {
       events.announced.delete(sessionId);
       events.fresh.delete(sessionId);

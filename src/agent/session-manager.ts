@@ -35,6 +35,8 @@ export interface LiveSession {
 export interface SessionHooks {
   onStart(session: SessionInfo): Promise<void>;
   onClose(sessionId: string): Promise<void>;
+  /** Before the fork starts: what extensions keep per session follows it. */
+  onFork?(from: SessionInfo, to: SessionInfo): Promise<void>;
 }
 
 /** Sessions over the stores (SQLite files or a database server): new ones, ones in memory, and ones found on disk after a restart. */
@@ -93,7 +95,9 @@ export class LocalSessionManager implements SessionManager {
       { ...options.options, mcpServers: options.mcpServers ?? [] },
     );
     await store.leases.acquire(forked.sessionId); // a new id: nobody else holds it
-    return (await this.#attach(sessionInfoFromRecord(forked), store, repairStoredMessages(await store.loadMessages(forked.sessionId)))).info;
+    const info = sessionInfoFromRecord(forked);
+    await this.hooks.onFork?.(live?.info ?? sessionInfoFromRecord(source.session), info);
+    return (await this.#attach(info, store, repairStoredMessages(await store.loadMessages(forked.sessionId)))).info;
   }
 
   async get(sessionId: string, cwd?: string): Promise<SessionInfo | undefined> {

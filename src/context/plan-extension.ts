@@ -27,6 +27,8 @@ export function createPlanExtension(options: { plans?: SessionPlans; warn?: (mes
       return `Current plan (keep it up to date with the plan tool, referring to items by id):\n${renderPlan(store)}`;
     },
     onSessionClose: (sessionId) => plans.release(sessionId),
+    // The fork's plan is the source's, so the model goes on editing the items the client was shown.
+    onSessionFork: (from, to) => plans.copy({ sessionId: from.sessionId, cwd: from.cwd }, { sessionId: to.sessionId, cwd: to.cwd }),
     close: () => plans.flush(),
   };
 }

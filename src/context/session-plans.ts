@@ -57,6 +57,13 @@ export class SessionPlans {
     await store?.then((loaded) => loaded.flush()).catch(() => undefined);
   }
 
+  /** Gives `to` the plan `from` has now (a fork): written to its file before the fork's first turn reads it. */
+  async copy(from: { sessionId: string; cwd: string }, to: { sessionId: string; cwd: string }): Promise<void> {
+    const snapshot = (await this.get(from.sessionId, from.cwd)).snapshot();
+    if (snapshot.nodes.length === 0) return;
+    await writePlanFile(this.filePath(to.sessionId, to.cwd), snapshot);
+  }
+
   /** Waits for every pending plan write. */
   async flush(): Promise<void> {
     await Promise.all([...this.stores.values()].map((store) => store.then((loaded) => loaded.flush())));
@@ -82,13 +89,7 @@ export class SessionPlans {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await this.setAside(file, (error as Error).message);
     }
-    const onPersist = async (snapshot: RelationSnapshot<PlanItemData>) => {
-      await ensureFolderAsync(dirname(file));
-      // Write then rename, so a crash mid-write never leaves half a plan.
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, `${JSON.stringify(snapshot, null, 2)}\n`);
-      await rename(temporary, file);
-    };
+    const onPersist = (snapshot: RelationSnapshot<PlanItemData>) => writePlanFile(file, snapshot);
     try {
       return new RelationStore<PlanItemData>({ initial, onPersist });
     } catch {
@@ -99,6 +100,14 @@ export class SessionPlans {
   }
 }
 
+
+/** Write then rename, so a crash mid-write never leaves half a plan. */
+async function writePlanFile(file: string, snapshot: RelationSnapshot<PlanItemData>): Promise<void> {
+  await ensureFolderAsync(dirname(file));
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(snapshot, null, 2)}\n`);
+  await rename(temporary, file);
+}
 
 /** The plan as ACP entries: parents before children, in the order items were added. */
 export function planEntries(store: RelationStore<PlanItemData>): PlanEntry[] {

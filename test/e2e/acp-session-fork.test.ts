@@ -86,6 +86,35 @@ describe('ACP session/fork (unstable v1)', () => {
     expect(copy).not.toContain('original question');
   });
 
+  it("the fork's plan is the source's: the model goes on updating the items the client was shown, and the source's plan stays its own", async () => {
+    const cwd = folder();
+    const cli = start(cwd);
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ toolCalls: [{ name: 'plan', arguments: { items: [{ id: 'apples', content: 'count the apples' }, { id: 'pears', content: 'count the pears' }] } }] });
+    await prompt(cli, sessionId, 'plan the fruit', 'Planned.');
+    const forked = await fork(cli, { sessionId, cwd, mcpServers: [] });
+
+    bed.server.push({ toolCalls: [{ name: 'plan', arguments: { items: [{ id: 'apples', status: 'completed' }] } }] });
+    await prompt(cli, forked.sessionId, 'the apples are counted', 'Updated.');
+    const result = JSON.stringify(bed.server.requests.at(-1)!.messages.filter((message) => message.role === 'tool').at(-1));
+    expect(result).not.toMatch(/error|unknown|required/i);
+    const plans = cli.updates.filter((n) => n.sessionId === forked.sessionId && n.update.sessionUpdate === 'plan');
+    expect((plans.at(-1)!.update as { entries: Array<{ content: string; status: string }> }).entries.map((entry) => [entry.content, entry.status])).toEqual([
+      ['count the apples', 'completed'],
+      ['count the pears', 'pending'],
+    ]);
+
+    // The source's plan did not move with the fork's.
+    bed.server.push({ toolCalls: [{ name: 'plan', arguments: { items: [{ id: 'pears', status: 'in_progress' }] } }] });
+    await prompt(cli, sessionId, 'on to the pears', 'Updated.');
+    const own = cli.updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'plan');
+    expect((own.at(-1)!.update as { entries: Array<{ content: string; status: string }> }).entries.map((entry) => [entry.content, entry.status])).toEqual([
+      ['count the apples', 'pending'],
+      ['count the pears', 'in_progress'],
+    ]);
+  });
+
   it('refuses to fork a session whose turn is running, naming cause and fix; the source then forks once idle', async () => {
     const cwd = folder();
     const cli = start(cwd);
