@@ -65,5 +65,7 @@ export interface AgentExtension {
   onSessionClose?(sessionId: string): Promise<void> | void;
   /** A session was forked from `from`: copy what the extension keeps per session (a plan). Runs before `onSessionStart` of the fork. */
   onSessionFork?(from: SessionInfo, to: SessionInfo): Promise<void> | void;
+  /** A session was deleted: remove what the extension kept for it (a plan file), as the store removed its history. */
+  onSessionDelete?(session: SessionInfo): Promise<void> | void;
   close?(): Promise<void> | void;
 }

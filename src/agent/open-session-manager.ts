@@ -14,7 +14,13 @@ export function openSessionManager(core: AgentCore, stores: SessionStores): Loca
         events.publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
       }
     },
-    onFork: (from, to) => runHooks(extensions.list, 'onSessionFork', (ext) => ext.onSessionFork?.(from, to), events.publish, to.sessionId),
+    // The extensions loaded: a one-shot `sessions delete` starts none (its command removes the plan file itself).
+    onDelete: (session) => runHooks(extensions.list, 'onSessionDelete', (ext) => ext.onSessionDelete?.(session), events.publish, session.sessionId),
+    onFork: async (from, to) => {
+      // The fork starts next, which loads them anyway: its source's plan is copied first.
+      await extensions.ensure(to.sessionId, events.publish);
+      await runHooks(extensions.list, 'onSessionFork', (ext) => ext.onSessionFork?.(from, to), events.publish, to.sessionId);
+    },
     onClose: (sessionId) => {
       events.announced.delete(sessionId);
       events.fresh.delete(sessionId);

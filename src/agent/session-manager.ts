@@ -37,6 +37,8 @@ export interface SessionHooks {
   onClose(sessionId: string): Promise<void>;
   /** Before the fork starts: what extensions keep per session follows it. */
   onFork?(from: SessionInfo, to: SessionInfo): Promise<void>;
+  /** After the store deleted it: what extensions keep per session goes too. */
+  onDelete?(session: SessionInfo): Promise<void>;
 }
 
 /** Sessions over the stores (SQLite files or a database server): new ones, ones in memory, and ones found on disk after a restart. */
@@ -201,13 +203,16 @@ export class LocalSessionManager implements SessionManager {
   async delete(sessionId: string): Promise<void> {
     // Found without opening it: opening would start (connect) its extensions just to delete it.
     const live = this.#live.get(sessionId);
-    const store = live?.store ?? (await this.#find(sessionId))?.store;
+    const found = live ? undefined : await this.#find(sessionId);
+    const store = live?.store ?? found?.store;
     // One writer per session: another process's open session (a turn running there) is not deleted from under it.
     const conflict = !live && store ? await store.leases.acquire(sessionId) : undefined;
     if (conflict) throw inUse(sessionId, conflict);
     await this.close(sessionId);
     await store?.deleteSession(sessionId);
     if (!live) await store?.leases.release(sessionId).catch(() => undefined);
+    const info = live?.info ?? (found ? sessionInfoFromRecord(found.session) : undefined);
+    if (info) await this.hooks.onDelete?.(info);
   }
 
   /** The live session, loading it from disk (and starting its extensions) when needed. */

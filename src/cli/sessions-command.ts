@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Agent, SessionInfo } from '../agent/agent.js';
@@ -10,6 +11,7 @@ import { usageProblem } from './usage-problem.js';
 import { sessionStateExists } from '../storage/session-state-exists.js';
 import { matchSession } from './match-session.js';
 import { closestName } from '../config/closest-name.js';
+import { planFilePath } from '../context/session-plans.js';
 
 /** The flags of `plaited-agent sessions`. */
 const OPTIONS = { format: { type: 'string' }, output: { type: 'string' }, config: { type: 'string' }, store: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
@@ -102,6 +104,8 @@ async function act(agent: Agent, action: Action, options: ActOptions): Promise<n
   const { session } = match;
   if (action === 'delete') {
     await agent.sessions.delete(session.sessionId);
+    // Its plan goes too: this one-shot agent starts no extension to hear of the delete.
+    await rm(planFilePath(session.sessionId, session.cwd), { force: true });
     streams.stdout.write(`Deleted session ${session.sessionId}.\n`);
     return 0;
   }

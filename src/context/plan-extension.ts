@@ -28,6 +28,7 @@ export function createPlanExtension(options: { plans?: SessionPlans; warn?: (mes
     },
     onSessionClose: (sessionId) => plans.release(sessionId),
     // The fork's plan is the source's, so the model goes on editing the items the client was shown.
+    onSessionDelete: (session) => plans.remove(session.sessionId, session.cwd),
     onSessionFork: (from, to) => plans.copy({ sessionId: from.sessionId, cwd: from.cwd }, { sessionId: to.sessionId, cwd: to.cwd }),
     close: () => plans.flush(),
   };

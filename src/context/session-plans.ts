@@ -1,4 +1,4 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PlanEntry } from '../contracts/agent-output.js';
 import { readTextHead } from '../storage/read-text-head.js';
@@ -35,7 +35,7 @@ export class SessionPlans {
 
   constructor(options: SessionPlansOptions = {}) {
     this.onSetAside = options.onSetAside;
-    this.filePath = options.filePath ?? ((sessionId, cwd) => join(cwd, '.plaited', 'plans', `${safeFileName(sessionId)}.json`));
+    this.filePath = options.filePath ?? planFilePath;
   }
 
   /** The session's plan, loaded from its file the first time it is asked for. */
@@ -62,6 +62,12 @@ export class SessionPlans {
     const snapshot = (await this.get(from.sessionId, from.cwd)).snapshot();
     if (snapshot.nodes.length === 0) return;
     await writePlanFile(this.filePath(to.sessionId, to.cwd), snapshot);
+  }
+
+  /** A deleted session's plan: forgotten, and its file removed (after any write still pending). */
+  async remove(sessionId: string, cwd: string): Promise<void> {
+    await this.release(sessionId);
+    await rm(this.filePath(sessionId, cwd), { force: true });
   }
 
   /** Waits for every pending plan write. */
@@ -116,6 +122,11 @@ export function planEntries(store: RelationStore<PlanItemData>): PlanEntry[] {
     priority: node.data.priority,
     status: node.status as PlanStatus,
   }));
+}
+
+/** Where a session's plan lives by default: `<cwd>/.plaited/plans/<sessionId>.json`. */
+export function planFilePath(sessionId: string, cwd: string): string {
+  return join(cwd, '.plaited', 'plans', `${safeFileName(sessionId)}.json`);
 }
 
 function safeFileName(id: string): string {

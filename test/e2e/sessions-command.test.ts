@@ -71,6 +71,19 @@ describe('plaited-agent sessions', () => {
     expect(after.stdout).toContain(second);
   });
 
+  it("delete takes the session's plan file with it", async () => {
+    const cwd = project();
+    server.push({ toolCalls: [{ name: 'plan', arguments: { items: [{ content: 'a private step' }] } }] }, { text: 'Planned.' });
+    const run = await runCliOnce(['-p', 'plan it', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd });
+    expect(run.status, run.stderr).toBe(0);
+    const { sessionId } = JSON.parse(run.stdout) as { sessionId: string };
+    const planFile = join(cwd, '.plaited', 'plans', `${sessionId}.json`);
+    expect(readFileSync(planFile, 'utf8')).toContain('a private step');
+    const deleted = await sessions(cwd, ['delete', sessionId]);
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect(existsSync(planFile)).toBe(false);
+  });
+
   it('names what is wrong: an unknown session, a missing id, a wrong format', async () => {
     const cwd = project();
     const [unknown, noId, format] = await Promise.all([
