@@ -56,6 +56,8 @@ export class McpClient {
   private readonly statusWaiters = new Set<() => void>();
   private readonly subscriptions = new Set<string>();
   private readonly listChangedTimers = new Map<McpListKind, NodeJS.Timeout>();
+  /** Woken when the last list_changed waiting out its debounce has been passed on. */
+  private readonly listChangedWaiters = new Set<() => void>();
 
   constructor(config: McpServerConfig, options: McpClientOptions = {}) {
     this.config = config;
@@ -106,12 +108,22 @@ export class McpClient {
     return this.connecting;
   }
 
+  /**
+   * Resolves once no list_changed is waiting out its debounce: every change the server announced
+   * so far has reached `onListChanged` (which starts the re-read).
+   */
+  listChangesPassedOn(): Promise<void> {
+    if (this.listChangedTimers.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.listChangedWaiters.add(resolve));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.backoff.cancel();
     for (const timer of this.listChangedTimers.values()) clearTimeout(timer);
     this.listChangedTimers.clear();
+    this.wakeListChangedWaiters();
     const client = this.client;
     this.client = undefined;
     this.setStatus('closed');
@@ -250,9 +262,15 @@ export class McpClient {
     const timer = setTimeout(() => {
       this.listChangedTimers.delete(kind);
       if (!this.closed) this.options.onListChanged?.(kind);
+      if (this.listChangedTimers.size === 0) this.wakeListChangedWaiters();
     }, LIST_CHANGED_DEBOUNCE_MS);
     timer.unref();
     this.listChangedTimers.set(kind, timer);
+  }
+
+  private wakeListChangedWaiters(): void {
+    for (const wake of this.listChangedWaiters) wake();
+    this.listChangedWaiters.clear();
   }
 
   private handleClose(client: Client): void {

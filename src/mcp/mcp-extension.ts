@@ -9,6 +9,9 @@ import { MCP_CAPABILITIES } from './mcp-capabilities.js';
 import { mcpCommand } from './mcp-command.js';
 import { mcpFailureNotices } from './mcp-failure-notices.js';
 
+/** How long a step waits for the catalogs to take in announced list changes before going on without. */
+const LIST_CHANGE_WAIT_MS = 5_000;
+
 export interface McpExtensionOptions {
   registry: McpRegistry;
   config: PlaitedConfig;
@@ -75,6 +78,8 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     async tools(context: TurnContext): Promise<AnyTool[]> {
       await awaitConfigServers(context);
       const scope = { sessionId: context.sessionId };
+      // A list change announced during the last step (a tool that switched more tools on) is read first.
+      await untilAborted(registry.catalogsCurrent(scope, LIST_CHANGE_WAIT_MS), context.signal);
       const all = registry.tools.list(scope);
       const { threshold, limit } = config.mcp.discovery;
       if (all.length <= threshold) return all;

@@ -221,6 +221,25 @@ export class McpRegistry {
     return this.search(intent, kinds, { ...options, limit: options.limit ?? 8 });
   }
 
+  /**
+   * Waits (at most `timeoutMs`) until the scope's catalogs hold every list change their servers
+   * announced so far: a tool that makes its server add tools (a toolset switched on, a login) is
+   * followed by a step that can call them. Resolves at once when nothing is pending.
+   */
+  async catalogsCurrent(scope: McpScope, timeoutMs: number): Promise<void> {
+    const states = this.scopeStates(scope);
+    const current = Promise.all(
+      states.map(async (state) => {
+        await state.client.listChangesPassedOn();
+        await this.idleOf(state);
+      }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([current.catch(() => undefined), timeout]);
+    clearTimeout(timer);
+  }
+
   /** Closes every server that belongs to the session and drops its catalog. */
   async closeSession(sessionId: string): Promise<void> {
     await Promise.all([...this.states.values()].filter((state) => state.sessionId === sessionId).map((state) => this.removeState(state)));
