@@ -101,6 +101,7 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
         definition,
         validator: options.validator,
         trustAnnotations: state.config.trustAnnotations,
+        maxResultChars: state.config.maxResultChars,
         call: async (args, { signal, context }) => {
           state.activeCalls.add(context);
           try {

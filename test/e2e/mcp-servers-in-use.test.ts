@@ -10,6 +10,7 @@ import type { RecordedRequest } from '../helpers/scripted-openai-server.js';
 // offered and gets back when servers change their catalogs, answer hugely or hand out resources.
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const fixtureServer = join(fixtures, 'mcp/fixture-server.mjs');
+const answersServer = join(fixtures, 'mcp/answers-server.mjs');
 const bed = acpTestBed({ prefix: 'plaited-mcp-in-use-' });
 
 function project(servers: Array<Record<string, unknown>>): string {
@@ -37,6 +38,8 @@ async function session(cwd: string): Promise<{ cli: AcpCli; sessionId: string }>
   return { cli, sessionId };
 }
 
+const answers = (id: string, extra: Record<string, unknown> = {}) => ({ id, transport: 'stdio', command: process.execPath, args: [answersServer], ...extra });
+
 const offered = (request: RecordedRequest) => request.tools?.map((tool) => tool.function.name) ?? [];
 const toolMessages = (request: RecordedRequest) =>
   (request.messages as Array<{ role: string; content: unknown }>).filter((message) => message.role === 'tool').map((message) => JSON.stringify(message.content));
@@ -55,5 +58,20 @@ describe('MCP servers in use', () => {
     expect(offered(bed.server.requests[before]!)).not.toContain('mcp__fx__brand_new');
     expect(offered(bed.server.requests[before + 1]!)).toContain('mcp__fx__brand_new');
     expect(toolMessages(bed.server.requests[before + 2]!).at(-1)).toContain('brand_new ran');
+  });
+
+  it("a server's 3 MB answer reaches the model cut to mcp.servers[].maxResultChars (100,000 by default), saying so", async () => {
+    const { cli, sessionId } = await session(project([answers('big'), answers('small', { maxResultChars: 50 })]));
+    bed.server.push({ toolCalls: [{ name: 'mcp__big__huge', arguments: { chars: 3_000_000 } }, { name: 'mcp__small__huge', arguments: { chars: 200 } }] }, { text: 'done' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'fetch everything' }] });
+    const [big, small] = toolMessages(bed.server.requests.at(-1)!);
+    expect(big!.length).toBeLessThan(101_000);
+    expect(big).toContain('start hhh');
+    expect(big).toContain('characters cut: the answer had 3000006 characters, over the limit of 100000 (mcp.servers[].maxResultChars)');
+    expect(small).toContain('the answer had 206 characters, over the limit of 50');
+    // The session goes on: the next prompt's request does not carry the 3 MB either.
+    bed.server.push({ text: 'ok' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
+    expect(JSON.stringify(bed.server.requests.at(-1)!.messages).length).toBeLessThan(150_000);
   });
 });
