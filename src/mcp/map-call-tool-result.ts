@@ -12,7 +12,7 @@ export interface MapCallToolResultOptions {
 /**
  * An MCP `tools/call` result as the model sees it: text and images pass through; resource links,
  * embedded resources and audio become text that names them (models cannot open a URI by
- * themselves, but can call `read_resource`-style tools with it); `structuredContent` is kept for
+ * themselves: `read_resource` reads it); `structuredContent` is kept for
  * adapters and, when the server sent no text, shown as JSON; `isError` passes through. Text past
  * `maxChars` is cut with a note naming the size and the limit: a server's 5 MB answer would
  * otherwise fill the model's context on every later step of the session.

@@ -4,6 +4,8 @@ import type { PlaitedConfig } from '../config/schema.js';
 import type { AnyTool } from '../contracts/tool.js';
 import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
+import { createListResourcesTool } from './list-resources-tool.js';
+import { createReadResourceTool } from './read-resource-tool.js';
 import { errorMessage } from '../errors/error-message.js';
 import { MCP_CAPABILITIES } from './mcp-capabilities.js';
 import { mcpCommand } from './mcp-command.js';
@@ -68,6 +70,11 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     },
   });
 
+  // Offered whenever a server of the session has resources or URI templates: the model's way to them.
+  const resourceTools = [createListResourcesTool(registry), createReadResourceTool(registry)];
+  const withResources = (tools: AnyTool[], scope: { sessionId: string }): AnyTool[] =>
+    registry.resources.list(scope).length + registry.resources.templates(scope).length > 0 ? [...tools, ...resourceTools] : tools;
+
   return {
     name: 'mcp',
     capabilities: MCP_CAPABILITIES,
@@ -82,7 +89,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
       await untilAborted(registry.catalogsCurrent(scope, LIST_CHANGE_WAIT_MS), context.signal);
       const all = registry.tools.list(scope);
       const { threshold, limit } = config.mcp.discovery;
-      if (all.length <= threshold) return all;
+      if (all.length <= threshold) return withResources(all, scope);
       const offered = new Map<string, AnyTool>();
       if (context.intent.trim()) {
         // A multi-step request is ranked per step by the index: a three-step request gets each step's best tool.
@@ -95,7 +102,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
         if (tool) offered.set(name, tool);
       }
       offered.set(searchTools.name, searchTools);
-      return [...offered.values()];
+      return withResources([...offered.values()], scope);
     },
 
     onTurnEnd(context) {

@@ -74,4 +74,28 @@ describe('MCP servers in use', () => {
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
     expect(JSON.stringify(bed.server.requests.at(-1)!.messages).length).toBeLessThan(150_000);
   });
+
+  it("the model lists the servers' resources, reads a listed one, a tool's resource link, a templated URI and an image, and an unknown URI is an error naming the way", async () => {
+    const { cli, sessionId } = await session(project([fixture('fx')]));
+    bed.server.push(
+      { toolCalls: [{ name: 'mcp__fx__link', arguments: {} }] },
+      { toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture://readme' } }] },
+      { toolCalls: [{ name: 'list_resources', arguments: { query: 'release notes' } }] },
+      { toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture://notes/7' } }, { name: 'read_resource', arguments: { uri: 'fixture://logo.png' } }] },
+      { toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture://nowhere' } }] },
+      { text: 'done' },
+    );
+    const before = bed.server.requests.length;
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read the readme the link points to' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(offered(bed.server.requests[before]!)).toEqual(expect.arrayContaining(['list_resources', 'read_resource']));
+    const results = toolMessages(bed.server.requests.at(-1)!);
+    expect(results[0]).toContain('Resource link: readme <fixture://readme>');
+    expect(results[1]).toContain('Fixture readme: call echo to echo.');
+    expect(results[2]).toContain('fixture://changelog (fx) changelog: Release notes of the fixture server [text/markdown]');
+    expect(results[3]).toContain('note 7');
+    expect(results[4]).toContain('"image-data"');
+    expect(results[5]).toContain('Could not read fixture://nowhere');
+    expect(results[5]).toContain('list_resources shows the resources and URI templates offered');
+  });
 });
