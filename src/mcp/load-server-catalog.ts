@@ -5,7 +5,7 @@ import { createMcpTool, type McpTool } from './create-mcp-tool.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mcpCatalogDocuments } from './mcp-catalog-documents.js';
 import type { McpClient } from './mcp-client.js';
-import type { McpListKind, McpToolDefinition } from './mcp-client-options.js';
+import type { McpListKind, McpProgress, McpToolDefinition } from './mcp-client-options.js';
 import type { ListedPrompt, ListedResource, ListedResourceTemplate, McpRegistryEvent } from './mcp-registry-types.js';
 import { mcpToolName } from './tool-name.js';
 
@@ -105,7 +105,12 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
         call: async (args, { signal, context }) => {
           state.activeCalls.add(context);
           try {
-            return await state.client.callTool(definition.name, args, { signal, definition });
+            return await state.client.callTool(definition.name, args, {
+              signal,
+              definition,
+              // Shown to the user on the tool call while it runs.
+              onProgress: (progress) => context.onUpdate({ content: [{ type: 'text', text: progressLine(progress) }] }),
+            });
           } finally {
             state.activeCalls.delete(context);
           }
@@ -114,4 +119,9 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
     );
   }
   return tools;
+}
+
+function progressLine(progress: McpProgress): string {
+  const share = progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress);
+  return progress.message ? `${progress.message.slice(0, 300)} (${share})` : `progress ${share}`;
 }

@@ -104,3 +104,10 @@ export interface McpRequestOptions {
   /** Overrides the server's `timeoutMs` for this request. */
   timeoutMs?: number;
 }
+
+/** A server's `notifications/progress` for a request in flight. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}

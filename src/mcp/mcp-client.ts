@@ -19,6 +19,7 @@ import { ReconnectBackoff } from './reconnect-backoff.js';
 import type {
   McpClientOptions,
   McpListKind,
+  McpProgress,
   McpRequestOptions,
   McpServerIdentity,
   McpServerStatus,
@@ -149,10 +150,13 @@ export class McpClient {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: McpRequestOptions & { definition?: McpToolDefinition } = {},
+    options: McpRequestOptions & { definition?: McpToolDefinition; onProgress?(progress: McpProgress): void } = {},
   ): Promise<CallToolResult> {
+    // A server that reports progress is working: each report restarts the timeout (the user can still cancel).
+    const onProgress = options.onProgress;
+    const progress = onProgress ? { onprogress: (update: McpProgress) => onProgress(update), resetTimeoutOnProgress: true } : {};
     return this.run('tools/call', { name, arguments: args }, options, (client, requestOptions) =>
-      client.callTool({ name, arguments: args }, { ...requestOptions, toolDefinition: options.definition }),
+      client.callTool({ name, arguments: args }, { ...requestOptions, ...progress, toolDefinition: options.definition }),
     );
   }
 
@@ -368,7 +372,7 @@ export class McpClient {
       this.options.onResponse?.({ serverId: this.id, method, params, durationMs: performance.now() - started });
       return result;
     } catch (cause) {
-      const error = toMcpClientError(cause, { serverId: this.id, fallback: 'server_error', action: method, signal: options?.signal });
+      const error = toMcpClientError(cause, { serverId: this.id, fallback: 'server_error', action: method, signal: options?.signal, timeoutMs });
       this.options.onResponse?.({ serverId: this.id, method, params, durationMs: performance.now() - started, error });
       // HTTP has no channel that closes when the server dies: a refused request is the signal.
       if (error.code === 'connection_closed' && this.client && this.config.transport !== 'stdio') this.dropConnection();

@@ -10,6 +10,8 @@ export interface ToMcpClientErrorOptions {
   action: string;
   /** The caller's signal: an abort wins over whatever the SDK reported. */
   signal?: AbortSignal;
+  /** The request's timeout, named in a timeout's message with the setting that changes it. */
+  timeoutMs?: number;
 }
 
 /** Maps whatever the SDK, a transport or the OS threw onto one typed error with the server's id. */
@@ -27,7 +29,12 @@ export function toMcpClientError(cause: unknown, options: ToMcpClientErrorOption
   if (SdkError.isInstance(cause)) {
     switch (cause.code) {
       case SdkErrorCode.RequestTimeout:
-        return make('timeout', `server "${serverId}" did not answer ${action} in time (${detail})`);
+        return make(
+          'timeout',
+          options.timeoutMs === undefined
+            ? `server "${serverId}" did not answer ${action} in time (${detail})`
+            : `server "${serverId}" did not answer ${action} in time: not within ${options.timeoutMs} ms (the server's timeoutMs: mcp.servers[].timeoutMs in the config; a server that reports progress gets that long again after each report)`,
+        );
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
       case SdkErrorCode.SendFailed:

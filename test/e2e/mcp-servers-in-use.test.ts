@@ -98,4 +98,21 @@ describe('MCP servers in use', () => {
     expect(results[5]).toContain('Could not read fixture://nowhere');
     expect(results[5]).toContain('list_resources shows the resources and URI templates offered');
   });
+
+  it('a tool that reports progress runs past its timeoutMs, its progress shown on the call; a silent one times out with an error naming the limit and the setting', async () => {
+    const { cli, sessionId } = await session(project([answers('slow', { timeoutMs: 3_000 })]));
+    bed.server.push(
+      { toolCalls: [{ name: 'mcp__slow__progress', arguments: { steps: 5, intervalMs: 1_000 } }] },
+      { toolCalls: [{ name: 'mcp__slow__never', arguments: {} }] },
+      { text: 'done' },
+    );
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'build it' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const [worked, silent] = toolMessages(bed.server.requests.at(-1)!);
+    expect(worked).toContain('finished after 5 steps');
+    const progress = cli.updates.filter((n) => n.update.sessionUpdate === 'tool_call_update' && JSON.stringify(n.update).includes('working on step 3 (3/5)'));
+    expect(progress.length).toBeGreaterThan(0);
+    expect(silent).toContain('did not answer tools/call in time: not within 3000 ms');
+    expect(silent).toContain('mcp.servers[].timeoutMs');
+  });
 });
