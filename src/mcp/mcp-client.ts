@@ -12,7 +12,8 @@ import type { McpServerConfig } from '../config/schema.js';
 import { buildSdkClient } from './build-sdk-client.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { McpClientError } from './mcp-client-error.js';
-import { toMcpClientError } from './to-mcp-client-error.js';
+import { timeoutMessage, toMcpClientError } from './to-mcp-client-error.js';
+import { NO_SDK_TIMEOUT, ToolCallDeadline } from './tool-call-deadline.js';
 import { listAllPages, type ListResult, type McpListMethod } from './list-all-pages.js';
 import { listPageSchema } from './list-page-schema.js';
 import { ReconnectBackoff } from './reconnect-backoff.js';
@@ -57,6 +58,8 @@ export class McpClient {
   private readonly statusWaiters = new Set<() => void>();
   private readonly subscriptions = new Set<string>();
   private readonly listChangedTimers = new Map<McpListKind, NodeJS.Timeout>();
+  /** Requests of the server (sampling, elicitation) still waiting on their answer: a tool call's deadline waits for them. */
+  private serverRequestsOpen = 0;
   /** Woken when the last list_changed waiting out its debounce has been passed on. */
   private readonly listChangedWaiters = new Set<() => void>();
 
@@ -152,12 +155,39 @@ export class McpClient {
     args: Record<string, unknown>,
     options: McpRequestOptions & { definition?: McpToolDefinition; onProgress?(progress: McpProgress): void } = {},
   ): Promise<CallToolResult> {
-    // A server that reports progress is working: each report restarts the timeout (the user can still cancel).
-    const onProgress = options.onProgress;
-    const progress = onProgress ? { onprogress: (update: McpProgress) => onProgress(update), resetTimeoutOnProgress: true } : {};
-    return this.run('tools/call', { name, arguments: args }, options, (client, requestOptions) =>
-      client.callTool({ name, arguments: args }, { ...requestOptions, ...progress, toolDefinition: options.definition }),
-    );
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    return this.run('tools/call', { name, arguments: args }, options, async (client, requestOptions) => {
+      // Held while the server waits on the user; each progress report restarts it (the user can still cancel).
+      const deadline = new ToolCallDeadline(
+        timeoutMs,
+        () => this.serverRequestsOpen > 0,
+        () => this.options.onLog?.({ serverId: this.id, level: 'debug', logger: 'timeout', data: `tools/call ${name} waits on an answer from the user; its ${timeoutMs} ms timeout waits too` }),
+      );
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+      deadline.start();
+      try {
+        return await client.callTool(
+          { name, arguments: args },
+          {
+            ...requestOptions,
+            signal,
+            timeout: NO_SDK_TIMEOUT,
+            onprogress: (update: McpProgress) => {
+              deadline.restart();
+              options.onProgress?.(update);
+            },
+            toolDefinition: options.definition,
+          },
+        );
+      } catch (error) {
+        if (deadline.expired && !options.signal?.aborted) {
+          throw new McpClientError({ code: 'timeout', serverId: this.id, message: timeoutMessage(this.id, 'tools/call', timeoutMs), cause: error });
+        }
+        throw error;
+      } finally {
+        deadline.stop();
+      }
+    });
   }
 
   async readResource(uri: string, options?: McpRequestOptions): Promise<ReadResourceResult> {
@@ -199,7 +229,7 @@ export class McpClient {
 
   private async attempt(): Promise<void> {
     this.setStatus(this.everConnected ? 'reconnecting' : 'connecting');
-    const client = buildSdkClient(this.id, this.options, (kind) => this.listChanged(kind));
+    const client = buildSdkClient(this.id, this.countingServerRequests(), (kind) => this.listChanged(kind));
     this.pendingClient = client;
     let startFailure: McpClientError | undefined;
     this.stderrTail = [];
@@ -260,7 +290,25 @@ export class McpClient {
     }
   }
 
-  /** Servers often send several list_changed in a burst (one per added tool): re-read once. */
+  /** The options, with the server's questions (sampling, elicitation) counted while they wait on their answer. */
+  private countingServerRequests(): McpClientOptions {
+    const { onSampling, onElicitation } = this.options;
+    const counted = async <T>(answer: () => Promise<T>): Promise<T> => {
+      this.serverRequestsOpen++;
+      try {
+        return await answer();
+      } finally {
+        this.serverRequestsOpen--;
+      }
+    };
+    return {
+      ...this.options,
+      ...(onSampling ? { onSampling: (request, context) => counted(() => onSampling(request, context)) } : {}),
+      ...(onElicitation ? { onElicitation: (request, context) => counted(() => onElicitation(request, context)) } : {}),
+    };
+  }
+
+    /** Servers often send several list_changed in a burst (one per added tool): re-read once. */
   private listChanged(kind: McpListKind): void {
     clearTimeout(this.listChangedTimers.get(kind));
     const timer = setTimeout(() => {

@@ -29,12 +29,7 @@ export function toMcpClientError(cause: unknown, options: ToMcpClientErrorOption
   if (SdkError.isInstance(cause)) {
     switch (cause.code) {
       case SdkErrorCode.RequestTimeout:
-        return make(
-          'timeout',
-          options.timeoutMs === undefined
-            ? `server "${serverId}" did not answer ${action} in time (${detail})`
-            : `server "${serverId}" did not answer ${action} in time: not within ${options.timeoutMs} ms (the server's timeoutMs: mcp.servers[].timeoutMs in the config; a server that reports progress gets that long again after each report)`,
-        );
+        return make('timeout', options.timeoutMs === undefined ? `server "${serverId}" did not answer ${action} in time (${detail})` : timeoutMessage(serverId, action, options.timeoutMs));
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
       case SdkErrorCode.SendFailed:
@@ -62,4 +57,12 @@ export function toMcpClientError(cause: unknown, options: ToMcpClientErrorOption
     return make(options.fallback === 'connect_failed' ? 'connect_failed' : 'connection_closed', `server "${serverId}": ${action} failed (${detail})`);
   }
   return make(options.fallback, `server "${serverId}": ${action} failed (${detail})`);
+}
+
+/** A request's timeout, with the setting that changes it. */
+export function timeoutMessage(serverId: string, action: string, timeoutMs: number): string {
+  return (
+    `server "${serverId}" did not answer ${action} in time: not within ${timeoutMs} ms (the server's timeoutMs: mcp.servers[].timeoutMs ` +
+    'in the config; a server that reports progress gets that long again after each report)'
+  );
 }

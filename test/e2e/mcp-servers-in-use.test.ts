@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { initialize, type AcpCli } from '../helpers/acp-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 import type { RecordedRequest } from '../helpers/scripted-openai-server.js';
 
 // The user of many MCP servers, through the built CLI on the scripted model: what the model is
@@ -94,7 +95,7 @@ describe('MCP servers in use', () => {
     expect(results[1]).toContain('Fixture readme: call echo to echo.');
     expect(results[2]).toContain('fixture://changelog (fx) changelog: Release notes of the fixture server [text/markdown]');
     expect(results[3]).toContain('note 7');
-    expect(results[4]).toContain('"image-data"');
+    expect(results[4]).toContain('image-data');
     expect(results[5]).toContain('Could not read fixture://nowhere');
     expect(results[5]).toContain('list_resources shows the resources and URI templates offered');
   });
@@ -114,5 +115,25 @@ describe('MCP servers in use', () => {
     expect(progress.length).toBeGreaterThan(0);
     expect(silent).toContain('did not answer tools/call in time: not within 3000 ms');
     expect(silent).toContain('mcp.servers[].timeoutMs');
+  });
+
+  it("a user who takes longer than the server's timeoutMs to answer its question (elicitation) still gets the call answered", async () => {
+    const cwd = project([fixture('fx', { timeoutMs: 1_500 })]);
+    let cli: AcpCli | undefined;
+    cli = bed.start(cwd, {
+      args: ['--log-level', 'debug'],
+      configureClient: (app) =>
+        app.onRequest('elicitation/create', async () => {
+          // The user answers only once the call's timeout has passed (the agent says it holds it).
+          await waitFor(() => cli!.stderr().includes('tools/call ask waits on an answer from the user; its 1500 ms timeout waits too'), 15_000, 'the timeout held');
+          return { action: 'accept', content: { answer: '42' } };
+        }),
+    });
+    await initialize(cli, { elicitation: { form: {} } });
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__fx__ask', arguments: { question: 'What is the answer?' } }] }, { text: 'Thanks.' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ask me' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(toolMessages(bed.server.requests.at(-1)!).at(-1)).toContain('accept: {\\"answer\\":\\"42\\"}');
   });
 });
