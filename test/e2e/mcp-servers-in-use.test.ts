@@ -136,4 +136,18 @@ describe('MCP servers in use', () => {
     expect(response.stopReason).toBe('end_turn');
     expect(toolMessages(bed.server.requests.at(-1)!).at(-1)).toContain('accept: {\\"answer\\":\\"42\\"}');
   });
+
+  it('two tools of a server whose names normalize alike (lookup.user, lookup_user) are both offered under distinct names, and each calls its own', async () => {
+    const { cli, sessionId } = await session(project([answers('ans')]));
+    bed.server.push({ text: 'looked' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'which tools?' }] });
+    const names = offered(bed.server.requests.at(-1)!).filter((name) => name.startsWith('mcp__ans__lookup_user'));
+    expect(names).toHaveLength(2);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    bed.server.push({ toolCalls: names.map((name) => ({ name, arguments: {} })) }, { text: 'done' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look both up' }] });
+    const results = toolMessages(bed.server.requests.at(-1)!).slice(-2).join('\n');
+    expect(results).toContain('lookup.user ran');
+    expect(results).toContain('lookup_user ran');
+  });
 });
