@@ -11,6 +11,7 @@ import type {
 import type { McpServerConfig } from '../config/schema.js';
 import { buildSdkClient } from './build-sdk-client.js';
 import { createMcpTransport } from './create-mcp-transport.js';
+import { expandServerVariables } from './expand-server-variables.js';
 import { McpClientError } from './mcp-client-error.js';
 import { timeoutMessage, toMcpClientError } from './to-mcp-client-error.js';
 import { NO_SDK_TIMEOUT, ToolCallDeadline } from './tool-call-deadline.js';
@@ -236,7 +237,8 @@ export class McpClient {
     try {
       const misconfigured = this.options.preflight?.();
       if (misconfigured) throw misconfigured;
-      const transport = createMcpTransport(this.config, {
+      // `${NAME}` in args, env, url, headers and token, from the agent's environment at each connect.
+      const transport = createMcpTransport(expandServerVariables(this.config), {
         onAuth: this.options.onAuth,
         onAuthRefresh: this.options.onAuthRefresh,
         oauthProvider: this.options.oauthProvider,

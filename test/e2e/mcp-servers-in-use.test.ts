@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { initialize, type AcpCli } from '../helpers/acp-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { startHttpFixture } from '../mcp/fixture-servers.js';
 import type { RecordedRequest } from '../helpers/scripted-openai-server.js';
 
 // The user of many MCP servers, through the built CLI on the scripted model: what the model is
@@ -149,5 +150,27 @@ describe('MCP servers in use', () => {
     const results = toolMessages(bed.server.requests.at(-1)!).slice(-2).join('\n');
     expect(results).toContain('lookup.user ran');
     expect(results).toContain('lookup_user ran');
+  });
+
+  it('a JSON config names its secrets as ${VARIABLE}s from the environment; one that is unset fails that server alone, naming it', async () => {
+    const fixture = await startHttpFixture(['--token', 'docs-token-from-the-environment']);
+    try {
+      const url = `http://127.0.0.1:${fixture.port}/mcp`;
+      const cwd = project([
+        { id: 'docs', transport: 'http', url, auth: { type: 'bearer', token: '${DOCS_TOKEN}' } },
+        { id: 'wiki', transport: 'http', url, headers: { Authorization: 'Bearer ${WIKI_TOKEN}' } },
+      ]);
+      const cli = bed.start(cwd, { env: { DOCS_TOKEN: 'docs-token-from-the-environment' } });
+      await initialize(cli);
+      const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+      bed.server.push({ toolCalls: [{ name: 'mcp__docs__echo', arguments: { text: 'authorized' } }] }, { text: 'done' });
+      await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo through docs' }] });
+      expect(toolMessages(bed.server.requests.at(-1)!).at(-1)).toContain('echo: authorized');
+      const told = () => cli.updates.map((n) => JSON.stringify(n.update)).find((update) => update.includes('MCP server \\"wiki\\" is unavailable'));
+      await waitFor(() => told() !== undefined, 15_000, 'the notice about "wiki"');
+      expect(told()).toContain('the environment variable WIKI_TOKEN (used in its headers.Authorization) is not set');
+    } finally {
+      await fixture.stop();
+    }
   });
 });
