@@ -1,10 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { acpTestBed } from '../helpers/acp-test-bed.js';
 import { initialize, type AcpCli } from '../helpers/acp-cli.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitFor, waitForAsync } from '../helpers/wait-for.js';
 import { startHttpFixture } from '../mcp/fixture-servers.js';
 import type { RecordedRequest } from '../helpers/scripted-openai-server.js';
 
@@ -171,6 +173,38 @@ describe('MCP servers in use', () => {
       expect(told()).toContain('the environment variable WIKI_TOKEN (used in its headers.Authorization) is not set');
     } finally {
       await fixture.stop();
+    }
+  });
+
+  it('a URL that answers 404 or a web page is named as no MCP endpoint and not retried; a result that breaks its outputSchema blames the server, not the arguments', async () => {
+    const web = createServer((request, response) => {
+      response.writeHead(request.url === '/page' ? 200 : 404, { 'content-type': 'text/html' }).end('<html>a web site</html>');
+    });
+    await new Promise<void>((listening) => web.listen(0, '127.0.0.1', listening));
+    try {
+      const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+      const cwd = project([
+        { id: 'gone', transport: 'http', url: `${base}/wrong-path` },
+        { id: 'site', transport: 'http', url: `${base}/page` },
+        answers('ans'),
+      ]);
+      const { cli, sessionId } = await session(cwd);
+      bed.server.push({ toolCalls: [{ name: 'mcp__ans__count', arguments: {} }] }, { text: 'done' });
+      await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'count' }] });
+      const counted = toolMessages(bed.server.requests.at(-1)!).at(-1);
+      expect(counted).toContain("answered tools/call with a result its tool's own outputSchema refuses");
+      expect(counted).toContain('the server is at fault, not the arguments');
+      expect(counted).not.toContain('-32602');
+      const listed = async () => {
+        await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/mcp' }] });
+        return cli.updates.map((n) => JSON.stringify(n.update)).filter((update) => update.includes('MCP servers:')).at(-1) ?? '';
+      };
+      await waitForAsync(async () => (await listed()).split('): failed').length === 3, 15_000, 'both listed as failed');
+      const shown = await listed();
+      expect(shown).toContain('server \\"gone\\": its url answered HTTP 404, not MCP; check mcp.servers[].url');
+      expect(shown).toContain('server \\"site\\": its url answered with a web page (text/html), not MCP');
+    } finally {
+      web.close();
     }
   });
 });
