@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import { SdkHttpError, type Client } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -418,7 +418,13 @@ export class McpClient {
     this.options.onRequest?.({ serverId: this.id, method, params });
     try {
       const client = await this.ready(this.connectTimeoutMs, options?.signal);
-      const result = await send(client, { signal: options?.signal, timeout: timeoutMs });
+      const result = await send(client, { signal: options?.signal, timeout: timeoutMs }).catch(async (cause: unknown) => {
+        // The server restarted and forgot our session: a 404 to a request that carried it (the MCP spec: initialize
+        // anew). The request was refused, not run, so it is sent again on a new session.
+        if (!this.sessionGone(cause) || this.client !== client) throw cause;
+        this.dropConnection();
+        return send(await this.ready(this.connectTimeoutMs, options?.signal), { signal: options?.signal, timeout: timeoutMs });
+      });
       this.options.onResponse?.({ serverId: this.id, method, params, durationMs: performance.now() - started });
       return result;
     } catch (cause) {
@@ -428,6 +434,10 @@ export class McpClient {
       if (error.code === 'connection_closed' && this.client && this.config.transport !== 'stdio') this.dropConnection();
       throw error;
     }
+  }
+
+  private sessionGone(cause: unknown): boolean {
+    return this.config.transport === 'http' && SdkHttpError.isInstance(cause) && cause.status === 404;
   }
 
   private dropConnection(): void {

@@ -207,4 +207,21 @@ describe('MCP servers in use', () => {
       web.close();
     }
   });
+
+  it('an HTTP server that restarted (it answers 404 to the old session) gets a new session, and the call goes through', async () => {
+    let fixture = await startHttpFixture();
+    try {
+      const { cli, sessionId } = await session(project([{ id: 'web', transport: 'http', url: `http://127.0.0.1:${fixture.port}/mcp` }]));
+      bed.server.push({ toolCalls: [{ name: 'mcp__web__echo', arguments: { text: 'before' } }] }, { text: 'done' });
+      await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo before' }] });
+      expect(toolMessages(bed.server.requests.at(-1)!).at(-1)).toContain('echo: before');
+      await fixture.stop();
+      fixture = await startHttpFixture(['--port', String(fixture.port)]);
+      bed.server.push({ toolCalls: [{ name: 'mcp__web__echo', arguments: { text: 'after the restart' } }] }, { text: 'done' });
+      await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo after' }] });
+      expect(toolMessages(bed.server.requests.at(-1)!).at(-1)).toContain('echo: after the restart');
+    } finally {
+      await fixture.stop();
+    }
+  });
 });
