@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import type { ToolResult, ToolResultPart } from '../contracts/tool.js';
+import { essenceOf, MODEL_IMAGE_TYPES, sniffImageType } from '../agent/image-format.js';
 
 /** The text of one answer the model gets by default (~25,000 tokens, as Claude Code caps MCP output). */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
@@ -59,7 +60,7 @@ function mapBlock(block: ContentBlock): ToolResultPart {
     case 'text':
       return { type: 'text', text: block.text };
     case 'image':
-      return { type: 'image', data: block.data, mimeType: block.mimeType };
+      return modelImage(block.data, block.mimeType);
     case 'audio':
       return { type: 'text', text: `[audio ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]` };
     case 'resource_link': {
@@ -77,4 +78,18 @@ function mapBlock(block: ContentBlock): ToolResultPart {
     default:
       return { type: 'text', text: `[unsupported content: ${(block as { type: string }).type}]` };
   }
+}
+
+/**
+ * An image as models take it: png, jpeg, gif or webp, by its first bytes (a mislabelled one gets
+ * its real type). Anything else (an SVG chart, text labelled image/png) is a line saying it was
+ * left out: providers refuse the whole request over it, and it would stay in the session's history.
+ */
+function modelImage(data: string, mimeType: string): ToolResultPart {
+  const actual = sniffImageType(data);
+  if (actual) return { type: 'image', data, mimeType: actual };
+  return {
+    type: 'text',
+    text: `[image ${essenceOf(mimeType)}, ${Math.round((data.length * 3) / 4)} bytes, left out: models take only ${MODEL_IMAGE_TYPES.join(', ')}]`,
+  };
 }

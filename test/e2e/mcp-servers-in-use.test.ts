@@ -224,4 +224,16 @@ describe('MCP servers in use', () => {
       await fixture.stop();
     }
   });
+
+  it('an image a model cannot take (an SVG chart) is left out of the answer with a line saying so; the rest of the answer stays', async () => {
+    const { cli, sessionId } = await session(project([answers('ans')]));
+    bed.server.push({ toolCalls: [{ name: 'mcp__ans__svg', arguments: {} }] }, { text: 'done' });
+    const response = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'draw it' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const drawn = toolMessages(bed.server.requests.at(-1)!).at(-1);
+    expect(drawn).toContain('the chart:');
+    expect(drawn).toContain('[image image/svg+xml, ');
+    expect(drawn).toContain('left out: models take only image/png, image/jpeg, image/gif, image/webp]');
+    expect(drawn).not.toContain('image-data');
+  });
 });
