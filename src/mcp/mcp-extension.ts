@@ -10,6 +10,7 @@ import { errorMessage } from '../errors/error-message.js';
 import { MCP_CAPABILITIES } from './mcp-capabilities.js';
 import { mcpCommand } from './mcp-command.js';
 import { mcpFailureNotices } from './mcp-failure-notices.js';
+import { serverInstructionsPrompt } from './server-instructions-prompt.js';
 
 /** How long a step waits for the catalogs to take in announced list changes before going on without. */
 const LIST_CHANGE_WAIT_MS = 5_000;
@@ -81,6 +82,12 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     commands: [mcpCommand(registry)],
 
     activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
+
+    async systemPrompt(context: TurnContext): Promise<string | undefined> {
+      // The first turn waits for the config's servers here too, so their instructions are in its prompt.
+      await awaitConfigServers(context);
+      return serverInstructionsPrompt(registry.servers.list({ sessionId: context.sessionId }));
+    },
 
     async tools(context: TurnContext): Promise<AnyTool[]> {
       await awaitConfigServers(context);

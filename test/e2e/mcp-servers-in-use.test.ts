@@ -236,4 +236,21 @@ describe('MCP servers in use', () => {
     expect(drawn).toContain('left out: models take only image/png, image/jpeg, image/gif, image/webp]');
     expect(drawn).not.toContain('image-data');
   });
+
+  it("the servers' instructions (from initialize) reach the model's system prompt from the first turn, capped", async () => {
+    const rules = 'Always call echo before add; the sums are in cents.';
+    const { cli, sessionId } = await session(
+      project([
+        fixture('fx', { args: [fixtureServer, '--name', 'fx', '--instructions', rules] }),
+        fixture('long', { args: [fixtureServer, '--name', 'long', '--instructions', `Long. ${'z'.repeat(5_000)}`] }),
+      ]),
+    );
+    bed.server.push({ text: 'ok' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'add 2 and 3' }] });
+    const system = JSON.stringify((bed.server.requests.at(-1)!.messages as Array<{ role: string; content: unknown }>).filter((message) => message.role === 'system'));
+    expect(system).toContain(`## fx\\n${rules}`);
+    expect(system).toContain('## long\\nLong. zzz');
+    expect(system).toContain('more characters cut]');
+    expect(system.length).toBeLessThan(40_000);
+  });
 });
