@@ -227,7 +227,8 @@ export class McpRegistry {
    * followed by a step that can call them. Resolves at once when nothing is pending.
    */
   async catalogsCurrent(scope: McpScope, timeoutMs: number): Promise<void> {
-    const states = this.scopeStates(scope);
+    // A server that is down may hold a re-read until it is back: not worth a step's wait.
+    const states = this.scopeStates(scope).filter((state) => state.client.status === 'connected');
     const current = Promise.all(
       states.map(async (state) => {
         await state.client.listChangesPassedOn();
