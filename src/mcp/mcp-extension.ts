@@ -43,15 +43,24 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const activated = new Map<string, Set<string>>();
   // A config server that cannot start or dies is told to each session's client once.
   const notices = mcpFailureNotices(registry);
-  /** The config's servers, waited for once (by the first turn, or the first turns running together). */
-  let configServers: Promise<string[]> | undefined;
-  let configServersReady = false;
+  /**
+   * The servers of a session (the config's and its own, which may outlast the session start's
+   * short wait: `npx -y` installing one), waited for once per session, by its first turn (or
+   * the first turns running together).
+   */
+  const startingServers = new Map<string, Promise<string[]>>();
+  const serversReady = new Set<string>();
   const awaitConfigServers = async (context: TurnContext): Promise<void> => {
-    if (configServersReady) return;
-    configServers ??= registry.servers.settled(config.mcp.startupWaitMs);
-    const slow = await untilAborted(configServers, context.signal);
-    if (slow === undefined) return; // cancelled: the next turn waits for what is left
-    configServersReady = true;
+    if (serversReady.has(context.sessionId)) return;
+    let starting = startingServers.get(context.sessionId);
+    if (!starting) startingServers.set(context.sessionId, (starting = registry.servers.settled(config.mcp.startupWaitMs, { sessionId: context.sessionId })));
+    const slow = await untilAborted(starting, context.signal);
+    if (slow === undefined) {
+      startingServers.delete(context.sessionId); // cancelled: the next turn waits for what is left
+      return;
+    }
+    serversReady.add(context.sessionId);
+    startingServers.delete(context.sessionId);
     if (slow.length > 0) {
       context.emit({
         type: 'notice',
@@ -145,6 +154,8 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async onSessionClose(sessionId) {
       activated.delete(sessionId);
+      serversReady.delete(sessionId);
+      startingServers.delete(sessionId);
       notices.sessionClosed(sessionId);
       await registry.closeSession(sessionId);
     },

@@ -253,4 +253,15 @@ describe('MCP servers in use', () => {
     expect(system).toContain('more characters cut]');
     expect(system.length).toBeLessThan(40_000);
   });
+
+  it("an editor's server that takes longer to start than session/new waits for (5 s) is still offered to the session's first prompt", async () => {
+    const cwd = project([]);
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const slow = { name: 'slow', command: process.execPath, args: [fixtureServer, '--name', 'slow', '--start-delay', '7000'], env: [] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [slow] });
+    bed.server.push({ text: 'ok' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo hello' }] });
+    expect(offered(bed.server.requests.at(-1)!)).toContain('mcp__slow__echo');
+  });
 });
