@@ -260,7 +260,7 @@ export class McpClient {
     } catch (cause) {
       this.pendingClient = undefined;
       await client.close().catch(() => undefined);
-      const mapped = startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
+      const mapped = startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect', timeoutMs: this.connectTimeoutMs });
       // Whatever broke the handshake (exit, timeout, garbage), the caller's question is "did it connect".
       const said = this.stderrTail.length > 0 ? `; its stderr: ${this.stderrTail.join(' | ')}` : '';
       const error =

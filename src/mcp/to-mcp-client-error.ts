@@ -72,6 +72,13 @@ export function toMcpClientError(cause: unknown, options: ToMcpClientErrorOption
 
 /** A request's timeout, with the setting that changes it. */
 export function timeoutMessage(serverId: string, action: string, timeoutMs: number): string {
+  if (action === 'connect') {
+    return (
+      `server "${serverId}" did not answer initialize in time: not within ${timeoutMs} ms (the larger of its timeoutMs and 15000 ms). ` +
+      'A server that logs to stdout instead of speaking MCP, waits on a prompt or a login, or is still installing (npx -y) never answers; ' +
+      'run its command by hand to see'
+    );
+  }
   return (
     `server "${serverId}" did not answer ${action} in time: not within ${timeoutMs} ms (the server's timeoutMs: mcp.servers[].timeoutMs ` +
     'in the config; a server that reports progress gets that long again after each report)'
