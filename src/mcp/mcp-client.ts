@@ -237,8 +237,8 @@ export class McpClient {
     try {
       const misconfigured = this.options.preflight?.();
       if (misconfigured) throw misconfigured;
-      // `${NAME}` in args, env, url, headers and token, from the agent's environment at each connect.
-      const transport = createMcpTransport(expandServerVariables(this.config), {
+      // `${NAME}` in args, env, url, headers and token, from the agent's environment at each connect (config servers only).
+      const transport = createMcpTransport(this.options.expandVariables ? expandServerVariables(this.config) : this.config, {
         onAuth: this.options.onAuth,
         onAuthRefresh: this.options.onAuthRefresh,
         oauthProvider: this.options.oauthProvider,

@@ -311,6 +311,8 @@ export class McpRegistry {
       ...clientOptions,
       roots: () => state.roots,
       preflight,
+      // The operator's config may name the agent's environment; a session's server (an ACP client's) may not.
+      expandVariables: sessionId === undefined,
       onSampling: onSampling && ((request, context) => onSampling(request, { ...context, ...callOf(state), server: state.config })),
       onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, ...callOf(state) })),
       onListChanged: (kind) => void this.refresh(state, [kind]),

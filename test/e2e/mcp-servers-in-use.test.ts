@@ -164,13 +164,17 @@ describe('MCP servers in use', () => {
       ]);
       const cli = bed.start(cwd, { env: { DOCS_TOKEN: 'docs-token-from-the-environment' } });
       await initialize(cli);
-      const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+      // A server an ACP client sends may not read the agent's environment: its ${DOCS_TOKEN} stays as written.
+      const fromClient = { type: 'http' as const, name: 'client', url, headers: [{ name: 'Authorization', value: 'Bearer ${DOCS_TOKEN}' }] };
+      const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [fromClient] });
       bed.server.push({ toolCalls: [{ name: 'mcp__docs__echo', arguments: { text: 'authorized' } }] }, { text: 'done' });
       await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo through docs' }] });
       expect(toolMessages(bed.server.requests.at(-1)!).at(-1)).toContain('echo: authorized');
       const told = () => cli.updates.map((n) => JSON.stringify(n.update)).find((update) => update.includes('MCP server \\"wiki\\" is unavailable'));
       await waitFor(() => told() !== undefined, 15_000, 'the notice about "wiki"');
       expect(told()).toContain('the environment variable WIKI_TOKEN (used in its headers.Authorization) is not set');
+      expect(offered(bed.server.requests.at(-1)!).some((name) => name.startsWith('mcp__client__'))).toBe(false);
+      await waitFor(() => cli.updates.some((n) => JSON.stringify(n.update).includes('MCP server \\"client\\" is unavailable: server \\"client\\" rejected the credentials')), 15_000, 'the client server refused');
     } finally {
       await fixture.stop();
     }
