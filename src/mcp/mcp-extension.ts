@@ -11,6 +11,7 @@ import { MCP_CAPABILITIES } from './mcp-capabilities.js';
 import { mcpCommand } from './mcp-command.js';
 import { mcpFailureNotices } from './mcp-failure-notices.js';
 import { serverInstructionsPrompt } from './server-instructions-prompt.js';
+import { firstTurnServersWait } from './first-turn-servers-wait.js';
 
 /** How long a step waits for the catalogs to take in announced list changes before going on without. */
 const LIST_CHANGE_WAIT_MS = 5_000;
@@ -43,33 +44,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const activated = new Map<string, Set<string>>();
   // A config server that cannot start or dies is told to each session's client once.
   const notices = mcpFailureNotices(registry);
-  /**
-   * The servers of a session (the config's and its own, which may outlast the session start's
-   * short wait: `npx -y` installing one), waited for once per session, by its first turn (or
-   * the first turns running together).
-   */
-  const startingServers = new Map<string, Promise<string[]>>();
-  const serversReady = new Set<string>();
-  const awaitConfigServers = async (context: TurnContext): Promise<void> => {
-    if (serversReady.has(context.sessionId)) return;
-    let starting = startingServers.get(context.sessionId);
-    if (!starting) startingServers.set(context.sessionId, (starting = registry.servers.settled(config.mcp.startupWaitMs, { sessionId: context.sessionId })));
-    const slow = await untilAborted(starting, context.signal);
-    if (slow === undefined) {
-      startingServers.delete(context.sessionId); // cancelled: the next turn waits for what is left
-      return;
-    }
-    serversReady.add(context.sessionId);
-    startingServers.delete(context.sessionId);
-    if (slow.length > 0) {
-      context.emit({
-        type: 'notice',
-        sessionId: context.sessionId,
-        level: 'warning',
-        message: `MCP ${slow.length === 1 ? 'server' : 'servers'} ${slow.map((id) => `"${id}"`).join(', ')} still connecting after ${config.mcp.startupWaitMs} ms (mcp.startupWaitMs); this turn goes on without ${slow.length === 1 ? 'its' : 'their'} tools, which join once ready.`,
-      });
-    }
-  };
+  const serversWait = firstTurnServersWait(registry, config.mcp.startupWaitMs);
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
@@ -94,12 +69,12 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async systemPrompt(context: TurnContext): Promise<string | undefined> {
       // The first turn waits for the config's servers here too, so their instructions are in its prompt.
-      await awaitConfigServers(context);
+      await serversWait.wait(context);
       return serverInstructionsPrompt(registry.servers.list({ sessionId: context.sessionId }));
     },
 
     async tools(context: TurnContext): Promise<AnyTool[]> {
-      await awaitConfigServers(context);
+      await serversWait.wait(context);
       const scope = { sessionId: context.sessionId };
       // A list change announced during the last step (a tool that switched more tools on) is read first.
       await untilAborted(registry.catalogsCurrent(scope, LIST_CHANGE_WAIT_MS), context.signal);
@@ -154,8 +129,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async onSessionClose(sessionId) {
       activated.delete(sessionId);
-      serversReady.delete(sessionId);
-      startingServers.delete(sessionId);
+      serversWait.forget(sessionId);
       notices.sessionClosed(sessionId);
       await registry.closeSession(sessionId);
     },
