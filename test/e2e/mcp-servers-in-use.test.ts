@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type * as acp from '@agentclientprotocol/sdk';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -165,7 +166,7 @@ describe('MCP servers in use', () => {
       const cli = bed.start(cwd, { env: { DOCS_TOKEN: 'docs-token-from-the-environment' } });
       await initialize(cli);
       // A server an ACP client sends may not read the agent's environment: its ${DOCS_TOKEN} stays as written.
-      const fromClient = { type: 'http' as const, name: 'client', url, headers: [{ name: 'Authorization', value: 'Bearer ${DOCS_TOKEN}' }] };
+      const fromClient: acp.McpServer = { type: 'http', name: 'client', url, headers: [{ name: 'Authorization', value: 'Bearer ${DOCS_TOKEN}' }] };
       const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [fromClient] });
       bed.server.push({ toolCalls: [{ name: 'mcp__docs__echo', arguments: { text: 'authorized' } }] }, { text: 'done' });
       await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo through docs' }] });
@@ -262,7 +263,7 @@ describe('MCP servers in use', () => {
     const cwd = project([]);
     const cli = bed.start(cwd);
     await initialize(cli);
-    const slow = { name: 'slow', command: process.execPath, args: [fixtureServer, '--name', 'slow', '--start-delay', '7000'], env: [] };
+    const slow: acp.McpServer = { name: 'slow', command: process.execPath, args: [fixtureServer, '--name', 'slow', '--start-delay', '7000'], env: [] };
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [slow] });
     bed.server.push({ text: 'ok' });
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo hello' }] });
