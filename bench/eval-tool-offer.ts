@@ -83,7 +83,7 @@ export async function evaluateToolOffer(options: { dataDir?: string; splits?: st
       samples[split] = [];
       for (const task of tasks) {
         const groups = goldGroupsOf(task).map((group) => group.map(registryName));
-        const offered = ((await extension.tools?.(turn(task.query))) ?? []).map((tool) => tool.name).filter((name) => name !== searchTools.name);
+        const offered = ((await extension.tools?.(turn(task.query))) ?? []).map((tool) => tool.name).filter((name) => name.startsWith('mcp__')); // search_tools and the resource tools are not the offer
         const whole = (await registry.tools.search(task.query, { limit: config.mcp.discovery.limit })).map((match) => match.tool.name);
         const covered = (names: string[]) => groups.filter((group) => group.some((name) => names.includes(name))).length;
         sums.offer += offered.length;

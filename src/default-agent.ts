@@ -155,6 +155,11 @@ async function openAgentServices(config: PlaitedConfig, projectDir: string, log:
     ...(spawnStdio ? { spawnStdio } : { prepareServer: prepareStdioServer(config, projectDir, log) }),
     onEvent: (event) => logRegistryEvent(log, event),
     onResponse: (info) => logMcpCall(log, info),
+    // What servers say (stderr lines, log messages, a call waiting on the user) is for --log-level debug.
+    onLog: (entry) => {
+      const text = typeof entry.data === 'string' ? entry.data : JSON.stringify(entry.data) ?? '';
+      log('debug', `MCP server "${entry.serverId}" ${entry.level}${entry.logger ? ` (${entry.logger})` : ''}: ${text.slice(0, 500)}`);
+    },
   });
   return { index, embedder, registry };
 }

@@ -202,6 +202,8 @@ export const mcpServerSchema = z
       .default({ type: 'none' }),
     /** Per-request timeout. */
     timeoutMs: z.number().int().positive().default(30_000),
+    /** Characters of one tool answer the model gets (default 100,000, about 25,000 tokens); the rest is cut with a note. */
+    maxResultChars: z.number().int().positive().optional(),
     enabled: z.boolean().default(true),
     /**
      * Believe this server's `readOnlyHint` (its tools then run unasked, in plan mode too). Off by

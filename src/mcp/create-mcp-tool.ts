@@ -36,6 +36,8 @@ export interface CreateMcpToolOptions {
   validator: JsonSchemaValidator;
   /** The user's config trusts this server's annotations (`trustAnnotations`): `readOnlyHint` makes the tool `read`. */
   trustAnnotations?: boolean;
+  /** The server's `maxResultChars`: text of an answer past it is cut (see map-call-tool-result.ts). */
+  maxResultChars?: number;
   /** `context` is the running tool call's: server requests during the call (elicitation) use its `emit`. */
   call(args: McpToolArgs, options: { signal: AbortSignal; context: ToolContext }): Promise<CallToolResult>;
 }
@@ -67,7 +69,7 @@ export function createMcpTool(options: CreateMcpToolOptions): McpTool {
     title: () => `${label} (${serverId})`,
     async execute(args, context) {
       try {
-        return mapCallToolResult(await options.call(args, { signal: context.signal, context }));
+        return mapCallToolResult(await options.call(args, { signal: context.signal, context }), { maxChars: options.maxResultChars });
       } catch (error) {
         return errorResult(`MCP tool ${capped(definition.name, MAX_LABEL_LENGTH)} failed: ${errorMessage(error)}`);
       }

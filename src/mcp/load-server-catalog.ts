@@ -5,9 +5,9 @@ import { createMcpTool, type McpTool } from './create-mcp-tool.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mcpCatalogDocuments } from './mcp-catalog-documents.js';
 import type { McpClient } from './mcp-client.js';
-import type { McpListKind, McpToolDefinition } from './mcp-client-options.js';
+import type { McpListKind, McpProgress, McpToolDefinition } from './mcp-client-options.js';
 import type { ListedPrompt, ListedResource, ListedResourceTemplate, McpRegistryEvent } from './mcp-registry-types.js';
-import { mcpToolName } from './tool-name.js';
+import { distinctMcpToolName, mcpToolName } from './tool-name.js';
 
 /** What the registry holds for one connected server. */
 export interface ServerState {
@@ -88,10 +88,13 @@ export async function loadServerCatalog(state: ServerState, kinds: ReadonlySet<M
 function buildTools(state: ServerState, definitions: readonly McpToolDefinition[], options: LoadCatalogOptions): Map<string, McpTool> {
   const tools = new Map<string, McpTool>();
   for (const definition of definitions) {
-    const name = mcpToolName(state.config.id, definition.name);
+    let name = mcpToolName(state.config.id, definition.name);
     if (tools.has(name)) {
-      options.emit({ type: 'name-collision', serverId: state.config.id, sessionId: state.sessionId, name, dropped: definition.name });
-      continue;
+      // Both stay callable: the later one takes a name of its own (a hash of its original name).
+      const taken = name;
+      name = distinctMcpToolName(state.config.id, definition.name);
+      if (tools.has(name)) continue; // the same name listed twice: the server's own mistake
+      options.emit({ type: 'name-collision', serverId: state.config.id, sessionId: state.sessionId, name: taken, tool: definition.name, offeredAs: name });
     }
     tools.set(
       name,
@@ -101,10 +104,16 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
         definition,
         validator: options.validator,
         trustAnnotations: state.config.trustAnnotations,
+        maxResultChars: state.config.maxResultChars,
         call: async (args, { signal, context }) => {
           state.activeCalls.add(context);
           try {
-            return await state.client.callTool(definition.name, args, { signal, definition });
+            return await state.client.callTool(definition.name, args, {
+              signal,
+              definition,
+              // Shown to the user on the tool call while it runs.
+              onProgress: (progress) => context.onUpdate({ content: [{ type: 'text', text: progressLine(progress) }] }),
+            });
           } finally {
             state.activeCalls.delete(context);
           }
@@ -113,4 +122,9 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
     );
   }
   return tools;
+}
+
+function progressLine(progress: McpProgress): string {
+  const share = progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress);
+  return progress.message ? `${progress.message.slice(0, 300)} (${share})` : `progress ${share}`;
 }

@@ -28,7 +28,7 @@ export function logRegistryEvent(log: Log, event: McpRegistryEvent): void {
       log('warn', `${server}: ${event.error.message}`);
       return;
     case 'name-collision':
-      log('warn', `${server}: two tools normalize to "${event.name}"; "${event.dropped}" is left out`);
+      log('warn', `${server}: two tools normalize to "${event.name}"; "${event.tool}" is offered as "${event.offeredAs}"`);
       return;
     case 'catalog-item-skipped':
       log('warn', `${server}: ${event.method} item "${event.name}" is left out (${event.reason}); the rest of the catalog is indexed`);

@@ -1,23 +1,58 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import type { ToolResult, ToolResultPart } from '../contracts/tool.js';
+import { essenceOf, MODEL_IMAGE_TYPES, sniffImageType } from '../agent/image-format.js';
+
+/** The text of one answer the model gets by default (~25,000 tokens, as Claude Code caps MCP output). */
+export const DEFAULT_MAX_RESULT_CHARS = 100_000;
+
+export interface MapCallToolResultOptions {
+  /** Text past this many characters (all parts together) is cut, saying so; default {@link DEFAULT_MAX_RESULT_CHARS}. */
+  maxChars?: number;
+}
 
 /**
  * An MCP `tools/call` result as the model sees it: text and images pass through; resource links,
  * embedded resources and audio become text that names them (models cannot open a URI by
- * themselves, but can call `read_resource`-style tools with it); `structuredContent` is kept for
- * adapters and, when the server sent no text, shown as JSON; `isError` passes through.
+ * themselves: `read_resource` reads it); `structuredContent` is kept for
+ * adapters and, when the server sent no text, shown as JSON; `isError` passes through. Text past
+ * `maxChars` is cut with a note naming the size and the limit: a server's 5 MB answer would
+ * otherwise fill the model's context on every later step of the session.
  */
-export function mapCallToolResult(result: CallToolResult): ToolResult {
+export function mapCallToolResult(result: CallToolResult, options: MapCallToolResultOptions = {}): ToolResult {
+  const maxChars = options.maxChars ?? DEFAULT_MAX_RESULT_CHARS;
   const content: ToolResultPart[] = result.content.map(mapBlock);
-  if (result.structuredContent !== undefined && !content.some((part) => part.type === 'text')) {
-    content.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
-  }
+  const structuredText = result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
+  if (structuredText !== undefined && !content.some((part) => part.type === 'text')) content.push({ type: 'text', text: structuredText });
   if (content.length === 0) content.push({ type: 'text', text: result.isError ? 'The tool failed without a message.' : '(no output)' });
+  const capped = capText(content, maxChars);
+  // Structured content as large as that is not handed on either (it becomes the client's raw output).
+  const keepStructured = structuredText !== undefined && structuredText.length <= maxChars;
   return {
-    content,
+    content: capped,
     ...(result.isError ? { isError: true } : {}),
-    ...(result.structuredContent !== undefined ? { structured: result.structuredContent } : {}),
+    ...(keepStructured ? { structured: result.structuredContent } : {}),
   };
+}
+
+function capText(parts: ToolResultPart[], maxChars: number): ToolResultPart[] {
+  const total = parts.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
+  if (total <= maxChars) return parts;
+  let left = maxChars;
+  const kept: ToolResultPart[] = [];
+  for (const part of parts) {
+    if (part.type !== 'text') kept.push(part);
+    else if (left > 0) {
+      kept.push({ type: 'text', text: part.text.slice(0, left) });
+      left -= Math.min(left, part.text.length);
+    }
+  }
+  kept.push({
+    type: 'text',
+    text:
+      `\n[… ${total - maxChars} more characters cut: the answer had ${total} characters, over the limit of ${maxChars} ` +
+      '(mcp.servers[].maxResultChars). Ask the tool for less: a narrower query, a page, a filter.]',
+  });
+  return kept;
 }
 
 function mapBlock(block: ContentBlock): ToolResultPart {
@@ -25,7 +60,7 @@ function mapBlock(block: ContentBlock): ToolResultPart {
     case 'text':
       return { type: 'text', text: block.text };
     case 'image':
-      return { type: 'image', data: block.data, mimeType: block.mimeType };
+      return modelImage(block.data, block.mimeType);
     case 'audio':
       return { type: 'text', text: `[audio ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]` };
     case 'resource_link': {
@@ -43,4 +78,18 @@ function mapBlock(block: ContentBlock): ToolResultPart {
     default:
       return { type: 'text', text: `[unsupported content: ${(block as { type: string }).type}]` };
   }
+}
+
+/**
+ * An image as models take it: png, jpeg, gif or webp, by its first bytes (a mislabelled one gets
+ * its real type). Anything else (an SVG chart, text labelled image/png) is a line saying it was
+ * left out: providers refuse the whole request over it, and it would stay in the session's history.
+ */
+function modelImage(data: string, mimeType: string): ToolResultPart {
+  const actual = sniffImageType(data);
+  if (actual) return { type: 'image', data, mimeType: actual };
+  return {
+    type: 'text',
+    text: `[image ${essenceOf(mimeType)}, ${Math.round((data.length * 3) / 4)} bytes, left out: models take only ${MODEL_IMAGE_TYPES.join(', ')}]`,
+  };
 }

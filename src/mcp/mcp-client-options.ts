@@ -95,6 +95,12 @@ export interface McpClientOptions extends McpAuthHooks {
    * of the server's `timeoutMs` and 15 s, because starting a server (`npx …`) is slower than a call.
    */
   connectTimeoutMs?: number;
+  /**
+   * Replace `${NAME}` in the config from the agent's environment (`expand-server-variables.ts`).
+   * For the operator's config only: a server an ACP client sends could name any secret of the
+   * agent's environment and send it to itself.
+   */
+  expandVariables?: boolean;
   /** Starts stdio servers elsewhere (create-mcp-transport.ts); default: as children of this process. */
   spawnStdio?: SpawnStdioServer;
 }
@@ -103,4 +109,11 @@ export interface McpRequestOptions {
   signal?: AbortSignal;
   /** Overrides the server's `timeoutMs` for this request. */
   timeoutMs?: number;
+}
+
+/** A server's `notifications/progress` for a request in flight. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }

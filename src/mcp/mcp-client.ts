@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import { SdkHttpError, type Client } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -11,14 +11,17 @@ import type {
 import type { McpServerConfig } from '../config/schema.js';
 import { buildSdkClient } from './build-sdk-client.js';
 import { createMcpTransport } from './create-mcp-transport.js';
+import { expandServerVariables } from './expand-server-variables.js';
 import { McpClientError } from './mcp-client-error.js';
-import { toMcpClientError } from './to-mcp-client-error.js';
+import { timeoutMessage, toMcpClientError } from './to-mcp-client-error.js';
+import { NO_SDK_TIMEOUT, ToolCallDeadline } from './tool-call-deadline.js';
 import { listAllPages, type ListResult, type McpListMethod } from './list-all-pages.js';
 import { listPageSchema } from './list-page-schema.js';
 import { ReconnectBackoff } from './reconnect-backoff.js';
 import type {
   McpClientOptions,
   McpListKind,
+  McpProgress,
   McpRequestOptions,
   McpServerIdentity,
   McpServerStatus,
@@ -56,6 +59,10 @@ export class McpClient {
   private readonly statusWaiters = new Set<() => void>();
   private readonly subscriptions = new Set<string>();
   private readonly listChangedTimers = new Map<McpListKind, NodeJS.Timeout>();
+  /** Requests of the server (sampling, elicitation) still waiting on their answer: a tool call's deadline waits for them. */
+  private serverRequestsOpen = 0;
+  /** Woken when the last list_changed waiting out its debounce has been passed on. */
+  private readonly listChangedWaiters = new Set<() => void>();
 
   constructor(config: McpServerConfig, options: McpClientOptions = {}) {
     this.config = config;
@@ -106,12 +113,22 @@ export class McpClient {
     return this.connecting;
   }
 
+  /**
+   * Resolves once no list_changed is waiting out its debounce: every change the server announced
+   * so far has reached `onListChanged` (which starts the re-read).
+   */
+  listChangesPassedOn(): Promise<void> {
+    if (this.listChangedTimers.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.listChangedWaiters.add(resolve));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.backoff.cancel();
     for (const timer of this.listChangedTimers.values()) clearTimeout(timer);
     this.listChangedTimers.clear();
+    this.wakeListChangedWaiters();
     const client = this.client;
     this.client = undefined;
     this.setStatus('closed');
@@ -137,11 +154,41 @@ export class McpClient {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: McpRequestOptions & { definition?: McpToolDefinition } = {},
+    options: McpRequestOptions & { definition?: McpToolDefinition; onProgress?(progress: McpProgress): void } = {},
   ): Promise<CallToolResult> {
-    return this.run('tools/call', { name, arguments: args }, options, (client, requestOptions) =>
-      client.callTool({ name, arguments: args }, { ...requestOptions, toolDefinition: options.definition }),
-    );
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    return this.run('tools/call', { name, arguments: args }, options, async (client, requestOptions) => {
+      // Held while the server waits on the user; each progress report restarts it (the user can still cancel).
+      const deadline = new ToolCallDeadline(
+        timeoutMs,
+        () => this.serverRequestsOpen > 0,
+        () => this.options.onLog?.({ serverId: this.id, level: 'debug', logger: 'timeout', data: `tools/call ${name} waits on an answer from the user; its ${timeoutMs} ms timeout waits too` }),
+      );
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+      deadline.start();
+      try {
+        return await client.callTool(
+          { name, arguments: args },
+          {
+            ...requestOptions,
+            signal,
+            timeout: NO_SDK_TIMEOUT,
+            onprogress: (update: McpProgress) => {
+              deadline.restart();
+              options.onProgress?.(update);
+            },
+            toolDefinition: options.definition,
+          },
+        );
+      } catch (error) {
+        if (deadline.expired && !options.signal?.aborted) {
+          throw new McpClientError({ code: 'timeout', serverId: this.id, message: timeoutMessage(this.id, 'tools/call', timeoutMs), cause: error });
+        }
+        throw error;
+      } finally {
+        deadline.stop();
+      }
+    });
   }
 
   async readResource(uri: string, options?: McpRequestOptions): Promise<ReadResourceResult> {
@@ -183,14 +230,15 @@ export class McpClient {
 
   private async attempt(): Promise<void> {
     this.setStatus(this.everConnected ? 'reconnecting' : 'connecting');
-    const client = buildSdkClient(this.id, this.options, (kind) => this.listChanged(kind));
+    const client = buildSdkClient(this.id, this.countingServerRequests(), (kind) => this.listChanged(kind));
     this.pendingClient = client;
     let startFailure: McpClientError | undefined;
     this.stderrTail = [];
     try {
       const misconfigured = this.options.preflight?.();
       if (misconfigured) throw misconfigured;
-      const transport = createMcpTransport(this.config, {
+      // `${NAME}` in args, env, url, headers and token, from the agent's environment at each connect (config servers only).
+      const transport = createMcpTransport(this.options.expandVariables ? expandServerVariables(this.config) : this.config, {
         onAuth: this.options.onAuth,
         onAuthRefresh: this.options.onAuthRefresh,
         oauthProvider: this.options.oauthProvider,
@@ -212,7 +260,7 @@ export class McpClient {
     } catch (cause) {
       this.pendingClient = undefined;
       await client.close().catch(() => undefined);
-      const mapped = startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect' });
+      const mapped = startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect', timeoutMs: this.connectTimeoutMs });
       // Whatever broke the handshake (exit, timeout, garbage), the caller's question is "did it connect".
       const said = this.stderrTail.length > 0 ? `; its stderr: ${this.stderrTail.join(' | ')}` : '';
       const error =
@@ -244,15 +292,39 @@ export class McpClient {
     }
   }
 
-  /** Servers often send several list_changed in a burst (one per added tool): re-read once. */
+  /** The options, with the server's questions (sampling, elicitation) counted while they wait on their answer. */
+  private countingServerRequests(): McpClientOptions {
+    const { onSampling, onElicitation } = this.options;
+    const counted = async <T>(answer: () => Promise<T>): Promise<T> => {
+      this.serverRequestsOpen++;
+      try {
+        return await answer();
+      } finally {
+        this.serverRequestsOpen--;
+      }
+    };
+    return {
+      ...this.options,
+      ...(onSampling ? { onSampling: (request, context) => counted(() => onSampling(request, context)) } : {}),
+      ...(onElicitation ? { onElicitation: (request, context) => counted(() => onElicitation(request, context)) } : {}),
+    };
+  }
+
+    /** Servers often send several list_changed in a burst (one per added tool): re-read once. */
   private listChanged(kind: McpListKind): void {
     clearTimeout(this.listChangedTimers.get(kind));
     const timer = setTimeout(() => {
       this.listChangedTimers.delete(kind);
       if (!this.closed) this.options.onListChanged?.(kind);
+      if (this.listChangedTimers.size === 0) this.wakeListChangedWaiters();
     }, LIST_CHANGED_DEBOUNCE_MS);
     timer.unref();
     this.listChangedTimers.set(kind, timer);
+  }
+
+  private wakeListChangedWaiters(): void {
+    for (const wake of this.listChangedWaiters) wake();
+    this.listChangedWaiters.clear();
   }
 
   private handleClose(client: Client): void {
@@ -346,16 +418,26 @@ export class McpClient {
     this.options.onRequest?.({ serverId: this.id, method, params });
     try {
       const client = await this.ready(this.connectTimeoutMs, options?.signal);
-      const result = await send(client, { signal: options?.signal, timeout: timeoutMs });
+      const result = await send(client, { signal: options?.signal, timeout: timeoutMs }).catch(async (cause: unknown) => {
+        // The server restarted and forgot our session: a 404 to a request that carried it (the MCP spec: initialize
+        // anew). The request was refused, not run, so it is sent again on a new session.
+        if (!this.sessionGone(cause) || this.client !== client) throw cause;
+        this.dropConnection();
+        return send(await this.ready(this.connectTimeoutMs, options?.signal), { signal: options?.signal, timeout: timeoutMs });
+      });
       this.options.onResponse?.({ serverId: this.id, method, params, durationMs: performance.now() - started });
       return result;
     } catch (cause) {
-      const error = toMcpClientError(cause, { serverId: this.id, fallback: 'server_error', action: method, signal: options?.signal });
+      const error = toMcpClientError(cause, { serverId: this.id, fallback: 'server_error', action: method, signal: options?.signal, timeoutMs });
       this.options.onResponse?.({ serverId: this.id, method, params, durationMs: performance.now() - started, error });
       // HTTP has no channel that closes when the server dies: a refused request is the signal.
       if (error.code === 'connection_closed' && this.client && this.config.transport !== 'stdio') this.dropConnection();
       throw error;
     }
+  }
+
+  private sessionGone(cause: unknown): boolean {
+    return this.config.transport === 'http' && SdkHttpError.isInstance(cause) && cause.status === 404;
   }
 
   private dropConnection(): void {

@@ -4,10 +4,17 @@ import type { PlaitedConfig } from '../config/schema.js';
 import type { AnyTool } from '../contracts/tool.js';
 import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
+import { createListResourcesTool } from './list-resources-tool.js';
+import { createReadResourceTool } from './read-resource-tool.js';
 import { errorMessage } from '../errors/error-message.js';
 import { MCP_CAPABILITIES } from './mcp-capabilities.js';
 import { mcpCommand } from './mcp-command.js';
 import { mcpFailureNotices } from './mcp-failure-notices.js';
+import { serverInstructionsPrompt } from './server-instructions-prompt.js';
+import { firstTurnServersWait } from './first-turn-servers-wait.js';
+
+/** How long a step waits for the catalogs to take in announced list changes before going on without. */
+const LIST_CHANGE_WAIT_MS = 5_000;
 
 export interface McpExtensionOptions {
   registry: McpRegistry;
@@ -43,24 +50,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   };
   // A config server that cannot start or dies is told to each session's client once.
   const notices = mcpFailureNotices(registry);
-  /** The config's servers, waited for once (by the first turn, or the first turns running together). */
-  let configServers: Promise<string[]> | undefined;
-  let configServersReady = false;
-  const awaitConfigServers = async (context: TurnContext): Promise<void> => {
-    if (configServersReady) return;
-    configServers ??= registry.servers.settled(config.mcp.startupWaitMs);
-    const slow = await untilAborted(configServers, context.signal);
-    if (slow === undefined) return; // cancelled: the next turn waits for what is left
-    configServersReady = true;
-    if (slow.length > 0) {
-      context.emit({
-        type: 'notice',
-        sessionId: context.sessionId,
-        level: 'warning',
-        message: `MCP ${slow.length === 1 ? 'server' : 'servers'} ${slow.map((id) => `"${id}"`).join(', ')} still connecting after ${config.mcp.startupWaitMs} ms (mcp.startupWaitMs); this turn goes on without ${slow.length === 1 ? 'its' : 'their'} tools, which join once ready.`,
-      });
-    }
-  };
+  const serversWait = firstTurnServersWait(registry, config.mcp.startupWaitMs);
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
@@ -72,6 +62,11 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     },
   });
 
+  // Offered whenever a server of the session has resources or URI templates: the model's way to them.
+  const resourceTools = [createListResourcesTool(registry), createReadResourceTool(registry)];
+  const withResources = (tools: AnyTool[], scope: { sessionId: string }): AnyTool[] =>
+    registry.resources.list(scope).length + registry.resources.templates(scope).length > 0 ? [...tools, ...resourceTools] : tools;
+
   return {
     name: 'mcp',
     capabilities: MCP_CAPABILITIES,
@@ -79,12 +74,20 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
 
+    async systemPrompt(context: TurnContext): Promise<string | undefined> {
+      // The first turn waits for the config's servers here too, so their instructions are in its prompt.
+      await serversWait.wait(context);
+      return serverInstructionsPrompt(registry.servers.list(scopeOf(context)));
+    },
+
     async tools(context: TurnContext): Promise<AnyTool[]> {
-      await awaitConfigServers(context);
+      await serversWait.wait(context);
       const scope = scopeOf(context);
+      // A list change announced during the last step (a tool that switched more tools on) is read first.
+      await untilAborted(registry.catalogsCurrent(scope, LIST_CHANGE_WAIT_MS), context.signal);
       const all = registry.tools.list(scope);
       const { threshold, limit } = config.mcp.discovery;
-      if (all.length <= threshold) return all;
+      if (all.length <= threshold) return withResources(all, scope);
       const offered = new Map<string, AnyTool>();
       if (context.intent.trim()) {
         // A multi-step request is ranked per step by the index: a three-step request gets each step's best tool.
@@ -97,7 +100,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
         if (tool) offered.set(name, tool);
       }
       offered.set(searchTools.name, searchTools);
-      return [...offered.values()];
+      return withResources([...offered.values()], scope);
     },
 
     onTurnEnd(context) {
@@ -134,6 +137,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async onSessionClose(sessionId) {
       activated.delete(sessionId);
+      serversWait.forget(sessionId);
       notices.sessionClosed(sessionId);
       await registry.closeSession(sessionId);
     },

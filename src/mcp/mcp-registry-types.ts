@@ -87,8 +87,8 @@ export type McpRegistryEvent =
     }
   /** A list could not be read or the index rejected the catalog; the previous catalog stays. */
   | { type: 'catalog-error'; serverId: string; sessionId?: string; error: Error }
-  /** Two tools of one server normalize to the same name; the later one is left out. */
-  | { type: 'name-collision'; serverId: string; sessionId?: string; name: string; dropped: string }
+  /** Two tools of one server normalize to the same `name`; the later one (`tool`) is offered as `offeredAs`. */
+  | { type: 'name-collision'; serverId: string; sessionId?: string; name: string; tool: string; offeredAs: string }
   /** A listed item was left out (nested too deep, or not valid MCP); the rest of the catalog is indexed. */
   | { type: 'catalog-item-skipped'; serverId: string; sessionId?: string; method: McpListMethod; name: string; reason: string };
 

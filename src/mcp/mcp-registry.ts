@@ -54,8 +54,8 @@ export class McpRegistry {
   private readonly localTools = new Map<string, AnyTool>();
   private readonly localResources = new Map<string, LocalResource>();
   private readonly localPrompts = new Map<string, LocalPrompt>();
-  /** Global servers whose first connect and catalog load are still under way. */
-  private readonly starting = new Map<string, Promise<unknown>>();
+  /** Servers whose first connect and catalog load are still under way, by `stateKey` (a session's too). */
+  private readonly starting = new Map<string, { id: string; sessionId?: string; started: Promise<unknown> }>();
   private closed = false;
   /** The MCP SDK's client class, once loaded (see `loadSdk`). */
   private clientClass?: typeof McpClient;
@@ -180,27 +180,29 @@ export class McpRegistry {
         await this.track(state.client.connect());
         await this.idleOf(state);
       })();
-      if (options.sessionId === undefined) {
-        this.starting.set(config.id, started);
-        const forget = () => void (this.starting.get(config.id) === started && this.starting.delete(config.id));
-        started.then(forget, forget);
-      }
+      const key = stateKey(config.id, options.sessionId);
+      this.starting.set(key, { id: config.id, sessionId: options.sessionId, started });
+      const forget = () => void (this.starting.get(key)?.started === started && this.starting.delete(key));
+      started.then(forget, forget);
       await started;
       return serverInfo(state);
     },
     /**
-     * Waits until every global server has finished its first connect and catalog load, or
-     * `timeoutMs` has passed; resolves to the ids still starting then (empty when all are done).
-     * A failed connect counts as done: it is reported through the server's status.
+     * Waits until every server of the scope (the global ones, and the session's when a session
+     * is given) has finished its first connect and catalog load, or `timeoutMs` has passed;
+     * resolves to the ids still starting then (empty when all are done). A failed connect counts
+     * as done: it is reported through the server's status.
      */
-    settled: async (timeoutMs: number): Promise<string[]> => {
-      if (this.starting.size > 0) {
+    settled: async (timeoutMs: number, scope: McpScope = {}): Promise<string[]> => {
+      const inScope = () => [...this.starting.values()].filter((entry) => entry.sessionId === undefined || entry.sessionId === scope.sessionId);
+      const pending = inScope();
+      if (pending.length > 0) {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-        await Promise.race([Promise.allSettled([...this.starting.values()]), timeout]);
+        await Promise.race([Promise.allSettled(pending.map((entry) => entry.started)), timeout]);
         clearTimeout(timer);
       }
-      return [...this.starting.keys()];
+      return inScope().map((entry) => entry.id);
     },
     remove: async (id: string, scope: McpScope = {}): Promise<void> => {
       const state = this.states.get(stateKey(id, scope.sessionId));
@@ -219,6 +221,26 @@ export class McpRegistry {
   async discoverRelevant(intent: string, options: McpScope & { limit?: number; kinds?: readonly McpDocumentKind[] } = {}): Promise<DiscoveryHit[]> {
     const kinds = options.kinds ?? ['tool', 'resource', 'resource-template', 'prompt'];
     return this.search(intent, kinds, { ...options, limit: options.limit ?? 8 });
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) until the scope's catalogs hold every list change their servers
+   * announced so far: a tool that makes its server add tools (a toolset switched on, a login) is
+   * followed by a step that can call them. Resolves at once when nothing is pending.
+   */
+  async catalogsCurrent(scope: McpScope, timeoutMs: number): Promise<void> {
+    // A server that is down may hold a re-read until it is back: not worth a step's wait.
+    const states = this.scopeStates(scope).filter((state) => state.client.status === 'connected');
+    const current = Promise.all(
+      states.map(async (state) => {
+        await state.client.listChangesPassedOn();
+        await this.idleOf(state);
+      }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([current.catch(() => undefined), timeout]);
+    clearTimeout(timer);
   }
 
   /** Closes every server that belongs to the session and drops its catalog. */
@@ -289,6 +311,8 @@ export class McpRegistry {
       ...clientOptions,
       roots: () => state.roots,
       preflight,
+      // The operator's config may name the agent's environment; a session's server (an ACP client's) may not.
+      expandVariables: sessionId === undefined,
       onSampling: onSampling && ((request, context) => onSampling(request, { ...context, ...callOf(state), server: state.config })),
       onElicitation: onElicitation && ((request, context) => onElicitation(request, { ...context, ...callOf(state) })),
       onListChanged: (kind) => void this.refresh(state, [kind]),

@@ -263,4 +263,12 @@ describe('McpClient against servers that misbehave at start', () => {
       expect(client.status).toBe('failed');
     }
   });
+
+  it('names a server that never answers initialize, the limit, and what usually causes it', async () => {
+    const client = track(new McpClient(stdioConfig('mute', { args: ['--start-delay', '60000'] }), { connectTimeoutMs: 500, reconnect: { maxAttempts: 0 } }));
+    const error = await client.connect().catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ code: 'connect_failed', serverId: 'mute' });
+    expect((error as Error).message).toContain('did not answer initialize in time: not within 500 ms');
+    expect((error as Error).message).toContain('run its command by hand to see');
+  });
 });
