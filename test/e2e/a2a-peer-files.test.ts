@@ -35,6 +35,15 @@ async function send(parts: string | Part[], ids: { contextId?: string; taskId?: 
 const lastUserMessage = () => JSON.stringify(model.requests.at(-1)?.messages.filter((message) => message.role === 'user').at(-1)?.content);
 
 describe('A2A peer: files and data parts (the built CLI, driven by @a2a-js/sdk)', () => {
+  it('a text file reaches the model as text under its name; a data part as its JSON', async () => {
+    model.push({ text: 'Read it.' });
+    const task = await send([textOf('summarize the file'), file('# Notes\nship on friday\n', 'text/markdown', 'NOTES.md'), { content: { $case: 'data', value: { priority: 'high' } }, mediaType: 'application/json', filename: '', metadata: undefined }]);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const sent = lastUserMessage();
+    expect(sent).toContain('<resource uri=\\"file:///NOTES.md\\">\\n# Notes\\nship on friday\\n');
+    expect(sent).toContain(JSON.stringify(JSON.stringify({ priority: 'high' })).slice(1, -1));
+  });
+
   it('a file the model cannot take (a zip) is left out with a notice, and the conversation goes on', async () => {
     const zip = Buffer.from('504b0304140000000800', 'hex');
     model.push({ text: 'I cannot open archives.' }, { text: 'Still talking.' });
