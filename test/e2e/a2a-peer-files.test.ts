@@ -63,4 +63,13 @@ describe('A2A peer: files and data parts (the built CLI, driven by @a2a-js/sdk)'
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(messageText(next.status?.message)).toBe('Still talking.');
   });
+
+  it('a megabyte of base64 pasted as text (one unbroken word) gets its answer', async () => {
+    model.push({ text: 'That is base64.' });
+    const blob = Buffer.from('ABC'.repeat(256 * 1024)).toString('base64');
+    const task = await send(`what is this? ${blob}`);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(task.status?.message)).toBe('That is base64.');
+    expect(lastUserMessage()).toContain(blob);
+  });
 });
