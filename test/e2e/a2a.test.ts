@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { TOKEN, a2aProject, eventState, isTask, messageText, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
 import { AGENT_CARD_SCHEMA } from '../adapters/a2a/agent-card-schema.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitFor, waitForAsync } from '../helpers/wait-for.js';
 
 let model: ScriptedOpenAIServer;
 let cwd: string;
@@ -205,6 +205,31 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     const events = await collect(client.resubscribeTask({ tenant: '', id: taskId }));
     expect(events[0]?.payload?.$case).toBe('task');
     expect(eventState(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a message on a running task joins its turn, and the peer streaming the task streams on to the end', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The first step (a read, no question) is held after its first chunk; the message joins before the second.
+    model.push({ toolCalls: [{ name: 'glob', arguments: { pattern: '*.md' } }], holdAfter: { chunks: 1, until: held } }, { text: 'Listed, and noted the tests.' });
+    const asked = model.requests.length;
+    const stream = client.sendMessageStream(userMessage('long job'))[Symbol.asyncIterator]();
+    const events: StreamResponse[] = [(await stream.next()).value as StreamResponse];
+    const task = events[0]?.payload?.$case === 'task' ? events[0].payload.value : undefined;
+    await waitFor(() => model.requests.length > asked, 10_000, 'the first model call');
+    // Another peer (or the same one) adds to the running task.
+    const steering = send('also mention the tests', { taskId: task!.id, contextId: task!.contextId });
+    const arrived = async () => (await client.getTask({ tenant: '', id: task!.id })).history.some((message) => messageText(message) === 'also mention the tests');
+    await waitForAsync(arrived, 10_000, 'the message on the running task');
+    release();
+    for (let next = await stream.next(); !next.done; next = await stream.next()) events.push(next.value);
+    expect(eventState(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(streamedText(events)).toBe('Listed, and noted the tests.');
+    const steered = await steering;
+    expect(steered.id).toBe(task!.id);
+    expect(steered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(steered.status?.message)).toBe('Listed, and noted the tests.');
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('also mention the tests');
   });
 
   it('malformed requests get JSON-RPC errors and the server goes on serving', async () => {
