@@ -191,6 +191,16 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(existsSync(join(cwd, 'never.txt'))).toBe(false);
     await expect(send('allow', { taskId: asked.id, contextId: asked.contextId })).rejects.toThrow(/terminal/);
+    // The refusal names the state and the next step, over JSON-RPC 0.3 and REST alike.
+    const late = { kind: 'message', role: 'user', messageId: crypto.randomUUID(), taskId: asked.id, contextId: asked.contextId, parts: [{ kind: 'text', text: 'allow' }] };
+    const refused = (await (await rpc(JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'message/send', params: { message: late } }))).json()) as { error: { message: string } };
+    expect(refused.error.message).toBe(`Task ${asked.id} is in a terminal state (canceled) and takes no more messages: a task is one turn. Send a new message with the same contextId and no taskId to go on with the conversation.`);
+    const viaRest = await fetch(`${cli.origin}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, 'a2a-version': '1.0' },
+      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), taskId: asked.id, contextId: asked.contextId, role: 'ROLE_USER', parts: [{ text: 'allow' }] } }),
+    });
+    expect(((await viaRest.json()) as { error: { message: string } }).error.message).toMatch(/in a terminal state \(canceled\) and takes no more messages/);
     model.push({ text: 'Next task.' });
     expect(messageText((await send('next', { contextId: asked.contextId })).status?.message)).toBe('Next task.');
   });
@@ -247,6 +257,9 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
       const reply = (await response.json()) as { error?: { code: number } };
       expect(reply.error?.code, body).toBe(code);
     }
+    // An unknown 1.0 method is named, with the methods served.
+    const unknown = (await (await rpc('{"jsonrpc":"2.0","id":12,"method":"GetTsk","params":{"id":"x"}}', { 'a2a-version': '1.0' })).json()) as { error: { code: number; message: string } };
+    expect(unknown.error).toEqual({ code: -32601, message: expect.stringMatching(/^Method not found: GetTsk\. A2A 1\.0 \(A2A-Version: 1\.0\) serves SendMessage, .*GetTask/) });
     const wrongType = await rpc('{}', { 'content-type': 'text/plain' });
     expect(wrongType.status).toBe(415);
     const huge = await rpc(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { pad: 'x'.repeat(17 * 1024 * 1024) } })).catch((error: Error) => error);
