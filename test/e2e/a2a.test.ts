@@ -61,6 +61,8 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     expect(skills).toEqual(['coding', 'skill:release-notes']);
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
     expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'bearer' }) } });
+    // It names where the token is set, not the command-line flag that shows it to every local user.
+    expect(JSON.stringify(card.securitySchemes)).toContain('--auth-token-file, PLAITED_AUTH_TOKEN or server.auth.token');
     expect(card.supportedInterfaces).toEqual([
       { url: cli.rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: cli.rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
