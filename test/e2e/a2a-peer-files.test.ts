@@ -72,4 +72,12 @@ describe('A2A peer: files and data parts (the built CLI, driven by @a2a-js/sdk)'
     expect(messageText(task.status?.message)).toBe('That is base64.');
     expect(lastUserMessage()).toContain(blob);
   });
+
+  it('an image whose bytes are not what it claims is rejected naming its part; nothing reaches the model', async () => {
+    const asked = model.requests.length;
+    const task = await send([textOf('look'), textOf(''), file('hello', 'image/png', 'shot.png')]);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect(messageText(task.status?.message)).toMatch(/^message\.parts\[2\]\.data is not a image\/png image .*: nothing of the message was kept; send it again without it/);
+    expect(model.requests).toHaveLength(asked);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Part } from '@a2a-js/sdk';
 import type { ContentPart } from '../../contracts/agent-output.js';
+import { validateContentParts } from '../../agent/validate-content-parts.js';
 
 /** Media types whose bytes are text: such a file reaches the model as text, under its name. */
 const TEXT_MEDIA = /^text\/|^application\/(?:json|xml|yaml|x-yaml|toml|javascript|typescript|x-sh|sql|graphql|x-ndjson|ld\+json)\b|\+(?:json|xml)$/;
@@ -39,6 +40,18 @@ export function toPrompt(parts: readonly Part[]): ContentPart[] {
     }
   }
   return prompt;
+}
+
+/**
+ * The first part the agent would refuse (an image whose bytes are not the format it claims), named
+ * by its place in the peer's message (`message.parts[2]`), not in the prompt made of it.
+ */
+export function refusedPart(parts: readonly Part[]): string | undefined {
+  for (const [index, part] of parts.entries()) {
+    const problem = validateContentParts(toPrompt([part]), 'part');
+    if (problem) return `message.parts[${index}]${problem.path.replace(/^part\[0\]/, '')} ${problem.reason}: nothing of the message was kept; send it again without it, or as a file of another media type.`;
+  }
+  return undefined;
 }
 
 /** The bytes as UTF-8 text, or `undefined` when they are not (a mislabelled binary stays a file). */
