@@ -32,7 +32,8 @@ export { McpAdapterError, type McpAdapterErrorCode } from './adapters/mcp-server
 export { NetworkAuthError, type NetworkAuthErrorCode } from './adapters/http/network-auth-error.js';
 export { InvalidCwdError } from './adapters/invalid-cwd-error.js';
 export { createPermissionRuleFile, type PermissionRuleEntry, type PermissionRuleStore } from './storage/permission-rule-file.js';
-export { defineTool } from './tools/define-tool.js';
+export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
+export { ToolDefinitionError } from './tools/tool-definition-error.js';
 export { textResult } from './tools/tool-result.js';
 
 export type { AgentAdapter } from './adapters/agent-adapter.js';

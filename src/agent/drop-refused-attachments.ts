@@ -2,13 +2,18 @@ import type { ModelMessage } from 'ai';
 import type { AgentErrorInfo } from '../contracts/agent-output.js';
 import type { StepOptions, StepOutcome } from './stream-model-step.js';
 
-/** A provider's refusal of the request's content (HTTP 400/413/415/422) that names an attachment. */
-const REFUSED_STATUS = /HTTP (?:400|413|415|422)\b/;
+/**
+ * A provider's refusal of the request's content (HTTP 400/413/415/422) that names an attachment,
+ * or the AI SDK provider's own refusal before sending ("'file part media type application/zip'
+ * functionality not supported"): a file type the provider cannot put in a request at all.
+ */
+const REFUSED_STATUS = /HTTP (?:400|413|415|422)\b|functionality not supported/;
 const ATTACHMENT_WORDS = /image|attachment|file|media|mime|pdf|document/i;
 
 /**
  * A model step that survives a provider refusing an attachment: when the request failed
- * before anything streamed and the provider's error names an attachment, the step is sent
+ * before anything streamed and the provider's error (or its SDK, for a file type it cannot
+ * send) names an attachment, the step is sent
  * again with the history's images and files replaced by a note (`retry`), and says so in a
  * notice. Only what is sent changes: the user's stored record keeps the attachment. `undefined`:
  * no retry.

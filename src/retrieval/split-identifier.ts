@@ -7,8 +7,9 @@
 export function splitIdentifier(text: string): string {
   return (
     text
-      // `HTTPServer` → `HTTP Server`: an acronym followed by a capitalised word.
-      .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+      // `HTTPServer` → `HTTP Server`: an acronym followed by a capitalised word. Lookarounds, not
+      // `(\p{Lu}+)(\p{Lu}\p{Ll})`, whose retries were quadratic in a long capital run (a base64 paste).
+      .replace(/(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu, ' ')
       // `getWeather` → `get Weather`, `base64Encode` → `base64 Encode`.
       .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
       .replace(/[_\-./:]+/g, ' ')

@@ -26,6 +26,40 @@ function waitingTool() {
   return { tool, release };
 }
 
+/** A library user's tool that never settles and ignores its signal. */
+const stuckTool = defineTool({ name: 'stuck', description: 'never ends', parameters: z.object({}), risk: 'read', execute: () => new Promise(() => undefined) });
+
+describe('a tool that never settles and ignores its signal', () => {
+  it('is let go when the turn is cancelled: the turn ends cancelled and the agent stops', async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'stuck-1', name: 'stuck', input: {} }] }]);
+    const agent = makeAgent(model, {}, { tools: [stuckTool] });
+    const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
+    const controller = new AbortController();
+    const events: AgentOutput[] = [];
+    for await (const event of agent.process({ sessionId, prompt: [{ type: 'text', text: 'go' }] }, { signal: controller.signal })) {
+      events.push(event);
+      if (event.type === 'tool-call-update' && event.status === 'in_progress') controller.abort();
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'cancelled' });
+    await agent.stop();
+  });
+
+  it('is let go when that call alone is cancelled: the model hears so and the turn goes on', async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'stuck-2', name: 'stuck', input: {} }] }, { text: 'Moved on.' }]);
+    const agent = makeAgent(model, {}, { tools: [stuckTool] });
+    const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
+    const events: AgentOutput[] = [];
+    for await (const event of agent.process({ sessionId, prompt: [{ type: 'text', text: 'go' }] })) {
+      events.push(event);
+      if (event.type === 'tool-call-update' && event.status === 'in_progress') agent.cancelToolCall(sessionId, 'stuck-2');
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'end_turn' });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'tool-call-update', toolCallId: 'stuck-2', status: 'failed', cancelled: true }));
+    expect(JSON.stringify(model.calls[1]!.prompt)).toContain('The user cancelled this tool call while it ran');
+    await agent.stop();
+  });
+});
+
 describe('cancelling one tool call', () => {
   it('aborts that call only: the model is told the user cancelled it, the others finish, the turn goes on', async () => {
     const { tool } = waitingTool();

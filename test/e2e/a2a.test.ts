@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 import { TOKEN, a2aProject, eventState, isTask, messageText, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
 import { AGENT_CARD_SCHEMA } from '../adapters/a2a/agent-card-schema.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitFor, waitForAsync } from '../helpers/wait-for.js';
 
 let model: ScriptedOpenAIServer;
 let cwd: string;
@@ -61,6 +61,8 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     expect(skills).toEqual(['coding', 'skill:release-notes']);
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
     expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'bearer' }) } });
+    // It names where the token is set, not the command-line flag that shows it to every local user.
+    expect(JSON.stringify(card.securitySchemes)).toContain('--auth-token-file, PLAITED_AUTH_TOKEN or server.auth.token');
     expect(card.supportedInterfaces).toEqual([
       { url: cli.rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: cli.rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
@@ -191,6 +193,16 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(existsSync(join(cwd, 'never.txt'))).toBe(false);
     await expect(send('allow', { taskId: asked.id, contextId: asked.contextId })).rejects.toThrow(/terminal/);
+    // The refusal names the state and the next step, over JSON-RPC 0.3 and REST alike.
+    const late = { kind: 'message', role: 'user', messageId: crypto.randomUUID(), taskId: asked.id, contextId: asked.contextId, parts: [{ kind: 'text', text: 'allow' }] };
+    const refused = (await (await rpc(JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'message/send', params: { message: late } }))).json()) as { error: { message: string } };
+    expect(refused.error.message).toBe(`Task ${asked.id} is in a terminal state (canceled) and takes no more messages: a task is one turn. Send a new message with the same contextId and no taskId to go on with the conversation.`);
+    const viaRest = await fetch(`${cli.origin}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, 'a2a-version': '1.0' },
+      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), taskId: asked.id, contextId: asked.contextId, role: 'ROLE_USER', parts: [{ text: 'allow' }] } }),
+    });
+    expect(((await viaRest.json()) as { error: { message: string } }).error.message).toMatch(/in a terminal state \(canceled\) and takes no more messages/);
     model.push({ text: 'Next task.' });
     expect(messageText((await send('next', { contextId: asked.contextId })).status?.message)).toBe('Next task.');
   });
@@ -205,6 +217,31 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
     const events = await collect(client.resubscribeTask({ tenant: '', id: taskId }));
     expect(events[0]?.payload?.$case).toBe('task');
     expect(eventState(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a message on a running task joins its turn, and the peer streaming the task streams on to the end', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The first step (a read, no question) is held after its first chunk; the message joins before the second.
+    model.push({ toolCalls: [{ name: 'glob', arguments: { pattern: '*.md' } }], holdAfter: { chunks: 1, until: held } }, { text: 'Listed, and noted the tests.' });
+    const asked = model.requests.length;
+    const stream = client.sendMessageStream(userMessage('long job'))[Symbol.asyncIterator]();
+    const events: StreamResponse[] = [(await stream.next()).value as StreamResponse];
+    const task = events[0]?.payload?.$case === 'task' ? events[0].payload.value : undefined;
+    await waitFor(() => model.requests.length > asked, 10_000, 'the first model call');
+    // Another peer (or the same one) adds to the running task.
+    const steering = send('also mention the tests', { taskId: task!.id, contextId: task!.contextId });
+    const arrived = async () => (await client.getTask({ tenant: '', id: task!.id })).history.some((message) => messageText(message) === 'also mention the tests');
+    await waitForAsync(arrived, 10_000, 'the message on the running task');
+    release();
+    for (let next = await stream.next(); !next.done; next = await stream.next()) events.push(next.value);
+    expect(eventState(events.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(streamedText(events)).toBe('Listed, and noted the tests.');
+    const steered = await steering;
+    expect(steered.id).toBe(task!.id);
+    expect(steered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(steered.status?.message)).toBe('Listed, and noted the tests.');
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('also mention the tests');
   });
 
   it('malformed requests get JSON-RPC errors and the server goes on serving', async () => {
@@ -222,6 +259,9 @@ describe('A2A adapter (the built CLI, --adapter a2a, driven by @a2a-js/sdk)', ()
       const reply = (await response.json()) as { error?: { code: number } };
       expect(reply.error?.code, body).toBe(code);
     }
+    // An unknown 1.0 method is named, with the methods served.
+    const unknown = (await (await rpc('{"jsonrpc":"2.0","id":12,"method":"GetTsk","params":{"id":"x"}}', { 'a2a-version': '1.0' })).json()) as { error: { code: number; message: string } };
+    expect(unknown.error).toEqual({ code: -32601, message: expect.stringMatching(/^Method not found: GetTsk\. A2A 1\.0 \(A2A-Version: 1\.0\) serves SendMessage, .*GetTask/) });
     const wrongType = await rpc('{}', { 'content-type': 'text/plain' });
     expect(wrongType.status).toBe(415);
     const huge = await rpc(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { pad: 'x'.repeat(17 * 1024 * 1024) } })).catch((error: Error) => error);

@@ -131,7 +131,8 @@ describe('the packed package as a library', () => {
       env: { ...process.env, MODEL_BASE_URL: server.url },
       timeout: 120_000,
     });
-    expect(JSON.parse(turn.stdout.trim())).toEqual({ text: 'Done: HELLO', tool: true, stopReason: 'end_turn' });
+    // The run ended by itself (execFile waits for the exit): the faces it served and closed left nothing open.
+    expect(JSON.parse(turn.stdout.trim())).toEqual({ text: 'Done: HELLO', tool: true, stopReason: 'end_turn', refused: 'shout loudly', card: 'plaited-agent', mcpUp: true });
     // The tool's result went back to the model.
     expect(JSON.stringify(server.requests[1]?.messages)).toContain('HELLO');
   }, 600_000);

@@ -31,6 +31,12 @@ describe('cleanQuery', () => {
     expect(cleanQuery('')).toEqual([]);
   });
 
+  it('cleans a megabyte-long token (a pasted base64 blob) in one pass', () => {
+    const blob = 'QUJD'.repeat(256 * 1024);
+    expect(cleanQuery(`decode ${blob}`)).toEqual(['decode', blob.toLowerCase()]);
+    expect(stripLiteralValues(`mail me: <bob@example.com>, or ${'a@'.repeat(100_000)}`)).toBe(`mail me:   or ${'a@'.repeat(100_000)}`);
+  });
+
   it('leaves words that only look like framing alone', () => {
     expect(stripFillerPhrases('canyon hike')).toBe('canyon hike');
     expect(stripLiteralValues('version two')).toBe('version two');

@@ -8,7 +8,7 @@ import { AgentError } from '../../agent/agent-error.js';
 import { agentMessage, textPart } from './a2a-messages.js';
 import { describeAnswers, permissionAnswer } from './a2a-permission-answer.js';
 import { ownerOf } from './a2a-principal.js';
-import { toPrompt } from './a2a-prompt.js';
+import { refusedPart, toPrompt } from './a2a-prompt.js';
 import { TaskPublisher } from './a2a-task-publisher.js';
 import { runA2aTurn, type OpenQuestion } from './run-a2a-turn.js';
 import { TaskRecorder } from './task-recorder.js';
@@ -73,9 +73,11 @@ export class A2aAgentExecutor implements AgentExecutor {
       return;
     }
     const prompt = toPrompt(message.parts);
-    if (prompt.length === 0) {
+    const refused = prompt.length === 0 ? 'The message has no content: send at least one text, data, file or URL part.' : refusedPart(message.parts);
+    if (refused) {
+      // Refused before anything is stored or sent: the conversation is as it was.
       publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
-      publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart('The message has no content: send at least one text, data, file or URL part.')]));
+      publisher.status(TaskState.TASK_STATE_REJECTED, agentMessage(ids, [textPart(refused)]));
       return;
     }
     const owner = ownerOf(request.context);

@@ -7,9 +7,12 @@ import { headerRecord } from './header-record.js';
 import { A2aPrincipal } from './a2a-principal.js';
 import { A2A_RPC_PARAMS } from './a2a-request-schemas.js';
 import { checkA2aParams } from './check-a2a-params.js';
+import { clipForLog } from './clip-for-log.js';
 import { explainRpcError } from './explain-rpc-error.js';
 import { readJsonBody } from './read-json-body.js';
 import { rpcJson, rpcResultResponse } from './rpc-result-response.js';
+
+const V1_METHODS = 'SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask and SubscribeToTask';
 
 export interface A2aRpcHandlers {
   handler: DefaultRequestHandler;
@@ -48,7 +51,7 @@ export async function answerA2aRpc(request: Request, principal: string, options:
     validateVersion(context.requestedVersion, await options.rpc.handler.getAgentCard(), 'JSONRPC');
     checkRpcParams(body.value, legacy);
     const result = await (legacy ? options.rpc.legacy : options.rpc.v1).handle(body.value as Record<string, unknown>, context);
-    return await rpcResultResponse(result, { id, mapError, log: options.log });
+    return await rpcResultResponse(withMethodNamed(result, body.value), { id, mapError, log: options.log });
   } catch (error) {
     const mapped = mapError(error);
     if (mapped.code === -32603) options.log?.(`A2A request ${String(id)} failed: ${(error as Error).message}`);
@@ -63,6 +66,16 @@ function checkRpcParams(body: unknown, legacy: boolean): void {
   if (typeof method !== 'string' || method.includes('/') !== legacy || !Object.hasOwn(A2A_RPC_PARAMS, method)) return;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return; // the SDK's own "Invalid method parameters."
   checkA2aParams(A2A_RPC_PARAMS[method]!, params, method);
+}
+
+/** The 1.0 handler's bare "Invalid method." for an unknown method, naming it and the methods served. */
+function withMethodNamed<R>(result: R, body: unknown): R {
+  const error = (result as { error?: { message?: unknown } } | null)?.error;
+  if (error?.message !== 'Invalid method.') return result;
+  const method = (body as { method?: unknown }).method;
+  const named = typeof method === 'string' ? clipForLog(method) : JSON.stringify(method ?? null);
+  const message = `Method not found: ${named}. A2A 1.0 (A2A-Version: 1.0) serves ${V1_METHODS}; without that header the 0.3 names (message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe) are served.`;
+  return { ...result, error: { ...error, message } };
 }
 
 function rpcId(body: unknown): string | number | null {

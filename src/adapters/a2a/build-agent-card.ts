@@ -18,6 +18,9 @@ export interface AgentCardInput {
   bearerAuth: boolean;
 }
 
+/** Where the token comes from, for the peer's operator (not `--auth-token`: a token on the command line is readable in `ps`). */
+const BEARER_DESCRIPTION = "The agent's token: its --auth-token-file, PLAITED_AUTH_TOKEN or server.auth.token (without one, the token printed to its stderr at start)";
+
 /** Media types a peer may send (images go to the model as images, other files as resources). */
 export const INPUT_MODES = ['text/plain', 'application/json', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/octet-stream'];
 /** Text answers, tool steps as JSON data, written files as unified diffs. */
@@ -71,7 +74,7 @@ export function buildAgentCard(input: AgentCardInput): AgentCard {
     iconUrl: input.iconUrl,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: input.bearerAuth
-      ? { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The token printed to stderr at start, or set with --auth-token / PLAITED_AUTH_TOKEN', scheme: 'bearer', bearerFormat: '' } } } }
+      ? { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: BEARER_DESCRIPTION, scheme: 'bearer', bearerFormat: '' } } } }
       : {},
     securityRequirements: input.bearerAuth ? [{ schemes: { bearer: { list: [] } } }] : [],
     defaultInputModes: INPUT_MODES,

@@ -2,6 +2,7 @@ import { A2A_CONTENT_TYPE, StreamResponse } from '@a2a-js/sdk';
 import { A2AError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
 import { PlaitedError } from '../../errors/plaited-error.js';
 import { internalErrorMessage } from '../internal-error-message.js';
+import { explainA2aRefusal } from './explain-a2a-refusal.js';
 import { sseStreamResponse } from './sse-stream-response.js';
 
 /** What a REST route answers: one JSON body, or a stream of events sent as SSE. */
@@ -42,7 +43,7 @@ export function restErrorResponse(error: unknown): Response {
 /** The SDK's REST error body; an unexpected exception (not an A2A error) says its cause and what to do, credentials redacted. */
 function restErrorBody(error: unknown): ReturnType<typeof toRestErrorBody> {
   const body = toRestErrorBody(error, restStatusFor(error));
-  if (error instanceof A2AError) return body;
+  if (error instanceof A2AError) return { error: { ...body.error, message: explainA2aRefusal(body.error.message) } };
   return { error: { ...body.error, message: internalErrorMessage(error) } };
 }
 

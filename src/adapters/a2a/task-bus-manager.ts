@@ -1,4 +1,6 @@
+import type { TaskState } from '@a2a-js/sdk';
 import { DefaultExecutionEventBusManager, type ExecutionEventBus, type ExecutionEventBusManager, type ServerCallContext } from '@a2a-js/sdk/server';
+import { FollowUpTaskBus } from './follow-up-task-bus.js';
 import type { A2aTaskRecords } from '../../storage/a2a-task-records.js';
 import { ownerOf } from './a2a-principal.js';
 import { RelayedTaskBus } from './relayed-task-bus.js';
@@ -8,7 +10,8 @@ import type { StoredTaskStore } from './stored-task-store.js';
  * The SDK's event buses per task: those of turns running in this process (the SDK's own
  * manager), and, on a store the replicas share, a {@link RelayedTaskBus} for a task this
  * process does not run, so `tasks/resubscribe` on any replica streams the turn running on
- * another one. Without a change feed (SQLite) it is the SDK's manager alone.
+ * another one. Without a change feed (SQLite) it is the SDK's manager alone. A second request
+ * on a task that runs here gets a {@link FollowUpTaskBus} over the task's bus.
  */
 export class TaskBusManager implements ExecutionEventBusManager {
   readonly #local = new DefaultExecutionEventBusManager();
@@ -20,7 +23,15 @@ export class TaskBusManager implements ExecutionEventBusManager {
   ) {}
 
   createOrGetByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus {
-    return this.#local.createOrGetByTaskId(taskId, context);
+    const running = this.#local.getByTaskId(taskId, context);
+    return running ? new FollowUpTaskBus(running) : this.#local.createOrGetByTaskId(taskId, context);
+  }
+
+  /** A follow-up's end is its own: the task's bus lives until the turn's request settles it. */
+  settleByTaskId(_taskId: string, bus: ExecutionEventBus, _state: TaskState | undefined, _context: ServerCallContext): boolean {
+    if (!(bus instanceof FollowUpTaskBus)) return false;
+    bus.finished();
+    return true;
   }
 
   getByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus | undefined {
