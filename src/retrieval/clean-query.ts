@@ -27,18 +27,9 @@ const FILLER_PHRASES: readonly RegExp[] = [
  */
 export function stripLiteralValues(query: string): string {
   return query
-    .replace(/\S+/g, (token) => (looksLikeEmail(token) ? ' ' : token))
+    // `name@host.tld` tested per token: `\S+@\S+\.\w+` was quadratic in a long one (a 40 KB base64 paste: 12 s).
+    .replace(/\S+/g, (token) => (token.indexOf('@', 1) > 0 && /.\.\w/.test(token.slice(token.indexOf('@', 1) + 1)) ? ' ' : token))
     .replace(/\b\w*\d\w*\b/g, ' ');
-}
-
-/**
- * `name@host.tld` somewhere in a whitespace-free token, in one pass: the regular expression
- * `\S+@\S+\.\w+` retried every start position, quadratic in a long token (a 40 KB base64
- * paste took 12 s of the turn's start, a megabyte hours).
- */
-function looksLikeEmail(token: string): boolean {
-  const at = token.indexOf('@', 1);
-  return at > 0 && /.\.\w/.test(token.slice(at + 1));
 }
 
 /** Removes request framing; keeps the words that say what is wanted. */
