@@ -13,6 +13,7 @@ import { EventChannel } from './event-channel.js';
 import { authorizeToolCalls, type ApprovedCall } from './authorize-tool-calls.js';
 import { parseTextToolCalls, textToolPrompt, textToolResults, ToolCallTextFilter } from './text-tool-calls.js';
 import { executeToolCall } from './execute-tool-call.js';
+import { capToolResult } from './cap-tool-result.js';
 import { errorInfo } from './agent-notices.js';
 import type { StepOptions, StepOutcome, StepToolCall } from './stream-model-step.js';
 import { callIdsOf, uniqueCallIds } from './unique-call-ids.js';
@@ -46,6 +47,8 @@ export interface TurnOptions {
   maxOutputTokens?: number;
   /** Past this many bytes of streamed text and reasoning a step is cut, and the turn ends `max_tokens`. */
   maxReplyBytes?: number;
+  /** Most text one tool result brings the model; past it the result is cut with a note (cap-tool-result.ts). */
+  maxToolResultChars?: number;
   /** `xml`: tools are described in the system prompt and calls parsed from `<tool_call>` blocks. */
   toolCallFormat?: 'native' | 'xml';
   /** The extensions' `onToolCall` hooks, in order (agent-hooks.ts `toolCallHooks`): the first decision wins. */
@@ -271,7 +274,7 @@ async function* runApprovedCalls(
       const running = runningCalls.start(sessionId, call.toolCallId, signal);
       channel.push({ type: 'tool-call-update', sessionId, toolCallId: call.toolCallId, status: 'in_progress', cancellable: true });
       try {
-        const result = await executeToolCall({
+        const result = capToolResult(await executeToolCall({
           tool,
           args,
           toolCallId: call.toolCallId,
@@ -281,7 +284,7 @@ async function* runApprovedCalls(
           signal: running.signal,
           push: (event) => channel.push(event),
           background: options.background,
-        });
+        }), options.maxToolResultChars);
         if (running.cancelled()) cancelledCalls.add(call.toolCallId);
         results.set(call.toolCallId, running.cancelled() ? cancelledByUser(result) : result);
       } finally {

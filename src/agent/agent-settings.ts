@@ -12,6 +12,7 @@ export type AgentSettings = Pick<
   | 'temperature'
   | 'maxOutputTokens'
   | 'maxReplyBytes'
+  | 'maxToolResultChars'
   | 'toolCallFormat'
   | 'allowedRoots'
   | 'sendMode'
@@ -34,7 +35,7 @@ export function agentSettings(given: Partial<AgentSettings> = {}): AgentSettings
 
 /** The settings part of a parsed `agent` section. */
 export function settingsOf(agent: PlaitedConfig['agent']): AgentSettings {
-  const { systemPrompt, maxSteps, temperature, maxOutputTokens, maxReplyBytes, toolCallFormat, allowedRoots, sendMode, defaultMode } = agent;
+  const { systemPrompt, maxSteps, temperature, maxOutputTokens, maxReplyBytes, maxToolResultChars, toolCallFormat, allowedRoots, sendMode, defaultMode } = agent;
   const { compactAt, contextWindow, contextSize, compactKeepTurns, truncateToolOutputsAfter } = agent;
   return {
     systemPrompt,
@@ -42,6 +43,7 @@ export function settingsOf(agent: PlaitedConfig['agent']): AgentSettings {
     temperature,
     maxOutputTokens,
     maxReplyBytes,
+    maxToolResultChars,
     toolCallFormat,
     allowedRoots,
     sendMode,

@@ -39,6 +39,7 @@ export function turnLoopOptions(
     temperature: settings.temperature,
     maxOutputTokens: settings.maxOutputTokens,
     maxReplyBytes: settings.maxReplyBytes,
+    maxToolResultChars: settings.maxToolResultChars,
     toolCallFormat: settings.toolCallFormat,
     hooks: { onToolCall: toolCallHooks(core.extensions.list, context) },
     onHookError: (hook, error) => context.emit(noticeOf(sessionId, 'extensions', hook, error)),

@@ -72,6 +72,12 @@ export const agentSchema = z.strictObject({
    * process hold and store.
    */
   maxReplyBytes: z.number().int().positive().default(1024 * 1024),
+  /**
+   * Most text one tool result brings the model (characters); past it the result is cut with a
+   * note. Above every built-in tool's own bound (read_file: 256 KB a call): it holds a tool of
+   * one's own, whose output would otherwise ride in every later request.
+   */
+  maxToolResultChars: z.number().int().positive().default(400_000),
   /** Threads for local llama.cpp models; default: half the logical cores (at least 1), see docs/DESIGN-NOTES.md. */
   threads: z.number().int().positive().optional(),
   /** Upper bound of a local model's context (tokens per sequence); default: the model's training context, shrunk to fit memory. */

@@ -51,6 +51,28 @@ describe('createAgent from values (no config)', () => {
     stores.closeAll();
   });
 
+  it("cuts a tool's result past agent.maxToolResultChars, with a note the model reads; a smaller one passes whole", async () => {
+    const cwd = tempProject();
+    const dump = defineTool({
+      name: 'dump',
+      description: 'Returns a lot of text',
+      parameters: z.object({ size: z.number() }),
+      risk: 'read',
+      execute: async (args) => textResult('x'.repeat(args.size)),
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'dump', input: { size: 3_000_000 } }, { name: 'dump', input: { size: 1_000 } }] }, { text: 'done' }]);
+    const agent = createAgent({ model, tools: [dump], stores: new StoreRegistry({ path: join(cwd, 'state.db') }), settings: { maxToolResultChars: 10_000 } });
+    agents.push(agent);
+    const { sessionId } = await agent.sessions.create({ cwd });
+    await collect(agent, sessionId, 'dump it', () => undefined);
+    const results = model.calls[1]!.prompt.filter((message) => message.role === 'tool').flatMap((message) => message.content);
+    const texts = results.map((part) => JSON.stringify(part.type === 'tool-result' ? part.output : part));
+    expect(texts[0]!.length).toBeLessThan(10_400);
+    expect(texts[0]).toContain('cut at 10000 of its 3000000 characters (agent.maxToolResultChars)');
+    expect(texts[1]).toContain('x'.repeat(1_000));
+    expect(texts[1]).not.toContain('cut at');
+  });
+
   it('takes MCP capabilities from the extensions present, not from the core', () => {
     const bare = createAgent({ model: scriptedModel([]) });
     const withMcp = createAgent({ model: scriptedModel([]), extensions: [{ name: 'mcp-like', capabilities: { mcp: { http: true } } }] });
