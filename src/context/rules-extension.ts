@@ -4,7 +4,7 @@ import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agen
 import type { SearchIndex } from '../retrieval/search-index.js';
 import type { RulesConfig } from './context-config.js';
 import type { CachedFile } from './mtime-cache.js';
-import { Rules } from './rules.js';
+import { defaultRulesFile, Rules } from './rules.js';
 
 /**
  * Rules in the agent. The system prompt carries the root AGENTS.md, the linked files
@@ -80,7 +80,7 @@ export function createRulesExtension(options: {
         const key = `${context.cwd}:${whole}`;
         if (!toldCut.has(key)) {
           toldCut.add(key);
-          warn(`the rules sent to the model for ${context.cwd} are cut at rules.maxPromptChars (${config.maxPromptChars} of ${whole} characters): the model does not see the rest (the root ${basename(config.file)} comes first, then nested and linked rules files); shorten them or raise rules.maxPromptChars`);
+          warn(`the rules sent to the model for ${context.cwd} are cut at rules.maxPromptChars (${config.maxPromptChars} of ${whole} characters): the model does not see the rest (the root ${basename(config.file ?? defaultRulesFile(context.cwd))} comes first, then nested and linked rules files); shorten them or raise rules.maxPromptChars`);
         }
       }
       return text;

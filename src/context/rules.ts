@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
@@ -27,7 +28,7 @@ export interface RuleLink {
 
 export interface RulesOptions {
   cwd: string;
-  /** The rules file name, relative to `cwd` (default `AGENTS.md`); nested files share its base name. */
+  /** The rules file name, relative to `cwd` (default: {@link defaultRulesFile}); nested files share its base name. */
   file?: string;
   index?: SearchIndex;
   /** Index namespace for the links; default `rules:<cwd>`. */
@@ -68,7 +69,7 @@ export class Rules {
 
   constructor(options: RulesOptions) {
     this.cwd = resolve(options.cwd);
-    this.rootFile = resolve(this.cwd, options.file ?? 'AGENTS.md');
+    this.rootFile = resolve(this.cwd, options.file ?? defaultRulesFile(this.cwd));
     this.fileName = basename(this.rootFile);
     this.index = options.index;
     this.namespace = options.namespace ?? `rules:${this.cwd}`;
@@ -191,4 +192,12 @@ export class Rules {
   section(file: CachedFile): string {
     return `<rules path="${relative(this.cwd, file.path) || file.path}">\n${file.text.trim()}\n</rules>`;
   }
+}
+
+/**
+ * The project's rules file when none is configured: `AGENTS.md`, or `CLAUDE.md` in a project that
+ * has that and no `AGENTS.md` (one written for Claude Code), so its rules are not silently missed.
+ */
+export function defaultRulesFile(cwd: string): string {
+  return !existsSync(join(cwd, 'AGENTS.md')) && existsSync(join(cwd, 'CLAUDE.md')) ? 'CLAUDE.md' : 'AGENTS.md';
 }

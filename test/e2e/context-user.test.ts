@@ -206,6 +206,24 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(last.split('ROOT-RULE').length - 1).toBe(1);
   });
 
+  it("a project written for Claude Code (CLAUDE.md, no AGENTS.md) has its rules read; beside an AGENTS.md, AGENTS.md wins", { timeout: 60_000 }, async () => {
+    const claudeOnly = project(config());
+    writeFileSync(join(claudeOnly, 'CLAUDE.md'), '# Rules\n- CLAUDE-ONLY-RULE: run the tests before a commit.\n');
+    const both = project(config());
+    writeFileSync(join(both, 'CLAUDE.md'), '# Rules\n- CLAUDE-BESIDE-RULE\n');
+    writeFileSync(join(both, 'AGENTS.md'), '# Rules\n- AGENTS-RULE\n');
+    for (const cwd of [claudeOnly, both]) {
+      const cli = start(cwd);
+      const { sessionId } = await newSession(cli, cwd);
+      state.server.push({ text: 'Ok.' });
+      await prompt(cli, sessionId, 'hello');
+    }
+    const [first, second] = state.server.requests.slice(-2).map((request) => JSON.stringify(request.messages));
+    expect(first).toContain('CLAUDE-ONLY-RULE');
+    expect(second).toContain('AGENTS-RULE');
+    expect(second).not.toContain('CLAUDE-BESIDE-RULE');
+  });
+
   it('an AGENTS.md saved as Latin-1 is still sent, and the user is told once that it is not UTF-8', { timeout: 60_000 }, async () => {
     const cwd = project(config());
     writeFileSync(join(cwd, 'AGENTS.md'), Buffer.from('# Règles\n- LATIN-RULE: écrire les tests.\n', 'latin1'));
