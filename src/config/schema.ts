@@ -220,6 +220,8 @@ export const mcpServerSchema = z
     sampling: z.enum(['ask', 'allow', 'deny']).optional(),
     /** Sampling requests this server may make per minute, asked or allowed (default 5). */
     samplingPerMinute: z.number().int().min(0).optional(),
+    /** Questions this server may put to the user per minute (elicitation); past it they are declined unasked (default 5). */
+    elicitationPerMinute: z.number().int().min(0).optional(),
   })
   .superRefine((server, ctx) => {
     if (server.transport === 'stdio' && !server.command) {

@@ -6,6 +6,7 @@ import { openHybridIndex } from '../retrieval/hybrid-index.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
 import { askElicitation } from './ask-elicitation.js';
 import { guardSampling } from './guard-sampling.js';
+import { guardElicitation } from './guard-elicitation.js';
 import { McpRegistry } from './mcp-registry.js';
 import type { McpRegistryEvent, McpRegistryOptions } from './mcp-registry-types.js';
 
@@ -35,7 +36,7 @@ export async function createMcpRegistry(options: CreateMcpRegistryOptions): Prom
     ...(registryOptions.onSampling ? { onSampling: guardSampling(registryOptions.onSampling) } : {}),
     // By default a server's question goes to the user as a permission-style question, through the
     // tool call it arrived during; outside a tool call there is nobody to ask, so it is declined.
-    onElicitation:
+    onElicitation: guardElicitation(
       registryOptions.onElicitation ??
       (async (request, context) => {
         // A client that takes structured questions (ACP elicitation) gets the server's own form.
@@ -47,6 +48,7 @@ export async function createMcpRegistry(options: CreateMcpRegistryOptions): Prom
           ? askElicitation(request, { sessionId: context.sessionId, serverId: context.serverId, emit: context.emit, signal: context.signal })
           : { action: 'decline' };
       }),
+    ),
     index,
     ownsIndex: shared === undefined,
   });
