@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import { Socket } from 'node:net';
 import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
@@ -72,10 +73,9 @@ export function holdLifeline(env: NodeJS.ProcessEnv = process.env): void {
   const fd = Number(marker);
   if (!Number.isInteger(fd) || fd < 3) return;
   try {
-    const lifeline = new Socket({ fd, readable: true, writable: false });
+    const lifeline = openLifeline(fd);
     const passOn = gateForwardedSignals();
     let pending = '';
-    lifeline.setEncoding('utf8');
     lifeline.on('data', (chunk: string) => {
       const lines = (pending + chunk).split('\n');
       pending = lines.pop() ?? '';
@@ -83,8 +83,21 @@ export function holdLifeline(env: NodeJS.ProcessEnv = process.env): void {
     });
     lifeline.on('error', () => undefined);
     lifeline.once('close', () => process.kill(process.pid, 'SIGKILL'));
-    lifeline.unref();
   } catch {
     // No lifeline: a signal sent to the group still reaches this process; one sent to the launcher alone does not.
   }
+}
+
+/**
+ * The lifeline's read end as a stream of text that ends when the launcher is gone. Node reads a
+ * pipe as a socket (off the file thread pool, which a read waiting for ever would hold; unref'd,
+ * so it keeps nothing alive). Bun's socket never reads such a descriptor: there the agent heard
+ * no forwarded signal and outlived a killed launcher (a server kept its port), so a file stream.
+ */
+function openLifeline(fd: number): NodeJS.ReadableStream & { on(event: string, listener: (...args: never[]) => void): unknown } {
+  if (typeof process.versions.bun === 'string') return createReadStream('', { fd, encoding: 'utf8' });
+  const socket = new Socket({ fd, readable: true, writable: false });
+  socket.setEncoding('utf8');
+  socket.unref();
+  return socket;
 }

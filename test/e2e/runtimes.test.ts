@@ -117,6 +117,27 @@ describe.each(RUNTIMES)('the CLI under %s', (runtime) => {
     }
   });
 
+  it('a server started with a secret (a launcher and its agent) stops on one SIGTERM, and its agent dies with a SIGKILLed launcher', async () => {
+    const cwd = bed.project();
+    const start = () => startHttpCli({ cwd, runtime, args: ['--model', 'openai-compatible:scripted', '--base-url', bed.server.url], urlPattern: /ACP over HTTP at (http:\/\/\S+\/acp)/ });
+    // The bearer token is a secret: the launcher re-runs the agent without it and passes signals on over the lifeline.
+    const agentOf = (launcher: number) => Number(readFileSync(`/proc/${launcher}/task/${launcher}/children`, 'utf8').trim());
+    const gone = (pid: number) => !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+
+    const stopped = await start();
+    const first = agentOf(stopped.child.pid!);
+    const exited = new Promise<NodeJS.Signals | null>((done) => stopped.child.once('exit', (_code, signal) => done(signal)));
+    stopped.child.kill('SIGTERM');
+    // Before the fix, under Bun, neither heard it: the launcher waited on an agent that never got the signal.
+    expect(await exited).toBeNull();
+    await waitFor(() => gone(first), 10_000, 'the agent to stop with its launcher');
+
+    const killed = await start();
+    const second = agentOf(killed.child.pid!);
+    killed.child.kill('SIGKILL');
+    await waitFor(() => gone(second), 10_000, 'the agent to end when its launcher was killed');
+  });
+
   it("runs a turn through the MCP face's prompt tool", async () => {
     const cli = await startMcpCli({
       cwd: mcpProject(),
