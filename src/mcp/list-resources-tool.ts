@@ -19,7 +19,7 @@ const parameters = z.object({
  * (URI, server, name, description, type), ranked by the hybrid index when a query is given. What
  * it lists, `read_resource` reads.
  */
-export function createListResourcesTool(registry: McpRegistry): Tool<z.output<typeof parameters>> {
+export function createListResourcesTool(registry: McpRegistry, scopeOf: (sessionId: string) => string = (sessionId) => sessionId): Tool<z.output<typeof parameters>> {
   return defineTool({
     name: LIST_RESOURCES_NAME,
     description:
@@ -31,7 +31,8 @@ export function createListResourcesTool(registry: McpRegistry): Tool<z.output<ty
     kind: 'search',
     title: (args) => (args.query ? `List resources: ${args.query}` : 'List resources'),
     async execute(args, context) {
-      const scope = { sessionId: context.sessionId };
+      // A sub-agent's session reads the resources of the session it works for.
+      const scope = { sessionId: scopeOf(context.sessionId) };
       const inServer = (serverId: string | undefined) => args.server === undefined || serverId === args.server;
       let resources: ListedResource[];
       let templates: ListedResourceTemplate[];

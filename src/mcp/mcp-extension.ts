@@ -44,6 +44,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const activated = new Map<string, Set<string>>();
   // A sub-agent's session, to the session it works for: the servers the editor gave that session are the sub-agent's too.
   const workingFor = new Map<string, string>();
+  const scopeOfSession = (sessionId: string) => workingFor.get(sessionId) ?? sessionId;
   const scopeOf = (context: TurnContext) => {
     if (context.parentSessionId) workingFor.set(context.sessionId, context.parentSessionId);
     return { sessionId: context.parentSessionId ?? context.sessionId };
@@ -54,7 +55,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
-    scopeOf: (sessionId) => workingFor.get(sessionId) ?? sessionId,
+    scopeOf: scopeOfSession,
     onFound(sessionId, names) {
       let set = activated.get(sessionId);
       if (!set) activated.set(sessionId, (set = new Set()));
@@ -63,7 +64,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   });
 
   // Offered whenever a server of the session has resources or URI templates: the model's way to them.
-  const resourceTools = [createListResourcesTool(registry), createReadResourceTool(registry)];
+  const resourceTools = [createListResourcesTool(registry, scopeOfSession), createReadResourceTool(registry, scopeOfSession)];
   const withResources = (tools: AnyTool[], scope: { sessionId: string }): AnyTool[] =>
     registry.resources.list(scope).length + registry.resources.templates(scope).length > 0 ? [...tools, ...resourceTools] : tools;
 

@@ -19,7 +19,7 @@ const parameters = z.object({
  * (capped like a tool answer, by the server's `maxResultChars`), images as images, other binary
  * content as a line naming its type and size.
  */
-export function createReadResourceTool(registry: McpRegistry): Tool<z.output<typeof parameters>> {
+export function createReadResourceTool(registry: McpRegistry, scopeOf: (sessionId: string) => string = (sessionId) => sessionId): Tool<z.output<typeof parameters>> {
   return defineTool({
     name: READ_RESOURCE_NAME,
     description:
@@ -31,7 +31,8 @@ export function createReadResourceTool(registry: McpRegistry): Tool<z.output<typ
     kind: 'read',
     title: (args) => `Read resource ${args.uri}`,
     async execute(args, context) {
-      const scope = { sessionId: context.sessionId };
+      // A sub-agent's session reads the resources of the session it works for.
+      const scope = { sessionId: scopeOf(context.sessionId) };
       let read: ReadResourceResult;
       try {
         read = await registry.resources.read(args.uri, { ...scope, signal: context.signal });

@@ -181,7 +181,7 @@ describe('a sub-agent uses the MCP servers the editor gave the session', () => {
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [mcpServer('editors')] });
     bed.server.push(
       { toolCalls: [{ name: 'task', arguments: { agent: 'helper', prompt: 'echo it', description: 'echo' } }] },
-      { toolCalls: [{ name: 'mcp__editors__echo', arguments: { text: 'from the sub-agent' } }] },
+      { toolCalls: [{ name: 'mcp__editors__echo', arguments: { text: 'from the sub-agent' } }, { name: 'read_resource', arguments: { uri: 'fixture://readme' } }] },
       { text: 'Echoed.' },
       { text: 'Done.' },
     );
@@ -190,7 +190,10 @@ describe('a sub-agent uses the MCP servers the editor gave the session', () => {
     expect(response.stopReason).toBe('end_turn');
     // The sub-agent's two requests, then the session's last: each offered the editor's server.
     expect([1, 2, 3].map((step) => offeredServers(before + step))).toEqual([['editors'], ['editors'], ['editors']]);
-    expect(JSON.stringify(bed.server.requests[before + 2]!.messages.filter((message) => message.role === 'tool'))).toContain('from the sub-agent');
+    const results = JSON.stringify(bed.server.requests[before + 2]!.messages.filter((message) => message.role === 'tool'));
+    expect(results).toContain('from the sub-agent');
+    // Its resources too: the sub-agent reads the editor's server's readme.
+    expect(results).toContain('Fixture readme: call echo to echo.');
   }, 60_000);
 });
 
