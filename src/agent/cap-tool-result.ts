@@ -1,4 +1,5 @@
 import type { ToolResult } from '../contracts/tool.js';
+import { cutResultText } from '../tools/cut-result-text.js';
 
 /**
  * A tool's result within `maxChars` of text (`agent.maxToolResultChars`): the text parts past it
@@ -8,15 +9,8 @@ import type { ToolResult } from '../contracts/tool.js';
  */
 export function capToolResult(result: ToolResult, maxChars: number | undefined): ToolResult {
   if (maxChars === undefined) return result;
-  const total = result.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
-  if (total <= maxChars) return result;
-  let room = maxChars;
-  const content = result.content.map((part) => {
-    if (part.type !== 'text') return part;
-    const kept = part.text.slice(0, Math.max(0, room));
-    room -= kept.length;
-    return { ...part, text: kept };
-  });
-  const note = `[The tool's output was cut at ${maxChars} of its ${total} characters (agent.maxToolResultChars); ask it for less: a narrower query, a range, a page.]`;
-  return { ...result, content: [...content.filter((part) => part.type !== 'text' || part.text !== ''), { type: 'text', text: note }] };
+  const note = (total: number) =>
+    `[The tool's output was cut at ${maxChars} of its ${total} characters (agent.maxToolResultChars); ask it for less: a narrower query, a range, a page.]`;
+  const content = cutResultText(result.content, maxChars, note);
+  return content === result.content ? result : { ...result, content };
 }

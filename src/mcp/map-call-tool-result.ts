@@ -1,6 +1,7 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import type { ToolResult, ToolResultPart } from '../contracts/tool.js';
 import { essenceOf, MODEL_IMAGE_TYPES, sniffImageType } from '../agent/image-format.js';
+import { cutResultText } from '../tools/cut-result-text.js';
 
 /** The text of one answer the model gets by default (~25,000 tokens, as Claude Code caps MCP output). */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
@@ -24,7 +25,13 @@ export function mapCallToolResult(result: CallToolResult, options: MapCallToolRe
   const structuredText = result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
   if (structuredText !== undefined && !content.some((part) => part.type === 'text')) content.push({ type: 'text', text: structuredText });
   if (content.length === 0) content.push({ type: 'text', text: result.isError ? 'The tool failed without a message.' : '(no output)' });
-  const capped = capText(content, maxChars);
+  const capped = cutResultText(
+    content,
+    maxChars,
+    (total) =>
+      `\n[… ${total - maxChars} more characters cut: the answer had ${total} characters, over the limit of ${maxChars} ` +
+      '(mcp.servers[].maxResultChars). Ask the tool for less: a narrower query, a page, a filter.]',
+  );
   // Structured content as large as that is not handed on either (it becomes the client's raw output).
   const keepStructured = structuredText !== undefined && structuredText.length <= maxChars;
   return {
@@ -32,27 +39,6 @@ export function mapCallToolResult(result: CallToolResult, options: MapCallToolRe
     ...(result.isError ? { isError: true } : {}),
     ...(keepStructured ? { structured: result.structuredContent } : {}),
   };
-}
-
-function capText(parts: ToolResultPart[], maxChars: number): ToolResultPart[] {
-  const total = parts.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
-  if (total <= maxChars) return parts;
-  let left = maxChars;
-  const kept: ToolResultPart[] = [];
-  for (const part of parts) {
-    if (part.type !== 'text') kept.push(part);
-    else if (left > 0) {
-      kept.push({ type: 'text', text: part.text.slice(0, left) });
-      left -= Math.min(left, part.text.length);
-    }
-  }
-  kept.push({
-    type: 'text',
-    text:
-      `\n[… ${total - maxChars} more characters cut: the answer had ${total} characters, over the limit of ${maxChars} ` +
-      '(mcp.servers[].maxResultChars). Ask the tool for less: a narrower query, a page, a filter.]',
-  });
-  return kept;
 }
 
 function mapBlock(block: ContentBlock): ToolResultPart {
