@@ -1,9 +1,9 @@
 import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
 import type { McpSessionCallContext } from './mcp-registry-types.js';
+import { perMinuteLimit } from './per-minute-limit.js';
 
 /** How many questions a server may put to the user per minute when its config names no number. */
 export const DEFAULT_ELICITATION_PER_MINUTE = 5;
-const WINDOW_MS = 60_000;
 
 type Elicit = (request: ElicitRequestParams, context: McpSessionCallContext) => Promise<ElicitResult>;
 
@@ -14,14 +14,11 @@ type Elicit = (request: ElicitRequestParams, context: McpSessionCallContext) => 
  * Before, a server could put question after question to the user, as fast as they answered.
  */
 export function guardElicitation(elicit: Elicit, options: { now?: () => number } = {}): Elicit {
-  const now = options.now ?? Date.now;
-  const recent = new Map<string, number[]>();
+  const take = perMinuteLimit(options.now);
   return async (request, context) => {
     const key = `${context.sessionId ?? ''}\u0000${context.serverId}`;
     const limit = context.server?.elicitationPerMinute ?? DEFAULT_ELICITATION_PER_MINUTE;
-    const times = (recent.get(key) ?? []).filter((time) => now() - time < WINDOW_MS);
-    recent.set(key, times);
-    if (times.length >= limit) {
+    if (take(key, limit)) {
       if (context.sessionId !== undefined) {
         context.emit?.({
           type: 'notice',
@@ -32,7 +29,6 @@ export function guardElicitation(elicit: Elicit, options: { now?: () => number }
       }
       return { action: 'decline' };
     }
-    times.push(now());
     return elicit(request, context);
   };
 }

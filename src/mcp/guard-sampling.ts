@@ -1,11 +1,11 @@
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { McpSessionCallContext } from './mcp-registry-types.js';
+import { perMinuteLimit } from './per-minute-limit.js';
 
 /** MCP's code for a sampling request the user (or a rule standing in for the user) refused. */
 export const SAMPLING_REFUSED = -1;
 /** How many sampling requests a server may make per minute when its config names no number. */
 export const DEFAULT_SAMPLING_PER_MINUTE = 5;
-const WINDOW_MS = 60_000;
 
 type Sampler = (request: CreateMessageRequestParams, context: McpSessionCallContext) => Promise<CreateMessageResult>;
 
@@ -24,8 +24,7 @@ export interface GuardSamplingOptions {
  * through, the request is refused. Every refusal is an MCP error that names its cause and the fix.
  */
 export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {}): Sampler {
-  const now = options.now ?? Date.now;
-  const recent = new Map<string, number[]>();
+  const take = perMinuteLimit(options.now);
   const allowedAlways = new Set<string>();
   let sequence = 0;
   return async (request, context) => {
@@ -37,16 +36,13 @@ export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {
     }
     const key = `${context.sessionId ?? ''}\u0000${name}`;
     const limit = server?.samplingPerMinute ?? DEFAULT_SAMPLING_PER_MINUTE;
-    const times = (recent.get(key) ?? []).filter((time) => now() - time < WINDOW_MS);
-    if (times.length >= limit) {
-      recent.set(key, times);
+    const over = take(key, limit);
+    if (over) {
       throw await refusal(
         `Sampling rate limit: MCP server "${name}" may ask for ${limit} completions per minute and has used them (raise samplingPerMinute in its config, or try again in a minute)`,
-        { retryAfterMs: WINDOW_MS - (now() - times[0]!) },
+        over,
       );
     }
-    times.push(now());
-    recent.set(key, times);
     if (rule === 'allow' || allowedAlways.has(key)) return sample(request, context);
     const answer = await ask(request, context, `sampling-${name}-${++sequence}`);
     if (answer === 'always') allowedAlways.add(key);
