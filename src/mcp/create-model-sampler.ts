@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
-import type { McpSessionCallContext } from './mcp-registry-types.js';
+import type { McpSampler, McpSessionCallContext } from './mcp-registry-types.js';
 
 export interface ModelSamplerOptions {
   /** The model that answers (the session's model); a function is resolved per request. */
@@ -17,9 +17,9 @@ type SamplingBlock = { type: string; text?: string; data?: string; mimeType?: st
  * is honoured up to a cap, and the finish reason maps onto MCP's stop reasons. Pass the result as
  * `onSampling` to the registry; the host decides whether to ask the user first.
  */
-export function createModelSampler(options: ModelSamplerOptions) {
+export function createModelSampler(options: ModelSamplerOptions): McpSampler {
   const cap = options.maxTokensCap ?? 4_096;
-  return async (request: CreateMessageRequestParams, context: McpSessionCallContext): Promise<CreateMessageResult> => {
+  const sample = async (request: CreateMessageRequestParams, context: McpSessionCallContext): Promise<CreateMessageResult> => {
     const model = typeof options.model === 'function' ? await options.model(context) : options.model;
     const messages: ModelMessage[] = request.messages.map((message) => {
       const blocks = (Array.isArray(message.content) ? message.content : [message.content]) as SamplingBlock[];
@@ -51,6 +51,8 @@ export function createModelSampler(options: ModelSamplerOptions) {
       stopReason: result.finishReason === 'length' ? 'maxTokens' : result.finishReason === 'stop' ? 'endTurn' : result.finishReason,
     };
   };
+  // The permission question names what the answer may spend: the cap, when it is below the ask.
+  return Object.assign(sample, { maxTokensCap: cap });
 }
 
 function blockText(block: SamplingBlock): string {

@@ -1,13 +1,11 @@
-import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
-import type { McpSessionCallContext } from './mcp-registry-types.js';
+import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
+import type { McpSampler, McpSessionCallContext } from './mcp-registry-types.js';
 import { perMinuteLimit } from './per-minute-limit.js';
 
 /** MCP's code for a sampling request the user (or a rule standing in for the user) refused. */
 export const SAMPLING_REFUSED = -1;
 /** How many sampling requests a server may make per minute when its config names no number. */
 export const DEFAULT_SAMPLING_PER_MINUTE = 5;
-
-type Sampler = (request: CreateMessageRequestParams, context: McpSessionCallContext) => Promise<CreateMessageResult>;
 
 export interface GuardSamplingOptions {
   /** The clock (tests of the window use their own). */
@@ -23,7 +21,7 @@ export interface GuardSamplingOptions {
  * ("Allow always" holds for that server in that session). With no session to ask
  * through, the request is refused. Every refusal is an MCP error that names its cause and the fix.
  */
-export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {}): Sampler {
+export function guardSampling(sample: McpSampler, options: GuardSamplingOptions = {}): McpSampler {
   const take = perMinuteLimit(options.now);
   const allowedAlways = new Set<string>();
   let sequence = 0;
@@ -44,7 +42,7 @@ export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {
       );
     }
     if (rule === 'allow' || allowedAlways.has(key)) return sample(request, context);
-    const answer = await ask(request, context, `sampling-${name}-${++sequence}`);
+    const answer = await ask(request, context, `sampling-${name}-${++sequence}`, sample.maxTokensCap);
     if (answer === 'always') allowedAlways.add(key);
     if (answer === 'reject') throw await refusal(`Sampling refused: the user declined MCP server "${name}"'s request to use the model`);
     return sample(request, context);
@@ -54,7 +52,7 @@ export function guardSampling(sample: Sampler, options: GuardSamplingOptions = {
 type Answer = 'once' | 'always' | 'reject';
 
 /** The permission question, through the tool call in flight on the server. */
-async function ask(request: CreateMessageRequestParams, context: McpSessionCallContext, toolCallId: string): Promise<Answer> {
+async function ask(request: CreateMessageRequestParams, context: McpSessionCallContext, toolCallId: string, cap = Infinity): Promise<Answer> {
   const { emit, sessionId, serverId } = context;
   if (!emit || sessionId === undefined) {
     throw await refusal(
@@ -75,7 +73,7 @@ async function ask(request: CreateMessageRequestParams, context: McpSessionCallC
       type: 'permission-request',
       sessionId,
       toolCallId,
-      title: `${serverId} wants to use the model (up to ${request.maxTokens} tokens): ${preview}`,
+      title: `${serverId} wants to use the model (up to ${Math.min(request.maxTokens, cap)} tokens): ${preview}`,
       kind: 'other',
       input: { systemPrompt: request.systemPrompt, messages: request.messages, maxTokens: request.maxTokens },
       options: [

@@ -36,6 +36,15 @@ export interface McpSessionCallContext extends McpCallContext {
   server?: McpServerConfig;
 }
 
+/**
+ * Answers a server's `sampling/createMessage`. `maxTokensCap`, when set, is the most it will let
+ * a request spend, whatever the request asks: the permission question names that bound.
+ */
+export interface McpSampler {
+  (request: CreateMessageRequestParams, context: McpSessionCallContext): Promise<CreateMessageResult>;
+  readonly maxTokensCap?: number;
+}
+
 export interface McpRegistryOptions
   extends Pick<
     McpClientOptions,
@@ -48,7 +57,7 @@ export interface McpRegistryOptions
   /** Roots offered to global servers (default: the process cwd); session servers get the session cwd. */
   roots?: readonly string[];
   /** Answers a server's sampling request, e.g. with the session's model. */
-  onSampling?(request: CreateMessageRequestParams, context: McpSessionCallContext): Promise<CreateMessageResult>;
+  onSampling?: McpSampler;
   /** Rewrites a server's config before it connects (the sandbox wraps stdio commands). */
   prepareServer?(config: McpServerConfig, scope: { sessionId?: string; cwd?: string; roots?: readonly string[] }): Promise<PreparedServer> | PreparedServer;
   /** Forwards a server's elicitation to the user (a permission-style question). */

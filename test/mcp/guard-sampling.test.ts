@@ -54,4 +54,13 @@ describe('guardSampling', () => {
     await guarded(request, context);
     expect(sampled()).toBe(3);
   });
+
+  it("the question names what the answer may spend: the sampler's cap when the server asks for more", async () => {
+    const capped = Object.assign(async () => answer, { maxTokensCap: 20 });
+    const { context, asked } = setup('sampling-once');
+    await guardSampling(capped)({ ...request, maxTokens: 1_000 }, context);
+    await guardSampling(capped)({ ...request, maxTokens: 8 }, context);
+    await guardSampling(async () => answer)({ ...request, maxTokens: 1_000 }, context);
+    expect(asked.map((question) => /up to (\d+) tokens/.exec(question.title)?.[1])).toEqual(['20', '8', '1000']);
+  });
 });
