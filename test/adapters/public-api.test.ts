@@ -99,6 +99,21 @@ describe('the public entry (src/index.ts)', () => {
     await server.closed;
   });
 
+  it("acpAdapter's closed resolves when the client's input ends before any message, though no one reads the output", async () => {
+    const agent = makeAgent(scriptedModel([]));
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = await acpAdapter.wrap(agent, { input, output });
+    input.end();
+    await server.closed;
+    expect(output.writableEnded).toBe(true);
+    // The same after a message whose reply no one read.
+    const secondInput = new PassThrough();
+    const second = await acpAdapter.wrap(agent, { input: secondInput, output: new PassThrough() });
+    secondInput.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+    await second.closed;
+  });
+
   it("mcpAdapter over HTTP from a program: its config's server.auth.token opens it; given none, the token it generates is announced on stderr", async () => {
     const agent = makeAgent(scriptedModel([]));
     const initialize = (url: string, token: string | undefined) =>

@@ -22,7 +22,9 @@ export function serveAcpVersions(agent: Agent, stream: acp.Stream, options: Serv
     const first = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     if (first.done || closing) {
       await reader.cancel().catch(() => undefined);
-      await stream.writable.close().catch(() => undefined);
+      // Not awaited: nothing was written, and a Node duplex given as the output (a PassThrough no
+      // one reads) only reports its close once its other side is read, which may be never.
+      void stream.writable.close().catch(() => undefined);
       return;
     }
     // The rest of the stream, with the first message put back in front.
