@@ -23,6 +23,11 @@ export interface ServerState {
   dirty: Set<McpListKind>;
   refreshing?: Promise<void>;
   listeners: Map<string, Set<(uri: string) => void>>;
+  /**
+   * The last URIs its tool results linked to (`resource_link`): read from this server, since MCP
+   * does not promise that a linked resource is listed.
+   */
+  linkedUris: Set<string>;
   /** Tool calls in flight on this server: a request the server sends meanwhile belongs to one of them. */
   activeCalls: Set<ToolContext>;
   removed: boolean;
@@ -108,12 +113,14 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
         call: async (args, { signal, context }) => {
           state.activeCalls.add(context);
           try {
-            return await state.client.callTool(definition.name, args, {
+            const result = await state.client.callTool(definition.name, args, {
               signal,
               definition,
               // Shown to the user on the tool call while it runs.
               onProgress: (progress) => context.onUpdate({ content: [{ type: 'text', text: progressLine(progress) }] }),
             });
+            rememberLinks(state.linkedUris, result.content);
+            return result;
           } finally {
             state.activeCalls.delete(context);
           }
@@ -127,4 +134,16 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
 function progressLine(progress: McpProgress): string {
   const share = progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress);
   return progress.message ? `${progress.message.slice(0, 300)} (${share})` : `progress ${share}`;
+}
+
+/** Enough for the links a conversation still refers to; the oldest go first. */
+const MAX_LINKED_URIS = 1_000;
+
+function rememberLinks(linked: Set<string>, content: ReadonlyArray<{ type: string; uri?: unknown }> | undefined): void {
+  for (const block of content ?? []) {
+    if (block.type !== 'resource_link' || typeof block.uri !== 'string') continue;
+    linked.delete(block.uri);
+    linked.add(block.uri);
+    if (linked.size > MAX_LINKED_URIS) linked.delete(linked.values().next().value!);
+  }
 }

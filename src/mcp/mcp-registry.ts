@@ -303,6 +303,7 @@ export class McpRegistry {
       prompts: new Map(),
       dirty: new Set(),
       listeners: new Map(),
+      linkedUris: new Set(),
       activeCalls: new Set(),
       removed: false,
       client: undefined as unknown as McpClient,
@@ -427,6 +428,8 @@ export class McpRegistry {
     const states = this.scopeStates(scope);
     const exact = states.find((state) => state.resources.some((resource) => resource.uri === uri));
     if (exact) return exact;
+    const linked = states.find((state) => state.linkedUris.has(uri));
+    if (linked) return linked;
     const matches = await templateMatcher();
     const templated = states.find((state) => state.templates.some((template) => matches(template.uriTemplate, uri)));
     if (templated) return templated;

@@ -80,7 +80,7 @@ describe('MCP servers in use', () => {
     expect(JSON.stringify(bed.server.requests.at(-1)!.messages).length).toBeLessThan(150_000);
   });
 
-  it("the model lists the servers' resources, reads a listed one, a tool's resource link, a templated URI and an image, and an unknown URI is an error naming the way", async () => {
+  it("the model lists the servers' resources, reads a listed one, a tool's resource link, a templated URI and an image, and an unknown URI is an error naming the way; a link to an unlisted resource reads from the server that gave it", async () => {
     const { cli, sessionId } = await session(project([fixture('fx')]));
     bed.server.push(
       { toolCalls: [{ name: 'mcp__fx__link', arguments: {} }] },
@@ -88,6 +88,8 @@ describe('MCP servers in use', () => {
       { toolCalls: [{ name: 'list_resources', arguments: { query: 'release notes' } }] },
       { toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture://notes/7' } }, { name: 'read_resource', arguments: { uri: 'fixture://logo.png' } }] },
       { toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture://nowhere' } }] },
+      { toolCalls: [{ name: 'mcp__fx__link', arguments: { report: 'q3' } }] },
+      { toolCalls: [{ name: 'read_resource', arguments: { uri: 'fixture-report://q3' } }] },
       { text: 'done' },
     );
     const before = bed.server.requests.length;
@@ -102,6 +104,9 @@ describe('MCP servers in use', () => {
     expect(results[4]).toContain('image-data');
     expect(results[5]).toContain('Could not read fixture://nowhere');
     expect(results[5]).toContain('list_resources shows the resources and URI templates offered');
+    // A link to a resource the server never listed (MCP does not promise it is): read from the server that gave it.
+    expect(results[6]).toContain('Resource link: report q3 <fixture-report://q3>');
+    expect(results[7]).toContain('report q3: all green');
   });
 
   it('a tool that reports progress runs past its timeoutMs, its progress shown on the call; a silent one times out with an error naming the limit and the setting', async () => {
