@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { AgentExtension } from '../agent/agent-extension.js';
 import type { PlaitedConfig } from '../config/schema.js';
 import type { EmbeddingModel } from '../model/embedding-model.js';
@@ -7,6 +8,7 @@ import { createPlanExtension } from './plan-extension.js';
 import { createRulesExtension } from './rules-extension.js';
 import { createSemanticCache, type SemanticCache } from './semantic-cache.js';
 import { createSkillsExtension } from './skills-extension.js';
+import { userConfigDir } from '../config/user-config-dir.js';
 
 export interface ContextExtensionsOptions {
   config: PlaitedConfig;
@@ -27,7 +29,9 @@ export function createContextExtensions(options: ContextExtensionsOptions): Agen
   const { config, index, warn } = options;
   const extensions: AgentExtension[] = [];
   if (config.rules.enabled) extensions.push(createRulesExtension({ config: config.rules, index, allowedRoots: config.agent.allowedRoots, ...(warn ? { warn } : {}) }));
-  if (config.skills.enabled) extensions.push(createSkillsExtension({ config: config.skills, index, ...(warn ? { warn } : {}) }));
+  // The user's own skills serve every project; read after the project's roots, so a project's skill of the same name wins.
+  const skills = { ...config.skills, roots: [...config.skills.roots, join(userConfigDir(), 'skills')] };
+  if (config.skills.enabled) extensions.push(createSkillsExtension({ config: skills, index, ...(warn ? { warn } : {}) }));
   if (config.memory.enabled) extensions.push(createMemoryExtension({ config: config.memory, index }));
   extensions.push(createPlanExtension(warn ? { warn } : {}));
   return extensions;

@@ -44,4 +44,24 @@ describe('available_commands_update follows the skills on disk', () => {
     rmSync(join(cwd, '.plaited/skills/alpha'), { recursive: true });
     await waitFor(() => latestCommands(cli, sessionId)?.join() === 'beta', 20_000, 'alpha withdrawn');
   });
+
+  it("the user's own skills (~/.config/plaited-agent/skills) come with every project's, and a project's skill of the same name wins", async () => {
+    const cwd = bed.project();
+    const xdg = bed.project();
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: requireTestModel('PLAITED_TEST_EMBED_MODEL'), threads: 1 } }));
+    writeSkill(cwd, 'alpha');
+    for (const [name, body] of [['gamma', 'Do gamma.'], ['alpha', 'The user copy of alpha.']]) {
+      mkdirSync(join(xdg, 'plaited-agent/skills', name), { recursive: true });
+      writeFileSync(join(xdg, 'plaited-agent/skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: The user's ${name}.\n---\n\n${body}\n`);
+    }
+    const cli = bed.start(cwd, { env: { XDG_CONFIG_HOME: xdg } });
+    await initialize(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    await waitFor(() => latestCommands(cli, sessionId)?.join() === 'alpha,gamma', 20_000, "the project's and the user's skills");
+    const alpha = (cli.updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update').at(-1)!.update as acp.AvailableCommandsUpdate).availableCommands.find(
+      (command) => command.name === 'alpha',
+    );
+    expect(alpha?.description).toContain('slash commands follow the disk');
+  });
 });
