@@ -265,7 +265,7 @@ export const skillsSchema = z.strictObject({
 
 export const rulesSchema = z.strictObject({
   enabled: z.boolean().default(true),
-  /** The root rules file, relative to the session cwd; default `AGENTS.md`, or `CLAUDE.md` where the project has that and no `AGENTS.md`. */
+  /** The root rules file, relative to the session cwd (and to each folder above it up to the git root); default `AGENTS.md`, or `CLAUDE.md` where a folder has that and no `AGENTS.md`. */
   file: z.string().optional(),
   /** Bytes of rules text that may go into the system prompt. */
   maxPromptChars: z.number().int().positive().default(20_000),

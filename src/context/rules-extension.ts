@@ -1,13 +1,15 @@
 import { realpath } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
+import { userConfigDir } from '../config/user-config-dir.js';
 import type { SearchIndex } from '../retrieval/search-index.js';
 import type { RulesConfig } from './context-config.js';
 import type { CachedFile } from './mtime-cache.js';
 import { defaultRulesFile, Rules } from './rules.js';
 
 /**
- * Rules in the agent. The system prompt carries the root AGENTS.md, the linked files
+ * Rules in the agent. The system prompt carries the user's home-level AGENTS.md, the AGENTS.md of
+ * the folders from the git root down to the project, the root AGENTS.md, the linked files
  * that match the turn's intent, and any nested AGENTS.md already loaded this turn.
  * When a tool touches a file, the nested AGENTS.md files on its path are loaded for the
  * rest of the turn: they are appended to that tool's result (the model reads them right
@@ -28,8 +30,15 @@ export function createRulesExtension(options: {
   warn?: (message: string) => void;
   /** `agent.allowedRoots`: folders outside the project a rules file may be in (as for the file tools). */
   allowedRoots?: readonly string[];
+  /** The user's own rules for every project (default `AGENTS.md` in the user's plaited-agent folder, `~/.config/plaited-agent`). */
+  homeRulesFile?: string;
+  /** Where the walk to the git root stops (default `$HOME`). */
+  home?: string;
 }): RulesExtension {
-  const { config, index, warn, allowedRoots } = options;
+  const { config, index, warn, allowedRoots, home } = options;
+  const homeFile = options.homeRulesFile ?? join(userConfigDir(), 'AGENTS.md');
+  // The user's own file, which the user may link anywhere (a dotfiles checkout); never the agent's state.
+  const homeRules = new Rules({ cwd: dirname(homeFile), file: basename(homeFile), allowedRoots: ['/'], ...(warn ? { warn } : {}) });
   const byCwd = new Map<string, Rules>();
   const nested = new Map<string, Map<string, CachedFile>>();
   const toldCut = new Set<string>();
@@ -37,7 +46,7 @@ export function createRulesExtension(options: {
   const rules = (cwd: string): Rules => {
     let found = byCwd.get(cwd);
     if (!found) {
-      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4), allowedRoots, ...(warn ? { warn } : {}) });
+      found = new Rules({ cwd, file: config.file, index, maxFileBytes: Math.max(1024 * 1024, config.maxPromptChars * 4), allowedRoots, ...(home ? { gitRoot: { home } } : {}), ...(warn ? { warn } : {}) });
       byCwd.set(cwd, found);
     }
     return found;
@@ -48,22 +57,30 @@ export function createRulesExtension(options: {
     rules,
     nestedLoaded: (sessionId) => [...(nested.get(sessionId)?.values() ?? [])],
     async refresh() {
-      await Promise.all([...byCwd.values()].map((found) => found.refresh()));
+      await Promise.all([homeRules, ...byCwd.values()].map((found) => found.refresh()));
     },
     async systemPrompt(context: TurnContext) {
       const project = rules(context.cwd);
-      const root = await project.root();
+      const [homeRoot, parents, root] = await Promise.all([homeRules.root(), project.parents(), project.root()]);
       const sections: string[] = [];
+      // The budget goes to the project's own file first, then its parents nearest first, then the
+      // home file; the model reads them from the most general (home) to the nearest, which wins.
+      const priority: number[] = [];
       const seen = new Set<string>();
       // One file reachable twice (`sub/AGENTS.md` a link to the root one, a link to `CLAUDE.md` that
       // `AGENTS.md` itself links to) is sent once: the real path decides.
-      const add = async (file: CachedFile, from: Rules = project): Promise<void> => {
+      const add = async (file: CachedFile, from: Rules = project, label?: string): Promise<number | undefined> => {
         const real = await realOf(file.path);
-        if (seen.has(real)) return;
+        if (seen.has(real)) return undefined;
         seen.add(real);
-        sections.push(from.section(file));
+        return sections.push(from.section(file, label)) - 1;
       };
-      if (root) await add(root);
+      const general: Array<number | undefined> = [];
+      if (homeRoot) general.push(await add(homeRoot, homeRules, homeRoot.path));
+      for (const file of parents) general.push(await add(file));
+      const own = root ? await add(root) : undefined;
+      for (const at of [own, ...general.reverse()]) if (at !== undefined) priority.push(at);
+      const firstOthers = sections.length;
       // Each additional workspace root brings its own rules file.
       for (const dir of context.additionalDirectories ?? []) {
         const extra = rules(dir);
@@ -73,14 +90,15 @@ export function createRulesExtension(options: {
       for (const file of nested.get(context.sessionId)?.values() ?? []) await add(file);
       for (const file of await project.linkedFor(context.intent, { signal: context.signal })) await add(file);
       if (!sections.length) return undefined;
-      const text = fitSections(sections, config.maxPromptChars);
+      for (let at = firstOthers; at < sections.length; at++) priority.push(at);
+      const text = fitSections(sections, config.maxPromptChars, priority);
       const whole = sections.join('\n\n').length;
       if (text.length < whole && warn) {
         // The model reads the cut marker; the user, who wrote the rules, is told once per size.
         const key = `${context.cwd}:${whole}`;
         if (!toldCut.has(key)) {
           toldCut.add(key);
-          warn(`the rules sent to the model for ${context.cwd} are cut at rules.maxPromptChars (${config.maxPromptChars} of ${whole} characters): the model does not see the rest (the root ${basename(config.file ?? defaultRulesFile(context.cwd))} comes first, then nested and linked rules files); shorten them or raise rules.maxPromptChars`);
+          warn(`the rules sent to the model for ${context.cwd} are cut at rules.maxPromptChars (${config.maxPromptChars} of ${whole} characters): the model does not see the rest (the project's ${basename(config.file ?? defaultRulesFile(context.cwd))} comes first, then those of its parent folders nearest first, your home-level ${homeFile}, then nested and linked rules files); shorten them or raise rules.maxPromptChars`);
         }
       }
       return text;
@@ -125,18 +143,24 @@ function realOf(path: string): Promise<string> {
   return realpath(path).catch(() => path);
 }
 
-/** Joins sections in priority order, cutting the last one that overflows and dropping the rest. */
-export function fitSections(sections: readonly string[], maxChars: number): string {
-  let text = '';
-  for (const section of sections) {
-    const next = text ? `${text}\n\n${section}` : section;
-    if (next.length <= maxChars) {
-      text = next;
+/**
+ * Joins sections in their order, keeping them by `priority` (indexes, most important first;
+ * default the order itself): the one that overflows is cut, the rest dropped.
+ */
+export function fitSections(sections: readonly string[], maxChars: number, priority: readonly number[] = sections.map((_, at) => at)): string {
+  const kept = new Map<number, string>();
+  let used = 0;
+  for (const at of priority) {
+    const section = sections[at]!;
+    const gap = kept.size ? 2 : 0;
+    if (used + gap + section.length <= maxChars) {
+      kept.set(at, section);
+      used += gap + section.length;
       continue;
     }
-    const room = maxChars - text.length - (text ? 2 : 0) - 40;
-    if (room > 200) text = `${text ? `${text}\n\n` : ''}${section.slice(0, room)}\n[rules truncated at ${maxChars} chars]`;
+    const room = maxChars - used - gap - 40;
+    if (room > 200) kept.set(at, `${section.slice(0, room)}\n[rules truncated at ${maxChars} chars]`);
     break;
   }
-  return text;
+  return sections.flatMap((_, at) => (kept.has(at) ? [kept.get(at)!] : [])).join('\n\n');
 }

@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
 import { isAgentStatePath } from '../tools/agent-state-path.js';
 import { isWithin } from '../tools/workspace-path.js';
+import { findGitRoot, type GitRootOptions } from './git-root.js';
 import { searchMatching } from './intent-match.js';
 import { firstMarkdownHeading } from './markdown-heading.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
@@ -18,6 +19,8 @@ import { resolveRoot } from './skills.js';
  * 3. when a tool touches a file, every rules file between that file and the root applies
  *    for the rest of the turn (the caller keeps the per-turn set; see context-extensions.ts).
  * Files are cached by mtime; `refresh()` drops the cache and re-indexes the links.
+ * Above the tiers, `parents()` reads the rules files of the folders from the enclosing git root
+ * down to `cwd` (a monorepo's root `AGENTS.md` for a session in `packages/web`).
  */
 export interface RuleLink {
   text: string;
@@ -47,13 +50,18 @@ export interface RulesOptions {
    * left out: the model cannot read it with `read_file` either.
    */
   allowedRoots?: readonly string[];
+  /** Where `parents()` looks for the git root: the home folder it stops below, the user the repository must belong to. */
+  gitRoot?: GitRootOptions;
 }
 
 export class Rules {
   readonly cwd: string;
-  readonly rootFile: string;
   readonly namespace: string;
-  private readonly fileName: string;
+  /** `rules.file` when configured; otherwise each read picks AGENTS.md or CLAUDE.md as the folder is then. */
+  private readonly configuredFile: string | undefined;
+  private readonly gitRoot: GitRootOptions | undefined;
+  /** The foreign git roots already told about. */
+  private readonly toldForeign = new Set<string>();
   private readonly index: SearchIndex | undefined;
   private readonly linkLimit: number;
   private readonly minSimilarity: number;
@@ -69,8 +77,8 @@ export class Rules {
 
   constructor(options: RulesOptions) {
     this.cwd = resolve(options.cwd);
-    this.rootFile = resolve(this.cwd, options.file ?? defaultRulesFile(this.cwd));
-    this.fileName = basename(this.rootFile);
+    this.configuredFile = options.file;
+    this.gitRoot = options.gitRoot;
     this.index = options.index;
     this.namespace = options.namespace ?? `rules:${this.cwd}`;
     this.linkLimit = options.linkLimit ?? 3;
@@ -79,8 +87,20 @@ export class Rules {
     const { warn } = options;
     this.warn = warn;
     // A link in AGENTS.md to a folder is ordinary markdown; a folder named like the rules file is not.
-    const skipped = (path: string, why: string) => (why !== 'a folder' || basename(path) === this.fileName) && warn?.(`the rules file ${path} is left out of the prompt: ${why}`);
+    const skipped = (path: string, why: string) => (why !== 'a folder' || basename(path) === basename(this.rootFile)) && warn?.(`the rules file ${path} is left out of the prompt: ${why}`);
     this.cache = new MtimeCache(options.maxFileBytes, warn && skipped);
+  }
+
+  /**
+   * The project's rules file, chosen at each read: a project of CLAUDE.md that gets an AGENTS.md
+   * reads AGENTS.md from the next turn on, not after a restart.
+   */
+  get rootFile(): string {
+    return this.fileIn(this.cwd);
+  }
+
+  private fileIn(folder: string): string {
+    return resolve(folder, this.configuredFile ?? defaultRulesFile(folder));
   }
 
   /** Tier 1: the root rules file, or undefined when the project has none. */
@@ -89,17 +109,56 @@ export class Rules {
   }
 
   /**
+   * The rules files of the folders from the enclosing git root down to `cwd` (not included), the
+   * root's first. Each must be markdown inside the git root once symlinks are followed, and their links
+   * are not followed: only these files, of the rules file's name, are read outside the workspace.
+   * None without a git root above `cwd`, or with one of another user (told once).
+   */
+  async parents(): Promise<CachedFile[]> {
+    const found = await findGitRoot(this.cwd, this.gitRoot);
+    if (found && 'foreign' in found) {
+      if (!this.toldForeign.has(found.foreign)) {
+        this.toldForeign.add(found.foreign);
+        this.warn?.(`the rules files above ${this.cwd} are not read: ${join(found.foreign, '.git')} belongs to another user (uid ${found.owner}), so it is not taken as your project's root, as git refuses it (safe.directory); only ${this.cwd}'s own rules apply`);
+      }
+      return [];
+    }
+    if (!found || found.root === this.cwd) return [];
+    const folders: string[] = [];
+    for (let folder = dirname(this.cwd); isWithin(folder, found.root); folder = dirname(folder)) {
+      folders.unshift(folder);
+      if (folder === found.root) break;
+    }
+    const repository = await realpath(found.root).catch(() => found.root);
+    const files: CachedFile[] = [];
+    for (const folder of folders) {
+      const file = await this.read(this.fileIn(folder), repository);
+      if (file) files.push(file);
+    }
+    return files;
+  }
+
+  /**
    * A rules file through the cache, only where file tools may read: inside the project (or an
    * allowed root) once symlinks are followed, and never the agent's own state. A cloned
    * repository's `AGENTS.md` that links to `../../.aws/credentials`, or is a symlink to a key,
-   * must not put it into the prompt.
+   * must not put it into the prompt. A parent folder's file (`repository`, the real git root) is
+   * held to its repository, and to markdown.
    */
-  private async read(path: string): Promise<CachedFile | undefined> {
+  private async read(path: string, repository?: string): Promise<CachedFile | undefined> {
     const real = await realpath(path).catch(() => undefined);
     if (real === undefined) return this.cache.read(path); // missing, a loop, a link to nowhere: the cache says which
-    this.realRoots ??= Promise.all(this.allowedRoots.map((root) => realpath(root).catch(() => root)));
-    if (!(await this.realRoots).some((root) => isWithin(real, root))) {
-      return this.cache.refuse(path, `it leads outside the project (to ${real}); rules are read only where file tools may read: add its folder to agent.allowedRoots to use it`);
+    if (repository !== undefined) {
+      // Above the workspace the model reads nothing itself: a parent's file may lead only to markdown
+      // of its repository (`packages/AGENTS.md` → `../.env` would send the user's secrets).
+      if (!isWithin(real, repository) || !real.toLowerCase().endsWith('.md')) {
+        return this.cache.refuse(path, `it leads to ${real}; a rules file above the project is read only as markdown (.md) inside its git repository ${repository}`);
+      }
+    } else {
+      this.realRoots ??= Promise.all(this.allowedRoots.map((root) => realpath(root).catch(() => root)));
+      if (!(await this.realRoots).some((root) => isWithin(real, root))) {
+        return this.cache.refuse(path, `it leads outside the project (to ${real}); rules are read only where file tools may read: add its folder to agent.allowedRoots to use it`);
+      }
     }
     if (await isAgentStatePath(real)) return this.cache.refuse(path, "it is the agent's own state, which no tool reads");
     const file = await this.cache.read(path);
@@ -115,13 +174,14 @@ export class Rules {
   /** The local files the root rules file links to (existing ones only), re-indexed when it changed. */
   async links(): Promise<RuleLink[]> {
     const root = await this.root();
-    const version = root ? `${root.mtimeMs}:${root.size}` : 'none';
+    // The path too: the file chosen may change (a CLAUDE.md project that gets an AGENTS.md).
+    const version = root ? `${root.path}:${root.mtimeMs}:${root.size}` : 'none';
     if (version === this.indexedVersion) return this.cachedLinks;
     const links: RuleLink[] = [];
     const documents: IndexDocument[] = [];
     for (const link of root ? extractMarkdownLinks(root.text) : []) {
       if (!isLocalTarget(link.target)) continue;
-      const path = resolve(dirname(this.rootFile), localPath(link.target));
+      const path = resolve(dirname(root?.path ?? this.rootFile), localPath(link.target));
       if (links.some((known) => known.path === path)) continue;
       const file = await this.read(path);
       if (!file) continue;
@@ -174,8 +234,9 @@ export class Rules {
       folder = dirname(folder);
     }
     const files: CachedFile[] = [];
+    const fileName = basename(this.rootFile);
     for (const candidate of folders) {
-      const file = await this.read(join(candidate, this.fileName));
+      const file = await this.read(join(candidate, fileName));
       if (file) files.push(file);
     }
     return files;
@@ -188,9 +249,9 @@ export class Rules {
     await this.links();
   }
 
-  /** A rules file as a prompt section, labelled with its path relative to the project. */
-  section(file: CachedFile): string {
-    return `<rules path="${relative(this.cwd, file.path) || file.path}">\n${file.text.trim()}\n</rules>`;
+  /** A rules file as a prompt section, labelled with its path relative to the project (`../../AGENTS.md` for a parent's) or `label`. */
+  section(file: CachedFile, label = relative(this.cwd, file.path) || file.path): string {
+    return `<rules path="${label}">\n${file.text.trim()}\n</rules>`;
   }
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -222,6 +223,94 @@ describe('the context user: rules, skills, memory and plans through the CLI over
     expect(first).toContain('CLAUDE-ONLY-RULE');
     expect(second).toContain('AGENTS-RULE');
     expect(second).not.toContain('CLAUDE-BESIDE-RULE');
+  });
+
+  it('a monorepo: the home-level AGENTS.md, then the rules from the git root down to the package opened, the nearest last; nothing above the git root, nothing above a folder outside any repository', { timeout: 60_000 }, async () => {
+    const base = mkdtempSync(join(tmpdir(), 'plaited-monorepo-'));
+    writeFileSync(join(base, 'AGENTS.md'), '- ABOVE-ROOT-RULE\n');
+    const repo = join(base, 'repo');
+    const web = join(repo, 'packages', 'web');
+    mkdirSync(web, { recursive: true });
+    execFileSync('git', ['init', '-q', repo]);
+    writeFileSync(join(repo, 'AGENTS.md'), '- REPO-ROOT-RULE: tabs.\n');
+    writeFileSync(join(repo, 'packages', 'CLAUDE.md'), '- PACKAGES-CLAUDE-RULE: spaces.\n');
+    writeFileSync(join(web, 'AGENTS.md'), '- WEB-RULE: two spaces.\n');
+    const plain = join(base, 'plain', 'app');
+    mkdirSync(plain, { recursive: true });
+    writeFileSync(join(base, 'plain', 'AGENTS.md'), '- NO-REPOSITORY-PARENT-RULE\n');
+    writeFileSync(join(plain, 'AGENTS.md'), '- PLAIN-APP-RULE\n');
+    // The user's own rules, in the user's plaited-agent folder (never the real one in a test).
+    const configHome = mkdtempSync(join(tmpdir(), 'plaited-config-home-'));
+    const homeFile = join(configHome, 'plaited-agent', 'AGENTS.md');
+    mkdirSync(join(configHome, 'plaited-agent'));
+    writeFileSync(homeFile, '- HOME-RULE: answer in English.\n');
+
+    const cli = start(web, { env: { XDG_CONFIG_HOME: configHome } });
+    const { sessionId } = await newSession(cli, web);
+    state.server.push({ text: 'Ok.' }, { text: 'Ok.' });
+    await prompt(cli, sessionId, 'hello');
+    const system = systemOf(state.server.requests.at(-1)!);
+    const order = ['HOME-RULE', 'REPO-ROOT-RULE', 'PACKAGES-CLAUDE-RULE', 'WEB-RULE'].map((rule) => system.indexOf(rule));
+    expect(order).not.toContain(-1);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(system).toContain(`<rules path="${homeFile}">`);
+    expect(system).toContain('<rules path="../../AGENTS.md">');
+    expect(system).toContain('<rules path="../CLAUDE.md">');
+    expect(system).not.toContain('ABOVE-ROOT-RULE');
+
+    const { sessionId: plainSession } = await newSession(cli, plain);
+    await prompt(cli, plainSession, 'hello');
+    const plainSystem = systemOf(state.server.requests.at(-1)!);
+    expect(plainSystem).toContain('PLAIN-APP-RULE');
+    expect(plainSystem).toContain('HOME-RULE');
+    expect(plainSystem).not.toContain('NO-REPOSITORY-PARENT-RULE');
+  });
+
+  it("a parent's rules file that leads out of the repository, or to a file there that is not markdown (.env), stays out, said on stderr; a long parent file is cut before the project's own", { timeout: 60_000 }, async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'plaited-outside-'));
+    writeFileSync(join(outside, 'key.md'), 'PARENT-SECRET -----BEGIN OPENSSH PRIVATE KEY-----\n');
+    const repo = mkdtempSync(join(tmpdir(), 'plaited-worktree-'));
+    // A worktree's .git is a file.
+    writeFileSync(join(repo, '.git'), `gitdir: ${join(outside, 'worktrees', 'x')}\n`);
+    writeFileSync(join(repo, '.env'), 'DOTENV-SECRET=hunter2\n');
+    symlinkSync(join(outside, 'key.md'), join(repo, 'AGENTS.md'));
+    const packages = join(repo, 'packages');
+    const app = join(packages, 'app');
+    const web = join(app, 'web');
+    mkdirSync(web, { recursive: true });
+    writeFileSync(join(packages, 'AGENTS.md'), `- LONG-PARENT-FIRST\n${'- A convention of the packages.\n'.repeat(1000)}- LONG-PARENT-LAST\n`);
+    symlinkSync('../../.env', join(app, 'AGENTS.md'));
+    writeFileSync(join(web, 'AGENTS.md'), '- WEB-OWN-RULE: keep it.\n');
+
+    const cli = start(web);
+    const { sessionId } = await newSession(cli, web);
+    state.server.push({ text: 'Ok.' });
+    await prompt(cli, sessionId, 'hello');
+    const system = systemOf(state.server.requests.at(-1)!);
+    expect(system).not.toContain('PARENT-SECRET');
+    expect(system).not.toContain('DOTENV-SECRET');
+    const refusal = (file: string, target: string) => `the rules file ${file} is left out of the prompt: it leads to ${target}; a rules file above the project is read only as markdown (.md) inside its git repository ${repo}`;
+    expect(cli.stderr()).toContain(refusal(join(repo, 'AGENTS.md'), join(outside, 'key.md')));
+    expect(cli.stderr()).toContain(refusal(join(app, 'AGENTS.md'), join(repo, '.env')));
+    expect(system).toContain('WEB-OWN-RULE: keep it.');
+    expect(system).toContain('LONG-PARENT-FIRST');
+    expect(system).not.toContain('LONG-PARENT-LAST');
+    expect(system.indexOf('LONG-PARENT-FIRST')).toBeLessThan(system.indexOf('WEB-OWN-RULE'));
+  });
+
+  it('a project of CLAUDE.md that gets an AGENTS.md reads AGENTS.md from the next turn, without a restart', { timeout: 60_000 }, async () => {
+    const cwd = project(config());
+    writeFileSync(join(cwd, 'CLAUDE.md'), '- CLAUDE-FIRST-RULE\n');
+    const cli = start(cwd);
+    const { sessionId } = await newSession(cli, cwd);
+    state.server.push({ text: 'Ok.' }, { text: 'Ok.' });
+    await prompt(cli, sessionId, 'hello');
+    expect(systemOf(state.server.requests.at(-1)!)).toContain('CLAUDE-FIRST-RULE');
+    writeFileSync(join(cwd, 'AGENTS.md'), '- AGENTS-LATER-RULE\n');
+    await prompt(cli, sessionId, 'hello again');
+    const system = systemOf(state.server.requests.at(-1)!);
+    expect(system).toContain('AGENTS-LATER-RULE');
+    expect(system).not.toContain('CLAUDE-FIRST-RULE');
   });
 
   it('an AGENTS.md saved as Latin-1 is still sent, and the user is told once that it is not UTF-8', { timeout: 60_000 }, async () => {

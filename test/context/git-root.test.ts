@@ -1,0 +1,45 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findGitRoot } from '../../src/context/git-root.js';
+import { Rules } from '../../src/context/rules.js';
+import { tempDir } from './context-test-kit.js';
+
+describe('the git root the rules of parent folders are read from', () => {
+  let temp: { dir: string; cleanup(): Promise<void> };
+  let repo: string;
+  let app: string;
+  const uid = process.getuid!();
+
+  beforeAll(async () => {
+    temp = await tempDir('git-root');
+    repo = join(temp.dir, 'home', 'repo');
+    app = join(repo, 'packages', 'app');
+    await mkdir(join(repo, '.git'), { recursive: true });
+    await mkdir(app, { recursive: true });
+    await writeFile(join(repo, 'AGENTS.md'), '- PLANTED-RULE\n');
+  });
+  afterAll(() => temp?.cleanup());
+
+  it('is the nearest folder holding .git, the folder itself included', async () => {
+    expect(await findGitRoot(app, { home: join(temp.dir, 'home'), uid })).toEqual({ root: repo });
+    expect(await findGitRoot(repo, { home: join(temp.dir, 'home'), uid })).toEqual({ root: repo });
+  });
+
+  it('is never the home folder or above it: a dotfiles repository in home is no project', async () => {
+    expect(await findGitRoot(app, { home: repo, uid })).toBeUndefined();
+    expect(await findGitRoot(repo, { home: repo, uid })).toBeUndefined();
+  });
+
+  it("is refused when its .git belongs to another user, as git does (a /tmp/.git planted by someone else): no parent's rules, said once", async () => {
+    const other = uid + 1;
+    expect(await findGitRoot(app, { home: join(temp.dir, 'home'), uid: other })).toEqual({ foreign: repo, owner: uid });
+    const warnings: string[] = [];
+    const rules = new Rules({ cwd: app, gitRoot: { home: join(temp.dir, 'home'), uid: other }, warn: (message) => warnings.push(message) });
+    expect(await rules.parents()).toEqual([]);
+    expect(await rules.parents()).toEqual([]);
+    expect(warnings).toEqual([`the rules files above ${app} are not read: ${join(repo, '.git')} belongs to another user (uid ${uid}), so it is not taken as your project's root, as git refuses it (safe.directory); only ${app}'s own rules apply`]);
+    const own = new Rules({ cwd: app, gitRoot: { home: join(temp.dir, 'home'), uid } });
+    expect((await own.parents()).map((file) => file.text)).toEqual(['- PLANTED-RULE\n']);
+  });
+});
