@@ -171,14 +171,14 @@ export class A2aAgentExecutor implements AgentExecutor {
       await running.turns.started();
       // Joins the running turn before its next model step (ACP's steering), or runs as a turn of
       // its own in this task when the turn ended first: either way the task answers it.
-      const steer = () => this.agent.process({ sessionId: running.sessionId, prompt }, { sendMode: 'steer', turnKey: running.turns, signal: running.controller.signal });
-      if (prompt.length > 0 && !running.turns.add(steer())) {
+      if (prompt.length > 0 && !running.turns.open) {
         // Its final state was decided as this message came: a reply to this request alone, not an
         // error (the SDK would fail the task it answers, which ended as it did).
         const text = `Task ${request.taskId} ended (${running.turns.endedAs}) before this message reached it, so the message was not taken: send it again with the same contextId and no taskId to go on with the conversation.`;
         publisher.message(agentMessage(publisher.ids, [textPart(text)], { error: { code: 'task_ended', message: text } }));
         return;
       }
+      if (prompt.length > 0) running.turns.add(this.agent.process({ sessionId: running.sessionId, prompt }, { sendMode: 'steer', turnKey: running.turns, signal: running.controller.signal }));
       publisher.task(TaskState.TASK_STATE_WORKING);
     }
     // Returning while the turn still works would let the SDK close the task's event bus.
