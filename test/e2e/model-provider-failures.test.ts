@@ -125,6 +125,14 @@ describe('a refused key and an unreachable endpoint are told apart', () => {
     expect(run.stderr).toContain('the turn failed (model_call_failed)');
     expect(run.stderr).toContain('[reason: auth]');
     expect(`${run.stdout}${run.stderr}`).not.toContain(key);
+
+    // A server that wants a key when none was set: "no key was sent", not "check the key".
+    bed.server.push(INVALID_KEY);
+    const keyless = await runCliOnce(['-p', 'hello', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', bed.server.url], { cwd: bed.project(), env: { PLAITED_API_KEY: '' } });
+    const unkeyed = JSON.parse(keyless.stdout) as { error: { reason: string; message: string } };
+    expect(unkeyed.error.reason).toBe('auth');
+    expect(unkeyed.error.message).toContain('refused the API key (HTTP 401');
+    expect(unkeyed.error.message).toContain('no key was sent: set one (agent.apiKey or PLAITED_API_KEY).');
   });
 
   it('-p and ACP: a closed port is "unreachable": connection refused, is the server running, not a key problem', async () => {
