@@ -138,6 +138,12 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     }
     if (calls.length === 0) {
       if (assistant) await options.onStepMessages?.([assistant]);
+      // A message sent while this last step streamed is answered in this turn, one step more, not
+      // handed back to run as a turn of its own (whose answer a task's peer never saw).
+      if (!signal.aborted && step < options.maxSteps && options.steering?.pending) {
+        if (assistant) turn.messages.push(assistant);
+        continue;
+      }
       return yield* finalize(options, turn, signal.aborted ? 'cancelled' : outcome.stopReason);
     }
 

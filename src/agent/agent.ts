@@ -116,6 +116,12 @@ export interface ProcessOptions {
   /** For a prompt sent while a turn runs: steer it or queue after it (default: config `agent.sendMode`). */
   sendMode?: 'steer' | 'queue';
   /**
+   * Binds turns together (an A2A task's): a prompt sent with a key steers only a running turn
+   * started with the same key, and otherwise runs as a turn of its own, never joining another
+   * caller's turn. Compared by identity; absent: it steers whatever turn runs.
+   */
+  turnKey?: object;
+  /**
    * The model for each step of this turn instead of the session's, asked before every step with
    * the session's options as they are then (so a change of either takes over at the next step);
    * `undefined` from it: the session's model. An adapter's

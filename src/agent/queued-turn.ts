@@ -25,6 +25,8 @@ export class QueuedTurn {
   constructor(
     private readonly live: LiveSession,
     private readonly signal: AbortSignal | undefined,
+    /** The caller's `turnKey`: only a prompt with the same key steers this turn. */
+    readonly key?: object,
   ) {
     this.#previous = live.tail;
     live.tail = new Promise<void>((resolve) => (this.#release = resolve));

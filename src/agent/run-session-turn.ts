@@ -42,7 +42,7 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
   let completed = false;
   try {
     let announce = true;
-    if (!request.live && live.running && (options.sendMode ?? core.settings.sendMode) === 'steer') {
+    if (!request.live && live.running && (options.sendMode ?? core.settings.sendMode) === 'steer' && joins(live.running, options)) {
       const userEvent: AgentOutput = userMessageEvent(input);
       const absorbing = live.running.steering.push(toUserMessage(input.prompt), userEvent, options.signal);
       yield userEvent;
@@ -55,7 +55,7 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
     // Checked where the turn joins its session's queue, with no await between: a stop that began
     // during the admission (or the steering) finds no turn it did not wait for.
     if (!request.live && core.stopped) return yield* drainingAnswer(sessionId).answer;
-    queued = new QueuedTurn(live, options.signal);
+    queued = new QueuedTurn(live, options.signal, options.turnKey);
     await queued.start();
     const { signal } = queued.controller;
     const early: AgentOutput[] = [];
@@ -105,4 +105,9 @@ export async function* runSessionTurn(core: AgentCore, request: SessionTurnReque
   // Reached only when the consumer did not stop the turn itself: what went wrong, once, with the
   // error's own code (`session_in_use` when another process took the session over: the next request loads it again).
   yield { type: 'error', sessionId, error: errorInfo(failure.error, 'internal_error') };
+}
+
+/** A prompt with a turn key joins only a turn started with the same key (its task's); one without, any. */
+function joins(running: NonNullable<LiveSession['running']>, options: ProcessOptions): boolean {
+  return options.turnKey === undefined || running.key === options.turnKey;
 }

@@ -25,7 +25,7 @@ export interface LiveSession {
   /** Resolves when the previous turn has finished: turns of one session never overlap. */
   tail: Promise<void>;
   /** The running turn, if any. */
-  running: { controller: AbortController; steering: SteeringQueue; recorder?: EventRecorder } | undefined;
+  running: { controller: AbortController; steering: SteeringQueue; recorder?: EventRecorder; key?: object } | undefined;
   /** A turn was cut short and its streamed draft could not be folded into the history yet (a full disk). */
   draftLeft?: boolean;
   /** Resolves once extensions finished `onSessionStart` (its MCP servers are connected). */

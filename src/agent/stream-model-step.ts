@@ -412,7 +412,7 @@ function mapFinishReason(reason: string): StopReason {
 
 function toErrorInfo(error: unknown): AgentErrorInfo {
   const described = describeModelCallError(error);
-  if (described) return { code: 'model_call_failed', message: described };
+  if (described) return { code: 'model_call_failed', message: described.message, reason: described.reason };
   const { code, message } = errorInfo(error, error instanceof Error && error.name.startsWith('AI_') ? 'model_call_failed' : 'internal_error');
   // The cause adds what the message lacks; a message that already quotes it (ModelError's do) is left alone.
   const cause = error instanceof Error && error.cause instanceof Error && !message.includes(error.cause.message) ? ` (${error.cause.message})` : '';

@@ -71,7 +71,7 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
     say(`the turn was cancelled${signalled ? ` (${signalled})` : ''}`);
     return signalExit(signalled ?? 'SIGINT');
   }
-  say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}` : `the turn ended with stop reason ${result.stopReason}, not end_turn${STOP_FIX[result.stopReason] ?? ''}`);
+  say(result.error ? `the turn failed (${result.error.code}): ${result.error.message}${result.error.reason ? ` [reason: ${result.error.reason}]` : ''}` : `the turn ended with stop reason ${result.stopReason}, not end_turn${STOP_FIX[result.stopReason] ?? ''}`);
   return 1;
 }
 

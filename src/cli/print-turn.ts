@@ -31,7 +31,8 @@ export interface PrintResult {
   usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
   toolCalls: PrintedToolCall[];
   refusedPermissions: RefusedPermission[];
-  error?: { code: string; message: string };
+  /** `reason`: why a model call failed, in one word (`auth`, `unreachable`, …), beside the code `model_call_failed`. */
+  error?: { code: string; message: string; reason?: string };
 }
 
 export interface PrintTurnOptions {

@@ -47,7 +47,11 @@ export type PermissionOption = { optionId: string; name: string; kind: Permissio
 /** `cancelled` when the turn was cancelled while the question was open. */
 export type PermissionDecision = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
 
-export type AgentErrorInfo = { code: string; message: string };
+/**
+ * What went wrong: a code, the message naming cause and fix, and for `model_call_failed` the
+ * reason in one word (`auth`, `unreachable`, `rate_limited`, … : `ModelCallFailureReason`).
+ */
+export type AgentErrorInfo = { code: string; message: string; reason?: string };
 
 type WithSession<T> = T & { sessionId: string };
 

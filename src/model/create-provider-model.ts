@@ -6,7 +6,7 @@ import { splitBaseURL, type BaseURLParts } from './split-base-url.js';
 import { createModelFetch } from './model-fetch.js';
 import { processModelCallLimiter } from './model-call-limiter.js';
 import { ModelError } from './model-error.js';
-import { providerApiKey, type ModelProviderInfo, type ModelProviderName } from './model-providers.js';
+import { providerApiKey, providerKeySource, type ModelProviderInfo, type ModelProviderName } from './model-providers.js';
 import { providerCallOptions } from './provider-call-options.js';
 
 /**
@@ -37,6 +37,8 @@ export async function createProviderModel(
     retries: agentConfig.retries,
     timeouts: agentConfig.modelTimeouts,
     provider: provider.name,
+    // A route's calls carry the client's own headers, not a key of ours (routed-model.ts: apiKey '').
+    keySource: keySourceOf(provider, agentConfig.apiKey, headers),
     secrets,
   });
   const settings = {
@@ -51,6 +53,17 @@ export async function createProviderModel(
   if (!extra) return model;
   const { wrapLanguageModel } = await import('ai');
   return wrapLanguageModel({ model, middleware: { specificationVersion: 'v3', transformParams: async ({ params }) => extra(params) } });
+}
+
+/**
+ * Where the calls' key comes from, for a refused key's error to name. None: a route's calls carry
+ * the client's own headers (routed-model.ts passes apiKey ''), and credentials in `agent.headers`
+ * or the base URL may be what the server wanted, so "no key was sent" would mislead.
+ */
+function keySourceOf(provider: ModelProviderInfo, apiKey: string | undefined, headers: Record<string, string> | undefined): string | undefined {
+  if (apiKey === '') return undefined;
+  const source = providerKeySource(provider, apiKey);
+  return source === 'none' && Object.keys(headers ?? {}).length > 0 ? undefined : source;
 }
 
 interface ProviderSettings {

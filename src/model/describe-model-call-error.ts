@@ -1,6 +1,6 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { MODEL_PROVIDER_TABLE, modelProviderOf, providerKeyEnvs } from './model-providers.js';
-import { ATTEMPTS_HEADER, PROVIDER_HEADER, QUOTA_SPENT, WEB_PAGE_MESSAGE } from './model-fetch.js';
+import { ATTEMPTS_HEADER, KEY_SOURCE_HEADER, PROVIDER_HEADER, QUOTA_SPENT, WEB_PAGE_MESSAGE } from './model-fetch.js';
 import { describeStreamError } from './describe-stream-error.js';
 import { causeChain } from '../errors/cause-chain.js';
 import { ModelError } from './model-error.js';
@@ -15,82 +15,131 @@ const NATIVE_PATHS = [
 ] as const;
 
 /**
- * A failed call to a model endpoint, said so that a user can act on it: the URL that was
- * called, what came back, and the fix. Other errors pass through unchanged (`undefined`).
- * A bare "Unsupported method ('POST')" or "fetch failed" names neither the URL nor the fix.
+ * Why a model call failed, for a program to act on (the error's `reason` beside its code
+ * `model_call_failed`): the key was refused or missing, the endpoint could not be reached, it
+ * timed out, limited the rate or spent the quota, the prompt overflowed the context, the model or
+ * the API is not there, the reply broke off, or the provider failed.
  */
-export function describeModelCallError(error: unknown): string | undefined {
-  if (LoadAPIKeyError.isInstance(error)) return describeMissingKey(error.message);
-  if (!APICallError.isInstance(error)) return describeStreamError(error);
+export type ModelCallFailureReason =
+  | 'auth'
+  | 'missing_key'
+  | 'unreachable'
+  | 'timeout'
+  | 'rate_limited'
+  | 'quota'
+  | 'context_overflow'
+  | 'model_not_found'
+  | 'wrong_endpoint'
+  | 'interrupted'
+  | 'provider_error';
+
+export interface ModelCallFailure {
+  reason: ModelCallFailureReason;
+  /** The cause and the fix, naming the URL called (never a key). */
+  message: string;
+}
+
+/**
+ * A failed call to a model endpoint, said so that a user can act on it: the URL that was
+ * called, what came back, and the fix, with the reason in one word. Other errors pass through
+ * unchanged (`undefined`). A bare "Unsupported method ('POST')" or "fetch failed" names neither
+ * the URL nor the fix.
+ */
+export function describeModelCallError(error: unknown): ModelCallFailure | undefined {
+  if (LoadAPIKeyError.isInstance(error)) return { reason: 'missing_key', message: describeMissingKey(error.message) };
+  if (!APICallError.isInstance(error)) {
+    const message = describeStreamError(error);
+    return message === undefined ? undefined : { reason: /rate[ _-]?limit|\b429\b/i.test(message) ? 'rate_limited' : 'provider_error', message };
+  }
+  const described = describeApiCallError(error);
+  return { reason: described[0], message: described[1] };
+}
+
+function describeApiCallError(error: APICallError): [ModelCallFailureReason, string] {
   const { url, statusCode } = error;
   const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
   const timedOut = describeTimeout(error, url);
-  if (timedOut) return timedOut;
+  if (timedOut) return ['timeout', timedOut];
   if (statusCode === undefined) {
     const fix =
       connectionFix(error) ??
       (native
         ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
-        : `is the model server running? If it is, ${BASE_URL_HINT}`);
-    return `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`;
+        : `${refusedConnection(error) ? 'connection refused, nothing listens there: ' : ''}is the model server running? If it is, ${BASE_URL_HINT}`);
+    return ['unreachable', `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`];
   }
   if (error.message === WEB_PAGE_MESSAGE) {
     const title = /<title[^>]*>([^<]{1,120})/i.exec(error.responseBody ?? '')?.[1]?.trim();
-    return (
+    return [
+      'wrong_endpoint',
       `The model endpoint ${url} answered a web page (HTTP ${statusCode}, text/html${title ? `: "${title}"` : ''}) instead of the API: ` +
-      'a proxy, firewall or login page stands in between, or the base URL leads to a website. Check --base-url / agent.baseURL and any HTTPS_PROXY.'
-    );
+        'a proxy, firewall or login page stands in between, or the base URL leads to a website. Check --base-url / agent.baseURL and any HTTPS_PROXY.',
+    ];
   }
   if (statusCode >= 200 && statusCode < 300) {
     // The reply had begun: the connection broke (or the body stopped parsing) mid-stream.
-    return `The model endpoint ${url} stopped mid-reply (${causeOf(error)}): what arrived was shown; send the prompt again.`;
+    return ['interrupted', `The model endpoint ${url} stopped mid-reply (${causeOf(error)}): what arrived was shown; send the prompt again.`];
   }
   const detail = `${error.message}`.slice(0, 300);
   const attempts = Number(error.responseHeaders?.[ATTEMPTS_HEADER] ?? 1);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   if (statusCode === 429 && QUOTA_SPENT.test(`${detail} ${error.responseBody ?? ''}`)) {
-    return (
+    return [
+      'quota',
       `Out of quota: ${url} answered HTTP 429 (${detail}): the account's quota or credit is spent, which waiting does not cure; ` +
-      "check the plan and billing with the provider, or use another key (agent.apiKey or the provider's key variable) or model (--model)."
-    );
+        "check the plan and billing with the provider, or use another key (agent.apiKey or the provider's key variable) or model (--model).",
+    ];
   }
   if (statusCode === 429) {
-    return (
+    return [
+      'rate_limited',
       `Rate limited: ${url} answered HTTP 429${tries} (${detail}): wait a moment and send the prompt again; ` +
-      'fewer calls at once (agent.maxConcurrentModelCalls) or more patience (agent.retries: attempts, maxTotalMs) may help, or a higher quota with the provider.'
-    );
+        'fewer calls at once (agent.maxConcurrentModelCalls) or more patience (agent.retries: attempts, maxTotalMs) may help, or a higher quota with the provider.',
+    ];
   }
   if ((statusCode === 400 || statusCode === 413) && CONTEXT_TOO_LONG.test(`${detail} ${error.responseBody ?? ''}`)) {
-    return (
+    return [
+      'context_overflow',
       `The conversation no longer fits the model's context (HTTP ${statusCode}: ${detail}): start a new session, or set agent.contextWindow ` +
-      "to the model's window in tokens so the history is compacted before it is sent."
-    );
+        "to the model's window in tokens so the history is compacted before it is sent.",
+    ];
   }
   if (statusCode === 401 || statusCode === 403 || (native?.name === 'google' && statusCode === 400 && /API key/i.test(detail))) {
-    const keyEnv = native?.keyEnv ?? modelProviderOf(`${error.responseHeaders?.[PROVIDER_HEADER] ?? ''}:`)?.keyEnv;
-    const key = keyEnv && keyEnv !== 'PLAITED_API_KEY' ? `${keyEnv} or agent.apiKey` : 'agent.apiKey or PLAITED_API_KEY';
-    return `The model endpoint ${url} refused the API key (HTTP ${statusCode}: ${detail}): check the key (${key}).`;
+    return ['auth', `The model endpoint ${url} refused the API key (HTTP ${statusCode}: ${detail}): ${keyFix(error, native?.keyEnv)}`];
   }
   if (statusCode === 404 && (native || mentionsModel(error.responseBody))) {
     const example = native ? ` (e.g. ${native.example})` : '';
-    return `Model not found: ${url} answered HTTP 404 (${detail}): check the model name in --model or agent.model${example}.`;
+    return ['model_not_found', `Model not found: ${url} answered HTTP 404 (${detail}): check the model name in --model or agent.model${example}.`];
   }
   if (statusCode >= 500 && statusCode !== 501 && statusCode !== 505) {
-    return `The model endpoint ${url} failed (HTTP ${statusCode}${tries}: ${detail}): the service is down or overloaded; send the prompt again later, or use another model (--model).`;
+    return ['provider_error', `The model endpoint ${url} failed (HTTP ${statusCode}${tries}: ${detail}): the service is down or overloaded; send the prompt again later, or use another model (--model).`];
   }
   if (native && (statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody))) {
-    return `The model endpoint ${url} is not the ${native.label} API (HTTP ${statusCode}: ${detail}): --base-url or agent.baseURL, when set, must point at it (by default ${native.home}).`;
+    return ['wrong_endpoint', `The model endpoint ${url} is not the ${native.label} API (HTTP ${statusCode}: ${detail}): --base-url or agent.baseURL, when set, must point at it (by default ${native.home}).`];
   }
   if (statusCode === 404 || statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody)) {
-    return `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`;
+    return ['wrong_endpoint', `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`];
   }
-  return `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`;
+  return ['provider_error', `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`];
 }
 
 /** A provider's refusal of a request longer than the model's context (HTTP 400/413 saying so). */
 export function isContextOverflow(error: unknown): boolean {
   if (!APICallError.isInstance(error) || (error.statusCode !== 400 && error.statusCode !== 413)) return false;
   return CONTEXT_TOO_LONG.test(`${error.message} ${error.responseBody ?? ''}`);
+}
+
+/**
+ * Where to look for the refused key: the one place that supplied it (the config's agent.apiKey,
+ * or the variable it was read from), else every place it is read from. Never the key itself.
+ */
+function keyFix(error: APICallError, nativeKeyEnv: string | undefined): string {
+  const keyEnv = nativeKeyEnv ?? modelProviderOf(`${error.responseHeaders?.[PROVIDER_HEADER] ?? ''}:`)?.keyEnv;
+  const places = keyEnv && keyEnv !== 'PLAITED_API_KEY' ? `${keyEnv} or agent.apiKey` : 'agent.apiKey or PLAITED_API_KEY';
+  const source = error.responseHeaders?.[KEY_SOURCE_HEADER];
+  if (source === 'none') return `no key was sent: set one (${places}).`;
+  const from = source === 'agent.apiKey' ? 'agent.apiKey in the config' : source ? `the ${source} variable` : undefined;
+  return `check the key (${places})${from ? `: this one came from ${from}` : ''}.`;
 }
 
 /** A call `timedFetch` gave up on (no reply, or a stalled stream), naming the setting that allows longer. */
@@ -136,6 +185,11 @@ function connectionFix(error: Error): string | undefined {
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID') return "the endpoint's TLS certificate is expired or names another host: check the host in --base-url or agent.baseURL";
   return undefined;
+}
+
+/** The endpoint's host answered that nothing listens on the port (a local server that is not started). */
+function refusedConnection(error: Error): boolean {
+  return [...causeChain(error)].some((cause) => cause.code === 'ECONNREFUSED');
 }
 
 /** The innermost of two causes (fetch's "terminated" wraps undici's "other side closed"). */

@@ -1,6 +1,7 @@
 import type { LanguageModelV3FinishReason, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { ResolvedLanguageModel } from './resolve-model.js';
 import { errorMessage } from '../errors/error-message.js';
+import { describeModelCallError } from './describe-model-call-error.js';
 
 type Level = 'error' | 'warn' | 'info' | 'debug';
 type Log = (level: Level, message: string, fields?: Record<string, unknown>) => void;
@@ -14,6 +15,8 @@ export interface ModelStepRecord {
   latencyMs: number;
   stopReason?: string;
   error?: string;
+  /** Why the call failed, in one word (`auth`, `unreachable`, …: describe-model-call-error.ts). */
+  reason?: string;
 }
 
 /**
@@ -101,7 +104,10 @@ function keepExtras(model: ResolvedLanguageModel, wrapped: ResolvedLanguageModel
 /** A call that threw: cancelled by its caller (not a failure, nothing to warn about) or failed. */
 function failed(who: { provider: string; model: string }, started: number, error: unknown, signal: AbortSignal | undefined): ModelStepRecord {
   const latencyMs = performance.now() - started;
-  return signal?.aborted ? { ...who, latencyMs, stopReason: 'cancelled' } : { ...who, latencyMs, error: errorMessage(error) };
+  if (signal?.aborted) return { ...who, latencyMs, stopReason: 'cancelled' };
+  // The cause and fix a user reads (the URL, never the key), and the reason in a word for a log query.
+  const described = describeModelCallError(error);
+  return described ? { ...who, latencyMs, error: described.message, reason: described.reason } : { ...who, latencyMs, error: errorMessage(error) };
 }
 
 function usageOf(usage: LanguageModelV3Usage | undefined): Pick<ModelStepRecord, 'inputTokens' | 'outputTokens'> {

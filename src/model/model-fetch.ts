@@ -15,6 +15,8 @@ const STALE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 export const ATTEMPTS_HEADER = 'x-plaited-attempts';
 /** The header a failed reply carries: the provider (table name) it came from, so its error names the right key variable. */
 export const PROVIDER_HEADER = 'x-plaited-provider';
+/** The header a failed reply carries: where the call's key came from (`agent.apiKey`, a variable's name, `none`), never the key. */
+export const KEY_SOURCE_HEADER = 'x-plaited-key-source';
 
 /** `agent.retries`: attempts in all (the first included) and the time they may take together. */
 export interface ModelRetryPolicy {
@@ -43,7 +45,8 @@ export function createModelFetch(limiter: ModelCallLimiter, options: ModelFetchO
   const base = options.base ?? ((input, init) => globalThis.fetch(input, init));
   const limited = limitedFetch(limiter, timedFetch(base, { ...DEFAULT_MODEL_TIMEOUTS, ...options.timeouts }));
   const blanked = secretValues(options.secrets ?? []);
-  return async (input, init) => marked(await withRetries(limited, input, init, options.retries ?? DEFAULT_MODEL_RETRIES), options.provider, blanked, urlOf(input));
+  const marks = { provider: options.provider, keySource: options.keySource };
+  return async (input, init) => marked(await withRetries(limited, input, init, options.retries ?? DEFAULT_MODEL_RETRIES), marks, blanked, urlOf(input));
 }
 
 export interface ModelFetchOptions {
@@ -54,6 +57,8 @@ export interface ModelFetchOptions {
   timeouts?: Partial<ModelTimeouts>;
   /** The provider's table name, marked on failed replies (their error names its key variable). */
   provider?: string;
+  /** Where the key came from (`agent.apiKey`, a variable's name, `none`), marked on failed replies: a refused key's error names it. */
+  keySource?: string;
   /** Values the calls carry that no error may repeat (the API key, header values): a failed reply's body has them blanked. */
   secrets?: ReadonlyArray<string | undefined>;
 }
@@ -120,11 +125,13 @@ async function withRetries(call: typeof fetch, input: Parameters<typeof fetch>[0
  * body without the call's secrets: some servers and proxies echo the key they refused
  * ("Invalid key Bearer sk-…"), and the body becomes the error the client sees and the session keeps.
  */
-async function marked(response: Response, provider: string | undefined, secrets: readonly string[], url: string): Promise<Response> {
+async function marked(response: Response, marks: { provider?: string; keySource?: string }, secrets: readonly string[], url: string): Promise<Response> {
+  const { provider, keySource } = marks;
   if (response.ok && /^text\/html\b/i.test(response.headers.get('content-type') ?? '')) throw await webPageError(response, url);
-  if (response.ok || (!provider && secrets.length === 0)) return response;
+  if (response.ok || (!provider && !keySource && secrets.length === 0)) return response;
   const headers = new Headers(response.headers);
   if (provider) headers.set(PROVIDER_HEADER, provider);
+  if (keySource) headers.set(KEY_SOURCE_HEADER, keySource);
   if (secrets.length === 0 || !response.body) return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   const body = blankValues(await response.text().catch(() => ''), secrets);
   headers.delete('content-length');

@@ -59,6 +59,12 @@ export function providerApiKey(
   return providerKeyEnvs(provider).map((name) => env[name]).find((value) => value !== undefined && value !== '') ?? (env.PLAITED_API_KEY || undefined);
 }
 
+/** Where {@link providerApiKey} finds the key: `agent.apiKey`, the variable's name, or `none`. Never the key. */
+export function providerKeySource(provider: ModelProviderInfo, apiKey: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (apiKey !== undefined) return 'agent.apiKey';
+  return providerKeyEnvs(provider).find((name) => env[name] !== undefined && env[name] !== '') ?? (env.PLAITED_API_KEY ? 'PLAITED_API_KEY' : 'none');
+}
+
 /** The variables a provider's key is read from, in order (`PLAITED_API_KEY`, read last, aside). */
 export function providerKeyEnvs(provider: ModelProviderInfo): string[] {
   return [...(provider.keyEnv ? [provider.keyEnv] : []), ...(provider.otherKeyEnvs ?? [])];

@@ -91,13 +91,41 @@ describe('steering', () => {
     expect(events.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'end_turn' });
   });
 
+  it('a message sent while the last, text-only step streams is answered in the same turn, one step more', async () => {
+    const model = scriptedModel([{ text: 'first answer', chunkDelayMs: 15 }, { text: ' and the second' }]);
+    const agent = makeAgent(model);
+    const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
+    const first: AgentOutput[] = [];
+    let steer: Promise<AgentOutput[]> | undefined;
+    // The turn pauses with its consumer: the step cannot end before the message is queued on it.
+    for await (const event of agent.process({ sessionId, prompt: [{ type: 'text', text: 'one' }] })) {
+      first.push(event);
+      if (event.type !== 'text-delta' || steer) continue;
+      const queued = deferred();
+      steer = collect(agent, sessionId, 'two', undefined, {}, (sent) => sent.type === 'user-message' && queued.resolve());
+      await queued.promise;
+    }
+    const steerEvents = await steer!;
+    expect(steerEvents.map((event) => event.type)).toEqual(['user-message', 'turn-end']);
+    expect(textOf(first)).toBe('first answer and the second');
+    expect(first.filter((event) => event.type === 'turn-end')).toEqual([expect.objectContaining({ stopReason: 'end_turn' })]);
+    expect(model.calls).toHaveLength(2);
+    const second = JSON.stringify(model.calls[1]!.prompt);
+    expect(second.indexOf('two')).toBeGreaterThan(second.indexOf('first answer'));
+    // Stored in the order the model saw them: the first answer, the message, the answer to it.
+    const history = await agent.sessions.history(sessionId);
+    const kinds = history.flatMap((event) => (event.type === 'user-message' ? ['user'] : event.type === 'text-delta' ? ['text'] : []));
+    expect(kinds.join(' ').replace(/(text ?)+/g, 'text ').trim()).toBe('user text user text');
+  });
+
   it('a steering message that arrives after the last step runs as a turn of its own', async () => {
     const model = scriptedModel([{ text: 'first answer', chunkDelayMs: 15 }, { text: 'second answer' }]);
     const agent = makeAgent(model);
     const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
     let steer: Promise<AgentOutput[]> | undefined;
+    // `usage` comes once the turn decided to end: no more model step takes the message.
     const first = await collect(agent, sessionId, 'one', undefined, {}, (event) => {
-      if (event.type === 'text-delta') steer ??= collect(agent, sessionId, 'two');
+      if (event.type === 'usage') steer ??= collect(agent, sessionId, 'two');
     });
     const second = await steer!;
     expect(textOf(first)).toBe('first answer');

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,85 @@ describe('keys never shown', () => {
     const everything = `${JSON.stringify(cli.updates)}${error.message}${cli.stderr()}${filesText(join(cwd, '.plaited/state'))}`;
     expect(everything).not.toContain(key);
     expect(everything).not.toContain(token);
+  });
+});
+
+/** A port on this machine where nothing listens: bound, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** OpenAI's answer to a wrong key, as its API sends it. */
+const INVALID_KEY = { status: 401, errorBody: { error: { message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } };
+
+describe('a refused key and an unreachable endpoint are told apart', () => {
+  it('ACP: a 401 fails the prompt with data.reason "auth" and names the variable that supplied the key; the log says it too, never the key', async () => {
+    const key = 'sk-mistyped-0123456789abcdef';
+    const cwd = bed.project();
+    const logFile = join(cwd, 'agent.jsonl');
+    bed.server.push(INVALID_KEY);
+    const cli = bed.start(cwd, { args: ['--log-file', logFile], env: { PLAITED_API_KEY: key } });
+    const { prompt } = await session(cli, cwd);
+    const error = (await failure(prompt('hi'))) as { code: number; message: string; data?: { code?: string; reason?: string } };
+    expect(error.data).toMatchObject({ code: 'model_call_failed', reason: 'auth' });
+    expect(error.message).toContain('refused the API key (HTTP 401');
+    expect(error.message).toContain('check the key (agent.apiKey or PLAITED_API_KEY): this one came from the PLAITED_API_KEY variable.');
+    expect(error.message).not.toContain('is the model server running');
+    const logged = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { event?: string; reason?: string; msg?: string });
+    expect(logged.find((record) => record.event === 'model-error')).toMatchObject({ reason: 'auth', msg: expect.stringContaining('this one came from the PLAITED_API_KEY variable') });
+    await bed.closeNow(cli);
+    expect(`${error.message}${cli.stderr()}${readFileSync(logFile, 'utf8')}`).not.toContain(key);
+  });
+
+  it('-p: a key from agent.apiKey that the provider refuses: reason "auth" in the JSON output and on stderr, naming the config', async () => {
+    const key = 'sk-config-key-0123456789abcdef';
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ agent: { apiKey: key } }));
+    bed.server.push(INVALID_KEY);
+    const run = await runCliOnce(['-p', 'hello', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', bed.server.url], { cwd, env: { PLAITED_API_KEY: '' } });
+    expect(run.status).toBe(1);
+    const result = JSON.parse(run.stdout) as { error: { code: string; reason: string; message: string } };
+    expect(result.error).toMatchObject({ code: 'model_call_failed', reason: 'auth' });
+    expect(result.error.message).toContain('this one came from agent.apiKey in the config.');
+    expect(run.stderr).toContain('the turn failed (model_call_failed)');
+    expect(run.stderr).toContain('[reason: auth]');
+    expect(`${run.stdout}${run.stderr}`).not.toContain(key);
+
+    // A server that wants a key when none was set: "no key was sent", not "check the key".
+    bed.server.push(INVALID_KEY);
+    const keyless = await runCliOnce(['-p', 'hello', '--output-format', 'json', '--model', 'openai-compatible:scripted', '--base-url', bed.server.url], { cwd: bed.project(), env: { PLAITED_API_KEY: '' } });
+    const unkeyed = JSON.parse(keyless.stdout) as { error: { reason: string; message: string } };
+    expect(unkeyed.error.reason).toBe('auth');
+    expect(unkeyed.error.message).toContain('refused the API key (HTTP 401');
+    expect(unkeyed.error.message).toContain('no key was sent: set one (agent.apiKey or PLAITED_API_KEY).');
+  });
+
+  it('-p and ACP: a closed port is "unreachable": connection refused, is the server running, not a key problem', async () => {
+    const port = await closedPort();
+    const base = `http://127.0.0.1:${port}/v1`;
+    const run = await runCliOnce(['-p', 'hello', '--output-format', 'json', '--model', 'openai-compatible:local', '--base-url', base], { cwd: bed.project() });
+    expect(run.status).toBe(1);
+    const result = JSON.parse(run.stdout) as { error: { code: string; reason: string; message: string } };
+    expect(result.error).toMatchObject({ code: 'model_call_failed', reason: 'unreachable' });
+    expect(result.error.message).toContain(`Cannot reach the model endpoint ${base}/chat/completions`);
+    expect(result.error.message).toContain('connection refused, nothing listens there: is the model server running?');
+    expect(result.error.message).not.toMatch(/API key/);
+    expect(run.stderr).toContain('[reason: unreachable]');
+
+    const cwd = bed.project();
+    const cli = bed.track(startAcpCli({ cwd, args: ['--model', 'openai-compatible:local', '--base-url', base] }));
+    const { prompt } = await session(cli, cwd);
+    const error = (await failure(prompt('hi'))) as { message: string; data?: { code?: string; reason?: string } };
+    expect(error.data).toMatchObject({ code: 'model_call_failed', reason: 'unreachable' });
+    expect(error.message).toContain('connection refused');
   });
 });
 

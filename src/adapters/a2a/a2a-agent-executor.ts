@@ -10,7 +10,8 @@ import { describeAnswers, permissionAnswer } from './a2a-permission-answer.js';
 import { ownerOf } from './a2a-principal.js';
 import { refusedPart, toPrompt } from './a2a-prompt.js';
 import { TaskPublisher } from './a2a-task-publisher.js';
-import { runA2aTurn, type OpenQuestion } from './run-a2a-turn.js';
+import { A2aTaskTurns } from './a2a-task-turns.js';
+import type { OpenQuestion } from './ask-a2a-peer.js';
 import { TaskRecorder } from './task-recorder.js';
 import { clipForLog } from './clip-for-log.js';
 
@@ -34,6 +35,8 @@ interface RunningTask {
   publisher: TaskPublisher;
   sessionId: string;
   controller: AbortController;
+  /** Its turns: the message's, and those of messages sent on the task while it runs. */
+  turns: A2aTaskTurns;
   /** Settles when the turn has published its terminal state. */
   done: Promise<void>;
   question: OpenQuestion | undefined;
@@ -98,23 +101,26 @@ export class A2aAgentExecutor implements AgentExecutor {
       onError: (error) => this.options.log?.(`A2A task ${request.taskId}: storing an event failed: ${(error as Error).message}`),
     });
     const controller = new AbortController();
-    const task: RunningTask = { publisher, sessionId, controller, done: Promise.resolve(), question: undefined };
-    // Known as running here before it is stored: restart recovery never takes it for dead.
-    this.running.set(request.taskId, task);
-    // On a shared store a peer may cancel the task through another replica.
-    const unwatchCancel = this.records.watchCancel?.(request.taskId, () => controller.abort());
-    publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
-    publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
-    task.done = runA2aTurn(this.agent, {
-      sessionId,
-      prompt,
+    const turns = new A2aTaskTurns({
       publisher,
       signal: controller.signal,
       inputTimeoutMs: this.options.inputTimeoutMs,
       onQuestion: (question) => {
         task.question = question;
       },
-    })
+    });
+    const task: RunningTask = { publisher, sessionId, controller, turns, done: Promise.resolve(), question: undefined };
+    // Known as running here before it is stored: restart recovery never takes it for dead.
+    this.running.set(request.taskId, task);
+    // On a shared store a peer may cancel the task through another replica.
+    const unwatchCancel = this.records.watchCancel?.(request.taskId, () => controller.abort());
+    publisher.task(TaskState.TASK_STATE_SUBMITTED, [message]);
+    publisher.status(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
+    // A task is one question with its own answer: a second task on a busy context waits its turn.
+    // The task is the turn key: a message sent on it joins this turn, never another task's.
+    turns.run(this.agent.process({ sessionId, prompt }, { signal: controller.signal, sendMode: 'queue', turnKey: turns }));
+    task.done = turns
+      .finish()
       .finally(() => unwatchCancel?.())
       .finally(() => recorder.close())
       .finally(() => this.running.delete(request.taskId))
@@ -160,10 +166,20 @@ export class A2aAgentExecutor implements AgentExecutor {
       running.question = undefined;
       question.answer(chosen.optionId);
     } else {
-      publisher.task(TaskState.TASK_STATE_WORKING);
       const prompt = toPrompt(message.parts);
-      // Joins the running turn before its next model step (ACP's steering).
-      if (prompt.length > 0) for await (const _ of this.agent.process({ sessionId: running.sessionId, prompt }, { sendMode: 'steer', signal: running.controller.signal }));
+      // Sent before the task's turn started (it waits behind another on the session): it joins that turn once it runs.
+      await running.turns.started();
+      // Joins the running turn before its next model step (ACP's steering), or runs as a turn of
+      // its own in this task when the turn ended first: either way the task answers it.
+      if (prompt.length > 0 && !running.turns.open) {
+        // Its final state was decided as this message came: a reply to this request alone, not an
+        // error (the SDK would fail the task it answers, which ended as it did).
+        const text = `Task ${request.taskId} ended (${running.turns.endedAs}) before this message reached it, so the message was not taken: send it again with the same contextId and no taskId to go on with the conversation.`;
+        publisher.message(agentMessage(publisher.ids, [textPart(text)], { error: { code: 'task_ended', message: text } }));
+        return;
+      }
+      if (prompt.length > 0) running.turns.add(this.agent.process({ sessionId: running.sessionId, prompt }, { sendMode: 'steer', turnKey: running.turns, signal: running.controller.signal }));
+      publisher.task(TaskState.TASK_STATE_WORKING);
     }
     // Returning while the turn still works would let the SDK close the task's event bus.
     await running.done;

@@ -43,6 +43,11 @@ export class TaskPublisher {
     this.bus.publish(AgentEvent.task(task));
   }
 
+  /** A reply to this request alone, outside the task's history (a message the task did not take). */
+  message(message: Message): void {
+    this.bus.publish(AgentEvent.message(message));
+  }
+
   /** Streamed answer text, coalesced. */
   appendText(text: string): void {
     if (this.ended) return;

@@ -9,7 +9,8 @@ type FinishedListener = () => void;
  * the turn's events reach it as they reach every listener of the task, but the task snapshot it
  * publishes first (the SDK wants one to open each request) and its own end stay with it. On the
  * task's shared bus, that snapshot ended every other open `message/stream` of the task with
- * "Stream ordering violation: received task in task lifecycle stream".
+ * "Stream ordering violation: received task in task lifecycle stream". A message published as the
+ * request's reply stays with it too.
  */
 export class FollowUpTaskBus implements ExecutionEventBus {
   readonly #own = new EventEmitter();
@@ -17,7 +18,8 @@ export class FollowUpTaskBus implements ExecutionEventBus {
   constructor(readonly shared: ExecutionEventBus) {}
 
   publish(event: AgentExecutionEvent): void {
-    if (event.kind === 'task') this.#own.emit('event', event);
+    // Its task snapshot, or a reply to its message alone (one the task did not take).
+    if (event.kind === 'task' || event.kind === 'message') this.#own.emit('event', event);
     else this.shared.publish(event);
   }
 

@@ -163,7 +163,8 @@ function turnSink(v1: V1Connection, client: acp.AgentContext, info: SessionInfo)
     ask: (event, signal) => void askClient(client, event, signal),
     fail: (event) => {
       if (event.error.code === 'invalid_input') throw acp.RequestError.invalidParams({ code: event.error.code }, event.error.message);
-      throw acp.RequestError.internalError({ code: event.error.code }, event.error.message);
+      // `reason` tells a refused key from an unreachable endpoint (and the rest) under one code.
+      throw acp.RequestError.internalError({ code: event.error.code, ...(event.error.reason ? { reason: event.error.reason } : {}) }, event.error.message);
     },
     update: async (event) => {
       const update = event.type === 'usage' ? usageUpdate(v1.handlers.settings, event) : toSessionUpdate(event, context);
