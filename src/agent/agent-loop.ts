@@ -18,6 +18,7 @@ import { errorInfo } from './agent-notices.js';
 import type { StepOptions, StepOutcome, StepToolCall } from './stream-model-step.js';
 import { callIdsOf, uniqueCallIds } from './unique-call-ids.js';
 import { streamModelStep } from './stream-model-step.js';
+import { TurnText } from './turn-text.js';
 import { fitStepToContext } from './fit-step-to-context.js';
 import type { HistoryMeasure } from './compact-turn-history.js';
 import { toModelOutput } from './tool-result-output.js';
@@ -86,6 +87,8 @@ interface TurnState {
   usage: TurnResult['usage'] & { contextTokens: number };
   /** The tool-call ids the session holds: a new call gets one of its own (unique-call-ids.ts). */
   callIds: Set<string>;
+  /** What the turn has shown: a later step's text begins a paragraph of its own. */
+  text: TurnText;
 }
 
 /**
@@ -97,7 +100,7 @@ interface TurnState {
  */
 export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput, TurnResult> {
   const { sessionId, signal } = options;
-  const turn: TurnState = { messages: [...options.messages], usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0 }, callIds: callIdsOf(options.messages) };
+  const turn: TurnState = { messages: [...options.messages], usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0 }, callIds: callIdsOf(options.messages), text: new TurnText() };
   for (let step = 1; ; step++) {
     yield* takeSteering(options, turn);
     const prepared = await prepareStep(options, turn);
@@ -115,6 +118,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
     if (fitted.messages) turn.messages = stepOptions.messages = fitted.messages;
 
     const filter = options.toolCallFormat === 'xml' ? new ToolCallTextFilter() : undefined;
+    turn.text.step();
     const model = streamModelStep(stepOptions);
     let next = await model.next();
     for (; !next.done; next = await model.next()) {
@@ -123,11 +127,15 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentOutput
         yield { ...part, sessionId };
         continue;
       }
-      const text = filter && part.type === 'text-delta' ? filter.push(part.text) : part.text;
-      if (text) yield { type: part.type, sessionId, text };
+      if (part.type === 'thought-delta') {
+        yield { type: part.type, sessionId, text: part.text };
+        continue;
+      }
+      const text = filter ? filter.push(part.text) : part.text;
+      if (text) yield { type: 'text-delta', sessionId, text: turn.text.show(text) };
     }
     const rest = filter?.flush();
-    if (rest) yield { type: 'text-delta', sessionId, text: rest };
+    if (rest) yield { type: 'text-delta', sessionId, text: turn.text.show(rest) };
     const { outcome, calls, assistant } = takeOutcome(options, turn, next.value);
     if (outcome.notice) yield { type: 'notice', sessionId, level: 'warning', message: outcome.notice };
     if (outcome.error && !signal.aborted) {

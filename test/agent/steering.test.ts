@@ -92,7 +92,7 @@ describe('steering', () => {
   });
 
   it('a message sent while the last, text-only step streams is answered in the same turn, one step more', async () => {
-    const model = scriptedModel([{ text: 'first answer', chunkDelayMs: 15 }, { text: ' and the second' }]);
+    const model = scriptedModel([{ text: 'first answer', chunkDelayMs: 15 }, { text: 'and the second' }]);
     const agent = makeAgent(model);
     const { sessionId } = await agent.sessions.create({ cwd: tempProject() });
     const first: AgentOutput[] = [];
@@ -107,7 +107,8 @@ describe('steering', () => {
     }
     const steerEvents = await steer!;
     expect(steerEvents.map((event) => event.type)).toEqual(['user-message', 'turn-end']);
-    expect(textOf(first)).toBe('first answer and the second');
+    // The second step's text begins a paragraph of its own (turn-text.ts).
+    expect(textOf(first)).toBe('first answer\n\nand the second');
     expect(first.filter((event) => event.type === 'turn-end')).toEqual([expect.objectContaining({ stopReason: 'end_turn' })]);
     expect(model.calls).toHaveLength(2);
     const second = JSON.stringify(model.calls[1]!.prompt);

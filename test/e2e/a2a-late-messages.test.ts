@@ -115,8 +115,8 @@ describe('A2A: a message on a running task is answered in that task', () => {
     const answered = await late;
     expect(answered.id).toBe(task.id);
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(answered.status?.message)).toBe('Answer to: first question. Answer to: a late addition. ');
-    expect(finalText(events)).toBe('Answer to: first question. Answer to: a late addition. ');
+    expect(messageText(answered.status?.message)).toBe('Answer to: first question. \n\nAnswer to: a late addition. ');
+    expect(finalText(events)).toBe('Answer to: first question. \n\nAnswer to: a late addition. ');
     const stored = await client.getTask({ tenant: '', id: task.id });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(messageText(stored.status?.message)).toContain('Answer to: a late addition.');

@@ -58,6 +58,18 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(result.toolCalls).toEqual([expect.objectContaining({ name: 'read_file', input: { path: 'notes.txt' } })]);
   });
 
+  it("a step's text after an earlier step's begins a paragraph of its own, in the answer and the result, not glued to it", async () => {
+    server.push({ text: 'Let me read the notes.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'They say hello.' });
+    const text = await print(project(), ['-p', 'read notes']);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toBe('Let me read the notes.\n\nThey say hello.\n');
+    server.push({ text: 'Let me read the notes.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'They say hello.' });
+    const json = await print(project(), ['-p', 'read notes', '--output-format', 'json']);
+    expect((JSON.parse(json.stdout) as Result).result).toBe('Let me read the notes.\n\nThey say hello.');
+    // What the model reads back is each step's own text.
+    expect(JSON.stringify(server.requests.at(-1)!.messages)).toContain('"content":"Let me read the notes."');
+  });
+
   it('--output-format stream-json prints one JSON event per line, then the result', async () => {
     server.push({ text: 'Streamed answer.' });
     const run = await print(project(), ['-p', 'stream it', '--output-format', 'stream-json']);
