@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
-import { initialize, startAcpCli } from '../helpers/acp-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { agentText, initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
 /**
@@ -311,5 +312,68 @@ describe('stop pressed right after send', () => {
     } finally {
       await model.close();
     }
+  }, 60_000);
+});
+
+describe('the MCP servers an editor gives a session', () => {
+  /** A project whose config names a `github` server of its own (a catalog with one tool, `config_tool`). */
+  const configured = (() => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-editor-day-servers-'));
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, 'config-catalog.json'), JSON.stringify([{ name: 'config_tool', description: 'The config server\'s tool' }]));
+    writeFileSync(join(cwd, 'editor-catalog.json'), JSON.stringify([{ name: 'editor_tool', description: 'The editor server\'s tool' }]));
+    const github = { id: 'github', transport: 'stdio', command: process.execPath, args: [fixtureServer, '--name', 'config-github', '--catalog', join(cwd, 'config-catalog.json')] };
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ mcp: { servers: [github] } }));
+    return cwd;
+  })();
+  const shared = bed.shared({ cwd: configured });
+  /** The MCP tools the model was offered in request `index`. */
+  const offeredMcpTools = (index: number) => (bed.server.requests[index]!.tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith('mcp__')).sort();
+
+  it('a 50 KB argument reaches a stdio server whole: it starts, is offered and answers', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    // Written out whole by the server as its instructions: a long prompt, a JSON config inline.
+    const long = `start ${'x'.repeat(50 * 1024)} end`;
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [{ ...mcpServer('long'), args: [fixtureServer, '--name', 'long', '--instructions', long] }] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__long__echo', arguments: { text: 'long-arg server answered' } }] }, { text: 'Echoed.' });
+    const before = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo it' }] })).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).not.toContain('unavailable');
+    expect(offeredMcpTools(before)).toContain('mcp__long__echo');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('long-arg server answered');
+  }, 60_000);
+
+  it('an argument, or a command line, past what the system takes is named with the server, the limit and the fix, not a bare E2BIG', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    // One argument over Linux's 128 KiB for one, and 4 MB of arguments that are each fine (ARG_MAX is about 2 MB).
+    const oneTooLong = { ...mcpServer('one_too_long'), args: [fixtureServer, '--instructions', 'y'.repeat(200 * 1024)] };
+    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...Array.from({ length: 40 }, () => 'z'.repeat(100 * 1024))] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [oneTooLong, allTooLong] });
+    bed.server.push({ text: 'Still here.' });
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+    await waitFor(() => (agentText(cli, sessionId).match(/unavailable/g) ?? []).length === 2, 20_000, 'both servers reported');
+    const said = agentText(cli, sessionId);
+    expect(said).toMatch(/MCP server "one_too_long" is unavailable: .*args\[2\] is 201 KiB long, over the 128 KiB the system takes for one; .*put the long value in a file/);
+    expect(said).toMatch(/MCP server "all_too_long" is unavailable: server "all_too_long" could not start: its command line and environment are too long for the system \(spawn E2BIG\)\. .*ARG_MAX.*put the long value in a file/);
+  }, 60_000);
+
+  it('under the command sandbox too: a 50 KB argument reaches the server, and a command line past the system\'s limit is named', async () => {
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ adapters: { sandbox: { commands: true } } }));
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const long = { ...mcpServer('long'), args: [fixtureServer, '--name', 'long', '--instructions', `start ${'x'.repeat(50 * 1024)} end`] };
+    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...Array.from({ length: 40 }, () => 'z'.repeat(100 * 1024))] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [long, allTooLong] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__long__echo', arguments: { text: 'sandboxed long-arg server answered' } }] }, { text: 'Echoed.' });
+    const before = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo it' }] })).stopReason).toBe('end_turn');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('sandboxed long-arg server answered');
+    await waitFor(() => agentText(cli, sessionId).includes('all_too_long'), 20_000, 'the failed server reported');
+    expect(agentText(cli, sessionId)).not.toContain('"long" is unavailable');
+    expect(agentText(cli, sessionId)).toMatch(/MCP server "all_too_long" is unavailable: server "all_too_long" could not start: its command line and environment are too long for the system/);
   }, 60_000);
 });

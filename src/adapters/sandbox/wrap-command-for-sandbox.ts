@@ -4,7 +4,7 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { settlePlaceholders } from '../../tools/protected-placeholders.js';
 import { insideSandbox } from './sandboxed-runtime.js';
-import { shellQuote } from '../../tools/shell-quote.js';
+import { execArgvLine } from './argv-file.js';
 
 let serverSequence = 0;
 
@@ -28,17 +28,25 @@ export async function wrapCommandForSandbox(
   args: readonly string[],
   policy: SandboxPolicy,
 ): Promise<{ command: string; args: string[]; release: () => Promise<void> }> {
-  const commandLine = [command, ...args].map(shellQuote).join(' ');
   const limits = limitsShellPrefix(policy.limits, { processLimitInShell: process.geteuid?.() !== 0 });
-  const script = `${limits ? `${limits} || exit 125\n` : ''}exec ${commandLine}`;
-  if (insideSandbox()) return { command: 'bash', args: ['-c', script], release: async () => undefined };
-  const wrapped = await wrapShellCommand(script, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
+  const prefix = limits ? `${limits} || exit 125\n` : '';
+  // The argv after the script, each word once as it is: no wrapper line to outgrow.
+  if (insideSandbox()) return { command: 'bash', args: ['-c', `${prefix}exec "$@"`, 'bash', command, ...args], release: async () => undefined };
+  const program = await execArgvLine([command, ...args]);
+  let wrapped: string;
+  try {
+    wrapped = await wrapShellCommand(`${prefix}${program.line}`, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
+  } catch (error) {
+    await program.remove();
+    throw error;
+  }
   let released = false;
   const release = async (): Promise<void> => {
     if (released) return;
     released = true;
     await settlePlaceholders(policy.placeholders.map((spec) => spec.path));
     await releaseCommand();
+    await program.remove();
   };
   return { command: '/bin/sh', args: ['-c', dieWithAgent(wrapped)], release };
 }
