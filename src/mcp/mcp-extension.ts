@@ -12,6 +12,7 @@ import { mcpCommand } from './mcp-command.js';
 import { mcpFailureNotices } from './mcp-failure-notices.js';
 import { serverInstructionsPrompt } from './server-instructions-prompt.js';
 import { firstTurnServersWait } from './first-turn-servers-wait.js';
+import { shadowingNotices } from './shadowing-notices.js';
 
 /** How long a step waits for the catalogs to take in announced list changes before going on without. */
 const LIST_CHANGE_WAIT_MS = 5_000;
@@ -111,6 +112,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async onSessionStart(session, emit) {
       notices.sessionStarted(session.sessionId, emit);
+      for (const message of shadowingNotices(config, session.mcpServers)) emit({ type: 'notice', sessionId: session.sessionId, level: 'info', message });
       const connecting = Promise.all(
         session.mcpServers.map(async (server) => {
           // A loaded session may start twice in one process: its servers are still connected.

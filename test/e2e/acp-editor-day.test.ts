@@ -330,6 +330,32 @@ describe('the MCP servers an editor gives a session', () => {
   /** The MCP tools the model was offered in request `index`. */
   const offeredMcpTools = (index: number) => (bed.server.requests[index]!.tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith('mcp__')).sort();
 
+  it('a server named like a config server is the one its session uses; the config\'s stays for the other sessions, and both are told', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    const editors = { ...mcpServer('github'), args: [fixtureServer, '--name', 'editor-github', '--catalog', join(configured, 'editor-catalog.json')] };
+    const { sessionId: withEditors } = await cli.agent.request('session/new', { cwd, mcpServers: [editors] });
+    const { sessionId: without } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__github__editor_tool', arguments: {} }] }, { text: 'Used the editor\'s.' });
+    const first = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId: withEditors, prompt: [{ type: 'text', text: 'use github' }] })).stopReason).toBe('end_turn');
+    expect(offeredMcpTools(first)).toEqual(['mcp__github__editor_tool']);
+    expect(JSON.stringify(bed.server.requests[first + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('editor_tool ran');
+    expect(agentText(cli, withEditors)).toContain(
+      'This session uses the MCP server "github" its client gave it (its tools mcp__github__*); the config\'s server "github" (mcp.servers) is left out of this session and stays for the others',
+    );
+    expect(agentText(cli, withEditors)).not.toContain('unavailable');
+
+    bed.server.push({ toolCalls: [{ name: 'mcp__github__config_tool', arguments: {} }] }, { text: 'Used the config\'s.' });
+    const second = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId: without, prompt: [{ type: 'text', text: 'use github' }] })).stopReason).toBe('end_turn');
+    expect(offeredMcpTools(second)).toEqual(['mcp__github__config_tool']);
+    expect(JSON.stringify(bed.server.requests[second + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('config_tool ran');
+    expect(agentText(cli, without)).not.toContain('This session uses');
+    // The operator's log says it too, with the session.
+    expect(cli.stderr()).toContain(`MCP server "github" (session ${withEditors}) is the one this session uses; the config's "github" is left out of it and stays for the other sessions`);
+  }, 60_000);
+
   it('a 50 KB argument reaches a stdio server whole: it starts, is offered and answers', async () => {
     const { cli } = shared;
     const cwd = bed.project();
