@@ -6,6 +6,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { countProcesses } from '../helpers/count-processes.js';
 import { agentText, initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
@@ -354,6 +355,46 @@ describe('the MCP servers an editor gives a session', () => {
     expect(agentText(cli, without)).not.toContain('This session uses');
     // The operator's log says it too, with the session.
     expect(cli.stderr()).toContain(`MCP server "github" (session ${withEditors}) is the one this session uses; the config's "github" is left out of it and stays for the other sessions`);
+  }, 60_000);
+
+  it('session/load of a session open here swaps its servers for the ones named now, after the running turn, keeping the history', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [mcpServer('live_load_old')] });
+    // The turn holds on its permission question while the editor, reopened, loads the session.
+    let asked!: () => void;
+    const question = new Promise<void>((resolve) => (asked = resolve));
+    let allow!: () => void;
+    shared.onPermission(sessionId, async (request) => {
+      asked();
+      await new Promise<void>((resolve) => (allow = resolve));
+      return { outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } };
+    });
+    bed.server.push({ toolCalls: [{ name: 'mcp__live_load_old__echo', arguments: { text: 'answered by the old server' } }] }, { text: 'Echoed.' });
+    const first = bed.server.requests.length;
+    const turn = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo it' }] });
+    await question;
+    await cli.agent.request('session/load', { sessionId, cwd, mcpServers: [mcpServer('live_load_new')] });
+    allow();
+    // The running turn's call reached the server it was made for: the swap waited for the turn.
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(JSON.stringify(bed.server.requests[first + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('echo: answered by the old server');
+
+    bed.server.push({ text: 'New servers.' });
+    const second = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] })).stopReason).toBe('end_turn');
+    expect(offeredServers(second).sort()).toEqual(['github', 'live_load_new']);
+    // The history is whole, and the old server's process is gone.
+    expect(JSON.stringify(bed.server.requests[second]!.messages)).toContain('answered by the old server');
+    await waitFor(() => countProcesses(/fixture-server\.mjs --name live_load_old\b/) === 0, 20_000, 'the old server to end');
+
+    // With no turn running the swap is at once: a resume naming none leaves the session only the config's.
+    await cli.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
+    bed.server.push({ text: 'None of its own.' });
+    const third = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and again' }] })).stopReason).toBe('end_turn');
+    expect(offeredServers(third)).toEqual(['github']);
+    await waitFor(() => countProcesses(/fixture-server\.mjs --name live_load_new\b/) === 0, 20_000, 'the second server to end');
   }, 60_000);
 
   it('a 50 KB argument reaches a stdio server whole: it starts, is offered and answers', async () => {
