@@ -29,9 +29,12 @@ export function oversizedArgument(server: McpServerConfig): string | undefined {
   return undefined;
 }
 
-/** The message for a start the kernel refused (`spawn E2BIG`): the arguments and environment together were too long. */
-export function commandLineTooLong(serverId: string): string {
-  return `server "${serverId}" could not start: its command line and environment are too long for the system (spawn E2BIG). ${FIX}`;
+/**
+ * The message for a start the kernel refused (`spawn E2BIG`), or that would be refused (the
+ * sandbox's wrap, `detail`): the arguments and environment together were too long.
+ */
+export function commandLineTooLong(serverId: string, detail = 'spawn E2BIG'): string {
+  return `server "${serverId}" could not start: its command line and environment are too long for the system (${detail}). ${FIX}`;
 }
 
 function kib(bytes: number): string {

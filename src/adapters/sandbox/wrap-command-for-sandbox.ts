@@ -4,7 +4,7 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 import { releaseCommand, wrapShellCommand } from './sandbox-runtime-host.js';
 import { settlePlaceholders } from '../../tools/protected-placeholders.js';
 import { insideSandbox } from './sandboxed-runtime.js';
-import { execArgvLine } from './argv-file.js';
+import { shellQuote } from '../../tools/shell-quote.js';
 
 let serverSequence = 0;
 
@@ -32,21 +32,16 @@ export async function wrapCommandForSandbox(
   const prefix = limits ? `${limits} || exit 125\n` : '';
   // The argv after the script, each word once as it is: no wrapper line to outgrow.
   if (insideSandbox()) return { command: 'bash', args: ['-c', `${prefix}exec "$@"`, 'bash', command, ...args], release: async () => undefined };
-  const program = await execArgvLine([command, ...args]);
-  let wrapped: string;
-  try {
-    wrapped = await wrapShellCommand(`${prefix}${program.line}`, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
-  } catch (error) {
-    await program.remove();
-    throw error;
-  }
+  // Each wrapper below takes this line once (retry-bwrap-start.ts names bwrap's words once), so an
+  // argument fits as long as the line stays under the system's 128 KiB for one argument.
+  const commandLine = [command, ...args].map(shellQuote).join(' ');
+  const wrapped = await wrapShellCommand(`${prefix}exec ${commandLine}`, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
   let released = false;
   const release = async (): Promise<void> => {
     if (released) return;
     released = true;
     await settlePlaceholders(policy.placeholders.map((spec) => spec.path));
     await releaseCommand();
-    await program.remove();
   };
   return { command: '/bin/sh', args: ['-c', dieWithAgent(wrapped)], release };
 }
