@@ -62,6 +62,11 @@ export interface AgentExtension {
   onTurnEnd?(context: TurnContext, stopReason: StopReason): Promise<void> | void;
   /** A session was created or loaded (connect its MCP servers, announce slash commands). */
   onSessionStart?(session: SessionInfo, emit: (event: AgentOutput) => void): Promise<void> | void;
+  /**
+   * A live session's client named other MCP servers (`session/load` or `resume` of a session open
+   * in this process): `session.mcpServers` is the new list. Runs between turns, never during one.
+   */
+  onSessionServersChange?(session: SessionInfo, emit: (event: AgentOutput) => void): Promise<void> | void;
   onSessionClose?(sessionId: string): Promise<void> | void;
   /** A session was forked from `from`: copy what the extension keeps per session (a plan). Runs before `onSessionStart` of the fork. */
   onSessionFork?(from: SessionInfo, to: SessionInfo): Promise<void> | void;

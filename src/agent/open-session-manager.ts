@@ -14,6 +14,8 @@ export function openSessionManager(core: AgentCore, stores: SessionStores): Loca
         events.publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
       }
     },
+    onServersChange: (session) =>
+      runHooks(extensions.list, 'onSessionServersChange', (ext) => ext.onSessionServersChange?.(session, events.publish), events.publish, session.sessionId),
     // The extensions loaded: a one-shot `sessions delete` starts none (its command removes the plan file itself).
     onDelete: (session) => runHooks(extensions.list, 'onSessionDelete', (ext) => ext.onSessionDelete?.(session), events.publish, session.sessionId),
     onFork: async (from, to) => {

@@ -30,11 +30,17 @@ export interface LiveSession {
   draftLeft?: boolean;
   /** Resolves once extensions finished `onSessionStart` (its MCP servers are connected). */
   ready: Promise<void>;
+  /** `onSessionStart` has begun, with `info` as it was then: a later change of its MCP servers is applied by `onServersChange`. */
+  started?: boolean;
+  /** A change of its MCP servers under way: a close waits for it, so no server outlives the session. */
+  changing?: Promise<void>;
 }
 
 export interface SessionHooks {
   onStart(session: SessionInfo): Promise<void>;
   onClose(sessionId: string): Promise<void>;
+  /** A started session's MCP servers changed (a load or resume naming others): applied between turns. */
+  onServersChange?(session: SessionInfo): Promise<void>;
   /** Before the fork starts: what extensions keep per session follows it. */
   onFork?(from: SessionInfo, to: SessionInfo): Promise<void>;
   /** After the store deleted it: what extensions keep per session goes too. */
@@ -170,10 +176,27 @@ export class LocalSessionManager implements SessionManager {
     const live = await this.open(sessionId);
     // In memory first: a session this call opened starts its extensions a tick later, with these.
     const { mcpServers, ...choices } = options;
+    const serversChanged = mcpServers !== undefined && live.started === true && JSON.stringify(mcpServers) !== JSON.stringify(live.info.mcpServers);
     live.info = { ...live.info, ...(mcpServers ? { mcpServers } : {}), options: { ...live.info.options, ...choices } };
     for (const [key, value] of Object.entries(options)) if (value !== undefined) await live.store.settings.set(sessionId, key, value);
     await live.store.updateSession(sessionId, {});
+    if (serversChanged) this.#betweenTurns(live, () => this.hooks.onServersChange?.(live.info));
     return live.info;
+  }
+
+  /**
+   * Runs `work` once the running turn and those queued before it have ended, and before any turn
+   * queued later: a session's MCP servers are not swapped under a tool call in flight.
+   */
+  #betweenTurns(live: LiveSession, work: () => Promise<void> | undefined): void {
+    const run = async (): Promise<void> => {
+      await live.ready;
+      // Closed meanwhile: its servers are gone with it, none is started again.
+      if (this.#live.get(live.info.sessionId) !== live) return;
+      live.changing = Promise.resolve(work()).catch(() => undefined);
+      await live.changing;
+    };
+    live.tail = live.tail.then(run).catch(() => undefined);
   }
 
   async close(sessionId: string): Promise<void> {
@@ -184,6 +207,7 @@ export class LocalSessionManager implements SessionManager {
     live.running?.controller.abort();
     this.#live.delete(sessionId);
     const done = (async () => {
+      await live.changing;
       await live.store.leases.release(sessionId).catch(() => undefined);
       await this.hooks.onClose(sessionId);
     })().finally(() => this.#closing.delete(sessionId));
@@ -273,10 +297,11 @@ export class LocalSessionManager implements SessionManager {
       tail: Promise.resolve(),
       running: undefined,
       // Deferred one tick so a protocol adapter answers session/new before any session event is sent.
-      ready: new Promise<void>((resolveReady) => setImmediate(resolveReady)).then(() =>
+      ready: new Promise<void>((resolveReady) => setImmediate(resolveReady)).then(() => {
+        live.started = true;
         // The info as it is then: options set right after opening (ACP resume) are seen.
-        this.hooks.onStart(live.info).catch(() => undefined),
-      ),
+        return this.hooks.onStart(live.info).catch(() => undefined);
+      }),
     };
     this.#live.set(info.sessionId, live);
     return live;

@@ -30,6 +30,9 @@ export function logRegistryEvent(log: Log, event: McpRegistryEvent): void {
     case 'name-collision':
       log('warn', `${server}: two tools normalize to "${event.name}"; "${event.tool}" is offered as "${event.offeredAs}"`);
       return;
+    case 'server-shadowed':
+      log('info', `${server} is the one this session uses; the config's "${event.shadowed}" is left out of it and stays for the other sessions`);
+      return;
     case 'catalog-item-skipped':
       log('warn', `${server}: ${event.method} item "${event.name}" is left out (${event.reason}); the rest of the catalog is indexed`);
       return;

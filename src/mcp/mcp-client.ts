@@ -13,6 +13,7 @@ import { buildSdkClient } from './build-sdk-client.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { expandServerVariables } from './expand-server-variables.js';
 import { McpClientError } from './mcp-client-error.js';
+import { commandLineTooLong } from './command-line-limits.js';
 import { timeoutMessage, toMcpClientError } from './to-mcp-client-error.js';
 import { NO_SDK_TIMEOUT, ToolCallDeadline } from './tool-call-deadline.js';
 import { listAllPages, type ListResult, type McpListMethod } from './list-all-pages.js';
@@ -260,7 +261,11 @@ export class McpClient {
     } catch (cause) {
       this.pendingClient = undefined;
       await client.close().catch(() => undefined);
-      const mapped = startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect', timeoutMs: this.connectTimeoutMs });
+      // A wrapper (the sandbox) that started but could not exec the server says so on stderr.
+      const tooLong = this.stderrTail.some((line) => line.includes('Argument list too long'));
+      const mapped = tooLong
+        ? new McpClientError({ code: 'connect_failed', serverId: this.id, message: commandLineTooLong(this.id), cause, permanent: true })
+        : (startFailure ?? toMcpClientError(cause, { serverId: this.id, fallback: 'connect_failed', action: 'connect', timeoutMs: this.connectTimeoutMs }));
       // Whatever broke the handshake (exit, timeout, garbage), the caller's question is "did it connect".
       const said = this.stderrTail.length > 0 ? `; its stderr: ${this.stderrTail.join(' | ')}` : '';
       const error =

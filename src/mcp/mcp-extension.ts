@@ -6,12 +6,12 @@ import type { McpRegistry } from './mcp-registry.js';
 import { createSearchToolsTool } from './search-tools-tool.js';
 import { createListResourcesTool } from './list-resources-tool.js';
 import { createReadResourceTool } from './read-resource-tool.js';
-import { errorMessage } from '../errors/error-message.js';
 import { MCP_CAPABILITIES } from './mcp-capabilities.js';
 import { mcpCommand } from './mcp-command.js';
 import { mcpFailureNotices } from './mcp-failure-notices.js';
 import { serverInstructionsPrompt } from './server-instructions-prompt.js';
 import { firstTurnServersWait } from './first-turn-servers-wait.js';
+import { sessionServers } from './session-servers.js';
 
 /** How long a step waits for the catalogs to take in announced list changes before going on without. */
 const LIST_CHANGE_WAIT_MS = 5_000;
@@ -52,6 +52,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   // A config server that cannot start or dies is told to each session's client once.
   const notices = mcpFailureNotices(registry);
   const serversWait = firstTurnServersWait(registry, config.mcp.startupWaitMs);
+  const servers = sessionServers(registry, config, options.sessionStartWaitMs ?? 5_000);
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
@@ -111,34 +112,19 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
 
     async onSessionStart(session, emit) {
       notices.sessionStarted(session.sessionId, emit);
-      const connecting = Promise.all(
-        session.mcpServers.map(async (server) => {
-          // A loaded session may start twice in one process: its servers are still connected.
-          if (registry.servers.get(server.id, { sessionId: session.sessionId })?.sessionId === session.sessionId) return;
-          try {
-            await registry.servers.add(server, { sessionId: session.sessionId, cwd: session.cwd, roots: [session.cwd, ...(session.options?.additionalDirectories ?? [])] });
-          } catch (error) {
-            emit({
-              type: 'notice',
-              sessionId: session.sessionId,
-              level: 'warning',
-              message: `MCP server "${server.id}" is unavailable: ${errorMessage(error)}`,
-            });
-          }
-        }),
-      );
-      let timer: NodeJS.Timeout | undefined;
-      const wait = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, options.sessionStartWaitMs ?? 5_000);
-        timer.unref();
-      });
-      await Promise.race([connecting, wait]);
-      clearTimeout(timer);
+      await servers.start(session, emit);
+    },
+
+    async onSessionServersChange(session, emit) {
+      await servers.change(session, emit);
+      // The next turn waits for the new servers as a first turn does.
+      serversWait.forget(session.sessionId);
     },
 
     async onSessionClose(sessionId) {
       activated.delete(sessionId);
       serversWait.forget(sessionId);
+      servers.forget(sessionId);
       notices.sessionClosed(sessionId);
       await registry.closeSession(sessionId);
     },

@@ -98,6 +98,8 @@ export type McpRegistryEvent =
   | { type: 'catalog-error'; serverId: string; sessionId?: string; error: Error }
   /** Two tools of one server normalize to the same `name`; the later one (`tool`) is offered as `offeredAs`. */
   | { type: 'name-collision'; serverId: string; sessionId?: string; name: string; tool: string; offeredAs: string }
+  /** A session's server (`serverId`) is used in that session instead of the global one named alike (`shadowed`). */
+  | { type: 'server-shadowed'; serverId: string; sessionId?: string; shadowed: string }
   /** A listed item was left out (nested too deep, or not valid MCP); the rest of the catalog is indexed. */
   | { type: 'catalog-item-skipped'; serverId: string; sessionId?: string; method: McpListMethod; name: string; reason: string };
 

@@ -40,7 +40,7 @@ const ALL_KINDS: readonly McpListKind[] = ['tools', 'resources', 'prompts'];
  * resource and prompt indexed in the hybrid index (one namespace per server, re-synced when that
  * server says its lists changed), tools turned into `Tool`s named `mcp__<server>__<tool>`.
  * Config servers are global; servers added with a `sessionId` are visible to that session only
- * and close with it. Nothing here throws on a server's behalf except `servers.add`, which
+ * and close with it, and one named like a global server takes its place in that session. Nothing here throws on a server's behalf except `servers.add`, which
  * reports a failed connect (the server keeps retrying in the background).
  */
 export class McpRegistry {
@@ -280,8 +280,10 @@ export class McpRegistry {
   private createState(Client: typeof McpClient, config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }, preflight?: () => McpClientError | undefined): ServerState {
     const { sessionId } = scope;
     if (this.closed) throw new McpClientError({ code: 'not_connected', serverId: config.id, message: 'the MCP registry is closed' });
-    const clash = this.scopeStates({ sessionId }).find(
-      (state) => state.config.id === config.id || mcpToolPrefix(state.config.id) === mcpToolPrefix(config.id),
+    // Within one scope only: a session's server named like a config server shadows it there (scopeStates).
+    const prefix = mcpToolPrefix(config.id);
+    const clash = [...this.states.values()].find(
+      (state) => state.sessionId === sessionId && (state.config.id === config.id || mcpToolPrefix(state.config.id) === prefix),
     );
     if (clash || this.states.has(stateKey(config.id, sessionId))) {
       throw new McpClientError({
@@ -328,7 +330,19 @@ export class McpRegistry {
       },
     });
     this.states.set(stateKey(config.id, sessionId), state);
+    this.tellShadowing(state);
     return state;
+  }
+
+  /** Logs each pair of a session's server and the global one it shadows in that session, whichever came second. */
+  private tellShadowing(added: ServerState): void {
+    const prefix = mcpToolPrefix(added.config.id);
+    for (const other of this.states.values()) {
+      if (other === added || mcpToolPrefix(other.config.id) !== prefix) continue;
+      const [own, global] = added.sessionId === undefined ? [other, added] : [added, other];
+      if (own.sessionId === undefined || global.sessionId !== undefined) continue;
+      this.emit({ type: 'server-shadowed', serverId: own.config.id, sessionId: own.sessionId, shadowed: global.config.id });
+    }
   }
 
   /**
@@ -416,7 +430,7 @@ export class McpRegistry {
   }
 
   private findTool(name: string, scope: McpScope): AnyTool | undefined {
-    // Session servers first: a session's own server wins over nothing else (ids cannot clash).
+    // A tool name is one server's in a scope: a session's server shadows a global one named alike.
     for (const state of this.scopeStates(scope)) {
       const tool = state.tools.get(name);
       if (tool) return tool;
@@ -436,8 +450,16 @@ export class McpRegistry {
     throw new McpClientError({ code: 'not_found', serverId: '', message: `no MCP server offers the resource ${uri}` });
   }
 
+  /**
+   * The servers a scope sees: the global ones and the session's own, where a session's server
+   * named like a global one (the same tool prefix: an editor's `github` beside the config's) is
+   * the one that session uses; the global one stays for every other session.
+   */
   private scopeStates(scope: McpScope): ServerState[] {
-    return [...this.states.values()].filter((state) => state.sessionId === undefined || state.sessionId === scope.sessionId);
+    const all = [...this.states.values()];
+    if (scope.sessionId === undefined) return all.filter((state) => state.sessionId === undefined);
+    const own = new Set(all.flatMap((state) => (state.sessionId === scope.sessionId ? [mcpToolPrefix(state.config.id)] : [])));
+    return all.filter((state) => state.sessionId === scope.sessionId || (state.sessionId === undefined && !own.has(mcpToolPrefix(state.config.id))));
   }
 
   private async idleOf(state: ServerState): Promise<void> {

@@ -3,10 +3,12 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { McpServerConfig } from '../config/schema.js';
 import { toolEnvironment } from '../tools/secret-env.js';
 import { McpClientError } from './mcp-client-error.js';
+import { oversizedArgument } from './command-line-limits.js';
 
 /**
  * What is wrong with a server's config before anything starts: a stdio command that is not on
- * the server's PATH (or not executable), an HTTP server without a valid URL. Checked on the
+ * the server's PATH (or not executable), an argument too long for the system to start it with,
+ * an HTTP server without a valid URL. Checked on the
  * config as written, before the sandbox wraps the command (wrapped, a missing command only
  * shows as a closed connection). A `connect_failed` error marked `permanent` (not retried for
  * long), or `undefined` when nothing is wrong.
@@ -24,6 +26,8 @@ export function preflightMcpServer(server: McpServerConfig): McpClientError | un
   }
   const command = server.command ?? '';
   if (command === '') return bad('has no command; set mcp.servers[].command');
+  const oversized = oversizedArgument(server);
+  if (oversized) return bad(`cannot start: ${oversized}`);
   if (command.includes('/')) {
     const path = isAbsolute(command) ? command : resolve(server.cwd ?? process.cwd(), command);
     return executable(path) ? undefined : bad(`command "${command}" was not found or is not executable (${path}); fix mcp.servers[].command`);

@@ -1,6 +1,7 @@
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { McpClientError } from './mcp-client-error.js';
+import { commandLineTooLong } from './command-line-limits.js';
 
 /** What a started stdio server reports to its transport. */
 export interface StdioServerHandlers {
@@ -60,8 +61,9 @@ export class SpawnedStdioTransport implements Transport {
       onStderr: (chunk) => this.onStderr?.(chunk),
       onExit: (exit) => {
         if (exit.error) {
-          const message = `the MCP server "${this.command.serverId}" could not run (${this.command.command}): ${exit.error}`;
-          this.onerror?.(new McpClientError({ code: 'connect_failed', serverId: this.command.serverId, message }));
+          const tooLong = /\bE2BIG\b/.test(exit.error);
+          const message = tooLong ? commandLineTooLong(this.command.serverId) : `the MCP server "${this.command.serverId}" could not run (${this.command.command}): ${exit.error}`;
+          this.onerror?.(new McpClientError({ code: 'connect_failed', serverId: this.command.serverId, message, permanent: tooLong }));
         }
         this.finish();
       },

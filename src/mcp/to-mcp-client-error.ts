@@ -1,6 +1,7 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { McpClientError, type McpClientErrorCode } from './mcp-client-error.js';
 import { errorMessage } from '../errors/error-message.js';
+import { commandLineTooLong } from './command-line-limits.js';
 
 export interface ToMcpClientErrorOptions {
   serverId: string;
@@ -64,6 +65,8 @@ export function toMcpClientError(cause: unknown, options: ToMcpClientErrorOption
   if (cause instanceof TypeError && /fetch failed|network|ECONN|socket/i.test(`${detail} ${String((cause as Error & { cause?: unknown }).cause ?? '')}`)) {
     return make('connection_closed', `server "${serverId}" is unreachable during ${action} (${detail})`);
   }
+  // No retry makes a command line shorter: named, with the limit and the fix, and not retried.
+  if (/\bE2BIG\b/.test(detail)) return new McpClientError({ code: 'connect_failed', serverId, message: commandLineTooLong(serverId), cause, permanent: true });
   if (/ECONNREFUSED|ECONNRESET|EPIPE|ENOENT|spawn/i.test(detail)) {
     return make(options.fallback === 'connect_failed' ? 'connect_failed' : 'connection_closed', `server "${serverId}": ${action} failed (${detail})`);
   }

@@ -25,7 +25,8 @@ export interface ProtectedLayer {
   wrap(command: string, options: { roots: readonly string[]; parentIsAgent: boolean }): Promise<LayeredCommand>;
   /**
    * The program (stdio MCP servers, restarted with the same arguments) under the layer: a
-   * `/bin/sh -c` line that starts bwrap around it (retry-bwrap-start.ts); `release` once it is
+   * `/bin/sh -c` line that starts bwrap around it (retry-bwrap-start.ts), the program's argv after
+   * it as the line's positional parameters; `release` once it is
    * gone for good: placeholders go when its mounts have.
    */
   wrapArgv(argv: readonly string[], roots: readonly string[]): Promise<{ argv: string[]; release: () => Promise<void> }>;
@@ -94,8 +95,11 @@ export function createProtectedLayer(options: ProtectedLayerOptions = {}): { lay
           await settlePlaceholders(placeholders);
           await release();
         };
-        const inner = ['bash', '-c', `${RESTORE_STDERR}exec "$@"`, 'bash', ...argv];
-        return { argv: ['/bin/sh', '-c', retryBwrapStart(shellQuote(bwrap), [...args, ...inner].map(shellQuote).join(' '))], release: settled };
+        // The program's own words follow the script as its positional parameters, each passed once
+        // as it is: written into the script (which names bwrap's start three times) a 50 KB argument
+        // made a line over Linux's 128 KiB for one argument, and the server failed with E2BIG.
+        const inner = [...args, 'bash', '-c', `${RESTORE_STDERR}exec "$@"`, 'bash'].map(shellQuote).join(' ');
+        return { argv: ['/bin/sh', '-c', retryBwrapStart(shellQuote(bwrap), `${inner} "$@"`), 'sh', ...argv], release: settled };
       },
     },
   };

@@ -15,7 +15,8 @@ export const RESTORE_STDERR = 'exec 2>&8 8>&- 9>&-; ';
 
 /**
  * A shell snippet (POSIX sh, for dash as for bash) that starts `bwrap` with `args` (shell words,
- * quoted already, the command last; its command line must begin with `RESTORE_STDERR`) and tries
+ * quoted already, the command last; its command line must begin with `RESTORE_STDERR`; they
+ * become the snippet's positional parameters, so `"$@"` among them is the caller's) and tries
  * again when the start lost a race with a rename: a protected file bound read-only on its own
  * (`.plaited/config.ts`, `.git/config`, `.npmrc`: its folder stays writable) that an editor saves
  * by writing a copy and renaming it over the file, between bwrap's bind and its read-only
@@ -32,8 +33,11 @@ export const RESTORE_STDERR = 'exec 2>&8 8>&- 9>&-; ';
  * `--json-status-fd` (0.4), it starts bwrap once, as before.
  */
 export function retryBwrapStart(bwrap: string, args: string): string {
-  const start = `${bwrap} --json-status-fd 9 ${args}`;
-  return `_pl_n=1
+  // The words once, as the positional parameters: each start names them as "$@". Written out at
+  // every start, a 50 KB argument made the script three times as long, past Linux's 128 KiB for one argument.
+  const start = `${bwrap} --json-status-fd 9 "$@"`;
+  return `set -- ${args}
+_pl_n=1
 while :; do
 _pl_f=$(mktemp "\${TMPDIR:-/tmp}/plaited-bwrap.XXXXXX" 2>/dev/null) || exec ${start} 8>&2 9>/dev/null
 exec 6<"$_pl_f" 7>"$_pl_f"; rm -f "$_pl_f"
@@ -55,7 +59,7 @@ esac ;;
 esac
 done <&6
 exec 6<&-
-if [ -n "$_pl_old" ]; then exec ${bwrap} ${args} 8>&2 9>/dev/null; fi
+if [ -n "$_pl_old" ]; then exec ${bwrap} "$@" 8>&2 9>/dev/null; fi
 if [ -z "$_pl_ran" ] && [ -n "$_pl_path" ] && [ "$_pl_n" -lt ${BWRAP_START_TRIES} ]; then _pl_n=$((_pl_n + 1)); continue; fi
 printf '%s' "$_pl_said" >&2
 if [ -z "$_pl_ran" ] && [ -n "$_pl_path" ]; then printf '%s\\n' "plaited-agent: the sandbox could not start: $_pl_path was replaced or removed while bubblewrap bound it read-only, in each of $_pl_n tries (an editor saving it by a rename, a tool rewriting it in a loop); run the command again once it is saved" >&2; fi

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { sharedAcpBed } from '../helpers/shared-acp-bed.js';
-import { initialize, startAcpCli } from '../helpers/acp-cli.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { countProcesses } from '../helpers/count-processes.js';
+import { agentText, initialize, startAcpCli } from '../helpers/acp-cli.js';
 import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
 /**
@@ -311,5 +313,134 @@ describe('stop pressed right after send', () => {
     } finally {
       await model.close();
     }
+  }, 60_000);
+});
+
+describe('the MCP servers an editor gives a session', () => {
+  /** A project whose config names a `github` server of its own (a catalog with one tool, `config_tool`). */
+  const configured = (() => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-editor-day-servers-'));
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, 'config-catalog.json'), JSON.stringify([{ name: 'config_tool', description: 'The config server\'s tool' }]));
+    writeFileSync(join(cwd, 'editor-catalog.json'), JSON.stringify([{ name: 'editor_tool', description: 'The editor server\'s tool' }]));
+    const github = { id: 'github', transport: 'stdio', command: process.execPath, args: [fixtureServer, '--name', 'config-github', '--catalog', join(cwd, 'config-catalog.json')] };
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ mcp: { servers: [github] } }));
+    return cwd;
+  })();
+  const shared = bed.shared({ cwd: configured });
+  /** The MCP tools the model was offered in request `index`. */
+  const offeredMcpTools = (index: number) => (bed.server.requests[index]!.tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith('mcp__')).sort();
+
+  it('a server named like a config server is the one its session uses; the config\'s stays for the other sessions, and both are told', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    const editors = { ...mcpServer('github'), args: [fixtureServer, '--name', 'editor-github', '--catalog', join(configured, 'editor-catalog.json')] };
+    const { sessionId: withEditors } = await cli.agent.request('session/new', { cwd, mcpServers: [editors] });
+    const { sessionId: without } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__github__editor_tool', arguments: {} }] }, { text: 'Used the editor\'s.' });
+    const first = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId: withEditors, prompt: [{ type: 'text', text: 'use github' }] })).stopReason).toBe('end_turn');
+    expect(offeredMcpTools(first)).toEqual(['mcp__github__editor_tool']);
+    expect(JSON.stringify(bed.server.requests[first + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('editor_tool ran');
+    expect(agentText(cli, withEditors)).toContain(
+      'This session uses the MCP server "github" its client gave it (its tools mcp__github__*); the config\'s server "github" (mcp.servers) is left out of this session and stays for the others',
+    );
+    expect(agentText(cli, withEditors)).not.toContain('unavailable');
+
+    bed.server.push({ toolCalls: [{ name: 'mcp__github__config_tool', arguments: {} }] }, { text: 'Used the config\'s.' });
+    const second = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId: without, prompt: [{ type: 'text', text: 'use github' }] })).stopReason).toBe('end_turn');
+    expect(offeredMcpTools(second)).toEqual(['mcp__github__config_tool']);
+    expect(JSON.stringify(bed.server.requests[second + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('config_tool ran');
+    expect(agentText(cli, without)).not.toContain('This session uses');
+    // The operator's log says it too, with the session.
+    expect(cli.stderr()).toContain(`MCP server "github" (session ${withEditors}) is the one this session uses; the config's "github" is left out of it and stays for the other sessions`);
+  }, 60_000);
+
+  it('session/load of a session open here swaps its servers for the ones named now, after the running turn, keeping the history', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [mcpServer('live_load_old')] });
+    // The turn holds on its permission question while the editor, reopened, loads the session.
+    let asked!: () => void;
+    const question = new Promise<void>((resolve) => (asked = resolve));
+    let allow!: () => void;
+    shared.onPermission(sessionId, async (request) => {
+      asked();
+      await new Promise<void>((resolve) => (allow = resolve));
+      return { outcome: { outcome: 'selected', optionId: request.options[0]!.optionId } };
+    });
+    bed.server.push({ toolCalls: [{ name: 'mcp__live_load_old__echo', arguments: { text: 'answered by the old server' } }] }, { text: 'Echoed.' });
+    const first = bed.server.requests.length;
+    const turn = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo it' }] });
+    await question;
+    await cli.agent.request('session/load', { sessionId, cwd, mcpServers: [mcpServer('live_load_new')] });
+    allow();
+    // The running turn's call reached the server it was made for: the swap waited for the turn.
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(JSON.stringify(bed.server.requests[first + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('echo: answered by the old server');
+
+    bed.server.push({ text: 'New servers.' });
+    const second = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] })).stopReason).toBe('end_turn');
+    expect(offeredServers(second).sort()).toEqual(['github', 'live_load_new']);
+    // The history is whole, and the old server's process is gone.
+    expect(JSON.stringify(bed.server.requests[second]!.messages)).toContain('answered by the old server');
+    await waitFor(() => countProcesses(/fixture-server\.mjs --name live_load_old\b/) === 0, 20_000, 'the old server to end');
+
+    // With no turn running the swap is at once: a resume naming none leaves the session only the config's.
+    await cli.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
+    bed.server.push({ text: 'None of its own.' });
+    const third = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and again' }] })).stopReason).toBe('end_turn');
+    expect(offeredServers(third)).toEqual(['github']);
+    await waitFor(() => countProcesses(/fixture-server\.mjs --name live_load_new\b/) === 0, 20_000, 'the second server to end');
+  }, 60_000);
+
+  it('a 50 KB argument reaches a stdio server whole: it starts, is offered and answers', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    // Written out whole by the server as its instructions: a long prompt, a JSON config inline.
+    const long = `start ${'x'.repeat(50 * 1024)} end`;
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [{ ...mcpServer('long'), args: [fixtureServer, '--name', 'long', '--instructions', long] }] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__long__echo', arguments: { text: 'long-arg server answered' } }] }, { text: 'Echoed.' });
+    const before = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo it' }] })).stopReason).toBe('end_turn');
+    expect(agentText(cli, sessionId)).not.toContain('unavailable');
+    expect(offeredMcpTools(before)).toContain('mcp__long__echo');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('long-arg server answered');
+  }, 60_000);
+
+  it('an argument, or a command line, past what the system takes is named with the server, the limit and the fix, not a bare E2BIG', async () => {
+    const { cli } = shared;
+    const cwd = bed.project();
+    // One argument over Linux's 128 KiB for one, and 4 MB of arguments that are each fine (ARG_MAX is about 2 MB).
+    const oneTooLong = { ...mcpServer('one_too_long'), args: [fixtureServer, '--instructions', 'y'.repeat(200 * 1024)] };
+    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...Array.from({ length: 40 }, () => 'z'.repeat(100 * 1024))] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [oneTooLong, allTooLong] });
+    bed.server.push({ text: 'Still here.' });
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+    await waitFor(() => (agentText(cli, sessionId).match(/unavailable/g) ?? []).length === 2, 20_000, 'both servers reported');
+    const said = agentText(cli, sessionId);
+    expect(said).toMatch(/MCP server "one_too_long" is unavailable: .*args\[2\] is 201 KiB long, over the 128 KiB the system takes for one; .*put the long value in a file/);
+    expect(said).toMatch(/MCP server "all_too_long" is unavailable: server "all_too_long" could not start: its command line and environment are too long for the system \(spawn E2BIG\)\. .*ARG_MAX.*put the long value in a file/);
+  }, 60_000);
+
+  it('under the command sandbox too: a 50 KB argument reaches the server, and a command line past the system\'s limit is named', async () => {
+    const cwd = bed.project();
+    mkdirSync(join(cwd, '.plaited'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ adapters: { sandbox: { commands: true } } }));
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const long = { ...mcpServer('long'), args: [fixtureServer, '--name', 'long', '--instructions', `start ${'x'.repeat(50 * 1024)} end`] };
+    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...Array.from({ length: 40 }, () => 'z'.repeat(100 * 1024))] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [long, allTooLong] });
+    bed.server.push({ toolCalls: [{ name: 'mcp__long__echo', arguments: { text: 'sandboxed long-arg server answered' } }] }, { text: 'Echoed.' });
+    const before = bed.server.requests.length;
+    expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo it' }] })).stopReason).toBe('end_turn');
+    expect(JSON.stringify(bed.server.requests[before + 1]!.messages.filter((message) => message.role === 'tool'))).toContain('sandboxed long-arg server answered');
+    await waitFor(() => agentText(cli, sessionId).includes('all_too_long'), 20_000, 'the failed server reported');
+    expect(agentText(cli, sessionId)).not.toContain('"long" is unavailable');
+    expect(agentText(cli, sessionId)).toMatch(/MCP server "all_too_long" is unavailable: server "all_too_long" could not start: its command line and environment are too long for the system/);
   }, 60_000);
 });

@@ -137,6 +137,26 @@ describe('McpRegistry', () => {
     expect(registry.tools.get('mcp__beta__quantum_teleporter')).toBeUndefined();
   });
 
+  it('a session server named like a global one is the session\'s alone: the global one serves every other session', async () => {
+    newRegistry();
+    await registry.servers.add(stdioConfig('git-hub'));
+    // Another spelling of the same tool prefix (mcp__git_hub__) is the same name to a model.
+    await registry.servers.add(stdioConfig('git_hub'), { sessionId: 's1', cwd: '/tmp' });
+    const servers = (scope: { sessionId?: string }) => registry.servers.list(scope).map((server) => `${server.sessionId ?? '-'}:${server.id}`);
+    expect(servers({ sessionId: 's1' })).toEqual(['s1:git_hub']);
+    expect(servers({ sessionId: 's2' })).toEqual(['-:git-hub']);
+    expect(registry.tools.resolve('mcp__git_hub__echo', { sessionId: 's1' })).toEqual({ serverId: 'git_hub', toolName: 'echo' });
+    expect(registry.tools.resolve('mcp__git_hub__echo', { sessionId: 's2' })).toEqual({ serverId: 'git-hub', toolName: 'echo' });
+    expect(registry.tools.list({ sessionId: 's1' }).filter((tool) => tool.name === 'mcp__git_hub__echo')).toHaveLength(1);
+    expect((await registry.tools.execute('mcp__git_hub__roots', {}, { sessionId: 's1' })).content).toEqual([{ type: 'text', text: 'file:///tmp' }]);
+    expect(events).toContainEqual({ type: 'server-shadowed', serverId: 'git_hub', sessionId: 's1', shadowed: 'git-hub' });
+    // Within one scope two servers named alike are still refused.
+    await expect(registry.servers.add(stdioConfig('git.hub'), { sessionId: 's1' })).rejects.toMatchObject({ code: 'duplicate_server' });
+    await expect(registry.servers.add(stdioConfig('git.hub'))).rejects.toMatchObject({ code: 'duplicate_server' });
+    await registry.closeSession('s1');
+    expect(servers({ sessionId: 's1' })).toEqual(['-:git-hub']);
+  });
+
   it('keeps session servers to their session and closes them with it', async () => {
     newRegistry();
     await registry.servers.add(stdioConfig('shared'));

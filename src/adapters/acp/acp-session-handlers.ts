@@ -385,7 +385,7 @@ export class AcpSessionHandlers {
   /**
    * Stores the session's additional roots and the client's MCP servers (`undefined`: the request
    * named none) when they changed; an unchanged load is not activity. A session already live here
-   * (open on another connection) keeps the servers it connected until it is opened again.
+   * (open on another connection) swaps its servers for these once its running turn has ended.
    */
   private async withClientChoices(info: SessionInfo, additionalDirectories: string[], mcpServers: McpServerConfig[] | undefined): Promise<SessionInfo> {
     const changes: SessionOptions = {};

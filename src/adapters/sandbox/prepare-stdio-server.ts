@@ -1,6 +1,9 @@
 import type { McpServerConfig, PlaitedConfig } from '../../config/schema.js';
 import type { PreparedServer } from '../../mcp/mcp-registry-types.js';
 import { commandLayerFor } from './command-layer.js';
+import { McpClientError } from '../../mcp/mcp-client-error.js';
+import { commandLineTooLong } from '../../mcp/command-line-limits.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /**
  * A stdio MCP server's command, wrapped to run where the config says (`scope`: the session's cwd
@@ -22,7 +25,12 @@ function sandboxStdioServer(config: PlaitedConfig, projectDir: string): PrepareS
     const cwd = scope.cwd ?? projectDir;
     // The session's other roots (ACP additionalDirectories) are workspace for its servers too.
     const additionalRoots = (scope.roots ?? []).filter((root) => root !== cwd);
-    const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, cwd, { additionalRoots }));
+    const wrapped = await wrapCommandForSandbox(server.command, server.args, sandboxPolicyFromConfig(config, cwd, { additionalRoots }))
+      .catch((error: unknown) => {
+        // The sandbox library measures its line before anything runs: said as the kernel's limit would be.
+        if ((error as { code?: unknown }).code !== 'command_too_long') throw error;
+        throw new McpClientError({ code: 'connect_failed', serverId: server.id, permanent: true, cause: error, message: commandLineTooLong(server.id, errorMessage(error)) });
+      });
     return { config: { ...server, command: wrapped.command, args: wrapped.args }, release: wrapped.release };
   };
 }

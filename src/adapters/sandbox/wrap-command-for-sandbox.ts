@@ -28,11 +28,14 @@ export async function wrapCommandForSandbox(
   args: readonly string[],
   policy: SandboxPolicy,
 ): Promise<{ command: string; args: string[]; release: () => Promise<void> }> {
-  const commandLine = [command, ...args].map(shellQuote).join(' ');
   const limits = limitsShellPrefix(policy.limits, { processLimitInShell: process.geteuid?.() !== 0 });
-  const script = `${limits ? `${limits} || exit 125\n` : ''}exec ${commandLine}`;
-  if (insideSandbox()) return { command: 'bash', args: ['-c', script], release: async () => undefined };
-  const wrapped = await wrapShellCommand(script, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
+  const prefix = limits ? `${limits} || exit 125\n` : '';
+  // The argv after the script, each word once as it is: no wrapper line to outgrow.
+  if (insideSandbox()) return { command: 'bash', args: ['-c', `${prefix}exec "$@"`, 'bash', command, ...args], release: async () => undefined };
+  // Each wrapper below takes this line once (retry-bwrap-start.ts names bwrap's words once), so an
+  // argument fits as long as the line stays under the system's 128 KiB for one argument.
+  const commandLine = [command, ...args].map(shellQuote).join(' ');
+  const wrapped = await wrapShellCommand(`${prefix}exec ${commandLine}`, policy, `plaited-mcp-${process.pid}-${++serverSequence}`);
   let released = false;
   const release = async (): Promise<void> => {
     if (released) return;
