@@ -12,6 +12,7 @@ import { mcpCommand } from './mcp-command.js';
 import { mcpFailureNotices } from './mcp-failure-notices.js';
 import { serverInstructionsPrompt } from './server-instructions-prompt.js';
 import { firstTurnServersWait } from './first-turn-servers-wait.js';
+import { mcpPromptCommands } from './mcp-prompt-commands.js';
 
 /** How long a step waits for the catalogs to take in announced list changes before going on without. */
 const LIST_CHANGE_WAIT_MS = 5_000;
@@ -52,6 +53,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   // A config server that cannot start or dies is told to each session's client once.
   const notices = mcpFailureNotices(registry);
   const serversWait = firstTurnServersWait(registry, config.mcp.startupWaitMs);
+  const prompts = mcpPromptCommands(registry, config.mcp.startupWaitMs);
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
@@ -72,6 +74,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     name: 'mcp',
     capabilities: MCP_CAPABILITIES,
     commands: [mcpCommand(registry)],
+    command: (name, session) => prompts.find(name, scopeOfSession(session.sessionId)),
 
     activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
 
@@ -134,17 +137,21 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
       });
       await Promise.race([connecting, wait]);
       clearTimeout(timer);
+      // The servers' prompts as slash commands, with what connected so far; later ones follow.
+      prompts.sessionStarted(session.sessionId, emit);
     },
 
     async onSessionClose(sessionId) {
       activated.delete(sessionId);
       serversWait.forget(sessionId);
       notices.sessionClosed(sessionId);
+      prompts.sessionClosed(sessionId);
       await registry.closeSession(sessionId);
     },
 
     async close() {
       notices.stop();
+      prompts.stop();
       await registry.close();
     },
   };

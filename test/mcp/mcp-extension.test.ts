@@ -48,7 +48,10 @@ describe('MCP extension', () => {
     const events: AgentOutput[] = [];
     const broken = mcpServerSchema.parse({ id: 'broken', transport: 'stdio', command: '/nonexistent/server' });
     await extension.onSessionStart?.(session('s1', [stdioConfig('own'), broken]), (event) => events.push(event));
-    expect(events).toEqual([
+    // Beside the notice, the extension's part of the slash commands: the prompts of the server that connected.
+    const commands = events.filter((event) => event.type === 'commands');
+    expect(commands.at(-1)?.type === 'commands' && commands.at(-1)!.commands.map((command) => command.name)).toEqual(['own:greet', 'own:summarize', 'own:review']);
+    expect(events.filter((event) => event.type !== 'commands')).toEqual([
       expect.objectContaining({ type: 'notice', sessionId: 's1', level: 'warning', message: expect.stringContaining('MCP server "broken" is unavailable') }),
     ]);
     const tools = await extension.tools?.(turn('s1', 'echo something'));
@@ -66,7 +69,12 @@ describe('MCP extension', () => {
     await registry.idle();
     expect(registry.servers.get('late', { sessionId: 's3' })?.status).toBe('connected');
     expect((await extension.tools?.(turn('s3', 'echo')))?.map((tool) => tool.name)).toContain('mcp__late__echo');
-    expect(events).toEqual([]);
+    // No notice; the slash commands: none at the start, the late server's prompts once it joined.
+    expect(events.filter((event) => event.type !== 'commands')).toEqual([]);
+    expect(events.map((event) => (event.type === 'commands' ? event.commands.map((command) => command.name).join() : event.type))).toEqual([
+      '',
+      'late:greet,late:summarize,late:review',
+    ]);
   });
 
   it('offers every MCP tool at or below the threshold, without search_tools', async () => {
