@@ -13,6 +13,7 @@ import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { FIXTURES, stdioConfig } from './fixture-servers.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { openTestIndex, tempDir } from './registry-helpers.js';
 
 const MANY = join(FIXTURES, 'catalog-many.json');
@@ -75,6 +76,18 @@ describe('MCP extension', () => {
       '',
       'late:greet,late:summarize,late:review',
     ]);
+  });
+
+  it("withdraws a server's prompt commands while it is down and offers them again once it reconnects", async () => {
+    const extension = createMcpExtension({ registry, config: configSchema.parse({}) });
+    const announced: string[] = [];
+    await extension.onSessionStart?.(session('s4', [stdioConfig('crashy')]), (event) => {
+      if (event.type === 'commands') announced.push(event.commands.map((command) => command.name).join());
+    });
+    expect(announced).toEqual(['crashy:greet,crashy:summarize,crashy:review']);
+    await registry.tools.execute('mcp__crashy__crash', {}, { sessionId: 's4' });
+    await waitFor(() => announced.length === 3, 15_000, 'withdrawn, then offered again');
+    expect(announced.slice(1)).toEqual(['', 'crashy:greet,crashy:summarize,crashy:review']);
   });
 
   it('offers every MCP tool at or below the threshold, without search_tools', async () => {
