@@ -34,7 +34,8 @@ export interface McpExtension extends AgentExtension {
 
 /**
  * Plugs the MCP registry into the agent: connects a session's own servers when it starts (a
- * failure is a warning notice, never a failed session), closes them with it, and offers tools
+ * failure is a warning notice, never a failed session), closes them with it, offers the servers'
+ * prompts as slash commands `/server:prompt` (mcp-prompt-commands.ts), and offers tools
  * per step. With more MCP tools than `mcp.discovery.threshold`, a step gets only the top
  * `mcp.discovery.limit` for the turn's intent (searched step by step of the request), plus `search_tools`, plus whatever `search_tools`
  * found earlier in the turn (the loop calls `tools()` before every step, so those are callable

@@ -10,7 +10,8 @@ type PromptContent = GetPromptResult['messages'][number]['content'];
  * from the server (untrusted, as a tool result): it is the user's prompt in every other way.
  */
 export function promptTurnContent(result: GetPromptResult, origin: { serverId: string; prompt: string; command: string }): ContentPart[] {
-  const parts: ContentPart[] = [{ type: 'text', text: `/${origin.command}: the prompt "${origin.prompt}" of the MCP server "${origin.serverId}" follows.` }];
+  // The names are the server's too: quoted as JSON, so a name cannot break out of the line.
+  const parts: ContentPart[] = [{ type: 'text', text: `/${origin.command}: the prompt ${JSON.stringify(origin.prompt)} of the MCP server ${JSON.stringify(origin.serverId)} follows.` }];
   for (const message of result.messages) {
     const part = contentPart(message.content);
     if (message.role !== 'assistant') parts.push(part);
