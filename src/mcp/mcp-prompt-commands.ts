@@ -1,5 +1,6 @@
 import type { AgentOutput } from '../contracts/agent-output.js';
 import type { ExtensionCommand } from '../agent/extension-command.js';
+import { closestName } from '../config/closest-name.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { McpRegistry } from './mcp-registry.js';
 import type { ListedPrompt } from './mcp-registry-types.js';
@@ -71,7 +72,7 @@ export function mcpPromptCommands(registry: McpRegistry, startupWaitMs: number):
       if (listed) return listed;
       await registry.servers.settled(startupWaitMs, { sessionId });
       await registry.catalogsCurrent({ sessionId }, LIST_CHANGE_WAIT_MS);
-      return found();
+      return found() ?? unknownPrompt(name, commandsOf(sessionId));
     },
     stop: unsubscribe,
   };
@@ -104,4 +105,17 @@ function promptCommand(registry: McpRegistry, name: string, prompt: ListedPrompt
       }
     },
   };
+}
+
+/**
+ * `/server:typo` of a server the session has: an error naming its prompts (and the one meant),
+ * not a turn that sends the typo to the model. A prefix no server has stays text for the model.
+ */
+function unknownPrompt(name: string, listed: readonly ExtensionCommand[]): ExtensionCommand | undefined {
+  const server = name.slice(0, name.indexOf(':') + 1);
+  const siblings = listed.filter((command) => command.name.startsWith(server)).map((command) => command.name);
+  if (siblings.length === 0) return undefined;
+  const meant = closestName(name, siblings);
+  const message = `${meant ? `There is no /${name}: did you mean /${meant}? ` : `There is no /${name}. `}The prompts of that server: ${siblings.map((command) => `/${command}`).join(', ')}.`;
+  return { name, description: '', run: () => ({ error: { code: 'invalid_input', message } }) };
 }

@@ -289,6 +289,8 @@ describe('MCP servers in use', () => {
     await expect(missing).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('/fx:review needs the argument "diff". Usage: /fx:review <diff>') });
     const failing = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:greet Ann style=fail' }] });
     await expect(failing).rejects.toMatchObject({ message: expect.stringMatching(/The MCP server "fx" could not give its prompt "greet" \(\/fx:greet\): .*fails on purpose/) });
+    const typo = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:gret Ann' }] });
+    await expect(typo).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('There is no /fx:gret: did you mean /fx:greet?') });
     expect(bed.server.requests).toHaveLength(before + 1);
 
     // The model makes the server add a prompt; its prompts/list_changed re-announces the whole list.
