@@ -3,9 +3,9 @@ import type { ExtensionCommand } from '../agent/extension-command.js';
 import { closestName } from '../config/closest-name.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { McpRegistry } from './mcp-registry.js';
-import type { ListedPrompt } from './mcp-registry-types.js';
+import type { ListedPrompt, McpServerInfo } from './mcp-registry-types.js';
 import { promptArguments, promptUsage } from './prompt-arguments.js';
-import { promptCommandName } from './prompt-command-name.js';
+import { promptCommandName, promptCommandPrefix } from './prompt-command-name.js';
 import { promptTurnContent } from './prompt-turn-content.js';
 
 /** Longer descriptions (a server's text) are cut in the list a client shows. */
@@ -72,7 +72,7 @@ export function mcpPromptCommands(registry: McpRegistry, startupWaitMs: number):
       if (listed) return listed;
       await registry.servers.settled(startupWaitMs, { sessionId });
       await registry.catalogsCurrent({ sessionId }, LIST_CHANGE_WAIT_MS);
-      return found() ?? unknownPrompt(name, commandsOf(sessionId));
+      return found() ?? unknownPrompt(name, commandsOf(sessionId), registry.servers.list({ sessionId }));
     },
     stop: unsubscribe,
   };
@@ -108,14 +108,21 @@ function promptCommand(registry: McpRegistry, name: string, prompt: ListedPrompt
 }
 
 /**
- * `/server:typo` of a server the session has: an error naming its prompts (and the one meant),
- * not a turn that sends the typo to the model. A prefix no server has stays text for the model.
+ * `/server:…` of a server the session has, not listed: an error naming the server's state (down)
+ * or its prompts (and the one meant), not a turn that sends the typo to the model. A prefix no
+ * server has stays text for the model.
  */
-function unknownPrompt(name: string, listed: readonly ExtensionCommand[]): ExtensionCommand | undefined {
-  const server = name.slice(0, name.indexOf(':') + 1);
-  const siblings = listed.filter((command) => command.name.startsWith(server)).map((command) => command.name);
-  if (siblings.length === 0) return undefined;
+function unknownPrompt(name: string, listed: readonly ExtensionCommand[], servers: readonly McpServerInfo[]): ExtensionCommand | undefined {
+  const prefix = name.slice(0, name.indexOf(':') + 1);
+  const server = servers.find((candidate) => promptCommandPrefix(candidate.id) === prefix);
+  if (!server) return undefined;
+  const siblings = listed.filter((command) => command.name.startsWith(prefix)).map((command) => command.name);
   const meant = closestName(name, siblings);
-  const message = `${meant ? `There is no /${name}: did you mean /${meant}? ` : `There is no /${name}. `}The prompts of that server: ${siblings.map((command) => `/${command}`).join(', ')}.`;
+  const message =
+    server.status !== 'connected'
+      ? `The MCP server "${server.id}" is ${server.config.enabled ? server.status : 'disabled'}: its prompts are offered once it connects. /mcp shows its state and last error.`
+      : siblings.length === 0
+        ? `The MCP server "${server.id}" offers no prompts, so there is no /${name}.`
+        : `${meant ? `There is no /${name}: did you mean /${meant}? ` : `There is no /${name}. `}The prompts of that server: ${siblings.map((command) => `/${command}`).join(', ')}.`;
   return { name, description: '', run: () => ({ error: { code: 'invalid_input', message } }) };
 }

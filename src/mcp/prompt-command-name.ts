@@ -6,7 +6,12 @@
  * separator.
  */
 export function promptCommandName(serverId: string, promptName: string): string {
-  return `${part(serverId)}:${part(promptName)}`;
+  return `${promptCommandPrefix(serverId)}${part(promptName)}`;
+}
+
+/** What every prompt command of one server starts with: `server:`. */
+export function promptCommandPrefix(serverId: string): string {
+  return `${part(serverId)}:`;
 }
 
 function part(value: string): string {

@@ -55,6 +55,12 @@ describe('MCP extension', () => {
     expect(events.filter((event) => event.type !== 'commands')).toEqual([
       expect.objectContaining({ type: 'notice', sessionId: 's1', level: 'warning', message: expect.stringContaining('MCP server "broken" is unavailable') }),
     ]);
+    // A prompt of the server that is down: an error naming its state, not text for the model.
+    const down = await extension.command?.('broken:greet', { sessionId: 's1', cwd: tmpdir() });
+    expect(await down?.run('', { sessionId: 's1', cwd: tmpdir() })).toEqual({
+      error: { code: 'invalid_input', message: expect.stringMatching(/^The MCP server "broken" is (reconnecting|failed): its prompts are offered once it connects\. \/mcp shows/) },
+    });
+    expect(await extension.command?.('nobody:greet', { sessionId: 's1', cwd: tmpdir() })).toBeUndefined();
     const tools = await extension.tools?.(turn('s1', 'echo something'));
     expect(tools?.map((tool) => tool.name)).toContain('mcp__own__echo');
     expect((await extension.tools?.(turn('s2', 'echo something')))?.map((tool) => tool.name)).not.toContain('mcp__own__echo');
