@@ -20,7 +20,7 @@ export interface ExtensionCommand {
 const SLASH = /^\/([A-Za-z0-9_.:-]+)(?:\s+(.*))?$/s;
 
 /** The `/name` a prompt starts with and what follows it, or `undefined` when it is no command. */
-export function parseSlashCommand(prompt: string): { name: string; argument: string } | undefined {
+function parseSlashCommand(prompt: string): { name: string; argument: string } | undefined {
   const match = SLASH.exec(prompt.trim());
   return match ? { name: match[1]!, argument: match[2]?.trim() ?? '' } : undefined;
 }
@@ -39,14 +39,14 @@ export async function answerExtensionCommand(
   const parsed = parseSlashCommand(prompt);
   if (!parsed) return undefined;
   let command = extensions.flatMap((extension) => extension.commands ?? []).find((candidate) => candidate.name === parsed.name);
-  for (const extension of extensions) {
-    if (command) break;
-    command = await extension.command?.(parsed.name, session);
-  }
-  if (!command) return undefined;
   try {
+    for (const extension of extensions) {
+      if (command) break;
+      command = await extension.command?.(parsed.name, session);
+    }
+    if (!command) return undefined;
     return await command.run(parsed.argument, session);
   } catch (error) {
-    return `/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return `/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
