@@ -56,6 +56,7 @@ export function mcpPromptCommands(registry: McpRegistry, startupWaitMs: number):
 
   // A catalog re-read, a server connecting, failing or coming back: the sessions that see it look again.
   const unsubscribe = registry.subscribe((event) => {
+    if (event.type !== 'server-status' && event.type !== 'catalog-indexed' && event.type !== 'catalog-error') return;
     for (const sessionId of sessions.keys()) if (event.sessionId === undefined || event.sessionId === sessionId) announce(sessionId);
   });
 
