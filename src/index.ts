@@ -64,7 +64,7 @@ export type {
   ToolCallStatus,
   ToolKind,
 } from './contracts/agent-output.js';
-export type { AgentExtension, ExtensionCommand } from './agent/agent-extension.js';
+export type { AgentExtension, CommandOutcome, ExtensionCommand } from './agent/agent-extension.js';
 export type { ModelObserver } from './agent/observe-models.js';
 export type { AnyTool, JsonSchema, Tool, ToolContext, ToolPreviewContext, ToolResult, ToolResultPart, ToolRisk, ToolSource } from './contracts/tool.js';
 export type { Runtime } from './contracts/runtime.js';

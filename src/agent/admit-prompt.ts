@@ -6,13 +6,13 @@ import { errorInfo } from './agent-notices.js';
 import { drainingError } from './stop-agent.js';
 import { promptText } from './convert-prompt.js';
 import { permissionsCommand } from './permissions-command.js';
-import { answerExtensionCommand } from './extension-command.js';
+import { answerExtensionCommand, type CommandOutcome } from './extension-command.js';
 import type { LiveSession } from './session-manager.js';
 import { userMessageEvent } from './user-message-event.js';
 import { validateContentParts } from './validate-content-parts.js';
 
-/** A prompt let in (its live session), or the events that answer it without a turn. */
-export type Admission = { live: LiveSession } | { answer: AgentOutput[] };
+/** A prompt let in (its live session, and its input: a command's turn replaces the user's), or the events that answer it without a turn. */
+export type Admission = { live: LiveSession; input: PromptInput } | { answer: AgentOutput[] };
 
 /** A prompt that reaches a stopping agent: answered `agent_draining`, no turn. */
 export function drainingAnswer(sessionId: string): { answer: AgentOutput[] } {
@@ -45,7 +45,8 @@ async function admit(core: AgentCore, input: PromptInput): Promise<Admission> {
   const reply =
     permissionsCommand(text, { cwd: live.info.cwd, permissions: permissionsOf(core, live), config: core.policy.rules }) ??
     (await answerExtensionCommand(core.extensions.list, text, { sessionId, cwd: live.info.cwd }));
-  if (reply === undefined) return { live };
+  if (reply === undefined) return { live, input };
+  if (typeof reply !== 'string') return commandTurn(reply, live, input);
   return {
     answer: [
       userMessageEvent(input),
@@ -53,4 +54,18 @@ async function admit(core: AgentCore, input: PromptInput): Promise<Admission> {
       { type: 'turn-end', sessionId, stopReason: 'end_turn' },
     ],
   };
+}
+
+/**
+ * A command that starts a turn (an MCP prompt): its content replaces the text the user typed;
+ * what else the user attached (an image, a file) follows it. The turn is the user's in every
+ * other way: the same policy and questions, nothing re-read as a command.
+ */
+function commandTurn(outcome: Exclude<CommandOutcome, string>, live: LiveSession, input: PromptInput): Admission {
+  const { sessionId } = input;
+  if ('error' in outcome) return { answer: [{ type: 'error', sessionId, error: outcome.error }] };
+  const prompt = [...outcome.turn, ...input.prompt.filter((part) => part.type !== 'text')];
+  const problem = validateContentParts(prompt);
+  if (problem) return { answer: [{ type: 'error', sessionId, error: { code: 'invalid_command_output', message: `the command's content is not valid: ${problem.path} ${problem.reason}` } }] };
+  return { live, input: { ...input, prompt } };
 }

@@ -8,6 +8,7 @@ import type { SessionOptions } from './agent.js';
 import type { AgentEvents } from './agent-events.js';
 import type { AgentSettings } from './agent-settings.js';
 import type { ExtensionSet } from './extension-set.js';
+import type { SessionCommands } from './session-commands.js';
 import type { LiveSession, LocalSessionManager } from './session-manager.js';
 import type { PermissionContext, ToolPolicy } from './tool-policy.js';
 import type { RunningToolCalls } from './running-tool-calls.js';
@@ -22,6 +23,8 @@ export interface AgentCore {
   readonly policy: ToolPolicy;
   readonly projectRules: PermissionRuleStore;
   readonly events: AgentEvents;
+  /** Each session's one list of slash commands, merged from the extensions' parts. */
+  readonly commands: SessionCommands;
   readonly extensions: ExtensionSet;
   readonly runningCalls: RunningToolCalls;
   readonly background: BackgroundProcesses;

@@ -3,9 +3,9 @@ import type { SessionInfo } from './agent.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AnyTool, ToolResult, ToolRisk, ToolSource } from '../contracts/tool.js';
 import type { ToolCallDecision, ToolCallHookEvent } from '../contracts/agent-hooks.js';
-import type { ExtensionCommand } from './extension-command.js';
+import type { CommandOutcome, ExtensionCommand } from './extension-command.js';
 
-export type { ExtensionCommand };
+export type { CommandOutcome, ExtensionCommand };
 
 /** What an extension sees of a running turn. */
 export interface TurnContext {
@@ -45,8 +45,14 @@ export interface AgentExtension {
   name: string;
   /** What the extension adds to the agent's capabilities (an MCP extension: the MCP transports it connects). */
   capabilities?: { mcp?: { http?: boolean; sse?: boolean } };
-  /** Slash commands the extension answers itself, without a model turn; announced with the agent's own. */
+  /** Slash commands the extension answers itself, the same for every session; announced with the agent's own. */
   commands?: readonly ExtensionCommand[];
+  /**
+   * The command `/name` of a session when this extension runs it (an MCP server's prompt),
+   * beside the static `commands`. Asked for a `/name` no static command has; `undefined` leaves it
+   * to the next extension, and at last to the model as typed.
+   */
+  command?(name: string, session: { sessionId: string; cwd: string }): Promise<ExtensionCommand | undefined> | ExtensionCommand | undefined;
   /** Tools to offer for this turn (MCP tools for the intent, `read_skill`, `plan`, …). */
   tools?(context: TurnContext): Promise<AnyTool[]> | AnyTool[];
   /** Text appended to the system prompt for this turn (rules, skill catalog, episodes). */
@@ -60,7 +66,11 @@ export interface AgentExtension {
   /** Observes each finished tool call (rules load AGENTS.md files near touched paths). */
   onToolResult?(context: TurnContext, call: ToolCallSummary): Promise<void> | void;
   onTurnEnd?(context: TurnContext, stopReason: StopReason): Promise<void> | void;
-  /** A session was created or loaded (connect its MCP servers, announce slash commands). */
+  /**
+   * A session was created or loaded (connect its MCP servers, announce slash commands). A
+   * `commands` event emitted (now or later) is this extension's part of the session's slash
+   * commands: the core merges every extension's with the agent's own into the one list a client keeps.
+   */
   onSessionStart?(session: SessionInfo, emit: (event: AgentOutput) => void): Promise<void> | void;
   /**
    * A live session's client named other MCP servers (`session/load` or `resume` of a session open

@@ -5,6 +5,8 @@ import { asSessionStores } from '../storage/sqlite/as-session-stores.js';
 import type { Runtime } from '../contracts/runtime.js';
 import type { AgentCore } from './agent-core.js';
 import { createAgentEvents } from './agent-events.js';
+import { PERMISSIONS_COMMAND } from './permissions-command.js';
+import { SessionCommands } from './session-commands.js';
 import { configHooksExtension } from './config-hooks-extension.js';
 import { agentSettings } from './agent-settings.js';
 import type { CreateAgentOptions } from './create-agent-options.js';
@@ -21,8 +23,9 @@ import { defaultConfig } from '../config/default-config.js';
 
 /** The shared parts of one agent, from ready values; heavy ones (stores, tools, model) open on first use. */
 export function createAgentCore(options: CreateAgentOptions): AgentCore {
-  // The extensions' own slash commands (`/mcp`) ride along with every announcement.
-  const events = createAgentEvents(() => core.extensions.list.flatMap((extension) => extension.commands ?? []));
+  const events = createAgentEvents();
+  // The agent's own slash commands and the extensions' static ones (`/mcp`) ride along with every announcement.
+  const commands = new SessionCommands(() => [PERMISSIONS_COMMAND, ...core.extensions.list.flatMap((extension) => extension.commands ?? [])], events.publish);
   const model = modelSource(defaultConfig(), options.model);
   const tools = options.tools;
   let managerPromise: ReturnType<AgentCore['manager']> | undefined;
@@ -34,6 +37,7 @@ export function createAgentCore(options: CreateAgentOptions): AgentCore {
     policy: new ToolPolicy(options.toolRules ?? defaultConfig().tools),
     projectRules: options.permissionRules ?? createMemoryRuleStore(),
     events,
+    commands,
     // The given hooks are one more extension, last (config-hooks-extension.ts): one hook system.
     extensions: new ExtensionSet([...(options.extensions ?? []), ...(options.hooks ? [configHooksExtension(options.hooks)] : [])], options.loadExtensions),
     runningCalls: new RunningToolCalls(),

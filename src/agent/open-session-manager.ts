@@ -9,10 +9,11 @@ export function openSessionManager(core: AgentCore, stores: SessionStores): Loca
   return new LocalSessionManager(stores, core.settings.defaultMode, {
     onStart: async (session) => {
       await extensions.ensure(session.sessionId, events.publish);
-      await runHooks(extensions.list, 'onSessionStart', (ext) => ext.onSessionStart?.(session, events.publish), events.publish, session.sessionId);
-      if (events.fresh.delete(session.sessionId) && !events.announced.has(session.sessionId)) {
-        events.publish({ type: 'commands', sessionId: session.sessionId, commands: [] });
-      }
+      // Each extension's `commands` is its part of the session's one list, announced once all have started.
+      core.commands.starting(session.sessionId);
+      const emitOf = (ext: { name: string }) => core.commands.emitFor(session.sessionId, ext.name);
+      await runHooks(extensions.list, 'onSessionStart', (ext) => ext.onSessionStart?.(session, emitOf(ext)), events.publish, session.sessionId);
+      core.commands.started(session.sessionId, events.fresh.delete(session.sessionId));
     },
     onServersChange: (session) =>
       runHooks(extensions.list, 'onSessionServersChange', (ext) => ext.onSessionServersChange?.(session, events.publish), events.publish, session.sessionId),
@@ -24,7 +25,7 @@ export function openSessionManager(core: AgentCore, stores: SessionStores): Loca
       await runHooks(extensions.list, 'onSessionFork', (ext) => ext.onSessionFork?.(from, to), events.publish, to.sessionId);
     },
     onClose: (sessionId) => {
-      events.announced.delete(sessionId);
+      core.commands.forget(sessionId);
       events.fresh.delete(sessionId);
       return runHooks(extensions.list, 'onSessionClose', (ext) => ext.onSessionClose?.(sessionId), events.publish, sessionId);
     },

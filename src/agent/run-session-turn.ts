@@ -32,11 +32,12 @@ export interface SessionTurnRequest {
  * the session answers its next prompt; a session taken over by another process is `session_in_use`.
  */
 export async function* runSessionTurn(core: AgentCore, request: SessionTurnRequest): AsyncGenerator<AgentOutput> {
-  const { input, options } = request;
-  const { sessionId } = input;
-  const admission = request.live ? { live: request.live } : await admitPrompt(core, input);
+  const { options } = request;
+  const { sessionId } = request.input;
+  const admission = request.live ? { live: request.live, input: request.input } : await admitPrompt(core, request.input);
   if ('answer' in admission) return yield* admission.answer;
-  const { live } = admission;
+  // A command's turn (an MCP prompt) carries its own input in place of the user's.
+  const { live, input } = admission;
   let queued: QueuedTurn | undefined;
   let failure: { error: unknown } | undefined;
   let completed = false;

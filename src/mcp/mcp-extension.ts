@@ -12,6 +12,7 @@ import { mcpFailureNotices } from './mcp-failure-notices.js';
 import { serverInstructionsPrompt } from './server-instructions-prompt.js';
 import { firstTurnServersWait } from './first-turn-servers-wait.js';
 import { sessionServers } from './session-servers.js';
+import { mcpPromptCommands } from './mcp-prompt-commands.js';
 
 /** How long a step waits for the catalogs to take in announced list changes before going on without. */
 const LIST_CHANGE_WAIT_MS = 5_000;
@@ -33,7 +34,8 @@ export interface McpExtension extends AgentExtension {
 
 /**
  * Plugs the MCP registry into the agent: connects a session's own servers when it starts (a
- * failure is a warning notice, never a failed session), closes them with it, and offers tools
+ * failure is a warning notice, never a failed session), closes them with it, offers the servers'
+ * prompts as slash commands `/server:prompt` (mcp-prompt-commands.ts), and offers tools
  * per step. With more MCP tools than `mcp.discovery.threshold`, a step gets only the top
  * `mcp.discovery.limit` for the turn's intent (searched step by step of the request), plus `search_tools`, plus whatever `search_tools`
  * found earlier in the turn (the loop calls `tools()` before every step, so those are callable
@@ -53,6 +55,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
   const notices = mcpFailureNotices(registry);
   const serversWait = firstTurnServersWait(registry, config.mcp.startupWaitMs);
   const servers = sessionServers(registry, config, options.sessionStartWaitMs ?? 5_000);
+  const prompts = mcpPromptCommands(registry, config.mcp.startupWaitMs);
   const searchTools = createSearchToolsTool({
     registry,
     limit: config.mcp.discovery.limit,
@@ -73,6 +76,7 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     name: 'mcp',
     capabilities: MCP_CAPABILITIES,
     commands: [mcpCommand(registry)],
+    command: (name, session) => prompts.find(name, scopeOfSession(session.sessionId)),
 
     activated: (sessionId) => [...(activated.get(sessionId) ?? [])],
 
@@ -113,6 +117,8 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
     async onSessionStart(session, emit) {
       notices.sessionStarted(session.sessionId, emit);
       await servers.start(session, emit);
+      // The servers' prompts as slash commands, with what connected so far; later ones follow.
+      prompts.sessionStarted(session.sessionId, emit);
     },
 
     async onSessionServersChange(session, emit) {
@@ -126,11 +132,13 @@ export function createMcpExtension(options: McpExtensionOptions): McpExtension {
       serversWait.forget(sessionId);
       servers.forget(sessionId);
       notices.sessionClosed(sessionId);
+      prompts.sessionClosed(sessionId);
       await registry.closeSession(sessionId);
     },
 
     async close() {
       notices.stop();
+      prompts.stop();
       await registry.close();
     },
   };

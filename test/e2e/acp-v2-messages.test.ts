@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.js';
@@ -63,5 +64,36 @@ describe('ACP v2 (draft): message ids and list filters', () => {
     expect(replayed[primer]!.messageId).toBe(replayed[chunk]!.messageId);
     // The agent message keeps its live id too.
     expect(replayed[chunk]).toEqual({ sessionUpdate: 'agent_message_chunk', messageId: liveAgentIds[0], content: { type: 'text', text: 'First answer.' } });
+  });
+
+  it("an MCP server's prompt as a slash command: /fx:greet's turn echoes the rendered prompt under the answered messageId, and a missing argument ends the turn in error without a model call", async () => {
+    const cwd = project();
+    const fixtureServer = join(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs');
+    mkdirSync(join(cwd, '.plaited'));
+    const server = { id: 'fx', transport: 'stdio', command: process.execPath, args: [fixtureServer, '--name', 'fx'] };
+    writeFileSync(join(cwd, '.plaited/config.json'), JSON.stringify({ embedder: { model: join(cwd, 'no-such-embedder.gguf') }, mcp: { servers: [server] } }));
+    const cli = start(cwd);
+    await initializeV2(cli);
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
+    const commands = () =>
+      updatesOf(cli, sessionId)
+        .filter((u) => u.sessionUpdate === 'available_commands_update')
+        .map((u) => (u as unknown as { availableCommands: Array<{ name: string }> }).availableCommands.map((command) => command.name).sort().join(' '))
+        .at(-1);
+    await waitFor(() => commands() === 'fx:greet fx:review fx:summarize mcp permissions', 20_000, 'the prompts announced with /mcp and /permissions');
+
+    bed.server.push({ text: 'Greeted.' });
+    const { messageId } = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:greet Ann' }] });
+    await waitFor(() => statesOf(cli, sessionId).includes('idle:end_turn'), 20_000, 'the turn done');
+    const echo = updatesOf(cli, sessionId).find((u) => u.sessionUpdate === 'user_message');
+    expect(echo).toMatchObject({ messageId, content: expect.arrayContaining([{ type: 'text', text: 'Hi Ann!' }]) });
+    expect(JSON.stringify(bed.server.requests.at(-1)!.messages.at(-1))).toContain('Hi Ann!');
+
+    const requests = bed.server.requests.length;
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:review' }] });
+    await waitFor(() => statesOf(cli, sessionId).includes('idle:error'), 20_000, 'the turn ended in error');
+    const idle = updatesOf(cli, sessionId).findLast((u) => u.sessionUpdate === 'state_update') as unknown as { error: { message: string } };
+    expect(idle.error.message).toContain('/fx:review needs the argument "diff"');
+    expect(bed.server.requests).toHaveLength(requests);
   });
 });

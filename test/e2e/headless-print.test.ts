@@ -147,6 +147,24 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(missing.stderr).toContain('no session no-such-session');
   });
 
+  it("-p \"/fx:greet Ann\" runs an MCP server's prompt: the model gets its messages; a missing argument fails before any model call, naming it", async () => {
+    const cwd = project();
+    mkdirSync(join(cwd, '.plaited'));
+    const fixtureServer = join(import.meta.dirname, '../fixtures/mcp/fixture-server.mjs');
+    const fx = { id: 'fx', transport: 'stdio', command: process.execPath, args: [fixtureServer, '--name', 'fx'] };
+    writeFileSync(join(cwd, '.plaited', 'config.json'), JSON.stringify({ embedder: { model: join(cwd, 'no-such-embedder.gguf') }, mcp: { servers: [fx] } }));
+    server.push({ text: 'Greeted.' });
+    const run = await print(cwd, ['-p', '/fx:greet Ann style=formal']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('Greeted.\n');
+    expect(sent(0)).toContain('Good day, Ann.');
+
+    const missing = await print(cwd, ['-p', '/fx:review']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('the turn failed (invalid_input): /fx:review needs the argument "diff". Usage: /fx:review <diff>');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('reads the task from stdin when piped and no task is given', async () => {
     server.push({ text: 'From the pipe.' });
     const run = await print(project(), ['-p'], 'summarise the piped task\n');

@@ -264,6 +264,52 @@ describe('MCP servers in use', () => {
     expect(system.length).toBeLessThan(40_000);
   });
 
+  it("the servers' prompts are slash commands beside the skills and /mcp: /fx:greet sends the rendered prompt, a missing argument or a failing server is an error without a model call, and a prompts/list_changed is announced", async () => {
+    const cwd = project([fixture('fx')]);
+    mkdirSync(join(cwd, '.plaited/skills/deploy'), { recursive: true });
+    writeFileSync(join(cwd, '.plaited/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploys the project.\n---\n\nDeploy it.\n');
+    const cli = bed.start(cwd);
+    await initialize(cli);
+    const editors: acp.McpServer = { name: 'ed', command: process.execPath, args: [fixtureServer, '--name', 'ed'], env: [] };
+    const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [editors] });
+    const latest = () =>
+      (cli.updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update').at(-1)?.update as acp.AvailableCommandsUpdate | undefined)
+        ?.availableCommands ?? [];
+    const names = () => latest().map((command) => command.name).sort().join(' ');
+    const all = 'deploy ed:greet ed:review ed:summarize fx:greet fx:review fx:summarize mcp permissions';
+    await waitFor(() => names() === all, 20_000, 'skills, /mcp, /permissions and both servers\' prompts in one list');
+    expect(latest().find((command) => command.name === 'fx:greet')).toMatchObject({ description: 'Writes a greeting for someone', input: { hint: '<name> [style]' } });
+
+    bed.server.push({ text: 'greeted' });
+    const before = bed.server.requests.length;
+    const done = await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:greet Ann style=formal' }] });
+    expect(done.stopReason).toBe('end_turn');
+    expect(bed.server.requests).toHaveLength(before + 1);
+    const user = JSON.stringify(bed.server.requests.at(-1)!.messages.at(-1));
+    expect(user).toContain('Good day, Ann.');
+    expect(user).toContain('the prompt \\"greet\\" of the MCP server \\"fx\\"');
+    expect(user).not.toContain('style=formal');
+
+    const missing = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:review' }] });
+    await expect(missing).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('/fx:review needs the argument "diff". Usage: /fx:review <diff>') });
+    const failing = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:greet Ann style=fail' }] });
+    await expect(failing).rejects.toMatchObject({ message: expect.stringMatching(/The MCP server "fx" could not give its prompt "greet" \(\/fx:greet\): .*fails on purpose/) });
+    const typo = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:gret Ann' }] });
+    await expect(typo).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('There is no /fx:gret: did you mean /fx:greet?') });
+    expect(bed.server.requests).toHaveLength(before + 1);
+
+    // The model makes the server add a prompt; its prompts/list_changed re-announces the whole list.
+    bed.server.push({ toolCalls: [{ name: 'mcp__fx__add_tool', arguments: { name: 'pair', kind: 'prompt' } }] }, { text: 'added' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'add a prompt named pair' }] });
+    await waitFor(() => names() === all.replace('fx:greet', 'fx:greet fx:pair'), 20_000, 'fx:pair announced with the rest');
+    bed.server.push({ text: 'paired' });
+    await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:pair rust' }] });
+    const dialogue = JSON.stringify(bed.server.requests.at(-1)!.messages.at(-1));
+    expect(dialogue).toContain('pair about rust');
+    expect(dialogue).toContain('Assistant (in the prompt): Understood.');
+    expect(dialogue).toContain('data:image/png;base64,');
+  });
+
   it("an editor's server that takes longer to start than session/new waits for (5 s) is still offered to the session's first prompt", async () => {
     const cwd = project([]);
     const cli = bed.start(cwd);

@@ -13,6 +13,7 @@ import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { createLocalRuntime } from '../../src/tools/local-runtime.js';
 import { scriptedModel } from '../helpers/scripted-mock-model.js';
 import { FIXTURES, stdioConfig } from './fixture-servers.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { openTestIndex, tempDir } from './registry-helpers.js';
 
 const MANY = join(FIXTURES, 'catalog-many.json');
@@ -48,9 +49,18 @@ describe('MCP extension', () => {
     const events: AgentOutput[] = [];
     const broken = mcpServerSchema.parse({ id: 'broken', transport: 'stdio', command: '/nonexistent/server' });
     await extension.onSessionStart?.(session('s1', [stdioConfig('own'), broken]), (event) => events.push(event));
-    expect(events).toEqual([
+    // Beside the notice, the extension's part of the slash commands: the prompts of the server that connected.
+    const commands = events.filter((event) => event.type === 'commands');
+    expect(commands.at(-1)?.type === 'commands' && commands.at(-1)!.commands.map((command) => command.name)).toEqual(['own:greet', 'own:summarize', 'own:review']);
+    expect(events.filter((event) => event.type !== 'commands')).toEqual([
       expect.objectContaining({ type: 'notice', sessionId: 's1', level: 'warning', message: expect.stringContaining('MCP server "broken" is unavailable') }),
     ]);
+    // A prompt of the server that is down: an error naming its state, not text for the model.
+    const down = await extension.command?.('broken:greet', { sessionId: 's1', cwd: tmpdir() });
+    expect(await down?.run('', { sessionId: 's1', cwd: tmpdir() })).toEqual({
+      error: { code: 'invalid_input', message: expect.stringMatching(/^The MCP server "broken" is (reconnecting|failed): its prompts are offered once it connects\. \/mcp shows/) },
+    });
+    expect(await extension.command?.('nobody:greet', { sessionId: 's1', cwd: tmpdir() })).toBeUndefined();
     const tools = await extension.tools?.(turn('s1', 'echo something'));
     expect(tools?.map((tool) => tool.name)).toContain('mcp__own__echo');
     expect((await extension.tools?.(turn('s2', 'echo something')))?.map((tool) => tool.name)).not.toContain('mcp__own__echo');
@@ -66,7 +76,24 @@ describe('MCP extension', () => {
     await registry.idle();
     expect(registry.servers.get('late', { sessionId: 's3' })?.status).toBe('connected');
     expect((await extension.tools?.(turn('s3', 'echo')))?.map((tool) => tool.name)).toContain('mcp__late__echo');
-    expect(events).toEqual([]);
+    // No notice; the slash commands: none at the start, the late server's prompts once it joined.
+    expect(events.filter((event) => event.type !== 'commands')).toEqual([]);
+    expect(events.map((event) => (event.type === 'commands' ? event.commands.map((command) => command.name).join() : event.type))).toEqual([
+      '',
+      'late:greet,late:summarize,late:review',
+    ]);
+  });
+
+  it("withdraws a server's prompt commands while it is down and offers them again once it reconnects", async () => {
+    const extension = createMcpExtension({ registry, config: configSchema.parse({}) });
+    const announced: string[] = [];
+    await extension.onSessionStart?.(session('s4', [stdioConfig('crashy')]), (event) => {
+      if (event.type === 'commands') announced.push(event.commands.map((command) => command.name).join());
+    });
+    expect(announced).toEqual(['crashy:greet,crashy:summarize,crashy:review']);
+    await registry.tools.execute('mcp__crashy__crash', {}, { sessionId: 's4' });
+    await waitFor(() => announced.length === 3, 15_000, 'withdrawn, then offered again');
+    expect(announced.slice(1)).toEqual(['', 'crashy:greet,crashy:summarize,crashy:review']);
   });
 
   it('offers every MCP tool at or below the threshold, without search_tools', async () => {
