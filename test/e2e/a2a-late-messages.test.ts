@@ -150,10 +150,10 @@ describe('A2A: a message on a running task is answered in that task', () => {
     await arrived(task, 'one more thing');
     writeFileSync(join(cwd, 'release-turn-end'), '');
     const events = await rest;
-    expect(finalText(events)).toBe('Answer to: a quick one. Answer to: one more thing. ');
+    expect(finalText(events)).toBe('Answer to: a quick one. \n\nAnswer to: one more thing. ');
     const answered = await late;
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(answered.status?.message)).toBe('Answer to: a quick one. Answer to: one more thing. ');
+    expect(messageText(answered.status?.message)).toBe('Answer to: a quick one. \n\nAnswer to: one more thing. ');
     // The conversation goes on after it: the next task sees both answers.
     const next = await send('and next', { contextId: task.contextId });
     expect(messageText(next.status?.message)).toBe('Answer to: and next. ');

@@ -4,6 +4,7 @@ import { agentMessage, textPart } from './a2a-messages.js';
 import type { TaskPublisher } from './a2a-task-publisher.js';
 import { askPeer, type AskOptions } from './ask-a2a-peer.js';
 import { FileArtifacts } from './file-artifacts.js';
+import { TurnText } from '../../agent/turn-text.js';
 
 const ENDED_AS: Partial<Record<TaskState, string>> = {
   [TaskState.TASK_STATE_COMPLETED]: 'completed',
@@ -24,6 +25,8 @@ export class A2aTaskTurns {
   readonly #files = new FileArtifacts();
   readonly #streams = new Set<Promise<void>>();
   #answer = '';
+  /** A later turn's answer (a late message's) begins a paragraph of its own, as a later step's does. */
+  readonly #text = new TurnText();
   #thought = '';
   #stopReason: StopReason = 'end_turn';
   #error: AgentErrorInfo | undefined;
@@ -125,10 +128,12 @@ export class A2aTaskTurns {
     }
     this.#flushThought();
     switch (event.type) {
-      case 'text-delta':
-        this.#answer += event.text;
-        publisher.appendText(event.text);
+      case 'text-delta': {
+        const text = this.#text.show(event.text);
+        this.#answer += text;
+        publisher.appendText(text);
         break;
+      }
       case 'tool-call':
         publisher.step('tool-call', { toolCallId: event.toolCallId, toolName: event.toolName, title: event.title, kind: event.kind, status: event.status, input: event.input ?? null });
         break;
@@ -154,6 +159,7 @@ export class A2aTaskTurns {
         break;
       case 'turn-end':
         this.#stopReason = event.stopReason;
+        this.#text.step();
         break;
       case 'error':
         // The first failure is the task's: a later turn of it does not hide it.
