@@ -24,6 +24,8 @@ export type McpClientErrorCode =
   | 'not_found'
   /** A server with that id is already registered in that scope. */
   | 'duplicate_server'
+  /** The session closed while its server was being prepared: nothing of it was started. */
+  | 'session_closed'
   /** Arguments failed the tool's JSON Schema. */
   | 'invalid_arguments';
 

@@ -21,6 +21,7 @@ import type {
   McpRegistryOptions,
   McpScope,
   McpServerInfo,
+  PreparedServer,
   ToolMatch,
 } from './mcp-registry-types.js';
 import { mcpToolPrefix } from './tool-name.js';
@@ -57,6 +58,8 @@ export class McpRegistry {
   /** Servers whose first connect and catalog load are still under way, by `stateKey` (a session's too). */
   private readonly starting = new Map<string, { id: string; sessionId?: string; started: Promise<unknown> }>();
   private closed = false;
+  /** Per session, its servers' adds still in preparation: a close of the session cancels them. */
+  private readonly preparing = new Map<string, Set<{ cancelled: boolean }>>();
   /** The MCP SDK's client class, once loaded (see `loadSdk`). */
   private clientClass?: typeof McpClient;
 
@@ -165,14 +168,21 @@ export class McpRegistry {
      * connect fails; the server stays listed (status `reconnecting`/`failed`) and keeps retrying.
      */
     add: async (config: McpServerConfig, options: McpScope & { cwd?: string; roots?: readonly string[] } = {}): Promise<McpServerInfo> => {
-      // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
-      const prepared = this.options.prepareServer ? await this.options.prepareServer(config, options) : { config };
+      const preparing = this.preparingIn(options.sessionId);
       let state: ServerState;
+      let prepared: PreparedServer = { config };
       try {
-        state = this.createState(this.clientClass ?? (await this.loadSdk()), prepared.config, options, () => preflightMcpServer(config));
+        // E.g. the per-command sandbox rewrites a stdio server's command to run it isolated.
+        if (this.options.prepareServer) prepared = await this.options.prepareServer(config, options);
+        const Client = this.clientClass ?? (await this.loadSdk());
+        // Its session closed meanwhile: a server started now would outlive it.
+        if (preparing.cancelled) throw new McpClientError({ code: 'session_closed', serverId: config.id, message: `session ${options.sessionId} closed while MCP server "${config.id}" was being prepared, so it was not started` });
+        state = this.createState(Client, prepared.config, options, () => preflightMcpServer(config));
       } catch (error) {
         await prepared.release?.();
         throw error;
+      } finally {
+        preparing.done();
       }
       state.release = prepared.release;
       if (!config.enabled) return serverInfo(state);
@@ -245,6 +255,7 @@ export class McpRegistry {
 
   /** Closes every server that belongs to the session and drops its catalog. */
   async closeSession(sessionId: string): Promise<void> {
+    for (const add of this.preparing.get(sessionId) ?? []) add.cancelled = true;
     await Promise.all([...this.states.values()].filter((state) => state.sessionId === sessionId).map((state) => this.removeState(state)));
   }
 
@@ -275,6 +286,24 @@ export class McpRegistry {
   async loadSdk(): Promise<typeof McpClient> {
     this.clientClass ??= (await import('./mcp-client.js')).McpClient;
     return this.clientClass;
+  }
+
+  /** An add in preparation for a session's scope, cancelled if the session closes before it starts its server. */
+  private preparingIn(sessionId: string | undefined): { readonly cancelled: boolean; done(): void } {
+    const add = { cancelled: false };
+    if (sessionId === undefined) return { cancelled: false, done: () => undefined };
+    let adds = this.preparing.get(sessionId);
+    if (!adds) this.preparing.set(sessionId, (adds = new Set()));
+    adds.add(add);
+    return {
+      get cancelled() {
+        return add.cancelled;
+      },
+      done: () => {
+        adds.delete(add);
+        if (adds.size === 0) this.preparing.delete(sessionId);
+      },
+    };
   }
 
   private createState(Client: typeof McpClient, config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }, preflight?: () => McpClientError | undefined): ServerState {

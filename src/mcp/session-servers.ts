@@ -2,6 +2,7 @@ import type { SessionInfo } from '../agent/agent.js';
 import type { McpServerConfig, PlaitedConfig } from '../config/schema.js';
 import type { AgentOutput } from '../contracts/agent-output.js';
 import { errorMessage } from '../errors/error-message.js';
+import { McpClientError } from './mcp-client-error.js';
 import type { McpRegistry } from './mcp-registry.js';
 import { shadowingNotices } from './shadowing-notices.js';
 
@@ -34,6 +35,8 @@ export function sessionServers(registry: McpRegistry, config: PlaitedConfig, sta
         try {
           await registry.servers.add(server, { sessionId: session.sessionId, cwd: session.cwd, roots: [session.cwd, ...(session.options?.additionalDirectories ?? [])] });
         } catch (error) {
+          // The session closed meanwhile: no one to tell.
+          if (McpClientError.isInstance(error) && error.code === 'session_closed') return;
           emit({ type: 'notice', sessionId: session.sessionId, level: 'warning', message: `MCP server "${server.id}" is unavailable: ${errorMessage(error)}` });
         }
       }),

@@ -203,6 +203,28 @@ describe('McpRegistry', () => {
     ]);
   });
 
+  it('a session closed while its server is still being prepared leaves no server behind: the add is refused and what was prepared is released', async () => {
+    let go!: () => void;
+    const prepared = new Promise<void>((resolve) => (go = resolve));
+    const released: string[] = [];
+    newRegistry({
+      prepareServer: async (config) => {
+        await prepared;
+        return { config, release: async () => void released.push(config.id) };
+      },
+    });
+    const adding = registry.servers.add(stdioConfig('late'), { sessionId: 's1' });
+    await registry.closeSession('s1');
+    go();
+    await expect(adding).rejects.toMatchObject({ code: 'session_closed', message: expect.stringContaining('closed') });
+    expect(released).toEqual(['late']);
+    expect(registry.servers.get('late', { sessionId: 's1' })).toBeUndefined();
+    expect(childProcesses(process.pid, /fixture-server\.mjs --name late\b/)).toEqual([]);
+    // The session's id may open again (a load): its servers connect as before.
+    await registry.servers.add(stdioConfig('late'), { sessionId: 's1' });
+    expect(registry.servers.get('late', { sessionId: 's1' })).toBeDefined();
+  });
+
   it('turns a hanging call into a timeout error result; the server keeps serving', async () => {
     newRegistry();
     await registry.servers.add(stdioConfig('hangs', { timeoutMs: 1_500 }));
