@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { errorResult, textResult } from './tool-result.js';
@@ -41,6 +40,8 @@ export const globTool = defineTool({
       );
     }
 
+    // tinyglobby brings fdir, which requires picomatch's CommonJS copy from node_modules at load: both wait for the first search.
+    const { glob } = await import('tinyglobby');
     let found: string[];
     try {
       found = await glob(args.pattern, {

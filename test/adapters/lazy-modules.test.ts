@@ -13,7 +13,7 @@ const REGISTER = join(root, 'test/fixtures/adapters/import-log/register.mjs');
 const AI_TEST = pathToFileURL(createRequire(import.meta.url).resolve('ai/test')).href;
 
 /** The libraries a turn may need, each loaded where it is first needed: never by a turn that has no use for it. */
-const ON_FIRST_USE = { yaml: 'a skill', 'html-to-text': 'an HTML page', diff: 'an edit' } as const;
+const ON_FIRST_USE = { yaml: 'a skill', 'html-to-text': 'an HTML page', diff: 'an edit', tinyglobby: 'a file search' } as const;
 
 /**
  * What the command line's own module loads before it knows which face it serves: every start pays
@@ -85,14 +85,16 @@ describe('libraries load with their first use, not with every turn', () => {
     for (const [name, use] of Object.entries(ON_FIRST_USE)) expect(loaded, `${name} loaded without ${use}`).not.toContain(name);
   });
 
-  it('a skill loads the YAML parser and an edit loads diff, in the turn that needs them', () => {
+  it('a skill loads the YAML parser, an edit loads diff and a file search tinyglobby, in the turn that needs them', () => {
     const skill = '---\nname: greet\ndescription: Says hello to the user.\n---\nSay hello.\n';
-    const loaded = turnImports([{ tool: 'edit_file', input: { path: 'a.txt', old_string: 'one', new_string: 'two' } }, { text: 'edited' }], {
+    const steps = [{ tool: 'edit_file', input: { path: 'a.txt', old_string: 'one', new_string: 'two' } }, { tool: 'glob', input: { pattern: '*.txt' } }, { text: 'edited' }];
+    const loaded = turnImports(steps, {
       '.plaited/skills/greet/SKILL.md': skill,
       'a.txt': 'one\n',
     });
     expect(loaded).toContain('yaml');
     expect(loaded).toContain('diff');
+    expect(loaded).toContain('tinyglobby');
     expect(loaded).not.toContain('html-to-text');
   });
 });
