@@ -4,7 +4,7 @@ import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptStep, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { a2aProject, isTask, messageText, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
+import { a2aProject, messageText, sendTask, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
 import { waitFor, waitForAsync } from '../helpers/wait-for.js';
 
 /**
@@ -72,11 +72,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-async function send(text: string, ids: { contextId?: string; taskId?: string } = {}): Promise<Task> {
-  const result = await client.sendMessage(userMessage(text, ids));
-  if (!isTask(result)) throw new Error(`expected a task, got ${JSON.stringify(result)}`);
-  return result;
-}
+const send = (text: string, ids: { contextId?: string; taskId?: string } = {}): Promise<Task> => sendTask(client, text, ids);
 
 /** Opens a stream for a new task and returns the task as its first event gives it, and the rest of the stream. */
 async function startTask(text: string, contextId?: string): Promise<{ task: Task; rest: Promise<StreamResponse[]> }> {

@@ -4,7 +4,7 @@ import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { TOKEN, a2aProject, eventState, isTask, messageText, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
+import { TOKEN, a2aProject, eventState, messageText, sendTask, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
 
 let model: ScriptedOpenAIServer;
 let cwd: string;
@@ -41,11 +41,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-async function send(text: string, ids: { contextId?: string; taskId?: string } = {}): Promise<Task> {
-  const result = await client.sendMessage(userMessage(text, ids));
-  if (!isTask(result)) throw new Error(`expected a task, got ${JSON.stringify(result)}`);
-  return result;
-}
+const send = (text: string, ids: { contextId?: string; taskId?: string } = {}): Promise<Task> => sendTask(client, text, ids);
 
 function streamedText(events: StreamResponse[]): string {
   return events

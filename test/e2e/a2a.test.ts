@@ -5,7 +5,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
-import { TOKEN, a2aProject, eventState, isTask, messageText, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
+import { TOKEN, a2aProject, eventState, messageText, sendTask, startA2aCli, userMessage, type A2aCli } from '../adapters/a2a/a2a-cli.js';
 import { AGENT_CARD_SCHEMA } from '../adapters/a2a/agent-card-schema.js';
 import { waitFor, waitForAsync } from '../helpers/wait-for.js';
 
@@ -28,11 +28,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-async function send(text: string, ids: { contextId?: string; taskId?: string } = {}, on: Client = client): Promise<Task> {
-  const result = await on.sendMessage(userMessage(text, ids));
-  if (!isTask(result)) throw new Error(`expected a task, got ${JSON.stringify(result)}`);
-  return result;
-}
+const send = (text: string, ids: { contextId?: string; taskId?: string } = {}, on: Client = client): Promise<Task> => sendTask(on, text, ids);
 
 async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];

@@ -82,6 +82,13 @@ export function isTask(result: unknown): result is Task {
   return typeof result === 'object' && result !== null && 'status' in result && 'id' in result;
 }
 
+/** Sends a message and returns the task it made or continued; any other answer fails the test. */
+export async function sendTask(client: Client, text: string, ids: { contextId?: string; taskId?: string } = {}): Promise<Task> {
+  const result = await client.sendMessage(userMessage(text, ids));
+  if (!isTask(result)) throw new Error(`expected a task, got ${JSON.stringify(result)}`);
+  return result;
+}
+
 /** The text parts of a message. */
 export function messageText(message: Message | undefined): string {
   return (message?.parts ?? []).map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
