@@ -14,6 +14,13 @@ export interface A2aTaskRecord {
   updatedAt: string;
 }
 
+/**
+ * The A2A terminal states as stored (the SDK's `taskStateToJSON` names). A task stored in one of
+ * them is finished for good (A2A: a terminal task cannot be restarted, a message to it is refused):
+ * every driver's `saveTask` leaves such a row as it is, in the same statement as the write.
+ */
+export const FINAL_TASK_STATES: readonly string[] = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
+
 export interface A2aTaskQuery {
   owner: string;
   contextId?: string;
@@ -43,8 +50,13 @@ export interface A2aTaskRecords {
   readonly location: string;
   /** Whether other processes (replicas) write the same records. */
   readonly shared: boolean;
-  /** Inserts or overwrites the task (`updatedAt` is the store's clock). */
-  saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): Promise<void>;
+  /**
+   * Inserts or overwrites the task (`updatedAt` is the store's clock), unless the stored task is
+   * in a {@link FINAL_TASK_STATES final state}: then nothing changes, whoever saves (a late
+   * follow-up the SDK appends without our lock, a failure published after the end, another
+   * replica), and it resolves to `false`. Atomic: decided by the write itself, not a read before.
+   */
+  saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): Promise<boolean>;
   loadTask(taskId: string, owner: string): Promise<A2aTaskRecord | undefined>;
   /** Newest first; `total` counts every match, not only this page. */
   listTasks(query: A2aTaskQuery): Promise<{ tasks: A2aTaskRecord[]; total: number }>;

@@ -3,7 +3,7 @@ import { openSqliteDatabase } from './sqlite/open-sqlite-database.js';
 import type { SqliteDatabase } from './sqlite/sqlite-database.js';
 import { storeOpenError } from './store-open-error.js';
 import { damageGuardedDatabase } from './sqlite/damage-guarded-database.js';
-import type { A2aContextRecord, A2aTaskQuery, A2aTaskRecord } from './a2a-task-records.js';
+import { FINAL_TASK_STATES, type A2aContextRecord, type A2aTaskQuery, type A2aTaskRecord } from './a2a-task-records.js';
 import { ensureFolder } from './ensure-folder.js';
 
 export type { A2aTaskRecord, A2aTaskQuery, A2aContextRecord } from './a2a-task-records.js';
@@ -61,13 +61,17 @@ export class A2aTaskStore {
     }
   }
 
-  saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): void {
-    this.db
+  /** `false` when the stored task is final, which no save changes (the upsert's WHERE: one statement, so atomic). */
+  saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): boolean {
+    const finals = FINAL_TASK_STATES.map(() => '?').join(', ');
+    const { changes } = this.db
       .prepare(
         `INSERT INTO a2a_tasks (task_id, owner, context_id, state, json, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (owner, task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, json = excluded.json, updated_at = excluded.updated_at`,
+         ON CONFLICT (owner, task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, json = excluded.json, updated_at = excluded.updated_at
+         WHERE a2a_tasks.state NOT IN (${finals})`,
       )
-      .run(record.taskId, record.owner, record.contextId, record.state, record.json, this.now().toISOString());
+      .run(record.taskId, record.owner, record.contextId, record.state, record.json, this.now().toISOString(), ...FINAL_TASK_STATES);
+    return changes > 0;
   }
 
   loadTask(taskId: string, owner: string): A2aTaskRecord | undefined {

@@ -44,6 +44,57 @@ export function describeA2aTaskRecordsContract(driver: string, fresh: () => Prom
       expect(await records.tasksInStates([])).toEqual([]);
     });
 
+    it('a task stored in a final state keeps it and its body: a later save by any opener changes nothing and says so', async () => {
+      // The race: the SDK appends a follow-up message to the task it loaded while `working` and
+      // saves it outside the per-task lock; the turn's terminal save lands first. Also a late
+      // "no longer running" failure over a completed task, and another replica's stale save.
+      const target = await fresh();
+      const first = await tracked(target.open);
+      const other = await tracked(target.open);
+      for (const final of ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']) {
+        const id = `t-${final}`;
+        const saved = [await first.saveTask(task(id, 'c', 'o', 'TASK_STATE_WORKING', 'started')), await first.saveTask(task(id, 'c', 'o', final, 'ended'))];
+        const ended = (await first.loadTask(id, 'o'))!;
+        const late = final === 'TASK_STATE_FAILED' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED';
+        saved.push(
+          await first.saveTask(task(id, 'c', 'o', 'TASK_STATE_WORKING', 'started + follow-up')),
+          await other.saveTask(task(id, 'c2', 'o', 'TASK_STATE_WORKING', 'stale')),
+          await other.saveTask(task(id, 'c', 'o', late, 'no longer running')),
+          await first.saveTask(task(id, 'c', 'o', final, 'ended again')),
+        );
+        expect(await other.loadTask(id, 'o')).toEqual(ended);
+        expect(saved).toEqual([true, true, false, false, false, false]);
+      }
+      expect(await first.tasksInStates(['TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED'])).toEqual([]);
+      // Only the owner's row is final: another principal's task of the same id is its own.
+      expect(await other.saveTask(task('t-TASK_STATE_COMPLETED', 'c', 'bob', 'TASK_STATE_WORKING', 'bob'))).toBe(true);
+      expect(await first.saveTask(task('live', 'c', 'o', 'TASK_STATE_INPUT_REQUIRED'))).toBe(true);
+      expect(await other.saveTask(task('live', 'c', 'o', 'TASK_STATE_WORKING', 'answered'))).toBe(true);
+      expect((await first.loadTask('live', 'o'))?.json).toBe('answered');
+    });
+
+    it('a shared store does not announce a save that changed nothing', async () => {
+      const target = await fresh();
+      const watcher = await tracked(target.open);
+      const writer = await tracked(target.open);
+      if (!watcher.shared) return expect(watcher.watchTask).toBeUndefined();
+      let told = 0;
+      const stop = watcher.watchTask!('f', () => told++);
+      await waitFor(() => told >= 1, 10_000, 'the feed to listen');
+      await writer.saveTask(task('f', 'c', 'o', 'TASK_STATE_COMPLETED'));
+      await waitFor(() => told === 2, 10_000, 'the final save to be announced');
+      await writer.saveTask(task('f', 'c', 'o', 'TASK_STATE_WORKING'));
+      await writer.saveTask(task('f-marker', 'c', 'o', 'TASK_STATE_WORKING'));
+      // The marker's notice follows on the same channel: had the refused save been announced, it would be heard by now.
+      let marker = 0;
+      const stopMarker = watcher.watchTask!('f-marker', () => marker++);
+      await writer.saveTask(task('f-marker', 'c', 'o', 'TASK_STATE_WORKING', 'again'));
+      await waitFor(() => marker >= 2, 10_000, 'the marker save to be announced');
+      stopMarker();
+      stop();
+      expect(told).toBe(2);
+    });
+
     it('binds a context to a session per owner; tasks and bindings are seen by the next opener', async () => {
       const target = await fresh();
       const first = await tracked(target.open);

@@ -42,8 +42,8 @@ export class DeferredTaskRecords implements A2aTaskRecords {
     return this.#opening;
   }
 
-  async saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): Promise<void> {
-    await (await this.ready()).saveTask(record);
+  async saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): Promise<boolean> {
+    return (await this.ready()).saveTask(record);
   }
 
   async loadTask(taskId: string, owner: string): Promise<A2aTaskRecord | undefined> {

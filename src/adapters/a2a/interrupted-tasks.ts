@@ -89,7 +89,7 @@ export class InterruptedTasks {
       timestamp: new Date().toISOString(),
       message: agentMessage({ taskId: task.id, contextId: task.contextId }, [textPart(INTERRUPTED_TEXT)]),
     };
-    await this.options.taskStore.saveAs(task, record.owner);
-    return true;
+    // `false` when the task's turn ended (elsewhere) since it was read: its end stands.
+    return this.options.taskStore.saveAs(task, record.owner);
   }
 }

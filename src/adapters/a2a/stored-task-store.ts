@@ -16,9 +16,13 @@ export class StoredTaskStore implements TaskStore {
     await this.saveAs(task, ownerOf(context));
   }
 
-  /** Saves `task` for `owner` (restart recovery, which acts for no caller). */
-  async saveAs(task: Task, owner: string): Promise<void> {
-    await this.records.saveTask({
+  /**
+   * Saves `task` for `owner` (restart recovery, which acts for no caller). `false` when the stored
+   * task was already final: the records keep a finished task as it ended, whatever comes later
+   * (see `A2aTaskRecords.saveTask`; the SDK saves a follow-up message outside its per-task lock).
+   */
+  async saveAs(task: Task, owner: string): Promise<boolean> {
+    return this.records.saveTask({
       taskId: task.id,
       contextId: task.contextId,
       owner,

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { A2aContextRecord, A2aTaskQuery, A2aTaskRecord, A2aTaskRecords } from '../a2a-task-records.js';
+import { FINAL_TASK_STATES, type A2aContextRecord, type A2aTaskQuery, type A2aTaskRecord, type A2aTaskRecords } from '../a2a-task-records.js';
 import { StorageError } from '../storage-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { PostgresListener } from './postgres-listener.js';
@@ -53,19 +53,26 @@ export class PostgresA2aTaskRecords implements A2aTaskRecords {
     private readonly feed: PostgresListener,
   ) {}
 
-  async saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): Promise<void> {
-    await this.pool
+  /**
+   * `false` when the stored task is final: the upsert's WHERE is checked on the row's latest
+   * committed version under its row lock, so no replica's save undoes another's final state, and
+   * a save that changed nothing is not announced.
+   */
+  async saveTask(record: Omit<A2aTaskRecord, 'updatedAt'>): Promise<boolean> {
+    const { rowCount } = await this.pool
       .query(
         `WITH saved AS (
            INSERT INTO a2a_tasks (task_id, owner, context_id, state, json, updated_at) VALUES ($1, $2, $3, $4, $5, ${DB_ISO_NOW})
            ON CONFLICT (owner, task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, json = excluded.json, updated_at = excluded.updated_at
+           WHERE a2a_tasks.state <> ALL($6::text[])
            RETURNING task_id)
          SELECT pg_notify('${A2A_TASK_CHANNEL}', task_id) FROM saved`,
-        [record.taskId, record.owner, record.contextId, record.state, record.json],
+        [record.taskId, record.owner, record.contextId, record.state, record.json, [...FINAL_TASK_STATES]],
       )
       .catch((error: unknown) => {
         throw writeFailed(error, this.location, `A2A task ${record.taskId}`);
       });
+    return (rowCount ?? 0) > 0;
   }
 
   async loadTask(taskId: string, owner: string): Promise<A2aTaskRecord | undefined> {

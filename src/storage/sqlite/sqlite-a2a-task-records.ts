@@ -18,8 +18,8 @@ export class SqliteA2aTaskRecords implements A2aTaskRecords {
     return this.#store.path;
   }
 
-  async saveTask(record: Parameters<A2aTaskRecords['saveTask']>[0]): Promise<void> {
-    this.#store.saveTask(record);
+  async saveTask(record: Parameters<A2aTaskRecords['saveTask']>[0]): Promise<boolean> {
+    return this.#store.saveTask(record);
   }
 
   async loadTask(taskId: string, owner: string) {
