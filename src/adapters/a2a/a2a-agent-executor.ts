@@ -14,6 +14,7 @@ import { A2aTaskTurns } from './a2a-task-turns.js';
 import type { OpenQuestion } from './ask-a2a-peer.js';
 import { TaskRecorder } from './task-recorder.js';
 import { clipForLog } from './clip-for-log.js';
+import { endedAs, taskEndedReply } from './task-ended-reply.js';
 
 const RUNS_ELSEWHERE =
   'This task is running on another replica of this agent, which alone can take messages for it; wait until it ends (tasks/get), then send a new message on the same contextId.';
@@ -70,6 +71,10 @@ export class A2aAgentExecutor implements AgentExecutor {
         bus.publish(AgentEvent.message(agentMessage(ids, [textPart(RUNS_ELSEWHERE)])));
         return;
       }
+      // Its turn ended here after the SDK read it as live (it left the running map meanwhile): the
+      // stored end stands, and this request is told so rather than shown a failure.
+      const ended = endedAs((await this.taskStore.load(request.taskId, request.context))?.status?.state);
+      if (ended) return publisher.message(taskEndedReply(ids, ended));
       // A task this process is not running (its turn ended with a previous process).
       publisher.task(TaskState.TASK_STATE_WORKING);
       publisher.status(TaskState.TASK_STATE_FAILED, agentMessage(ids, [textPart('This task is no longer running; send a new message without a taskId to continue the conversation.')]));
@@ -172,10 +177,8 @@ export class A2aAgentExecutor implements AgentExecutor {
       // Joins the running turn before its next model step (ACP's steering), or runs as a turn of
       // its own in this task when the turn ended first: either way the task answers it.
       if (prompt.length > 0 && !running.turns.open) {
-        // Its final state was decided as this message came: a reply to this request alone, not an
-        // error (the SDK would fail the task it answers, which ended as it did).
-        const text = `Task ${request.taskId} ended (${running.turns.endedAs}) before this message reached it, so the message was not taken: send it again with the same contextId and no taskId to go on with the conversation.`;
-        publisher.message(agentMessage(publisher.ids, [textPart(text)], { error: { code: 'task_ended', message: text } }));
+        // Its final state was decided as this message came.
+        publisher.message(taskEndedReply(publisher.ids, running.turns.endedAs ?? 'ended'));
         return;
       }
       if (prompt.length > 0) running.turns.add(this.agent.process({ sessionId: running.sessionId, prompt }, { sendMode: 'steer', turnKey: running.turns, signal: running.controller.signal }));

@@ -5,12 +5,7 @@ import type { TaskPublisher } from './a2a-task-publisher.js';
 import { askPeer, type AskOptions } from './ask-a2a-peer.js';
 import { FileArtifacts } from './file-artifacts.js';
 import { TurnText } from '../../agent/turn-text.js';
-
-const ENDED_AS: Partial<Record<TaskState, string>> = {
-  [TaskState.TASK_STATE_COMPLETED]: 'completed',
-  [TaskState.TASK_STATE_FAILED]: 'failed',
-  [TaskState.TASK_STATE_CANCELED]: 'canceled',
-};
+import { endedAs } from './task-ended-reply.js';
 
 /**
  * What one A2A task answers: its message's turn, and every message sent on the task while it
@@ -45,7 +40,7 @@ export class A2aTaskTurns {
 
   /** The task's terminal state as the A2A 0.3 names it, once decided. */
   get endedAs(): string | undefined {
-    return this.#final === undefined ? undefined : ENDED_AS[this.#final];
+    return endedAs(this.#final);
   }
 
   /**
