@@ -85,7 +85,9 @@ export async function* authorizeToolCalls(options: {
         continue;
       }
       const notices: AgentOutput[] = [];
-      const content = await options.preview?.(tool, args).catch(() => undefined);
+      // Why it asks again, when an "always" for another server of this name would have covered it.
+      const why: ToolCallContent[] = decision.why ? [{ type: 'text', text: decision.why }] : [];
+      const content = [...why, ...((await options.preview?.(tool, args).catch(() => undefined)) ?? [])];
       const asked = askPermission({
         sessionId,
         call: { ...call, input: args },
@@ -93,7 +95,7 @@ export async function* authorizeToolCalls(options: {
         cwd: options.cwd,
         protectedWrite,
         signal,
-        ...(content ? { content } : {}),
+        ...(content.length > 0 ? { content } : {}),
         remember: (choice) => {
           const problem = remember(options.permissions, options.cwd, choice);
           if (problem) notices.push({ type: 'notice', sessionId, level: 'warning', message: problem });
@@ -131,7 +133,7 @@ function rememberedRules(permissions: PermissionContext, cwd: string): { rules: 
 
 /** Keeps the rules of a chosen option; the problem, in words, when the project file cannot be written. */
 function remember(permissions: PermissionContext, cwd: string, choice: Parameters<RememberChoice>[0]): string | undefined {
-  const entries = choice.rules.map((rule) => ({ rule, effect: choice.effect }));
+  const entries: PermissionRuleEntry[] = choice.rules.map((rule) => ({ rule, effect: choice.effect, ...(choice.server ? { server: choice.server } : {}) }));
   if (choice.where === 'session') {
     permissions.session.rules.push(...entries);
     return undefined;

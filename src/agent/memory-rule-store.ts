@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { PermissionRuleEntry, PermissionRuleStore } from '../storage/permission-rule-file.js';
+import { sameRuleEntry, type PermissionRuleEntry, type PermissionRuleStore } from '../storage/permission-rule-file.js';
 
 /** Project rules kept in memory, for an agent built without a rules file (they end with the process). */
 export function createMemoryRuleStore(): PermissionRuleStore {
@@ -15,11 +15,11 @@ export function createMemoryRuleStore(): PermissionRuleStore {
     location: () => 'memory (this process only)',
     add(project, entry) {
       const rules = rulesOf(project);
-      if (!rules.some((rule) => rule.rule === entry.rule && rule.effect === entry.effect)) rules.push(entry);
+      if (!rules.some((rule) => sameRuleEntry(rule, entry))) rules.push(entry);
     },
     remove(project, entry) {
       const rules = rulesOf(project);
-      const index = rules.findIndex((rule) => rule.rule === entry.rule && rule.effect === entry.effect);
+      const index = rules.findIndex((rule) => sameRuleEntry(rule, entry));
       if (index >= 0) rules.splice(index, 1);
       return index >= 0;
     },

@@ -1,14 +1,14 @@
 import { dirname } from 'node:path';
 import { quote } from 'shell-quote';
 import type { PermissionOption } from '../contracts/agent-output.js';
-import type { AnyTool } from '../contracts/tool.js';
+import type { AnyTool, ToolOrigin } from '../contracts/tool.js';
 import { commandOf, escapeGlob, hostOf, pathsOf } from './permission-rule.js';
 import { formatShellPart, splitShellCommand, type ShellPart } from './split-shell-command.js';
 
 /** What choosing an option remembers: rules, for this project (persisted) or this session. */
 export interface PermissionChoice {
   option: PermissionOption;
-  remember?: { where: 'project' | 'session'; effect: 'allow' | 'deny'; rules: string[] };
+  remember?: { where: 'project' | 'session'; effect: 'allow' | 'deny'; rules: string[]; server?: ToolOrigin };
 }
 
 /** Commands that run whatever their arguments say: a prefix of them would cover anything. */
@@ -37,26 +37,28 @@ export function permissionChoices(tool: AnyTool, args: unknown, cwd: string, opt
   const scopes = scopesOf(tool, args, cwd);
   if (!scopes) return [once, reject];
   const { exact, wider } = scopes;
+  // A rule for an MCP tool remembers its server: another server given the same name is asked about.
+  const server = tool.origin ? { server: tool.origin } : {};
   const choices: PermissionChoice[] = [once];
   if (!options.protectedWrite) {
     choices.push({
       option: { optionId: 'allow-always', name: `Always allow ${exact.label} in this project`, kind: 'allow_always' },
-      remember: { where: 'project', effect: 'allow', rules: exact.rules },
+      remember: { where: 'project', effect: 'allow', rules: exact.rules, ...server },
     });
     if (wider) {
       choices.push({
         option: { optionId: wider.optionId, name: `Always allow ${wider.label} in this project`, kind: 'allow_always' },
-        remember: { where: 'project', effect: 'allow', rules: wider.rules },
+        remember: { where: 'project', effect: 'allow', rules: wider.rules, ...server },
       });
     }
     choices.push({
       option: { optionId: 'allow-session', name: `Allow ${exact.label} for this session`, kind: 'allow_always' },
-      remember: { where: 'session', effect: 'allow', rules: exact.rules },
+      remember: { where: 'session', effect: 'allow', rules: exact.rules, ...server },
     });
   }
   choices.push(reject, {
     option: { optionId: 'reject-always', name: `Always reject ${exact.label} in this project`, kind: 'reject_always' },
-    remember: { where: 'project', effect: 'deny', rules: exact.rules },
+    remember: { where: 'project', effect: 'deny', rules: exact.rules, ...server },
   });
   return choices;
 }
@@ -86,7 +88,8 @@ function scopesOf(tool: AnyTool, args: unknown, cwd: string): { exact: Scope; wi
   }
   const host = hostOf(tool, args);
   if (host) return { exact: { rules: [`${tool.name}(domain:${host})`], label: `\`${tool.name}\` of \`${host}\` URLs` } };
-  return { exact: { rules: [tool.name], label: `\`${tool.name}\` (any arguments)` } };
+  const from = tool.origin ? ` from ${tool.origin.name} (\`${tool.origin.label}\`)` : '';
+  return { exact: { rules: [tool.name], label: `\`${tool.name}\` (any arguments)${from}` } };
 }
 
 /** `npm test` for `npm test --watch`; none where a prefix would cover any command. */

@@ -41,7 +41,7 @@ export function permissionsCommand(prompt: string, context: { cwd: string; permi
   if (!picked) return `There is no rule ${revoke[1]}: the rules are numbered 1 to ${numbered.length}. Use \`/permissions\` to list them.`;
   if (picked.where === 'session') permissions.session.rules.splice(permissions.session.rules.indexOf(picked.entry), 1);
   else permissions.project.remove(cwd, picked.entry);
-  return `Revoked rule ${revoke[1]}: ${picked.entry.effect} ${picked.entry.rule} (${picked.where}). Such calls are asked about again.`;
+  return `Revoked rule ${revoke[1]}: ${picked.entry.effect} ${picked.entry.rule}${ofServer(picked.entry)} (${picked.where}). Such calls are asked about again.`;
 }
 
 function listing(
@@ -50,7 +50,7 @@ function listing(
 ): string {
   const lines = [`Permission rules for ${context.cwd} (project rules are kept in ${context.permissions.project.location(context.cwd)}):`];
   if (numbered.length === 0) lines.push('No remembered rules. An "always" or "for this session" answer adds one.');
-  numbered.forEach(({ entry, where }, index) => lines.push(`${index + 1}. ${entry.effect} ${entry.rule} (${where})`));
+  numbered.forEach(({ entry, where }, index) => lines.push(`${index + 1}. ${entry.effect} ${entry.rule}${ofServer(entry)} (${where})`));
   const { allow, deny } = context.config;
   if (allow.length + deny.length > 0) {
     lines.push('From the config (change them there):');
@@ -59,4 +59,9 @@ function listing(
   }
   lines.push('Revoke one with `/permissions revoke N`. Protected files always ask; plan mode stays read-only whatever the rules say.');
   return lines.join('\n');
+}
+
+/** A rule made for one MCP server says which: another server of that name is asked about. */
+function ofServer(entry: PermissionRuleEntry): string {
+  return entry.server ? ` from ${entry.server.name} (\`${entry.server.label}\`)` : '';
 }

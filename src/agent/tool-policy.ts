@@ -1,6 +1,6 @@
 import type { ToolPolicyConfig } from '../config/schema.js';
 import type { PermissionRuleEntry, PermissionRuleStore } from '../storage/permission-rule-file.js';
-import type { AnyTool } from '../contracts/tool.js';
+import type { AnyTool, ToolOrigin } from '../contracts/tool.js';
 import type { SessionMode } from './agent.js';
 import { matchesPattern, parsePermissionRule, ruleCoverage, type PermissionRule } from './permission-rule.js';
 
@@ -9,7 +9,7 @@ export { matchesPattern };
 /** What the loop does with a tool call before running it. */
 export type PolicyDecision =
   | { action: 'run' }
-  | { action: 'ask' }
+  | { action: 'ask'; why?: string }
   | { action: 'refuse'; reason: string };
 
 /** Rules remembered for this session only ("Allow … for this session"). */
@@ -77,16 +77,35 @@ export class ToolPolicy {
     if (mode === 'plan') {
       return { action: 'refuse', reason: `plan mode allows only read-only tools; "${tool.name}" would change something` };
     }
-    const userDeny = ruleCoverage(rulesOf(remembered, 'deny'), tool, args, cwd, 'deny');
+    const { mine, others } = byOrigin(remembered, tool);
+    const userDeny = ruleCoverage(rulesOf(mine, 'deny'), tool, args, cwd, 'deny');
     if (userDeny === 'all' || userDeny === 'some') {
       return { action: 'refuse', reason: `the user rejected this "${tool.name}" call with an "always reject" rule (see /permissions)` };
     }
     // A deny rule that cannot be checked against this call (a command line it cannot split) never lets it run unasked.
     const unsure = configDeny === 'unknown' || userDeny === 'unknown';
-    if (!unsure && ruleCoverage([...this.allow, ...rulesOf(remembered, 'allow')], tool, args, cwd, 'allow') === 'all') return { action: 'run' };
+    if (!unsure && ruleCoverage([...this.allow, ...rulesOf(mine, 'allow')], tool, args, cwd, 'allow') === 'all') return { action: 'run' };
     if (!unsure && tool.risk === 'write' && mode === 'accept-edits') return { action: 'run' };
-    return { action: 'ask' };
+    const other = others.find((entry) => entry.effect === 'allow' && ruleCoverage(rulesOf([entry], 'allow'), tool, args, cwd, 'allow') === 'all');
+    return other?.server ? { action: 'ask', why: anotherServer(tool, other.server) } : { action: 'ask' };
   }
+}
+
+/**
+ * Remembered rules that apply to this tool (`mine`: made for its server, or for no server in
+ * particular: hand-written, or stored before rules named one) and those made for another server
+ * that has the same name (`others`).
+ */
+function byOrigin(entries: readonly PermissionRuleEntry[], tool: AnyTool): { mine: PermissionRuleEntry[]; others: PermissionRuleEntry[] } {
+  const mine: PermissionRuleEntry[] = [];
+  const others: PermissionRuleEntry[] = [];
+  for (const entry of entries) (entry.server === undefined || entry.server.key === tool.origin?.key ? mine : others).push(entry);
+  return { mine, others };
+}
+
+function anotherServer(tool: AnyTool, was: ToolOrigin): string {
+  const now = tool.origin ? `it now runs ${tool.origin.label}` : 'it is not an MCP server now';
+  return `Asked again: the server named ${was.name} is not the one your earlier answer was for (that one ran ${was.label}; ${now}).`;
 }
 
 function rulesOf(entries: readonly PermissionRuleEntry[], effect: 'allow' | 'deny'): PermissionRule[] {

@@ -64,6 +64,22 @@ export interface Tool<Args = unknown> {
    */
   preview?(args: Args, context: ToolPreviewContext): Promise<ToolCallContent[] | undefined>;
   execute(args: Args, context: ToolContext): Promise<ToolResult>;
+  /**
+   * Who provides the tool, as a permission answer remembers it: an MCP server's identity. A rule
+   * made from an answer covers the tool only from the same origin, since a name (`mcp__github__…`)
+   * is only what a config or an editor calls the server.
+   */
+  origin?: ToolOrigin;
+}
+
+/** The identity of a tool's provider, never holding a secret (no env, headers or URL query). */
+export interface ToolOrigin {
+  /** A digest of what makes it the same provider (an MCP server: transport and command, args and cwd, or URL). */
+  key: string;
+  /** Its name where the user gave it (the server id: `github`). */
+  name: string;
+  /** What it runs, for the user (`npx @modelcontextprotocol/server-github`, `https://mcp.example.com/mcp`). */
+  label: string;
 }
 
 /** What a preview may use: the runtime (an editor's unsaved buffers included), the roots, the turn's signal. */

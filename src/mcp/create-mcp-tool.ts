@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { JsonSchema, Tool, ToolContext } from '../contracts/tool.js';
+import type { JsonSchema, Tool, ToolContext, ToolOrigin } from '../contracts/tool.js';
 import { errorResult } from '../tools/tool-result.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
@@ -32,6 +32,8 @@ export interface CreateMcpToolOptions {
   /** The normalized name (`mcp__server__tool`). */
   name: string;
   serverId: string;
+  /** The server's identity, for permission rules (mcp-server-origin.ts). */
+  origin?: ToolOrigin;
   definition: McpToolDefinition;
   validator: JsonSchemaValidator;
   /** The user's config trusts this server's annotations (`trustAnnotations`): `readOnlyHint` makes the tool `read`. */
@@ -59,6 +61,7 @@ export function createMcpTool(options: CreateMcpToolOptions): McpTool {
     kind: mcpToolKind(definition.annotations),
     source: 'mcp',
     serverId,
+    ...(options.origin ? { origin: options.origin } : {}),
     mcpName: definition.name,
     mcpTitle: optionalCapped(definition.title ?? definition.annotations?.title, MAX_LABEL_LENGTH),
     validate(args) {

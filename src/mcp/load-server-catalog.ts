@@ -1,6 +1,6 @@
 import type { McpServerConfig } from '../config/schema.js';
 import type { IndexDocument } from '../retrieval/search-index.js';
-import type { ToolContext } from '../contracts/tool.js';
+import type { ToolContext, ToolOrigin } from '../contracts/tool.js';
 import { createMcpTool, type McpTool } from './create-mcp-tool.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import { mcpCatalogDocuments } from './mcp-catalog-documents.js';
@@ -13,6 +13,8 @@ import { distinctMcpToolName, mcpToolName } from './tool-name.js';
 export interface ServerState {
   namespace: string;
   config: McpServerConfig;
+  /** The server as the user configured it (before `prepareServer` wraps its command), for permission rules. */
+  origin: ToolOrigin;
   sessionId?: string;
   roots: string[];
   client: McpClient;
@@ -92,6 +94,7 @@ export async function loadServerCatalog(state: ServerState, kinds: ReadonlySet<M
 
 function buildTools(state: ServerState, definitions: readonly McpToolDefinition[], options: LoadCatalogOptions): Map<string, McpTool> {
   const tools = new Map<string, McpTool>();
+  const { origin } = state;
   for (const definition of definitions) {
     let name = mcpToolName(state.config.id, definition.name);
     if (tools.has(name)) {
@@ -106,6 +109,7 @@ function buildTools(state: ServerState, definitions: readonly McpToolDefinition[
       createMcpTool({
         name,
         serverId: state.config.id,
+        origin,
         definition,
         validator: options.validator,
         trustAnnotations: state.config.trustAnnotations,

@@ -1,7 +1,8 @@
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../config/schema.js';
 import type { SearchHit } from '../retrieval/search-index.js';
-import type { AnyTool, ToolContext, ToolResult } from '../contracts/tool.js';
+import type { AnyTool, ToolContext, ToolOrigin, ToolResult } from '../contracts/tool.js';
+import { mcpServerOrigin } from './mcp-server-origin.js';
 import { errorResult } from '../tools/tool-result.js';
 import { detachedContext } from './detached-tool-context.js';
 import type { McpTool } from './create-mcp-tool.js';
@@ -177,7 +178,7 @@ export class McpRegistry {
         const Client = this.clientClass ?? (await this.loadSdk());
         // Its session closed meanwhile: a server started now would outlive it.
         if (preparing.cancelled) throw new McpClientError({ code: 'session_closed', serverId: config.id, message: `session ${options.sessionId} closed while MCP server "${config.id}" was being prepared, so it was not started` });
-        state = this.createState(Client, prepared.config, options, () => preflightMcpServer(config));
+        state = this.createState(Client, prepared.config, options, () => preflightMcpServer(config), mcpServerOrigin(config));
       } catch (error) {
         await prepared.release?.();
         throw error;
@@ -306,7 +307,13 @@ export class McpRegistry {
     };
   }
 
-  private createState(Client: typeof McpClient, config: McpServerConfig, scope: McpScope & { cwd?: string; roots?: readonly string[] }, preflight?: () => McpClientError | undefined): ServerState {
+  private createState(
+    Client: typeof McpClient,
+    config: McpServerConfig,
+    scope: McpScope & { cwd?: string; roots?: readonly string[] },
+    preflight: () => McpClientError | undefined,
+    origin: ToolOrigin,
+  ): ServerState {
     const { sessionId } = scope;
     if (this.closed) throw new McpClientError({ code: 'not_connected', serverId: config.id, message: 'the MCP registry is closed' });
     // Within one scope only: a session's server named like a config server shadows it there (scopeStates).
@@ -325,6 +332,7 @@ export class McpRegistry {
     const state: ServerState = {
       namespace: sessionId ? `mcp:${sessionId}:${config.id}` : `mcp:${config.id}`,
       config,
+      origin,
       sessionId,
       // A session's servers see its workspace: the cwd and any additional directories.
       roots: scope.roots ? [...scope.roots] : scope.cwd ? [scope.cwd] : [...(roots ?? [process.cwd()])],

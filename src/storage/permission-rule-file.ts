@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { ensureFolder } from './ensure-folder.js';
 import { readTextHeadSync } from './read-text-head.js';
 import { StorageError } from './storage-error.js';
+import type { ToolOrigin } from '../contracts/tool.js';
 
 /** One remembered answer: a rule (`bash(npm test:*)`, `write_file(src/**)`) and what it does. */
 export interface PermissionRuleEntry {
@@ -11,6 +12,16 @@ export interface PermissionRuleEntry {
   effect: 'allow' | 'deny';
   /** When it was added (ISO time), for the person reading the file. */
   added?: string;
+  /**
+   * The MCP server the answer was for: the rule covers that server's tools only, not another
+   * server given the same name. Absent on rules written before (they match by name, as then).
+   */
+  server?: ToolOrigin;
+}
+
+/** The same remembered rule: same words, effect and server. */
+export function sameRuleEntry(a: PermissionRuleEntry, b: PermissionRuleEntry): boolean {
+  return a.rule === b.rule && a.effect === b.effect && a.server?.key === b.server?.key;
 }
 
 /** Where a project's remembered rules live. `project` is an absolute folder. */
@@ -59,12 +70,12 @@ export function createPermissionRuleFile(dir: string): PermissionRuleStore {
     location: fileOf,
     add(project, entry) {
       const rules = list(project);
-      if (rules.some((rule) => rule.rule === entry.rule && rule.effect === entry.effect)) return;
+      if (rules.some((rule) => sameRuleEntry(rule, entry))) return;
       save(project, [...rules, { ...entry, added: entry.added ?? new Date().toISOString() }]);
     },
     remove(project, entry) {
       const rules = list(project);
-      const index = rules.findIndex((rule) => rule.rule === entry.rule && rule.effect === entry.effect);
+      const index = rules.findIndex((rule) => sameRuleEntry(rule, entry));
       if (index < 0) return false;
       rules.splice(index, 1);
       save(project, rules);
@@ -95,10 +106,16 @@ function parseRules(text: string, file: string): PermissionRuleEntry[] {
   const rules = (value as { rules?: unknown } | null)?.rules;
   if (!Array.isArray(rules)) throw fail('expected { "project": "...", "rules": [...] }');
   return rules.map((entry, index) => {
-    const { rule, effect, added } = (entry ?? {}) as Record<string, unknown>;
+    const { rule, effect, added, server } = (entry ?? {}) as Record<string, unknown>;
     if (typeof rule !== 'string' || rule.length === 0 || (effect !== 'allow' && effect !== 'deny')) {
       throw fail(`rules[${index}] needs a "rule" string and an "effect" of "allow" or "deny"`);
     }
-    return typeof added === 'string' ? { rule, effect, added } : { rule, effect };
+    if (server !== undefined && !isOrigin(server)) throw fail(`rules[${index}].server needs "key", "name" and "label" strings`);
+    return { rule, effect, ...(typeof added === 'string' ? { added } : {}), ...(server ? { server } : {}) };
   });
+}
+
+function isOrigin(value: unknown): value is ToolOrigin {
+  const { key, name, label } = (value ?? {}) as Record<string, unknown>;
+  return typeof key === 'string' && key.length > 0 && typeof name === 'string' && typeof label === 'string';
 }

@@ -195,3 +195,62 @@ describe.concurrent('MCP annotations are untrusted (issue 21, item 10)', () => {
     await closeAndCheck(cli);
   }, 60_000);
 });
+
+describe.concurrent('an "always" for one MCP server covers that server, not another the editor names alike', () => {
+  it('a session whose server "github" runs something else is asked again and told why; one with the same server is not', async () => {
+    const { cwd, env, configHome } = setup();
+    const asked: acp.RequestPermissionRequest[] = [];
+    // "Always" for the first question only; every later one is rejected.
+    const cli = start(cwd, {
+      env,
+      onPermission: (request) => {
+        asked.push(request);
+        return { outcome: { outcome: 'selected', optionId: asked.length === 1 ? 'allow-always' : 'reject-once' } };
+      },
+    });
+    await initialize(cli);
+    const github: acp.McpServer = { name: 'github', command: process.execPath, args: [fixtureServer, '--name', 'github'], env: [] };
+    // The same name, another command line: what an editor (or another config) may call "github".
+    const lookalike: acp.McpServer = { ...github, args: ['--no-warnings', fixtureServer, '--name', 'github'] };
+    const echo = (text: string) => promptCalling({ name: 'mcp__github__echo', arguments: { text } });
+    const call = async (sessionId: string, text: string) => {
+      const before = server.requests.length;
+      const response = await cli.agent.request('session/prompt', { sessionId, prompt: echo(text) });
+      expect(response.stopReason).toBe('end_turn');
+      return JSON.stringify(turnRequests(echo(text), before)[1]!.messages.filter((message) => message.role === 'tool'));
+    };
+
+    const first = await cli.agent.request('session/new', { cwd, mcpServers: [github] });
+    expect(await call(first.sessionId, 'answered')).toContain('echo: answered');
+    expect(asked).toHaveLength(1);
+
+    const other = await cli.agent.request('session/new', { cwd, mcpServers: [lookalike] });
+    expect(await call(other.sessionId, 'lookalike')).not.toContain('echo: lookalike');
+    expect(asked).toHaveLength(2);
+    const always = asked[0]!.options.find((option) => option.optionId === 'allow-always')!;
+    expect(always.name).toBe(`Always allow \`mcp__github__echo\` (any arguments) from github (\`${process.execPath} ${fixtureServer} --name github\`) in this project`);
+    expect(JSON.stringify(asked[1]!.toolCall.content)).toContain('the server named github is not the one your earlier answer was for');
+
+    const same = await cli.agent.request('session/new', { cwd, mcpServers: [github] });
+    expect(await call(same.sessionId, 'same server')).toContain('echo: same server');
+    expect(asked).toHaveLength(2);
+    expect(await slash(cli, same.sessionId, '/permissions')).toContain('1. allow mcp__github__echo from github (');
+
+    // The rule names the server by its command line and a digest of it; the session's env is not in it.
+    const file = join(configHome, 'plaited-agent/projects', createHash('sha256').update(cwd).digest('hex'), 'permissions.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).rules).toMatchObject([
+      { rule: 'mcp__github__echo', effect: 'allow', server: { name: 'github', key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } },
+    ]);
+    await closeAndCheck(cli);
+
+    // After a restart the same server is still the one answered for (whatever sandbox wraps its command).
+    const restarted = start(cwd, { env, onPermission: (request) => (asked.push(request), { outcome: { outcome: 'selected', optionId: 'reject-once' } }) });
+    await initialize(restarted);
+    const later = await restarted.agent.request('session/new', { cwd, mcpServers: [github] });
+    const before = server.requests.length;
+    await restarted.agent.request('session/prompt', { sessionId: later.sessionId, prompt: echo('after restart') });
+    expect(JSON.stringify(turnRequests(echo('after restart'), before)[1]!.messages)).toContain('echo: after restart');
+    expect(asked).toHaveLength(2);
+    await closeAndCheck(restarted);
+  }, 60_000);
+});

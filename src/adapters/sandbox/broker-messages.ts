@@ -30,7 +30,8 @@ function sharedParts() {
 /** What the agent asks of the launcher. */
 export const agentMessage = z.lazy(() => {
   const { id, path, name } = parts();
-  const ruleEntry = z.strictObject({ rule: z.string().min(1).max(4096), effect: z.enum(['allow', 'deny']), added: z.string().max(64).optional() });
+  const server = z.strictObject({ key: z.string().min(1).max(256), name: z.string().max(256), label: z.string().max(1024) });
+  const ruleEntry = z.strictObject({ rule: z.string().min(1).max(4096), effect: z.enum(['allow', 'deny']), added: z.string().max(64).optional(), server: server.optional() });
   return z.discriminatedUnion('t', [
     z.strictObject({
       t: z.literal('exec'),

@@ -1,8 +1,8 @@
-import type { PermissionRuleEntry, PermissionRuleStore } from '../../storage/permission-rule-file.js';
+import { sameRuleEntry, type PermissionRuleEntry, type PermissionRuleStore } from '../../storage/permission-rule-file.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { BrokerClient } from './broker-client.js';
 
-const same = (a: PermissionRuleEntry, b: PermissionRuleEntry) => a.rule === b.rule && a.effect === b.effect;
+const same = (a: PermissionRuleEntry, b: PermissionRuleEntry) => sameRuleEntry(a, b);
 
 /**
  * Project rules for an agent inside the whole-agent sandbox, where the user's folder is
