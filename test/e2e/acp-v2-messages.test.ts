@@ -92,8 +92,10 @@ describe('ACP v2 (draft): message ids and list filters', () => {
     const requests = bed.server.requests.length;
     await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:review' }] });
     await waitFor(() => statesOf(cli, sessionId).includes('idle:error'), 20_000, 'the turn ended in error');
-    const idle = updatesOf(cli, sessionId).findLast((u) => u.sessionUpdate === 'state_update') as unknown as { error: { message: string } };
+    const idle = updatesOf(cli, sessionId).findLast((u) => u.sessionUpdate === 'state_update') as unknown as { error: { code: number; message: string; data: unknown } };
     expect(idle.error.message).toContain('/fx:review needs the argument "diff"');
+    // Input the user can fix, as v1 says it: -32602, the agent's code in data.
+    expect(idle.error).toMatchObject({ code: -32602, data: { code: 'invalid_input' } });
     expect(bed.server.requests).toHaveLength(requests);
   });
 });

@@ -1,4 +1,5 @@
 import type * as v2 from '@agentclientprotocol/sdk/experimental/v2';
+import { acpTurnError } from './acp-turn-error.js';
 import type { Agent, SessionInfo } from '../../agent/agent.js';
 import type { AgentOutput, ContentPart } from '../../contracts/agent-output.js';
 import { toContentBlock } from './acp-session-update.js';
@@ -76,7 +77,7 @@ export class AcpV2Updates {
       outcome = { stopReason: 'error', error: { code: 'internal_error', message: thrown instanceof Error ? thrown.message : String(thrown) } };
     }
     const stopReason = controller.signal.aborted ? 'cancelled' : outcome.stopReason;
-    const error = outcome.error ? { code: -32603, message: outcome.error.message } : null;
+    const error = outcome.error ? acpTurnError(outcome.error) : null;
     await this.sendState(sessionId, 'idle', stopReason === 'error' ? { stopReason: 'error', error } : { stopReason });
   }
 

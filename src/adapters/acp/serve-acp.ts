@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, SessionInfo } from '../../agent/agent.js';
+import { acpTurnError, INVALID_PARAMS } from './acp-turn-error.js';
 import type { AgentOutput } from '../../contracts/agent-output.js';
 import { createLocalRuntime } from '../../tools/local-runtime.js';
 import { acpSettings } from './acp-agent-settings.js';
@@ -162,9 +163,9 @@ function turnSink(v1: V1Connection, client: acp.AgentContext, info: SessionInfo)
   return {
     ask: (event, signal) => void askClient(client, event, signal),
     fail: (event) => {
-      if (event.error.code === 'invalid_input') throw acp.RequestError.invalidParams({ code: event.error.code }, event.error.message);
-      // `reason` tells a refused key from an unreachable endpoint (and the rest) under one code.
-      throw acp.RequestError.internalError({ code: event.error.code, ...(event.error.reason ? { reason: event.error.reason } : {}) }, event.error.message);
+      const { code, message, data } = acpTurnError(event.error);
+      // The SDK's builders, for v1's "Invalid params: …" / "Internal error: …" messages.
+      throw code === INVALID_PARAMS ? acp.RequestError.invalidParams(data, message) : acp.RequestError.internalError(data, message);
     },
     update: async (event) => {
       const update = event.type === 'usage' ? usageUpdate(v1.handlers.settings, event) : toSessionUpdate(event, context);
