@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,14 +77,12 @@ describe('keys never shown', () => {
   });
 });
 
-/** A port on this machine where nothing listens: bound, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/**
+ * A port on this machine where nothing listens: 2, privileged, so no test's server can take it, as
+ * a port bound and let go could be by a server of a test running beside this one (and not on
+ * fetch's list of refused ports, as 1 and 9 are: "bad port").
+ */
+const closedPort = async (): Promise<number> => 2;
 
 /** OpenAI's answer to a wrong key, as its API sends it. */
 const INVALID_KEY = { status: 401, errorBody: { error: { message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } };

@@ -88,7 +88,7 @@ async function run(binary: string, prefix: string): Promise<NginxBalancer> {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   const read = (name: string) => (existsSync(join(prefix, name)) ? readFileSync(join(prefix, name), 'utf8') : '');
   const port = Number(/listen 127\.0\.0\.1:(\d+);/.exec(readFileSync(join(prefix, 'plaited-agent.conf'), 'utf8'))![1]);
-  await untilAccepting(port, child, () => `${stderr}${read('error.log')}`);
+  await untilAccepting(port, child, join(prefix, 'nginx.pid'), () => `${stderr}${read('error.log')}`);
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
@@ -101,11 +101,12 @@ async function run(binary: string, prefix: string): Promise<NginxBalancer> {
   };
 }
 
-async function untilAccepting(port: number, child: ChildProcess, log: () => string): Promise<void> {
+async function untilAccepting(port: number, child: ChildProcess, pidFile: string, log: () => string): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}): ${log()}`);
-    if (await accepts(port)) return;
+    // nginx writes its pid once its ports are bound: an accepting port without it may be another process's.
+    if ((await accepts(port)) && existsSync(pidFile)) return;
     if (Date.now() > deadline) throw new Error(`nginx did not accept connections on port ${port} within 20 s: ${log()}`);
     await new Promise((done) => setTimeout(done, 50));
   }
@@ -135,14 +136,24 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/** A loopback port free right now: for a balancer whose address the replicas must know before it starts (`listenPort`). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+/**
+ * A loopback port free right now, for a balancer whose address the replicas must know before it
+ * starts (`listenPort`). Picked below the kernel's ephemeral range (from 32768 on Linux): a port
+ * the kernel hands out could go to any server of a test running beside this one (they listen on
+ * port 0) between this probe and nginx's bind, and then "nginx accepts" would be that server.
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+  throw new Error('no free loopback port between 20000 and 32000 after 50 tries');
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
+    probe.once('error', () => done(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
   });
 }
