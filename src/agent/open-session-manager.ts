@@ -11,7 +11,7 @@ export function openSessionManager(core: AgentCore, stores: SessionStores): Loca
       await extensions.ensure(session.sessionId, events.publish);
       // Each extension's `commands` is its part of the session's one list, announced once all have started.
       core.commands.starting(session.sessionId);
-      const emitOf = (ext: { name: string }) => core.commands.emitFor(session.sessionId, ext.name);
+      const emitOf = (ext: { name: string }) => core.commands.emitFor(ext.name);
       await runHooks(extensions.list, 'onSessionStart', (ext) => ext.onSessionStart?.(session, emitOf(ext)), events.publish, session.sessionId);
       core.commands.started(session.sessionId, events.fresh.delete(session.sessionId));
     },

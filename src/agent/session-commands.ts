@@ -1,5 +1,4 @@
 import type { AgentOutput } from '../contracts/agent-output.js';
-import type { ExtensionCommand } from './extension-command.js';
 
 type Listed = { name: string; description: string; hint?: string };
 
@@ -42,7 +41,7 @@ export class SessionCommands {
   }
 
   /** The emit an extension's session hooks get: its `commands` events become its part of the list. */
-  emitFor(sessionId: string, extension: string): (event: AgentOutput) => void {
+  emitFor(extension: string): (event: AgentOutput) => void {
     return (event) => {
       if (event.type !== 'commands') return this.#publish(event);
       const parts = this.#parts.get(event.sessionId);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { configFingerprint, shown, type ConfigFingerprint } from './config-fingerprint.js';

@@ -423,11 +423,3 @@ function usageOf(
     outputTokens: { total: output, text: output, reasoning: undefined },
   };
 }
-
-function emptyUsage(): LanguageModelV3Usage {
-  return {
-    inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: undefined, text: undefined, reasoning: undefined },
-  };
-}
-

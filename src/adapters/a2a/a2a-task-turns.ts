@@ -1,7 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentErrorInfo, AgentOutput, StopReason } from '../../contracts/agent-output.js';
 import { agentMessage, textPart } from './a2a-messages.js';
-import type { TaskPublisher } from './a2a-task-publisher.js';
 import { askPeer, type AskOptions } from './ask-a2a-peer.js';
 import { FileArtifacts } from './file-artifacts.js';
 import { TurnText } from '../../agent/turn-text.js';

@@ -140,7 +140,7 @@ async function prompt(v1: V1Connection, client: acp.AgentContext, params: acp.Pr
 }
 
 async function promptArrived(v1: V1Connection, client: acp.AgentContext, params: acp.PromptRequest, cancelled: AbortSignal): Promise<acp.PromptResponse> {
-  const { agent, handlers } = v1;
+  const { handlers } = v1;
   handlers.requireLogin();
   const parts = checkedPrompt(params.prompt);
   const info = await handlers.require(params.sessionId);
