@@ -51,76 +51,79 @@ export function describeModelCallError(error: unknown): ModelCallFailure | undef
     const message = describeStreamError(error);
     return message === undefined ? undefined : { reason: /rate[ _-]?limit|\b429\b/i.test(message) ? 'rate_limited' : 'provider_error', message };
   }
-  const described = describeApiCallError(error);
-  return { reason: described[0], message: described[1] };
+  return describeApiCallError(error);
 }
 
-function describeApiCallError(error: APICallError): [ModelCallFailureReason, string] {
+function describeApiCallError(error: APICallError): ModelCallFailure {
   const { url, statusCode } = error;
   const native = NATIVE_PATHS.find((api) => api.pattern.test(pathOf(url)));
   const timedOut = describeTimeout(error, url);
-  if (timedOut) return ['timeout', timedOut];
+  if (timedOut) return { reason: 'timeout', message: timedOut };
   if (statusCode === undefined) {
     const fix =
       connectionFix(error) ??
       (native
         ? `check the network (and any proxy); --base-url or agent.baseURL, when set, must point at the ${native.label} API (by default ${native.home})`
         : `${refusedConnection(error) ? 'connection refused, nothing listens there: ' : ''}is the model server running? If it is, ${BASE_URL_HINT}`);
-    return ['unreachable', `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.`];
+    return { reason: 'unreachable', message: `Cannot reach the model endpoint ${url} (${causeOf(error)}): ${fix}.` };
   }
   if (error.message === WEB_PAGE_MESSAGE) {
     const title = /<title[^>]*>([^<]{1,120})/i.exec(error.responseBody ?? '')?.[1]?.trim();
-    return [
-      'wrong_endpoint',
-      `The model endpoint ${url} answered a web page (HTTP ${statusCode}, text/html${title ? `: "${title}"` : ''}) instead of the API: ` +
+    return {
+      reason: 'wrong_endpoint',
+      message:
+        `The model endpoint ${url} answered a web page (HTTP ${statusCode}, text/html${title ? `: "${title}"` : ''}) instead of the API: ` +
         'a proxy, firewall or login page stands in between, or the base URL leads to a website. Check --base-url / agent.baseURL and any HTTPS_PROXY.',
-    ];
+    };
   }
   if (statusCode >= 200 && statusCode < 300) {
     // The reply had begun: the connection broke (or the body stopped parsing) mid-stream.
-    return ['interrupted', `The model endpoint ${url} stopped mid-reply (${causeOf(error)}): what arrived was shown; send the prompt again.`];
+    return { reason: 'interrupted', message: `The model endpoint ${url} stopped mid-reply (${causeOf(error)}): what arrived was shown; send the prompt again.` };
   }
   const detail = `${error.message}`.slice(0, 300);
   const attempts = Number(error.responseHeaders?.[ATTEMPTS_HEADER] ?? 1);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   if (statusCode === 429 && QUOTA_SPENT.test(`${detail} ${error.responseBody ?? ''}`)) {
-    return [
-      'quota',
-      `Out of quota: ${url} answered HTTP 429 (${detail}): the account's quota or credit is spent, which waiting does not cure; ` +
+    return {
+      reason: 'quota',
+      message:
+        `Out of quota: ${url} answered HTTP 429 (${detail}): the account's quota or credit is spent, which waiting does not cure; ` +
         "check the plan and billing with the provider, or use another key (agent.apiKey or the provider's key variable) or model (--model).",
-    ];
+    };
   }
   if (statusCode === 429) {
-    return [
-      'rate_limited',
-      `Rate limited: ${url} answered HTTP 429${tries} (${detail}): wait a moment and send the prompt again; ` +
+    return {
+      reason: 'rate_limited',
+      message:
+        `Rate limited: ${url} answered HTTP 429${tries} (${detail}): wait a moment and send the prompt again; ` +
         'fewer calls at once (agent.maxConcurrentModelCalls) or more patience (agent.retries: attempts, maxTotalMs) may help, or a higher quota with the provider.',
-    ];
+    };
   }
   if ((statusCode === 400 || statusCode === 413) && CONTEXT_TOO_LONG.test(`${detail} ${error.responseBody ?? ''}`)) {
-    return [
-      'context_overflow',
-      `The conversation no longer fits the model's context (HTTP ${statusCode}: ${detail}): start a new session, or set agent.contextWindow ` +
+    return {
+      reason: 'context_overflow',
+      message:
+        `The conversation no longer fits the model's context (HTTP ${statusCode}: ${detail}): start a new session, or set agent.contextWindow ` +
         "to the model's window in tokens so the history is compacted before it is sent.",
-    ];
+    };
   }
   if (statusCode === 401 || statusCode === 403 || (native?.name === 'google' && statusCode === 400 && /API key/i.test(detail))) {
-    return ['auth', `The model endpoint ${url} refused the API key (HTTP ${statusCode}: ${detail}): ${keyFix(error, native?.keyEnv)}`];
+    return { reason: 'auth', message: `The model endpoint ${url} refused the API key (HTTP ${statusCode}: ${detail}): ${keyFix(error, native?.keyEnv)}` };
   }
   if (statusCode === 404 && (native || mentionsModel(error.responseBody))) {
     const example = native ? ` (e.g. ${native.example})` : '';
-    return ['model_not_found', `Model not found: ${url} answered HTTP 404 (${detail}): check the model name in --model or agent.model${example}.`];
+    return { reason: 'model_not_found', message: `Model not found: ${url} answered HTTP 404 (${detail}): check the model name in --model or agent.model${example}.` };
   }
   if (statusCode >= 500 && statusCode !== 501 && statusCode !== 505) {
-    return ['provider_error', `The model endpoint ${url} failed (HTTP ${statusCode}${tries}: ${detail}): the service is down or overloaded; send the prompt again later, or use another model (--model).`];
+    return { reason: 'provider_error', message: `The model endpoint ${url} failed (HTTP ${statusCode}${tries}: ${detail}): the service is down or overloaded; send the prompt again later, or use another model (--model).` };
   }
   if (native && (statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody))) {
-    return ['wrong_endpoint', `The model endpoint ${url} is not the ${native.label} API (HTTP ${statusCode}: ${detail}): --base-url or agent.baseURL, when set, must point at it (by default ${native.home}).`];
+    return { reason: 'wrong_endpoint', message: `The model endpoint ${url} is not the ${native.label} API (HTTP ${statusCode}: ${detail}): --base-url or agent.baseURL, when set, must point at it (by default ${native.home}).` };
   }
   if (statusCode === 404 || statusCode === 405 || statusCode === 501 || !looksLikeJson(error.responseBody)) {
-    return ['wrong_endpoint', `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.`];
+    return { reason: 'wrong_endpoint', message: `The model endpoint ${url} is not an OpenAI-compatible chat API (HTTP ${statusCode}: ${detail}): ${BASE_URL_HINT}, and check the model name.` };
   }
-  return ['provider_error', `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).`];
+  return { reason: 'provider_error', message: `The model endpoint ${url} failed (HTTP ${statusCode}: ${detail}).` };
 }
 
 /** A provider's refusal of a request longer than the model's context (HTTP 400/413 saying so). */
