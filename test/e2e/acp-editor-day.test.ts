@@ -277,6 +277,20 @@ describe('a paste larger than the model\'s context', () => {
   }, 60_000);
 });
 
+/**
+ * The messages `send` writes, in one write to the agent's stdin: "right behind" as the agent reads
+ * it. Written one by one, a loaded machine could let the agent read the prompt alone and ask the
+ * model before the stop was even sent, a race no agent can win (it failed 6 in 150 under load).
+ */
+async function sentTogether<T extends unknown[]>(cli: ReturnType<typeof startAcpCli>, send: () => [...T]): Promise<T> {
+  cli.child.stdin.cork();
+  const sent = send();
+  // The SDK hands its messages to the stream in microtasks: all are in the corked buffer by the next macrotask.
+  await new Promise((resolve) => setImmediate(resolve));
+  cli.child.stdin.uncork();
+  return sent;
+}
+
 describe('stop pressed right after send', () => {
   it('a session/cancel or session/close that follows the prompt at once cancels the turn: nothing is written in accept-edits', async () => {
     // A model of its own: whether a cancelled turn asks it at all is the point, so no step is queued.
@@ -292,8 +306,10 @@ describe('stop pressed right after send', () => {
         const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
         await cli.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
         // As an editor sends them when the user presses stop at once: the cancel right behind the prompt.
-        const turn = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a file' }] });
-        void cli.agent.notify('session/cancel', { sessionId });
+        const [turn] = await sentTogether(cli, () => [
+          cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a file' }] }),
+          cli.agent.notify('session/cancel', { sessionId }),
+        ]);
         stops.push((await turn).stopReason);
       }
       expect(stops).toEqual(Array(6).fill('cancelled'));
@@ -304,8 +320,10 @@ describe('stop pressed right after send', () => {
         const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [] });
         await cli.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
         const order: string[] = [];
-        const turn = cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a file' }] });
-        const closed = cli.agent.request('session/close', { sessionId });
+        const [turn, closed] = await sentTogether(cli, () => [
+          cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a file' }] }),
+          cli.agent.request('session/close', { sessionId }),
+        ]);
         await Promise.all([turn.then((response) => order.push(`prompt ${response.stopReason}`)), closed.then(() => order.push('close'))]);
         expect(order).toEqual(['prompt cancelled', 'close']);
       }
