@@ -4,9 +4,10 @@ import type { PrintArgs } from './print-args.js';
 import { printTurn, type PrintResult } from './print-turn.js';
 import { matchSession } from './match-session.js';
 import { printOutput, stdoutFailureReport } from './print-output.js';
+import { printTask, type PrintStdin } from './piped-input.js';
 
 export interface PrintStreams {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdin: PrintStdin;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
@@ -15,13 +16,18 @@ export interface PrintStreams {
  * `plaited-agent -p "task"`: one turn in `cwd` on a new session (or `--resume ID`, `--continue`),
  * the answer on stdout in the asked format, then stop. Resolves to the exit code: 0 on `end_turn`,
  * 130 when cancelled by Ctrl-C (143 by SIGTERM), 141 when stdout's reader went away, 1 otherwise (the reason on stderr), 2 when the command
- * itself is wrong (no prompt, no such session).
+ * itself is wrong (no prompt, stdin that no prompt can carry, no such session).
  */
 export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: string, streams: PrintStreams): Promise<number> {
   const say = (line: string) => streams.stderr.write(`plaited-agent: ${line}\n`);
   // A stderr closed as well (`2>&1 | head -1`) leaves no one to tell: its failure is not a crash.
   streams.stderr.on('error', () => undefined);
-  const prompt = print.prompt ?? (streams.stdin.isTTY ? undefined : await readAll(streams.stdin));
+  const read = await printTask(print.prompt, streams.stdin);
+  if ('problem' in read) {
+    say(read.problem);
+    return 2;
+  }
+  const prompt = read.task;
   if (prompt === undefined || prompt.trim() === '') {
     say('-p needs a task: plaited-agent -p "what to do", or pipe it in (echo "what to do" | plaited-agent -p)');
     return 2;
@@ -101,10 +107,4 @@ async function sessionFor(agent: Agent, print: PrintArgs, cwd: string): Promise<
   const session = await agent.sessions.activate(id, cwd);
   if (print.mode && print.mode !== session.mode) await agent.sessions.setMode(id, print.mode);
   return session;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCliOnce } from '../helpers/run-cli-once.js';
+import { CLI } from '../helpers/acp-cli.js';
+import { runCliOnce, type CliRun } from '../helpers/run-cli-once.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
 // `plaited-agent -p`: one headless turn through the built CLI, on the scripted model (issue 25, item 1).
@@ -18,6 +20,25 @@ const project = () => mkdtempSync(join(tmpdir(), 'plaited-print-'));
 const print = (cwd: string, args: string[], input?: string) =>
   runCliOnce([...args, '--model', 'openai-compatible:scripted', '--base-url', server.url], { cwd, ...(input !== undefined ? { input } : {}) });
 const sent = (index: number) => JSON.stringify(server.requests[index]!.messages);
+
+/**
+ * `-p` as a shell runs it: `line` (shell syntax around `"$@"`, the CLI and `args`) makes stdin a
+ * real pipe (`… | "$@"`) or file (`"$@" < …`); `env` carries the text. `stdin: 'pipe'`: instead
+ * the CLI alone, its stdin a socket this process holds open and never writes to.
+ */
+const runPiped = (cwd: string, line: string, args: string[], env: Record<string, string> = {}) =>
+  new Promise<CliRun>((done, fail) => {
+    const cli = [process.execPath, CLI, ...args, '--model', 'openai-compatible:scripted', '--base-url', server.url];
+    const child = line === 'stdin: pipe' ? spawn(cli[0]!, cli.slice(1), { cwd, stdio: 'pipe' }) : spawn('sh', ['-c', line, 'sh', ...cli], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', fail);
+    child.once('close', (status) => done({ status, stdout, stderr }));
+  });
+/** The text of the last message the model was sent in request `index`, as JSON escapes it. */
+const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
 
 interface Result {
   type: 'result';
@@ -171,6 +192,40 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe('From the pipe.\n');
     expect(sent(0)).toContain('summarise the piped task');
+  });
+
+  it('a task and text a shell pipes or redirects in: the text follows the task; a socket held open is not waited for', async () => {
+    const cwd = project();
+    server.push({ text: 'A missing semicolon.' }, { text: 'Line 3.' }, { text: 'Hello.' });
+    const piped = await runPiped(cwd, 'printf "%s\\n" "$LOG" | "$@"', ['-p', 'why does this fail?'], { LOG: 'Error: boom\n  at main (app.js:3)' });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe('A missing semicolon.\n');
+    expect(sent(0)).toContain(escaped('why does this fail?\n\n<stdin>\nError: boom\n  at main (app.js:3)\n</stdin>'));
+
+    writeFileSync(join(cwd, 'error.log'), 'TypeError at line 3\n');
+    const redirected = await runPiped(cwd, '"$@" < error.log', ['-p', 'which line?']);
+    expect(redirected.status, redirected.stderr).toBe(0);
+    expect(sent(1)).toContain(escaped('which line?\n\n<stdin>\nTypeError at line 3\n</stdin>'));
+
+    // A program that spawned the CLI and left its stdin open: the task runs, nothing waits for an end of input.
+    const held = await runPiped(cwd, 'stdin: pipe', ['-p', 'say hello']);
+    expect(held.status, held.stderr).toBe(0);
+    expect(held.stdout).toBe('Hello.\n');
+    expect(sent(2)).not.toContain('<stdin>');
+  });
+
+  it('piped text no prompt can carry (over 16 MiB, binary) is a usage mistake that says what to do, before the model is asked', async () => {
+    const cwd = project();
+    const huge = await runPiped(cwd, 'head -c 17000000 /dev/zero | tr "\\000" a | "$@"', ['-p', 'summarise']);
+    expect(huge.status).toBe(2);
+    expect(huge.stderr).toContain('stdin holds more than 16 MiB, more than a prompt can carry: save it to a file and name the file in the task');
+    const binary = await runPiped(cwd, 'printf "PNG\\000\\001" | "$@"', ['-p', 'describe the image']);
+    expect(binary.status).toBe(2);
+    expect(binary.stderr).toContain('stdin holds binary data (a NUL byte)');
+    // Without a task as well: the piped text is the task, and the same limits hold.
+    const noTask = await runPiped(cwd, 'printf "a\\000" | "$@"', ['-p']);
+    expect(noTask.status).toBe(2);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('exits non-zero with the reason on stderr when the turn does not end normally, or there is no task', async () => {
