@@ -1,7 +1,7 @@
 import { fstatSync } from 'node:fs';
 
 /** More than any model's context holds many times over, and little enough to hold in memory. */
-export const MAX_PIPED_BYTES = 16 * 1024 * 1024;
+const MAX_PIPED_BYTES = 16 * 1024 * 1024;
 
 /** `-p`'s stdin: its fd (to tell a pipe from a socket) and whether it is a terminal. */
 export type PrintStdin = NodeJS.ReadableStream & { isTTY?: boolean; fd?: number };
@@ -33,7 +33,7 @@ function pipedIn(stdin: PrintStdin): boolean {
 }
 
 /** The stream's text, up to `limit` bytes; binary data (a NUL byte) is refused rather than sent as mojibake. */
-export async function readPipedText(stream: NodeJS.ReadableStream, limit: number): Promise<{ text: string } | { problem: string }> {
+async function readPipedText(stream: NodeJS.ReadableStream, limit: number): Promise<{ text: string } | { problem: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
