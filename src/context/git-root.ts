@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { lstat } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { isWithin } from '../tools/workspace-path.js';
 
@@ -21,11 +21,13 @@ export interface GitRootOptions {
  * Walks up from `cwd` to the nearest `.git`; undefined when there is none below the home folder
  * (or, outside it, below `/`). A `.git` of another user stops the walk as git does
  * (`safe.directory`): anyone who can write `/tmp` could plant `/tmp/.git` and `/tmp/AGENTS.md`.
+ * The walk starts from the real folder, as git's does: a project opened through a symlink
+ * (`~/work` → `/mnt/src/repo/app`) has the root of the folder it is, not of the link's parents. The root is a real path.
  */
 export async function findGitRoot(cwd: string, options: GitRootOptions = {}): Promise<GitRoot | undefined> {
-  const home = resolve(options.home ?? process.env.HOME ?? homedir());
+  const home = await realOrResolved(options.home ?? process.env.HOME ?? homedir());
   const uid = options.uid ?? process.getuid?.();
-  const start = resolve(cwd);
+  const start = await realOrResolved(cwd);
   const belowHome = start !== home && isWithin(start, home);
   for (let folder = start; ; folder = dirname(folder)) {
     if (belowHome ? folder === home : start === home) return undefined;
@@ -35,4 +37,9 @@ export async function findGitRoot(cwd: string, options: GitRootOptions = {}): Pr
     }
     if (dirname(folder) === folder) return undefined;
   }
+}
+
+/** The folder's real path; as given (resolved) when it cannot be read. */
+export function realOrResolved(folder: string): Promise<string> {
+  return realpath(folder).catch(() => resolve(folder));
 }

@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
 import { isAgentStatePath } from '../tools/agent-state-path.js';
 import { isWithin } from '../tools/workspace-path.js';
-import { findGitRoot, type GitRootOptions } from './git-root.js';
+import { findGitRoot, realOrResolved, type GitRootOptions } from './git-root.js';
 import { searchMatching } from './intent-match.js';
 import { firstMarkdownHeading } from './markdown-heading.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
@@ -123,16 +123,17 @@ export class Rules {
       }
       return [];
     }
-    if (!found || found.root === this.cwd) return [];
+    // The root is a real path: the folders up to it are those of the real cwd (it may be opened through a symlink).
+    const cwd = await realOrResolved(this.cwd);
+    if (!found || found.root === cwd) return [];
     const folders: string[] = [];
-    for (let folder = dirname(this.cwd); isWithin(folder, found.root); folder = dirname(folder)) {
+    for (let folder = dirname(cwd); isWithin(folder, found.root); folder = dirname(folder)) {
       folders.unshift(folder);
       if (folder === found.root) break;
     }
-    const repository = await realpath(found.root).catch(() => found.root);
     const files: CachedFile[] = [];
     for (const folder of folders) {
-      const file = await this.read(this.fileIn(folder), repository);
+      const file = await this.read(this.fileIn(folder), found.root);
       if (file) files.push(file);
     }
     return files;

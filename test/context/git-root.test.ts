@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findGitRoot } from '../../src/context/git-root.js';
@@ -24,6 +24,21 @@ describe('the git root the rules of parent folders are read from', () => {
   it('is the nearest folder holding .git, the folder itself included', async () => {
     expect(await findGitRoot(app, { home: join(temp.dir, 'home'), uid })).toEqual({ root: repo });
     expect(await findGitRoot(repo, { home: join(temp.dir, 'home'), uid })).toEqual({ root: repo });
+  });
+
+  it('is found from the real folder of a project opened through a symlink, as git finds it; the rules above are read', async () => {
+    const link = join(temp.dir, 'home', 'work-link');
+    await symlink(app, link);
+    const real = await realpath(repo);
+    expect(await findGitRoot(link, { home: join(temp.dir, 'home'), uid })).toEqual({ root: real });
+    const packages = join(repo, 'packages', 'AGENTS.md');
+    await writeFile(packages, '- PACKAGES-RULE\n');
+    try {
+      const rules = new Rules({ cwd: link, gitRoot: { home: join(temp.dir, 'home'), uid } });
+      expect((await rules.parents()).map((file) => file.text)).toEqual(['- PLANTED-RULE\n', '- PACKAGES-RULE\n']);
+    } finally {
+      await rm(packages);
+    }
   });
 
   it('is never the home folder or above it: a dotfiles repository in home is no project', async () => {
