@@ -62,7 +62,7 @@ export class WordNeighbours {
     if (targets.length === 0) return [];
     const vectors = await this.vectorsOf(targets, this.known.size > 0 ? this.asked : this.known);
     const out = new Set<string>();
-    targets.forEach((term, i) => {
+    targets.forEach((_term, i) => {
       const vector = vectors[i];
       if (!vector) return;
       let taken = 0;
