@@ -23,21 +23,25 @@ const sent = (index: number) => JSON.stringify(server.requests[index]!.messages)
 
 /**
  * `-p` as a shell runs it: `line` (shell syntax around `"$@"`, the CLI and `args`) makes stdin a
- * real pipe (`… | "$@"`) or file (`"$@" < …`); `env` carries the text. `stdin: 'pipe'`: instead
- * the CLI alone, its stdin a socket this process holds open and never writes to.
+ * real pipe (`… | "$@"`) or file (`"$@" < …`); `env` carries the text. Without a line, the CLI
+ * alone, its stdin a socket this process holds open and never writes to.
  */
-const runPiped = (cwd: string, line: string, args: string[], env: Record<string, string> = {}) =>
+const runPiped = (cwd: string, line: string | undefined, args: string[], env: Record<string, string> = {}) =>
   new Promise<CliRun>((done, fail) => {
     const cli = [process.execPath, CLI, ...args, '--model', 'openai-compatible:scripted', '--base-url', server.url];
-    const child = line === 'stdin: pipe' ? spawn(cli[0]!, cli.slice(1), { cwd, stdio: 'pipe' }) : spawn('sh', ['-c', line, 'sh', ...cli], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const options = { cwd, env: { ...process.env, ...env } };
+    const child = line === undefined ? spawn(cli[0]!, cli.slice(1), { ...options, stdio: 'pipe' }) : spawn('sh', ['-c', line, 'sh', ...cli], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', fail);
-    child.once('close', (status) => done({ status, stdout, stderr }));
+    child.once('close', (status) => {
+      child.stdin?.destroy();
+      done({ status, stdout, stderr });
+    });
   });
-/** The text of the last message the model was sent in request `index`, as JSON escapes it. */
+/** `text` as it reads inside the JSON of {@link sent}. */
 const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
 
 interface Result {
@@ -208,7 +212,7 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(sent(1)).toContain(escaped('which line?\n\n<stdin>\nTypeError at line 3\n</stdin>'));
 
     // A program that spawned the CLI and left its stdin open: the task runs, nothing waits for an end of input.
-    const held = await runPiped(cwd, 'stdin: pipe', ['-p', 'say hello']);
+    const held = await runPiped(cwd, undefined, ['-p', 'say hello']);
     expect(held.status, held.stderr).toBe(0);
     expect(held.stdout).toBe('Hello.\n');
     expect(sent(2)).not.toContain('<stdin>');
