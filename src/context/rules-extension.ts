@@ -9,7 +9,8 @@ import { defaultRulesFile, Rules } from './rules.js';
 
 /**
  * Rules in the agent. The system prompt carries the user's home-level AGENTS.md, the AGENTS.md of
- * the folders from the git root down to the project, the root AGENTS.md, the linked files
+ * the folders from the git root down to the project, the root AGENTS.md, those of each additional
+ * directory (its parents' from its git root, then its own), the linked files
  * that match the turn's intent, and any nested AGENTS.md already loaded this turn.
  * When a tool touches a file, the nested AGENTS.md files on its path are loaded for the
  * rest of the turn: they are appended to that tool's result (the model reads them right
@@ -81,11 +82,12 @@ export function createRulesExtension(options: {
       const own = root ? await add(root) : undefined;
       for (const at of [own, ...general.reverse()]) if (at !== undefined) priority.push(at);
       const firstOthers = sections.length;
-      // Each additional workspace root brings its own rules file.
+      // Each additional workspace root brings its rules as the project does: its parents' from its
+      // own git root down, then its own file (one file reached from both is sent once).
       for (const dir of context.additionalDirectories ?? []) {
         const extra = rules(dir);
-        const extraRoot = await extra.root();
-        if (extraRoot) await add(extraRoot, extra);
+        const [extraParents, extraRoot] = await Promise.all([extra.parents(), extra.root()]);
+        for (const file of extraRoot ? [...extraParents, extraRoot] : extraParents) await add(file, extra);
       }
       for (const file of nested.get(context.sessionId)?.values() ?? []) await add(file);
       for (const file of await project.linkedFor(context.intent, { signal: context.signal })) await add(file);

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findGitRoot } from '../../src/context/git-root.js';
 import { Rules } from '../../src/context/rules.js';
-import { tempDir } from './context-test-kit.js';
+import { createRulesExtension } from '../../src/context/rules-extension.js';
+import { configSchema } from '../../src/config/schema.js';
+import { tempDir, turnContext } from './context-test-kit.js';
 
 describe('the git root the rules of parent folders are read from', () => {
   let temp: { dir: string; cleanup(): Promise<void> };
@@ -38,6 +40,21 @@ describe('the git root the rules of parent folders are read from', () => {
       expect((await rules.parents()).map((file) => file.text)).toEqual(['- PLANTED-RULE\n', '- PACKAGES-RULE\n']);
     } finally {
       await rm(packages);
+    }
+  });
+
+  it("an additional directory's rules come from its own git root down, as the project's do: the parents' file, then its own", async () => {
+    const other = join(temp.dir, 'home', 'other');
+    await mkdir(other, { recursive: true });
+    const own = join(app, 'AGENTS.md');
+    await writeFile(own, '- APP-RULE\n');
+    try {
+      const extension = createRulesExtension({ config: configSchema.parse({}).rules, home: join(temp.dir, 'home'), homeRulesFile: join(temp.dir, 'none', 'AGENTS.md') });
+      const prompt = (await extension.systemPrompt?.({ ...turnContext({ cwd: other }), additionalDirectories: [app] })) ?? '';
+      expect(prompt).toContain('- PLANTED-RULE');
+      expect(prompt.indexOf('- PLANTED-RULE')).toBeLessThan(prompt.indexOf('- APP-RULE'));
+    } finally {
+      await rm(own);
     }
   });
 
