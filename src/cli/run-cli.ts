@@ -111,7 +111,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (chain.length === 0) chain.push('acp');
   if (wholeAgent || config.adapters.sandbox.commands) chain.unshift('sandbox');
 
-  const agent = await buildAgent(config, chain, untrusted, log);
+  // -p and chat end a failed turn with a line naming its cause: logged as well, it was said twice.
+  const modelFailures = args.print || args.command?.name === 'chat' ? 'debug' : 'warn';
+  const agent = await buildAgent(config, { chain, untrusted, log, modelFailures });
   if (config.storage.url !== undefined && !(await checkStoreAtStart(agent, log, log.fatal))) {
     await agent.stop().catch(() => undefined);
     return 2;
@@ -175,7 +177,11 @@ async function loadRunConfig(args: CliArgs, log: ReturnType<typeof cliLog>): Pro
  * sampling when mounted with none configured, the reaping of what a killed predecessor left
  * running, telemetry when asked for, and the tool-call log.
  */
-async function buildAgent(config: PlaitedConfig, chain: readonly string[], untrusted: string | undefined, log: ReturnType<typeof cliLog>): Promise<Agent> {
+async function buildAgent(
+  config: PlaitedConfig,
+  options: { chain: readonly string[]; untrusted: string | undefined; log: ReturnType<typeof cliLog>; modelFailures: 'warn' | 'debug' },
+): Promise<Agent> {
+  const { chain, untrusted, log } = options;
   const insideSandbox = process.env.PLAITED_SANDBOXED === '1';
   // Mounted as an MCP server with no model configured: borrow the host's model through MCP
   // sampling during its turns (hosts without sampling are told to configure one).
@@ -204,7 +210,7 @@ async function buildAgent(config: PlaitedConfig, chain: readonly string[], untru
     model,
     extensions: [logToolCalls(log), ...(untrusted === undefined ? [] : [sessionNotice('config trust', untrusted)])],
     modelObservers: [
-      async (resolved) => (await import('../model/log-model-calls.js')).logModelCalls(resolved, log),
+      async (resolved) => (await import('../model/log-model-calls.js')).logModelCalls(resolved, log, options.modelFailures),
       ...(telemetry ? [telemetry.observeModel] : []),
     ],
   });

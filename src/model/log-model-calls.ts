@@ -21,13 +21,13 @@ export interface ModelStepRecord {
 
 /**
  * Wraps a model so each call is logged: at debug one line per step (provider, model, tokens
- * in and out, latency, stop reason), at warn every failed call (thrown, or an error part in the
- * stream) whatever the level. Models of an older specification are returned as they are.
+ * in and out, latency, stop reason), at `failures` (default warn) every failed call (thrown, or an
+ * error part in the stream). Models of an older specification are returned as they are.
  */
-export async function logModelCalls(model: ResolvedLanguageModel, log: Log): Promise<ResolvedLanguageModel> {
+export async function logModelCalls(model: ResolvedLanguageModel, log: Log, failures: Level = 'warn'): Promise<ResolvedLanguageModel> {
   const done = (record: ModelStepRecord) => {
     if (record.error !== undefined) {
-      log('warn', `model call to ${record.provider} ${record.model} failed after ${Math.round(record.latencyMs)} ms: ${record.error}`, { event: 'model-error', ...record });
+      log(failures, `model call to ${record.provider} ${record.model} failed after ${Math.round(record.latencyMs)} ms: ${record.error}`, { event: 'model-error', ...record });
       return;
     }
     const tokens = `${record.inputTokens ?? '?'} in / ${record.outputTokens ?? '?'} out tokens`;

@@ -75,5 +75,7 @@ describe('no model configured, offline', () => {
     // The file init writes, not only the JSON one.
     expect(failed).toContain('agent.model in the project\'s .plaited/config.ts');
     expect(failed.split('Could not resolve model').length - 1).toBe(1);
+    // Nor said again above it: the failed model call is logged at debug, since this line names it.
+    expect(run.stderr.split('Could not resolve model').length - 1).toBe(1);
   });
 });
