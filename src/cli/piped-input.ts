@@ -32,7 +32,7 @@ function pipedIn(stdin: PrintStdin): boolean {
   }
 }
 
-/** The stream's text, up to `limit` bytes; binary data (a NUL byte) is refused rather than sent as mojibake. */
+/** The stream's text, up to `limit` bytes; binary data is refused rather than sent as mojibake. */
 async function readPipedText(stream: NodeJS.ReadableStream, limit: number): Promise<{ text: string } | { problem: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -43,7 +43,15 @@ async function readPipedText(stream: NodeJS.ReadableStream, limit: number): Prom
     if (size > limit) return { problem: `stdin holds more than ${limit / (1024 * 1024)} MiB, more than a prompt can carry: save it to a file and name the file in the task, so the agent reads the parts it needs` };
     chunks.push(bytes);
   }
-  const text = Buffer.concat(chunks);
-  if (text.includes(0)) return { problem: 'stdin holds binary data (a NUL byte), which a prompt cannot carry: pipe text, or name the file in the task' };
-  return { text: text.toString('utf8') };
+  const bytes = Buffer.concat(chunks);
+  const text = bytes.toString('utf8');
+  if (bytes.includes(0) || mostlyUndecodable(text)) return { problem: 'stdin holds binary data (a NUL byte, or bytes that are not text), which a prompt cannot carry: pipe text, or name the file in the task' };
+  return { text };
+}
+
+/** More than a tenth of the characters are U+FFFD: bytes, not text (a Latin-1 log has a few, and is sent). */
+function mostlyUndecodable(text: string): boolean {
+  let replaced = 0;
+  for (const char of text) if (char === '\uFFFD') replaced++;
+  return replaced > text.length / 10;
 }

@@ -55,7 +55,13 @@ describe("-p's task and what was piped in", () => {
     expect(big).toEqual({ problem: expect.stringContaining('more than a prompt can carry: save it to a file and name the file in the task') });
     const fd = fileFd('x');
     try {
-      expect(await printTask('describe it', stdinOf('PNG\0\0\x01', fd))).toEqual({ problem: expect.stringContaining('binary data (a NUL byte)') });
+      expect(await printTask('describe it', stdinOf('PNG\0\0\x01', fd))).toEqual({ problem: expect.stringContaining('binary data (a NUL byte, or bytes that are not text)') });
+      // Without a NUL: bytes that decode to little but U+FFFD (a compressed file).
+      const noise = Object.assign(Readable.from([Buffer.from(Array.from({ length: 200 }, (_, i) => 0x80 + (i % 64)))]), { fd });
+      expect(await printTask('describe it', noise)).toEqual({ problem: expect.stringContaining('binary data') });
+      // A Latin-1 log: a few bytes that are not UTF-8 among text, sent as it decodes.
+      const latin1 = Object.assign(Readable.from([Buffer.from('caf\xe9 crashed at line 3, na\xefve retry failed\n', 'latin1')]), { fd });
+      expect(await printTask('why?', latin1)).toEqual({ task: expect.stringContaining('crashed at line 3') });
     } finally {
       closeSync(fd);
     }

@@ -225,7 +225,7 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(huge.stderr).toContain('stdin holds more than 16 MiB, more than a prompt can carry: save it to a file and name the file in the task');
     const binary = await runPiped(cwd, 'printf "PNG\\000\\001" | "$@"', ['-p', 'describe the image']);
     expect(binary.status).toBe(2);
-    expect(binary.stderr).toContain('stdin holds binary data (a NUL byte)');
+    expect(binary.stderr).toContain('stdin holds binary data (a NUL byte, or bytes that are not text)');
     // Without a task as well: the piped text is the task, and the same limits hold.
     const noTask = await runPiped(cwd, 'printf "a\\000" | "$@"', ['-p']);
     expect(noTask.status).toBe(2);
