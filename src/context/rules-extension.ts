@@ -65,7 +65,8 @@ export function createRulesExtension(options: {
       const [homeRoot, parents, root] = await Promise.all([homeRules.root(), project.parents(), project.root()]);
       const sections: string[] = [];
       // The budget goes to the project's own file first, then its parents nearest first, then the
-      // home file; the model reads them from the most general (home) to the nearest, which wins.
+      // home file, then each additional directory's alike, then nested and linked files; the model
+      // reads them from the most general (home) to the nearest, which wins.
       const priority: number[] = [];
       const seen = new Set<string>();
       // One file reachable twice (`sub/AGENTS.md` a link to the root one, a link to `CLAUDE.md` that
@@ -76,19 +77,23 @@ export function createRulesExtension(options: {
         seen.add(real);
         return sections.push(from.section(file, label)) - 1;
       };
-      const general: Array<number | undefined> = [];
-      if (homeRoot) general.push(await add(homeRoot, homeRules, homeRoot.path));
-      for (const file of parents) general.push(await add(file));
-      const own = root ? await add(root) : undefined;
-      for (const at of [own, ...general.reverse()]) if (at !== undefined) priority.push(at);
-      const firstOthers = sections.length;
-      // Each additional workspace root brings its rules as the project does: its parents' from its
-      // own git root down, then its own file (one file reached from both is sent once).
+      /** A folder's files in reading order (its parents from the git root down, then its own); returns its budget order (its own, then the parents nearest first). */
+      const addChain = async (from: Rules, parentFiles: CachedFile[], own: CachedFile | undefined): Promise<number[]> => {
+        const at: Array<number | undefined> = [];
+        for (const file of parentFiles) at.push(await add(file, from));
+        const ownAt = own ? await add(own, from) : undefined;
+        return [ownAt, ...at.reverse()].filter((index): index is number => index !== undefined);
+      };
+      const homeAt = homeRoot ? await add(homeRoot, homeRules, homeRoot.path) : undefined;
+      priority.push(...(await addChain(project, parents, root)));
+      if (homeAt !== undefined) priority.push(homeAt);
+      // Each additional workspace root brings its rules as the project does (one file reached from both is sent once).
       for (const dir of context.additionalDirectories ?? []) {
         const extra = rules(dir);
         const [extraParents, extraRoot] = await Promise.all([extra.parents(), extra.root()]);
-        for (const file of extraRoot ? [...extraParents, extraRoot] : extraParents) await add(file, extra);
+        priority.push(...(await addChain(extra, extraParents, extraRoot)));
       }
+      const firstOthers = sections.length;
       for (const file of nested.get(context.sessionId)?.values() ?? []) await add(file);
       for (const file of await project.linkedFor(context.intent, { signal: context.signal })) await add(file);
       if (!sections.length) return undefined;

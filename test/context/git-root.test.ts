@@ -43,7 +43,7 @@ describe('the git root the rules of parent folders are read from', () => {
     }
   });
 
-  it("an additional directory's rules come from its own git root down, as the project's do: the parents' file, then its own", async () => {
+  it("an additional directory's rules come from its own git root down, as the project's do: the parents' file, then its own, which the budget keeps first", async () => {
     const other = join(temp.dir, 'home', 'other');
     await mkdir(other, { recursive: true });
     const own = join(app, 'AGENTS.md');
@@ -53,6 +53,14 @@ describe('the git root the rules of parent folders are read from', () => {
       const prompt = (await extension.systemPrompt?.({ ...turnContext({ cwd: other }), additionalDirectories: [app] })) ?? '';
       expect(prompt).toContain('- PLANTED-RULE');
       expect(prompt.indexOf('- PLANTED-RULE')).toBeLessThan(prompt.indexOf('- APP-RULE'));
+
+      // Over the budget, the directory's own file is kept before its parents', as the project's is.
+      const long = `- APP-RULE ${'keep this whole. '.repeat(18)}\n`;
+      await writeFile(own, long);
+      const tight = createRulesExtension({ config: { ...configSchema.parse({}).rules, maxPromptChars: 400 }, home: join(temp.dir, 'home'), homeRulesFile: join(temp.dir, 'none', 'AGENTS.md') });
+      const cut = (await tight.systemPrompt?.({ ...turnContext({ cwd: other }), additionalDirectories: [app] })) ?? '';
+      expect(cut).toContain(long.trim());
+      expect(cut).not.toContain('- PLANTED-RULE');
     } finally {
       await rm(own);
     }
