@@ -27,6 +27,7 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
     say(read.problem);
     return 2;
   }
+  if (read.notice) say(read.notice);
   const prompt = read.task;
   if (prompt === undefined || prompt.trim() === '') {
     say('-p needs a task: plaited-agent -p "what to do", or pipe it in (echo "what to do" | plaited-agent -p)');

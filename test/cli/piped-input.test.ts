@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { printTask, type PrintStdin } from '../../src/cli/piped-input.js';
 
@@ -45,13 +46,35 @@ describe("-p's task and what was piped in", () => {
     }
   });
 
+  it('beside a task, a pipe is read once it speaks; one silent and open past the wait is let go, and the notice says how to skip the wait', async () => {
+    // A FIFO opened read-write: fstat calls it a pipe, and opening it waits for no writer.
+    const fifo = join(mkdtempSync(join(tmpdir(), 'plaited-piped-fifo-')), 'in');
+    execFileSync('mkfifo', [fifo]);
+    const fd = openSync(fifo, 'r+');
+    try {
+      const late = Object.assign(new PassThrough(), { fd });
+      const reading = printTask('why?', late, { silentMs: 60_000 });
+      late.end('Error: boom\n');
+      expect(await reading).toEqual({ task: 'why?\n\n<stdin>\nError: boom\n</stdin>' });
+
+      const silent = Object.assign(new PassThrough(), { fd });
+      expect(await printTask('why?', silent, { silentMs: 50 })).toEqual({
+        task: 'why?',
+        notice: expect.stringContaining('stdin is a pipe that sent nothing for 0.05 s and did not end, so the task runs without it; a program that starts plaited-agent should close its stdin'),
+      });
+      expect(silent.destroyed).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('without a task, stdin is the task (a terminal gives none)', async () => {
     expect(await printTask(undefined, stdinOf('summarise this\n'))).toEqual({ task: 'summarise this\n' });
     expect(await printTask(undefined, stdinOf('ignored', undefined, true))).toEqual({});
   });
 
   it('more than the limit, or binary data, is refused with what to do instead', async () => {
-    const big = await printTask(undefined, Readable.from([Buffer.alloc(600, 'a'), Buffer.alloc(600, 'a')]), 1024);
+    const big = await printTask(undefined, Readable.from([Buffer.alloc(600, 'a'), Buffer.alloc(600, 'a')]), { limit: 1024 });
     expect(big).toEqual({ problem: expect.stringContaining('more than a prompt can carry: save it to a file and name the file in the task') });
     const fd = fileFd('x');
     try {

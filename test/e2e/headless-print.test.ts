@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,19 +22,23 @@ const print = (cwd: string, args: string[], input?: string) =>
 const sent = (index: number) => JSON.stringify(server.requests[index]!.messages);
 
 /**
- * `-p` as a shell runs it: `line` (shell syntax around `"$@"`, the CLI and `args`) makes stdin a
- * real pipe (`… | "$@"`) or file (`"$@" < …`); `env` carries the text. Without a line, the CLI
- * alone, its stdin a socket this process holds open and never writes to.
+ * `-p` with the stdin a caller gives it: `shell`, a line of shell syntax around `"$@"` (the CLI and
+ * `args`) making it a real pipe (`… | "$@"`) or file (`"$@" < …`), with `env` carrying the text;
+ * `fd`, an open file of this process; `socket`, the socket Node's `stdio: 'pipe'` makes, held
+ * open and never written to.
  */
-const runPiped = (cwd: string, line: string | undefined, args: string[], env: Record<string, string> = {}) =>
+const runPiped = (cwd: string, stdin: { shell: string; env?: Record<string, string> } | { fd: number } | 'socket', args: string[]) =>
   new Promise<CliRun>((done, fail) => {
     const cli = [process.execPath, CLI, ...args, '--model', 'openai-compatible:scripted', '--base-url', server.url];
-    const options = { cwd, env: { ...process.env, ...env } };
-    const child = line === undefined ? spawn(cli[0]!, cli.slice(1), { ...options, stdio: 'pipe' }) : spawn('sh', ['-c', line, 'sh', ...cli], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, ...(typeof stdin === 'object' && 'shell' in stdin ? stdin.env : {}) };
+    const child =
+      typeof stdin === 'object' && 'shell' in stdin
+        ? spawn('sh', ['-c', stdin.shell, 'sh', ...cli], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(cli[0]!, cli.slice(1), { cwd, env, stdio: [stdin === 'socket' ? 'pipe' : stdin.fd, 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', fail);
     child.once('close', (status) => {
       child.stdin?.destroy();
@@ -201,33 +205,51 @@ describe('plaited-agent -p (headless one-shot)', () => {
   it('a task and text a shell pipes or redirects in: the text follows the task; a socket held open is not waited for', async () => {
     const cwd = project();
     server.push({ text: 'A missing semicolon.' }, { text: 'Line 3.' }, { text: 'Hello.' });
-    const piped = await runPiped(cwd, 'printf "%s\\n" "$LOG" | "$@"', ['-p', 'why does this fail?'], { LOG: 'Error: boom\n  at main (app.js:3)' });
+    const piped = await runPiped(cwd, { shell: 'printf "%s\\n" "$LOG" | "$@"', env: { LOG: 'Error: boom\n  at main (app.js:3)' } }, ['-p', 'why does this fail?']);
     expect(piped.status, piped.stderr).toBe(0);
     expect(piped.stdout).toBe('A missing semicolon.\n');
     expect(sent(0)).toContain(escaped('why does this fail?\n\n<stdin>\nError: boom\n  at main (app.js:3)\n</stdin>'));
 
     writeFileSync(join(cwd, 'error.log'), 'TypeError at line 3\n');
-    const redirected = await runPiped(cwd, '"$@" < error.log', ['-p', 'which line?']);
+    const redirected = await runPiped(cwd, { shell: '"$@" < error.log' }, ['-p', 'which line?']);
     expect(redirected.status, redirected.stderr).toBe(0);
     expect(sent(1)).toContain(escaped('which line?\n\n<stdin>\nTypeError at line 3\n</stdin>'));
 
     // A program that spawned the CLI and left its stdin open: the task runs, nothing waits for an end of input.
-    const held = await runPiped(cwd, undefined, ['-p', 'say hello']);
+    const held = await runPiped(cwd, 'socket', ['-p', 'say hello']);
     expect(held.status, held.stderr).toBe(0);
     expect(held.stdout).toBe('Hello.\n');
     expect(sent(2)).not.toContain('<stdin>');
   });
 
+  it("a pipe a program holds open and never writes to (Java's ProcessBuilder) delays the task a few seconds, never for good, and stderr says how to skip the wait", async () => {
+    const cwd = project();
+    server.push({ text: 'Hi.' });
+    // A FIFO opened read-write: the CLI's stdin is a pipe whose writer (its own fd) never writes nor closes.
+    const fifo = join(cwd, 'held');
+    execFileSync('mkfifo', [fifo]);
+    const fd = openSync(fifo, 'r+');
+    try {
+      const silent = await runPiped(cwd, { fd }, ['-p', 'say hi']);
+      expect(silent.status, silent.stderr).toBe(0);
+      expect(silent.stdout).toBe('Hi.\n');
+      expect(silent.stderr).toContain('stdin is a pipe that sent nothing for 3 s and did not end, so the task runs without it');
+      expect(sent(0)).not.toContain('<stdin>');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('piped text no prompt can carry (over 16 MiB, binary) is a usage mistake that says what to do, before the model is asked', async () => {
     const cwd = project();
-    const huge = await runPiped(cwd, 'head -c 17000000 /dev/zero | tr "\\000" a | "$@"', ['-p', 'summarise']);
+    const huge = await runPiped(cwd, { shell: 'head -c 17000000 /dev/zero | tr "\\000" a | "$@"' }, ['-p', 'summarise']);
     expect(huge.status).toBe(2);
     expect(huge.stderr).toContain('stdin holds more than 16 MiB, more than a prompt can carry: save it to a file and name the file in the task');
-    const binary = await runPiped(cwd, 'printf "PNG\\000\\001" | "$@"', ['-p', 'describe the image']);
+    const binary = await runPiped(cwd, { shell: 'printf "PNG\\000\\001" | "$@"' }, ['-p', 'describe the image']);
     expect(binary.status).toBe(2);
     expect(binary.stderr).toContain('stdin holds binary data (a NUL byte, or bytes that are not text)');
     // Without a task as well: the piped text is the task, and the same limits hold.
-    const noTask = await runPiped(cwd, 'printf "a\\000" | "$@"', ['-p']);
+    const noTask = await runPiped(cwd, { shell: 'printf "a\\000" | "$@"' }, ['-p']);
     expect(noTask.status).toBe(2);
     expect(server.requests).toHaveLength(0);
   });
