@@ -119,7 +119,7 @@ Options:
                         PLAITED_LOG_FILE_MAX_BYTES, default 10 MiB; 3 old files kept)
 
 Headless one-shot (scripts, CI): runs one turn in the current project and exits
-  -p, --print [TASK]    the task (read from stdin when omitted and stdin is piped); the answer on stdout.
+  -p, --print [TASK]    the task (read from stdin when omitted or -, and stdin is piped); the answer on stdout.
                         With a TASK, text a shell pipes or redirects in follows it (git diff | ... -p TASK)
   --output-format F     text (default), json (one object: result, session id, stop reason, usage,
                         tool calls, refused permissions) or stream-json (one JSON event per line)

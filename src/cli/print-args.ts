@@ -5,7 +5,7 @@ export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 /** What `-p` / `--print` (the headless one-shot) was asked to do. */
 export interface PrintArgs {
-  /** The prompt given on the command line; absent: read from stdin. */
+  /** The prompt given on the command line; absent (or `-`): read from stdin. */
   prompt?: string;
   outputFormat: OutputFormat;
   mode?: SessionMode;
@@ -58,7 +58,8 @@ export function printArgsFrom(values: PrintValues, positionals: readonly string[
   const mode = values.mode as SessionMode | undefined;
   if (mode !== undefined && !MODES.includes(mode)) throw new Error(`--mode must be one of ${MODES.join(', ')}`);
   if (values.resume !== undefined && values.continue) throw new Error('--resume ID and --continue exclude each other: pick one');
-  const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
+  // A lone `-` names stdin, as for most Unix tools (`cat task.md | plaited-agent -p -`).
+  const prompt = positionals.length > 0 && !(positionals.length === 1 && positionals[0] === '-') ? positionals.join(' ') : undefined;
   return {
     ...(prompt !== undefined ? { prompt } : {}),
     outputFormat,

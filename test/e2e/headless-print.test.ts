@@ -200,6 +200,12 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe('From the pipe.\n');
     expect(sent(0)).toContain('summarise the piped task');
+
+    // A lone `-` names stdin, as for most Unix tools: it is no task of its own.
+    server.push({ text: 'From the dash.' });
+    const dash = await print(project(), ['-p', '-'], 'summarise the dashed task\n');
+    expect(dash.status, dash.stderr).toBe(0);
+    expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/^summarise the dashed task\n?$/) });
   });
 
   it('a task and text a shell pipes or redirects in: the text follows the task; a socket held open is not waited for', async () => {
