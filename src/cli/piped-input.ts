@@ -4,7 +4,7 @@ import { errorMessage } from '../errors/error-message.js';
 /** More than any model's context holds many times over, and little enough to hold in memory. */
 const MAX_PIPED_BYTES = 16 * 1024 * 1024;
 /** How long a pipe beside a task may stay silent before it is taken for one nobody writes to. */
-export const SILENT_PIPE_MS = 3_000;
+const SILENT_PIPE_MS = 3_000;
 
 /** `-p`'s stdin: its fd (to tell a pipe from a socket) and whether it is a terminal. */
 export type PrintStdin = NodeJS.ReadableStream & { isTTY?: boolean; fd?: number; destroy?(): void };
@@ -57,12 +57,12 @@ function speaksWithin(stream: NodeJS.ReadableStream, ms: number): Promise<boolea
   return new Promise((resolve) => {
     const settle = (spoke: boolean) => {
       clearTimeout(timer);
-      for (const event of events) stream.off(event, spoke_);
+      for (const event of events) stream.off(event, onSpoke);
       resolve(spoke);
     };
-    const spoke_ = () => settle(true);
+    const onSpoke = () => settle(true);
     const timer = setTimeout(() => settle(false), ms);
-    for (const event of events) stream.once(event, spoke_);
+    for (const event of events) stream.once(event, onSpoke);
   });
 }
 
