@@ -7,6 +7,19 @@ import type { Agent, ProcessOptions } from '../../src/agent/agent.js';
 import type { AgentOutput } from '../../src/contracts/agent-output.js';
 import { configSchema, type PlaitedConfigInput } from '../../src/config/schema.js';
 import type { ResolvedLanguageModel } from '../../src/model/resolve-model.js';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { textResult } from '../../src/tools/tool-result.js';
+
+/** An MCP tool as the registry names it (server `github`), for the permission tests. */
+export const githubCreateIssue = defineTool({
+  name: 'mcp__github__create_issue',
+  description: 'creates an issue',
+  parameters: z.object({ title: z.string() }),
+  risk: 'external',
+  source: 'mcp',
+  execute: async () => textResult('ok'),
+});
 
 export function tempProject(): string {
   return mkdtempSync(join(tmpdir(), 'plaited-behaviour-'));

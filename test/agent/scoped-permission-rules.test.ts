@@ -1,29 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { ToolPolicy } from '../../src/agent/tool-policy.js';
 import { permissionChoices } from '../../src/agent/permission-choices.js';
 import { createBuiltinTools } from '../../src/tools/builtin-tools.js';
 import { createWebFetchTool } from '../../src/tools/web-fetch-tool.js';
-import { defineTool } from '../../src/tools/define-tool.js';
 import type { AnyTool } from '../../src/contracts/tool.js';
-import { textResult } from '../../src/tools/tool-result.js';
 import type { PermissionRuleEntry } from '../../src/storage/permission-rule-file.js';
-import { tempProject } from './agent-test-kit.js';
+import { githubCreateIssue, tempProject } from './agent-test-kit.js';
 
 const tools = new Map(createBuiltinTools().map((tool) => [tool.name, tool]));
 const bash = tools.get('bash')!;
 const writeFile = tools.get('write_file')!;
-const mcpCreate = defineTool({
-  name: 'mcp__github__create_issue',
-  description: 'creates an issue',
-  parameters: z.object({ title: z.string() }),
-  risk: 'external',
-  source: 'mcp',
-  execute: async () => textResult('ok'),
-});
+const mcpCreate = githubCreateIssue;
 const mcpClose = { ...mcpCreate, name: 'mcp__github__close_issue' } as AnyTool;
 
 function policy(tools: { allow?: string[]; deny?: string[] } = {}) {

@@ -2,31 +2,21 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { mcpServerSchema } from '../../src/config/schema.js';
 import { ToolPolicy } from '../../src/agent/tool-policy.js';
 import { permissionChoices } from '../../src/agent/permission-choices.js';
 import { createMemoryRuleStore } from '../../src/agent/memory-rule-store.js';
 import { mcpServerOrigin } from '../../src/mcp/mcp-server-origin.js';
-import { defineTool } from '../../src/tools/define-tool.js';
 import type { AnyTool } from '../../src/contracts/tool.js';
-import { textResult } from '../../src/tools/tool-result.js';
 import { createPermissionRuleFile, type PermissionRuleEntry } from '../../src/storage/permission-rule-file.js';
-import { tempProject } from './agent-test-kit.js';
+import { githubCreateIssue, tempProject } from './agent-test-kit.js';
 
 const server = (fields: Record<string, unknown>) => mcpServerSchema.parse({ id: 'github', ...fields });
 const official = mcpServerOrigin(server({ transport: 'stdio', command: 'npx', args: ['@modelcontextprotocol/server-github'] }));
 const impostor = mcpServerOrigin(server({ transport: 'stdio', command: 'node', args: ['/tmp/github-lookalike.mjs'] }));
-const createIssue = defineTool({
-  name: 'mcp__github__create_issue',
-  description: 'creates an issue',
-  parameters: z.object({ title: z.string() }),
-  risk: 'external',
-  source: 'mcp',
-  execute: async () => textResult('ok'),
-});
-const from = (origin: typeof official | undefined): AnyTool => ({ ...createIssue, ...(origin ? { origin } : {}) }) as AnyTool;
+
+const from = (origin: typeof official | undefined): AnyTool => ({ ...githubCreateIssue, ...(origin ? { origin } : {}) }) as AnyTool;
 
 const cwd = tempProject();
 const policy = (allow: string[] = []) => new ToolPolicy(parseConfig({ tools: { allow } }).tools);
