@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,16 @@ import { startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js'
 const bed = sharedAcpBed({ prefix: 'plaited-editor-day-' });
 
 const fixtureServer = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
+
+/**
+ * Arguments of 100 KiB each (under the 128 KiB one may have) that together pass this machine's
+ * ARG_MAX, which follows the stack limit (a quarter of it; ~2 MB at the usual 8 MB).
+ */
+function pastArgMax(): string[] {
+  const argMax = Number(execFileSync('getconf', ['ARG_MAX'], { encoding: 'utf8' }));
+  if (!(argMax > 0 && argMax <= 64 * 1024 * 1024)) throw new Error(`ARG_MAX is ${argMax}: this test needs a finite stack limit (ulimit -s 8192) to pass it`);
+  return Array.from({ length: Math.ceil(argMax / (100 * 1024)) + 4 }, () => 'z'.repeat(100 * 1024));
+}
 const mcpServer = (name: string): acp.McpServer => ({ name, command: process.execPath, args: [fixtureServer, '--name', name], env: [] });
 /** The MCP servers whose tools the model was offered in request `index`. */
 const offeredServers = (index: number) => [...new Set((bed.server.requests[index]!.tools ?? []).map((tool) => /^mcp__(.+?)__/.exec(tool.function.name)?.[1]).filter(Boolean))];
@@ -432,9 +443,9 @@ describe('the MCP servers an editor gives a session', () => {
   it('an argument, or a command line, past what the system takes is named with the server, the limit and the fix, not a bare E2BIG', async () => {
     const { cli } = shared;
     const cwd = bed.project();
-    // One argument over Linux's 128 KiB for one, and 4 MB of arguments that are each fine (ARG_MAX is about 2 MB).
+    // One argument over Linux's 128 KiB for one, and arguments that are each fine but together pass ARG_MAX.
     const oneTooLong = { ...mcpServer('one_too_long'), args: [fixtureServer, '--instructions', 'y'.repeat(200 * 1024)] };
-    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...Array.from({ length: 40 }, () => 'z'.repeat(100 * 1024))] };
+    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...pastArgMax()] };
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [oneTooLong, allTooLong] });
     bed.server.push({ text: 'Still here.' });
     expect((await cli.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
@@ -451,7 +462,7 @@ describe('the MCP servers an editor gives a session', () => {
     const cli = bed.start(cwd);
     await initialize(cli);
     const long = { ...mcpServer('long'), args: [fixtureServer, '--name', 'long', '--instructions', `start ${'x'.repeat(50 * 1024)} end`] };
-    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...Array.from({ length: 40 }, () => 'z'.repeat(100 * 1024))] };
+    const allTooLong = { ...mcpServer('all_too_long'), args: [fixtureServer, ...pastArgMax()] };
     const { sessionId } = await cli.agent.request('session/new', { cwd, mcpServers: [long, allTooLong] });
     bed.server.push({ toolCalls: [{ name: 'mcp__long__echo', arguments: { text: 'sandboxed long-arg server answered' } }] }, { text: 'Echoed.' });
     const before = bed.server.requests.length;
