@@ -91,8 +91,13 @@ export class PostgresLeases implements SessionStorageLeases {
    * replica's epoch is no longer the current one. Returns `undefined` when the session does not
    * exist, else the epoch this replica writes under (`null` when it holds no lease on it).
    */
-  async lockAndAssertHeld(client: PoolClient, sessionId: string): Promise<{ epoch: number | null } | undefined> {
-    const { rows } = await client.query<{ epoch: number }>('SELECT lease_epoch AS epoch FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]);
+  async lockAndAssertHeld(client: PoolClient, sessionId: string, touchedAt?: string): Promise<{ epoch: number | null } | undefined> {
+    // A write marks the session active in the same round trip: the UPDATE locks the row as FOR UPDATE
+    // would against every other writer (each locks it first), and a refused write rolls it back.
+    const { rows } =
+      touchedAt === undefined
+        ? await client.query<{ epoch: number }>('SELECT lease_epoch AS epoch FROM sessions WHERE id = $1 FOR UPDATE', [sessionId])
+        : await client.query<{ epoch: number }>('UPDATE sessions SET updated_at = $2 WHERE id = $1 RETURNING lease_epoch AS epoch', [sessionId, touchedAt]);
     const held = this.#held.get(sessionId);
     if (rows[0] === undefined) return undefined;
     if (held === undefined) return this.#unleased(client, sessionId);

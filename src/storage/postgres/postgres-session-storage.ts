@@ -230,9 +230,8 @@ export class PostgresSessionStorage implements SessionStorage {
 
   /** Locks the session's row (fenced by its lease) and marks it active; throws when it does not exist. Returns the epoch written under. */
   async #touch(client: PoolClient, sessionId: string): Promise<number | null> {
-    const lock = await this.leases.lockAndAssertHeld(client, sessionId);
+    const lock = await this.leases.lockAndAssertHeld(client, sessionId, this.#timestamp());
     if (!lock) throw this.#notFound(sessionId);
-    await client.query('UPDATE sessions SET updated_at = $2 WHERE id = $1', [sessionId, this.#timestamp()]);
     return lock.epoch;
   }
 
@@ -249,15 +248,18 @@ export class PostgresSessionStorage implements SessionStorage {
 
   async #insertEvents(client: PoolClient, sessionId: string, events: readonly StoredEventRecord[], epoch: number | null): Promise<void> {
     if (events.length === 0) return;
+    // One round trip: the rows, and the notice delivered at commit to every replica's feed (the
+    // session and its last seq, the rows read by the listener).
     await client.query(
-      `INSERT INTO events (session_id, seq, type, data, created_at, lease_epoch)
-       SELECT $1, base.next + item.ord - 1, item.type, item.data, $4, $5
-       FROM (SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM events WHERE session_id = $1) AS base,
-            unnest($2::text[], $3::text[]) WITH ORDINALITY AS item (type, data, ord)`,
+      `WITH inserted AS (
+         INSERT INTO events (session_id, seq, type, data, created_at, lease_epoch)
+         SELECT $1, base.next + item.ord - 1, item.type, item.data, $4, $5
+         FROM (SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM events WHERE session_id = $1) AS base,
+              unnest($2::text[], $3::text[]) WITH ORDINALITY AS item (type, data, ord)
+         RETURNING seq)
+       SELECT pg_notify('${SESSION_EVENTS_CHANNEL}', $1::text || ' ' || (SELECT MAX(seq) FROM inserted)::text)`,
       [sessionId, events.map((event) => event.type), events.map((event) => toJsonColumn(event)), this.#timestamp(), epoch],
     );
-    // Delivered at commit, to every replica's feed: the session and its last seq, the rows read by the listener.
-    await client.query(`SELECT pg_notify('${SESSION_EVENTS_CHANNEL}', $1::text || ' ' || (SELECT MAX(seq) FROM events WHERE session_id = $1)::text)`, [sessionId]);
   }
 
   readonly #report = (row: CorruptRow): void => {
