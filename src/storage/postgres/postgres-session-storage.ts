@@ -116,7 +116,6 @@ export class PostgresSessionStorage implements SessionStorage {
     await this.#write(sessionId, async (client) => {
       const epoch = await this.#touch(client, sessionId);
       await this.#insertMessages(client, sessionId, messages, epoch);
-      await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
     });
   }
 
@@ -124,7 +123,7 @@ export class PostgresSessionStorage implements SessionStorage {
     await this.#write(sessionId, async (client) => {
       const epoch = await this.#touch(client, sessionId);
       await client.query('DELETE FROM messages WHERE session_id = $1', [sessionId]);
-      await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
+      if (messages.length === 0) await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
       await this.#insertMessages(client, sessionId, messages, epoch);
     });
   }
@@ -165,8 +164,8 @@ export class PostgresSessionStorage implements SessionStorage {
       });
       await this.#touch(client, sessionId);
       await this.#insertEvents(client, sessionId, events, lock.epoch);
+      if (messages.length === 0) await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
       await this.#insertMessages(client, sessionId, messages, lock.epoch);
-      await client.query('DELETE FROM stream_draft_chunks WHERE session_id = $1', [sessionId]);
       return true;
     });
   }
@@ -235,10 +234,12 @@ export class PostgresSessionStorage implements SessionStorage {
     return lock.epoch;
   }
 
+  /** Appends the messages, which end any streamed draft: the draft's pieces go in the same statement (one round trip). */
   async #insertMessages(client: PoolClient, sessionId: string, messages: readonly ModelMessage[], epoch: number | null): Promise<void> {
     if (messages.length === 0) return;
     await client.query(
-      `INSERT INTO messages (session_id, seq, message, lease_epoch)
+      `WITH cleared AS (DELETE FROM stream_draft_chunks WHERE session_id = $1)
+       INSERT INTO messages (session_id, seq, message, lease_epoch)
        SELECT $1, base.next + item.ord - 1, item.message, $3
        FROM (SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM messages WHERE session_id = $1) AS base,
             unnest($2::text[]) WITH ORDINALITY AS item (message, ord)`,
