@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/plaited-agent.js');
 const URL_LINE = /ACP over HTTP at (http:\/\/\S+\/acp)/;
@@ -20,12 +20,15 @@ export interface ReplicaCli {
  * The built CLI serving ACP over HTTP/WebSocket on a free loopback port, on the instant model,
  * with the SQLite default (no `store`) or a PostgreSQL store; in a temp folder of its own.
  */
-export async function startReplicaCli(options: { modelUrl: string; store?: string }): Promise<ReplicaCli> {
+export async function startReplicaCli(options: { modelUrl: string; store?: string; countQueriesTo?: string }): Promise<ReplicaCli> {
   const cwd = mkdtempSync(join(tmpdir(), 'plaited-bench-replica-'));
   mkdirSync(join(cwd, '.plaited'));
-  const args = [CLI, '--model', 'openai-compatible:instant', '--base-url', options.modelUrl, '--transport', 'http', '--port', '0'];
+  // `countQueriesTo`: the folder where the replica's processes write how many PostgreSQL queries they sent, at their exit.
+  const counting = options.countQueriesTo ? ['--import', pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), 'pg-query-count.js')).href] : [];
+  const args = [...counting, CLI, '--model', 'openai-compatible:instant', '--base-url', options.modelUrl, '--transport', 'http', '--port', '0'];
   if (options.store) args.push('--store', options.store);
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PLAITED_AUTH_TOKEN: BENCH_TOKEN }, stdio: ['pipe', 'ignore', 'pipe'] });
+  const env = { ...process.env, PLAITED_AUTH_TOKEN: BENCH_TOKEN, ...(options.countQueriesTo ? { PLAITED_BENCH_PG_COUNT: options.countQueriesTo } : {}) };
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   const url = await new Promise<string>((found, fail) => {
     const timer = setTimeout(() => fail(new Error(`the CLI did not report its URL within 60 s: ${stderr}`)), 60_000);

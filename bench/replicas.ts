@@ -3,13 +3,14 @@
  * for one replica on SQLite, one on PostgreSQL, and three on PostgreSQL behind nginx (the
  * reference configuration, deploy/nginx/plaited-agent.conf), in one run; and the latency the
  * PostgreSQL store adds to a turn (one turn at a time, alternating between a SQLite and a
- * PostgreSQL replica, so no queueing and the machine's load alike on both). Each client opens one
+ * PostgreSQL replica, so no queueing and the machine's load alike on both), with the queries that
+ * replica sent a turn (each a round trip to the database). Each client opens one
  * session and sends its turns one after another; a session stays on the replica that took the
  * client's connection (nginx spreads the connections round robin).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,8 +118,9 @@ export async function benchReplicas(): Promise<Record<string, number>> {
   let cluster: PostgresCluster | undefined;
   try {
     cluster = await startPostgresCluster();
+    const queryCount = mkdtempSync(join(tmpdir(), 'plaited-bench-pg-count-'));
     const sqliteReplica = await startReplicaCli({ modelUrl: model.url });
-    const postgresReplica = await startReplicaCli({ modelUrl: model.url, store: await cluster.createDatabase() });
+    const postgresReplica = await startReplicaCli({ modelUrl: model.url, store: await cluster.createDatabase(), countQueriesTo: queryCount });
     let sequential: [TurnTimes, TurnTimes];
     let concurrent: [TurnTimes, TurnTimes];
     try {
@@ -128,6 +130,8 @@ export async function benchReplicas(): Promise<Record<string, number>> {
       await sqliteReplica.stop();
       await postgresReplica.stop();
     }
+    // Every turn the PostgreSQL replica ran (its sessions' creation included, ten of them).
+    const postgresTurns = SEQUENTIAL.warmup + SEQUENTIAL.turns + CONCURRENT.clients * (CONCURRENT.warmup + CONCURRENT.turnsPerClient);
     const behindNginx = await threeBehindNginx(model.url, await cluster.createDatabase());
     const [sqlite, postgres] = concurrent;
     return {
@@ -135,6 +139,7 @@ export async function benchReplicas(): Promise<Record<string, number>> {
       ...prefixed('postgres_1client', sequential[1]),
       postgres_added_ms_per_turn_p50: round(sequential[1].p50_ms - sequential[0].p50_ms, 1),
       postgres_added_ms_per_turn_mean: round(sequential[1].mean_ms - sequential[0].mean_ms, 1),
+      postgres_queries_per_turn: round(readdirSync(queryCount).reduce((sum, pid) => sum + Number(readFileSync(join(queryCount, pid), 'utf8')), 0) / postgresTurns, 1),
       clients_concurrent: CONCURRENT.clients,
       ...prefixed('sqlite_1replica', sqlite),
       ...prefixed('postgres_1replica', postgres),
