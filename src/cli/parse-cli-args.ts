@@ -119,8 +119,9 @@ Options:
                         PLAITED_LOG_FILE_MAX_BYTES, default 10 MiB; 3 old files kept)
 
 Headless one-shot (scripts, CI): runs one turn in the current project and exits
-  -p, --print [TASK]    the task (read from stdin when omitted or -, and stdin is piped); the answer on stdout.
-                        With a TASK, text a shell pipes or redirects in follows it (git diff | ... -p TASK)
+  -p, --print [TASK]    the task, the answer on stdout; read from stdin when omitted (or -) and
+                        stdin is piped. With a TASK, text piped or redirected in follows it
+                        (git diff | plaited-agent -p "review this")
   --output-format F     text (default), json (one object: result, session id, stop reason, usage,
                         tool calls, refused permissions) or stream-json (one JSON event per line)
   --mode M              default, accept-edits or plan
