@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
-import { lstat, realpath } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { isWithin } from '../tools/workspace-path.js';
+import { realOrResolved } from './real-or-resolved.js';
 
 /**
  * The git repository a folder is in, for the rules of the folders above it: `root`, the nearest
@@ -37,9 +38,4 @@ export async function findGitRoot(cwd: string, options: GitRootOptions = {}): Pr
     }
     if (dirname(folder) === folder) return undefined;
   }
-}
-
-/** The folder's real path; as given (resolved) when it cannot be read. */
-export function realOrResolved(folder: string): Promise<string> {
-  return realpath(folder).catch(() => resolve(folder));
 }

@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AgentExtension, ToolCallSummary, TurnContext } from '../agent/agent-extension.js';
 import { userConfigDir } from '../config/user-config-dir.js';
@@ -6,6 +5,7 @@ import type { SearchIndex } from '../retrieval/search-index.js';
 import type { RulesConfig } from './context-config.js';
 import type { CachedFile } from './mtime-cache.js';
 import { defaultRulesFile, Rules } from './rules.js';
+import { realOrResolved } from './real-or-resolved.js';
 
 /**
  * Rules in the agent. The system prompt carries the user's home-level AGENTS.md, the AGENTS.md of
@@ -72,7 +72,7 @@ export function createRulesExtension(options: {
       // One file reachable twice (`sub/AGENTS.md` a link to the root one, a link to `CLAUDE.md` that
       // `AGENTS.md` itself links to) is sent once: the real path decides.
       const add = async (file: CachedFile, from: Rules = project, label?: string): Promise<number | undefined> => {
-        const real = await realOf(file.path);
+        const real = await realOrResolved(file.path);
         if (seen.has(real)) return undefined;
         seen.add(real);
         return sections.push(from.section(file, label)) - 1;
@@ -119,9 +119,9 @@ export function createRulesExtension(options: {
       const fresh: CachedFile[] = [];
       for (const path of new Set(paths)) {
         const owner = rules(rootOf(path));
-        const rootReal = await realOf(owner.rootFile);
+        const rootReal = await realOrResolved(owner.rootFile);
         for (const file of await owner.nestedFor(path)) {
-          const real = await realOf(file.path);
+          const real = await realOrResolved(file.path);
           // A nested file that is the root one (a symlink to it) is in the system prompt already.
           if (loaded.has(real) || real === rootReal) continue;
           loaded.set(real, file);
@@ -143,11 +143,6 @@ export function createRulesExtension(options: {
       nested.delete(sessionId);
     },
   };
-}
-
-/** The real path of a rules file (the path itself when it cannot be resolved). */
-function realOf(path: string): Promise<string> {
-  return realpath(path).catch(() => path);
 }
 
 /**

@@ -4,7 +4,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { IndexDocument, SearchIndex } from '../retrieval/search-index.js';
 import { isAgentStatePath } from '../tools/agent-state-path.js';
 import { isWithin } from '../tools/workspace-path.js';
-import { findGitRoot, realOrResolved, type GitRootOptions } from './git-root.js';
+import { findGitRoot, type GitRootOptions } from './git-root.js';
+import { realOrResolved } from './real-or-resolved.js';
 import { searchMatching } from './intent-match.js';
 import { firstMarkdownHeading } from './markdown-heading.js';
 import { extractMarkdownLinks, isLocalTarget, localPath } from './markdown-links.js';
@@ -156,7 +157,7 @@ export class Rules {
         return this.cache.refuse(path, `it leads to ${real}; a rules file above the project is read only as markdown (.md) inside its git repository ${repository}`);
       }
     } else {
-      this.realRoots ??= Promise.all(this.allowedRoots.map((root) => realpath(root).catch(() => root)));
+      this.realRoots ??= Promise.all(this.allowedRoots.map(realOrResolved));
       if (!(await this.realRoots).some((root) => isWithin(real, root))) {
         return this.cache.refuse(path, `it leads outside the project (to ${real}); rules are read only where file tools may read: add its folder to agent.allowedRoots to use it`);
       }
