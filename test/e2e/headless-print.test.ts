@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/acp-cli.js';
-import { runCliOnce, type CliRun } from '../helpers/run-cli-once.js';
+import { finishedRun, runCliOnce, type CliRun } from '../helpers/run-cli-once.js';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 
 // `plaited-agent -p`: one headless turn through the built CLI, on the scripted model (issue 25, item 1).
@@ -27,24 +27,15 @@ const sent = (index: number) => JSON.stringify(server.requests[index]!.messages)
  * `fd`, an open file of this process; `socket`, the socket Node's `stdio: 'pipe'` makes, held
  * open and never written to.
  */
-const runPiped = (cwd: string, stdin: { shell: string; env?: Record<string, string> } | { fd: number } | 'socket', args: string[]) =>
-  new Promise<CliRun>((done, fail) => {
-    const cli = [process.execPath, CLI, ...args, '--model', 'openai-compatible:scripted', '--base-url', server.url];
-    const env = { ...process.env, ...(typeof stdin === 'object' && 'shell' in stdin ? stdin.env : {}) };
-    const child =
-      typeof stdin === 'object' && 'shell' in stdin
-        ? spawn('sh', ['-c', stdin.shell, 'sh', ...cli], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
-        : spawn(cli[0]!, cli.slice(1), { cwd, env, stdio: [stdin === 'socket' ? 'pipe' : stdin.fd, 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', fail);
-    child.once('close', (status) => {
-      child.stdin?.destroy();
-      done({ status, stdout, stderr });
-    });
-  });
+const runPiped = (cwd: string, stdin: { shell: string; env?: Record<string, string> } | { fd: number } | 'socket', args: string[]): Promise<CliRun> => {
+  const cli = [process.execPath, CLI, ...args, '--model', 'openai-compatible:scripted', '--base-url', server.url];
+  const env = { ...process.env, ...(typeof stdin === 'object' && 'shell' in stdin ? stdin.env : {}) };
+  return finishedRun(
+    typeof stdin === 'object' && 'shell' in stdin
+      ? spawn('sh', ['-c', stdin.shell, 'sh', ...cli], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(cli[0]!, cli.slice(1), { cwd, env, stdio: [stdin === 'socket' ? 'pipe' : stdin.fd, 'pipe', 'pipe'] }),
+  );
+};
 /** `text` as it reads inside the JSON of {@link sent}. */
 const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
 

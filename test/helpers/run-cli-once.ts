@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { CLI } from './acp-cli.js';
 import { trustProjectConfig } from './trust-config.js';
 
@@ -17,13 +17,22 @@ export function runCliOnce(args: readonly string[], options: { cwd: string; inpu
   // As a user would after writing a config; `trust: false` leaves trust to the command under test.
   if (options.trust !== false) trustProjectConfig(options.cwd, args, options.env);
   const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const run = finishedRun(child);
+  child.stdin.end(options.input ?? '');
+  return run;
+}
+
+/** A spawned process's exit status and everything it wrote, once it closed (a stdin held by this process is let go then). */
+export function finishedRun(child: ChildProcess): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(options.input ?? '');
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((done, fail) => {
     child.once('error', fail);
-    child.once('close', (status) => done({ status, stdout, stderr }));
+    child.once('close', (status) => {
+      child.stdin?.destroy();
+      done({ status, stdout, stderr });
+    });
   });
 }
