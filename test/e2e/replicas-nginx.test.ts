@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
