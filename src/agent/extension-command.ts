@@ -1,5 +1,6 @@
 import type { AgentErrorInfo, ContentPart } from '../contracts/agent-output.js';
 import type { AgentExtension } from './agent-extension.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * What a slash command answers: a reply shown to the user (no model turn), the input of a turn
@@ -47,6 +48,6 @@ export async function answerExtensionCommand(
     if (!command) return undefined;
     return await command.run(parsed.argument, session);
   } catch (error) {
-    return `/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return `/${parsed.name} failed: ${errorMessage(error)}`;
   }
 }
