@@ -167,6 +167,8 @@ describe('ACP v2 (draft): background commands', () => {
     await prompt(cli, sessionId, 'start two');
     await untilIdle(cli, sessionId);
     const [idA, idB] = terminalUpdates(cli, sessionId).filter((u) => u.command).map((u) => u.terminalId as string);
+    // The call answers once the command is spawned; the sandbox's setup may still run before the sleep does.
+    await waitFor(() => processesMatching(first).length > 0 && processesMatching(second).length > 0, 10_000, 'both sleeps to start');
     expect(processesMatching(first)).toHaveLength(1);
     expect(processesMatching(second)).toHaveLength(1);
     expect(statesOf(cli, sessionId).length).toBeGreaterThan(0);
@@ -205,6 +207,8 @@ describe('ACP v2 (draft): background commands', () => {
     bed.server.push({ toolCalls: [{ id: 'bg', name: 'bash', arguments: { command: sleep, background: true } }] }, { text: 'Started.' });
     await prompt(cli, sessionId, 'start it');
     await untilIdle(cli, sessionId);
+    // Running before the agent exits (the sandbox's setup may outlast the turn), or the check below proves nothing.
+    await waitFor(() => processesMatching(sleep).length > 0, 10_000, 'the sleep to start');
     expect(processesMatching(sleep)).toHaveLength(1);
     await shared.close();
     await waitFor(() => processesMatching(sleep).length === 0, 10_000, 'the background sleep to be gone');
