@@ -17,7 +17,7 @@ export function checkPrograms(env: NodeJS.ProcessEnv = process.env): DoctorCheck
   for (const program of PROGRAMS) {
     const run = spawnSync(program.name, program.args, { encoding: 'utf8', env, timeout: 10_000 });
     const found = run.error === undefined && run.status === 0;
-    const version = `${run.stdout ?? ''}${run.stderr ?? ''}`.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+    const version = versionLine(`${run.stdout ?? ''}${run.stderr ?? ''}`);
     checks.push({
       name: program.name,
       ok: found,
@@ -26,4 +26,10 @@ export function checkPrograms(env: NodeJS.ProcessEnv = process.env): DoctorCheck
     });
   }
   return checks;
+}
+
+/** The line of a version flag's output that names the version: socat's first line is a credit. */
+function versionLine(output: string): string {
+  const lines = output.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return lines.find((line) => /\d+\.\d+/.test(line)) ?? lines[0] ?? '';
 }

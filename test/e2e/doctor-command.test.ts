@@ -38,6 +38,8 @@ describe('plaited-agent doctor', () => {
     for (const name of ['node', 'rg', 'bwrap', 'socat', 'setpriv', 'config', 'model', 'embedder', 'mcp fixture', 'state store']) {
       expect(line(run.stdout, name), `${name} in\n${run.stdout}`).toMatch(/^✓ /);
     }
+    // Each program is shown with its version (socat's first line is a credit, its second the version).
+    for (const name of ['rg', 'bwrap', 'socat', 'setpriv']) expect(line(run.stdout, name)).toMatch(new RegExp(`^✓ ${name}: .*\\d+\\.\\d+`));
     expect(line(run.stdout, 'mcp fixture')).toMatch(/connected, [1-9]\d* tools/);
     expect(run.stdout).toContain('All checks passed.');
   });
