@@ -12,7 +12,8 @@ export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'reject-always', name: 'Always reject', kind: 'reject_always' },
 ];
 
-export type PermissionAnswer = 'allow' | 'reject' | 'cancelled';
+/** `reason`: a reject no person chose says why (see PermissionDecision). */
+export type PermissionAnswer = { outcome: 'allow' } | { outcome: 'reject'; reason?: string } | { outcome: 'cancelled' };
 
 /** Keeps the rules an "always" or "for this session" answer names. */
 export type RememberChoice = (remember: NonNullable<PermissionChoice['remember']>) => void;
@@ -42,16 +43,17 @@ export function askPermission(options: {
   else signal.addEventListener('abort', withdraw, { once: true });
   let respond!: (decision: PermissionDecision) => void;
   const answer = new Promise<PermissionAnswer>((resolve) => {
-    const onAbort = () => resolve('cancelled');
-    if (signal.aborted) return resolve('cancelled');
+    const onAbort = () => resolve({ outcome: 'cancelled' });
+    if (signal.aborted) return resolve({ outcome: 'cancelled' });
     signal.addEventListener('abort', onAbort, { once: true });
     respond = (decision) => {
       signal.removeEventListener('abort', onAbort);
-      if (decision.outcome === 'cancelled') return resolve('cancelled');
+      if (decision.outcome === 'cancelled') return resolve({ outcome: 'cancelled' });
       const choice = choices.find((candidate) => candidate.option.optionId === decision.optionId);
-      if (!choice) return resolve('reject');
+      const rejected = { outcome: 'reject' as const, ...(decision.reason ? { reason: decision.reason } : {}) };
+      if (!choice) return resolve(rejected);
       if (choice.remember) options.remember(choice.remember);
-      return resolve(choice.option.kind.startsWith('allow') ? 'allow' : 'reject');
+      return resolve(choice.option.kind.startsWith('allow') ? { outcome: 'allow' } : rejected);
     };
   });
   const event: AgentOutput = {

@@ -105,15 +105,8 @@ export async function* authorizeToolCalls(options: {
       const answer = await raceSteering(asked.answer, steering);
       yield* notices;
       if (answer === 'superseded') asked.withdraw();
-      if (answer !== 'allow') {
-        fail(
-          call,
-          answer === 'superseded'
-            ? SUPERSEDED
-            : answer === 'cancelled'
-              ? 'Cancelled before it ran.'
-              : 'The user rejected this tool call. Do not retry it unchanged.',
-        );
+      if (answer === 'superseded' || answer.outcome !== 'allow') {
+        fail(call, answer === 'superseded' ? SUPERSEDED : notRunBecause(answer));
         continue;
       }
     }
@@ -145,6 +138,14 @@ function remember(permissions: PermissionContext, cwd: string, choice: Parameter
     permissions.session.rules.push(...entries);
     return `Could not save the permission rule for this project (${error instanceof Error ? error.message : String(error)}); it holds for this session only.`;
   }
+}
+
+/** What the model is told of a call that was asked about and did not run. */
+function notRunBecause(answer: Exclude<PermissionAnswer, { outcome: 'allow' }>): string {
+  if (answer.outcome === 'cancelled') return 'Cancelled before it ran.';
+  // Nobody chose this reject: a variant would be refused the same way.
+  if (answer.reason) return `Not run: ${answer.reason}. Do not retry it or a variant of it; go on without it.`;
+  return 'The user rejected this tool call. Do not retry it unchanged.';
 }
 
 /** The user's answer, or `superseded` when a steering message arrives first. */

@@ -44,8 +44,12 @@ export type PlanEntry = {
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
 export type PermissionOption = { optionId: string; name: string; kind: PermissionOptionKind };
-/** `cancelled` when the turn was cancelled while the question was open. */
-export type PermissionDecision = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
+/**
+ * `cancelled` when the turn was cancelled while the question was open. `reason`, with a reject
+ * that no person chose (a headless run, a host that cannot be asked, a question that timed out):
+ * the model is told it instead of "the user rejected", so it does not try variants nobody can approve.
+ */
+export type PermissionDecision = { outcome: 'selected'; optionId: string; reason?: string } | { outcome: 'cancelled' };
 
 /**
  * What went wrong: a code, the message naming cause and fix, and for `model_call_failed` the

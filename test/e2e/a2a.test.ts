@@ -355,7 +355,9 @@ describe('A2A across restarts and unanswered questions', () => {
         task = await peer.getTask({ tenant: '', id: asked.id });
       }
       expect(existsSync(join(project, 'late.txt'))).toBe(false);
-      expect(task.history.map(messageText).join('\n')).toMatch(/No answer within .* was rejected/);
+      expect(task.history.map(messageText).join('\n')).toContain('No answer within 300 ms: "Write late.txt" was rejected.');
+      // The model is told the question went unanswered, not that the peer said no.
+      expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('Not run: the A2A peer was asked and gave no answer within 300 ms');
     } finally {
       await server.close();
     }

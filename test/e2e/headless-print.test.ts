@@ -110,6 +110,10 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(refused.stderr).toContain('--allow');
     const result = JSON.parse(refused.stdout) as Result;
     expect(result.refusedPermissions).toEqual([expect.objectContaining({ title: 'Write out.txt' })]);
+    // The model is told that nobody could be asked, not that the user said no (it would try variants).
+    const told = server.requests.at(-1)!.messages.find((message) => message.role === 'tool')?.content;
+    expect(told).toContain('Not run: it would ask for permission, and a headless run (-p) has no one to ask');
+    expect(told).toContain('Do not retry it or a variant of it');
 
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'written\n' } }] }, { text: 'Tried again.' });
     const streamed = await print(cwd, ['-p', 'write out.txt', '--output-format', 'stream-json']);

@@ -127,6 +127,9 @@ describe('the agent as an MCP server over stdio (the built CLI)', () => {
     expect(summary.permissions[0]).toMatchObject({ outcome: 'rejected', decidedBy: 'policy' });
     expect(resultText(result)).toContain('policy rejects write and external tools');
     expect(summary.toolCalls[0]).toMatchObject({ toolName: 'write_file', status: 'failed' });
+    // The model is told why nobody said yes, not that a user said no (it would try variants).
+    expect(summary.toolCalls[0]!.output).toContain('Not run: the MCP host cannot be asked (no elicitation support)');
+    expect(summary.toolCalls[0]!.output).toContain('Do not retry it or a variant of it');
   });
 
   it('with elicitation, the host is asked and its answer is applied', async () => {

@@ -1,5 +1,7 @@
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentOutput, PermissionOption } from '../../contracts/agent-output.js';
+import type { AgentOutput, PermissionDecision, PermissionOption } from '../../contracts/agent-output.js';
+import { rejectWithoutAsking } from '../../agent/reject-without-asking.js';
+import { formatDuration } from '../../model/format-duration.js';
 import { agentMessage, dataPart, textPart } from './a2a-messages.js';
 import { describeAnswers } from './a2a-permission-answer.js';
 import type { TaskPublisher } from './a2a-task-publisher.js';
@@ -38,7 +40,7 @@ export function askPeer(event: PermissionRequest, options: AskOptions): Promise<
   );
   return new Promise((resolve) => {
     const cleanups: Array<() => void> = [];
-    const settle = (decision: { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' }) => {
+    const settle = (decision: PermissionDecision) => {
       for (const cleanup of cleanups) cleanup();
       options.onQuestion(undefined);
       resolve(decision);
@@ -51,12 +53,11 @@ export function askPeer(event: PermissionRequest, options: AskOptions): Promise<
       cleanups.push(() => watched.removeEventListener('abort', abort));
     }
     const timer = setTimeout(() => {
-      const reject = event.options.find((option) => option.kind === 'reject_once') ?? event.options.find((option) => option.kind.startsWith('reject'));
       publisher.status(
         TaskState.TASK_STATE_WORKING,
-        agentMessage(ids, [textPart(`No answer within ${Math.round(options.inputTimeoutMs / 1000)} s: "${event.title}" was rejected.`)], { kind: 'input-timeout' }),
+        agentMessage(ids, [textPart(`No answer within ${formatDuration(options.inputTimeoutMs)}: "${event.title}" was rejected.`)], { kind: 'input-timeout' }),
       );
-      settle(reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' });
+      settle(rejectWithoutAsking(event.options, `the A2A peer was asked and gave no answer within ${formatDuration(options.inputTimeoutMs)}`));
     }, options.inputTimeoutMs);
     cleanups.push(() => clearTimeout(timer));
     options.onQuestion({ title: event.title, options: event.options, answer: (optionId) => settle({ outcome: 'selected', optionId }) });

@@ -1,6 +1,7 @@
 import type { Agent } from '../../agent/agent.js';
 import type { AgentOutput, PermissionDecision, StopReason } from '../../contracts/agent-output.js';
 import { applyToolCallUpdate } from '../../agent/apply-tool-call-update.js';
+import { rejectWithoutAsking } from '../../agent/reject-without-asking.js';
 
 /** One tool call of the turn, as the `prompt` tool reports it back to the host: the call's own event fields. */
 export type ToolCallSummary = Pick<
@@ -129,10 +130,11 @@ export async function runMcpTurn(agent: Agent, options: RunMcpTurnOptions): Prom
 async function decide(event: Extract<AgentOutput, { type: 'permission-request' }>, options: RunMcpTurnOptions): Promise<PermissionSummary> {
   const { signal } = options;
   const base = { toolCallId: event.toolCallId, title: event.title };
-  const reject = event.options.find((option) => option.kind === 'reject_once') ?? event.options.find((option) => option.kind.startsWith('reject'));
   const answer = (decision: PermissionDecision) => event.respond(decision);
-  const rejectWith = (summary: PermissionSummary): PermissionSummary => {
-    answer(reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' });
+  // The model is told the policy's reason; the host's own decline is a person's answer.
+  const rejectWith = (summary: PermissionSummary & { reason: string }): PermissionSummary => {
+    const decision = rejectWithoutAsking(event.options, summary.reason);
+    answer(summary.decidedBy === 'policy' || decision.outcome === 'cancelled' ? decision : { outcome: 'selected', optionId: decision.optionId });
     return summary;
   };
   // The turn was cancelled while the host was being asked: whatever it answered no longer counts.
