@@ -4,6 +4,7 @@ import type { AgentOutput } from '../contracts/agent-output.js';
 import { errorMessage } from '../errors/error-message.js';
 import { ChatKeys } from './chat-keys.js';
 import { renderChatEvent } from './chat-render.js';
+import { terminalSafe } from './terminal-safe.js';
 import { matchSession } from './match-session.js';
 import { CliUsageError } from './parse-cli-args.js';
 
@@ -21,7 +22,8 @@ interface ChatTerminal {
  * second Ctrl-C (or Ctrl-D) ends the chat. `--resume ID` goes on with a stored session.
  */
 export async function runChatCommand(agent: Agent, args: readonly string[], terminal: ChatTerminal = { input: process.stdin, output: process.stdout, cwd: process.cwd() }): Promise<number> {
-  const { input, output, cwd } = terminal;
+  const { input, cwd } = terminal;
+  const output = safeScreen(terminal.output);
   if (!input.isTTY) {
     process.stderr.write('plaited-agent: chat needs a terminal on stdin; for scripts and pipes use -p "task" instead\n');
     await agent.stop();
@@ -46,7 +48,7 @@ export async function runChatCommand(agent: Agent, args: readonly string[], term
   output.write(`plaited-agent chat · session ${session.sessionId}${resume ? ' (resumed)' : ''} · /help for commands · Ctrl-D to leave\n`);
   try {
     for (;;) {
-      const line = await askLine(input, output);
+      const line = await askLine(input, terminal.output);
       if (line === null || line.trim() === '/exit' || line.trim() === '/quit') return 0;
       if (line.trim() === '') continue;
       if (line.trim() === '/help') {
@@ -66,7 +68,8 @@ export async function runChatCommand(agent: Agent, args: readonly string[], term
 async function runTurn(agent: Agent, sessionId: string, text: string, terminal: ChatTerminal): Promise<'done' | 'quit'> {
   const controller = new AbortController();
   let quit = false;
-  const keys = new ChatKeys(terminal.input, terminal.output, {
+  const screen = safeScreen(terminal.output);
+  const keys = new ChatKeys(terminal.input, screen, {
     interrupt: () => {
       if (controller.signal.aborted) quit = true;
       controller.abort();
@@ -81,15 +84,23 @@ async function runTurn(agent: Agent, sessionId: string, text: string, terminal: 
     const events: AsyncIterable<AgentOutput> = agent.process({ sessionId, prompt: [{ type: 'text', text }] }, { signal: controller.signal });
     for await (const event of events) {
       if (event.type === 'permission-request') keys.ask(event);
-      else terminal.output.write(renderChatEvent(event) ?? '');
+      else screen.write(renderChatEvent(event) ?? '');
       if (quit) break;
     }
   } catch (error) {
-    terminal.output.write(`\n[error] ${errorMessage(error)}\n`);
+    screen.write(`\n[error] ${errorMessage(error)}\n`);
   } finally {
     keys.stop();
   }
   return quit ? 'quit' : 'done';
+}
+
+/**
+ * The terminal as the chat writes to it: what the model, tools, files and servers wrote (answers,
+ * titles, diffs, notices, command descriptions) shows its control characters, never runs them.
+ */
+function safeScreen(output: NodeJS.WriteStream): { write(text: string): void } {
+  return { write: (text) => output.write(terminalSafe(text)) };
 }
 
 /** Reads one line; `null` on Ctrl-D, or on a second Ctrl-C at an empty line. */

@@ -26,7 +26,8 @@ export class ChatKeys {
 
   constructor(
     private readonly input: NodeJS.ReadStream,
-    private readonly output: NodeJS.WriteStream,
+    /** Where the question shows; the chat's screen escapes the control characters the call's title may hold. */
+    private readonly output: { write(text: string): void },
     private readonly handlers: { interrupt(): void; end(): void },
   ) {}
 

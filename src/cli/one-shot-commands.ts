@@ -1,6 +1,8 @@
 import type { Log } from './stderr-log.js';
+import { terminalSafeStream } from './terminal-safe.js';
 
-const streams = () => ({ stdout: process.stdout, stderr: process.stderr });
+/** Session titles, transcripts and servers' errors are others' text: on a terminal they show, never act. */
+const streams = () => ({ stdout: terminalSafeStream(process.stdout), stderr: terminalSafeStream(process.stderr) });
 
 /**
  * The terminal's own subcommands (`sessions`, `init`, `doctor`, `mcp`): each runs and exits.

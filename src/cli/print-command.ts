@@ -5,6 +5,7 @@ import { printTurn, type PrintResult } from './print-turn.js';
 import { matchSession } from './match-session.js';
 import { printOutput, stdoutFailureReport } from './print-output.js';
 import { printTask, type PrintStdin } from './piped-input.js';
+import { terminalSafe, terminalSafeStream } from './terminal-safe.js';
 
 export interface PrintStreams {
   stdin: PrintStdin;
@@ -19,7 +20,8 @@ export interface PrintStreams {
  * itself is wrong (no prompt, stdin that no prompt can carry, no such session).
  */
 export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: string, streams: PrintStreams): Promise<number> {
-  const say = (line: string) => streams.stderr.write(`plaited-agent: ${line}\n`);
+  // Lines for a person: a refused call's title or a server's notice shows its control characters, never runs them.
+  const say = (line: string) => streams.stderr.write(`plaited-agent: ${terminalSafe(line)}\n`);
   // A stderr closed as well (`2>&1 | head -1`) leaves no one to tell: its failure is not a crash.
   streams.stderr.on('error', () => undefined);
   const read = await printTask(print.prompt, streams.stdin);
@@ -47,7 +49,8 @@ export async function runPrintCommand(agent: Agent, print: PrintArgs, cwd: strin
   }
   const abort = new AbortController();
   // A reader that went away (`| head -1`) or a write that failed: no one gets the rest, so the turn stops.
-  const stdout = printOutput(streams.stdout, () => abort.abort());
+  // On a terminal the answer's control characters show, never act (the model may repeat what a file planted).
+  const stdout = printOutput(terminalSafeStream(streams.stdout), () => abort.abort());
   // The first Ctrl-C (or SIGTERM) cancels the turn, which then ends and reports; a second one exits
   // at once. The exit is the signal's, as a shell reports a process it ended: 128 + 2, 128 + 15.
   let signalled: NodeJS.Signals | undefined;
@@ -109,3 +112,4 @@ async function sessionFor(agent: Agent, print: PrintArgs, cwd: string): Promise<
   if (print.mode && print.mode !== session.mode) await agent.sessions.setMode(id, print.mode);
   return session;
 }
+

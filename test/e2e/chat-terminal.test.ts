@@ -40,6 +40,13 @@ function startChat(cwd: string, extra: string[] = [], env: Record<string, string
   return name;
 }
 
+/** Runs `argv` in a new pane (a real terminal on stdout and stderr); the pane stays after it exits. */
+function startInPane(cwd: string, argv: string[]): string {
+  const name = `run${(panes += 1)}`;
+  tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '50', `cd '${cwd}' && ${argv.map((arg) => `'${arg}'`).join(' ')}; echo "exited $?"; exec cat`);
+  return name;
+}
+
 const pane = (name: string) => tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', name);
 const waitForPane = (name: string, text: string, timeoutMs = 20_000) => waitFor(() => pane(name).includes(text), timeoutMs, `"${text}" in the pane:\n${pane(name)}`);
 
@@ -139,6 +146,35 @@ describe('plaited-agent chat in a terminal', () => {
     await waitForPane(unknown, 'chat exited 2');
     expect(pane(unknown)).toContain('no session no-such-session');
     expect(pane(unknown)).toContain('plaited-agent sessions list shows them');
+  });
+
+  it('shows the control characters the model wrote and never runs them: the question names the whole command, an answer cannot rewrite the screen; -p and sessions export too', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
+    const chat = startChat(cwd);
+    await waitForPane(chat, '› ');
+    // Raw, the carriage return and erase-line would wipe "echo planted-danger" from the question's line.
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo planted-danger\r\u001b[2K echo harmless' } }] }, { text: 'Retitled \u001b]0;pwned\u0007 and \u001b[2J cleared.' });
+    tmux('send-keys', '-t', chat, '-l', 'try it');
+    tmux('send-keys', '-t', chat, 'Enter');
+    await waitForPane(chat, '[n] Reject');
+    expect(pane(chat)).toContain('? Allow Run: echo planted-danger\\u000d\\u001b[2K echo harmless?');
+    tmux('send-keys', '-t', chat, 'n');
+    await waitForPane(chat, 'cleared.');
+    expect(pane(chat)).toContain('Retitled \\u001b]0;pwned\\u0007 and \\u001b[2J cleared.');
+    expect(pane(chat)).toContain('plaited-agent chat · session ');
+    tmux('send-keys', '-t', chat, 'C-d');
+    await waitForPane(chat, 'chat exited 0');
+
+    // -p answering on a terminal, and a stored transcript read on one.
+    server.push({ text: 'Coloured \u001b[31mred\u001b[0m.' });
+    const printed = startInPane(cwd, [process.execPath, CLI, '-p', 'colour it', '--model', 'openai-compatible:scripted', '--base-url', server.url]);
+    await waitForPane(printed, 'exited 0');
+    expect(pane(printed)).toContain('Coloured \\u001b[31mred\\u001b[0m.');
+    const sessions = JSON.parse(execFileSync(process.execPath, [CLI, 'sessions', 'list', '--format', 'json'], { cwd, encoding: 'utf8' })) as Array<{ sessionId: string; title: string }>;
+    const colourId = sessions.find((session) => session.title === 'colour it')!.sessionId;
+    const exported = startInPane(cwd, [process.execPath, CLI, 'sessions', 'export', colourId]);
+    await waitForPane(exported, 'exited 0');
+    expect(pane(exported)).toContain('Coloured \\u001b[31mred\\u001b[0m.');
   });
 
   it('refuses to run without a terminal, pointing to -p', () => {

@@ -66,6 +66,15 @@ describe('plaited-agent -p (headless one-shot)', () => {
     expect(sent(0)).toContain('say hello');
   });
 
+  it('to a pipe the answer is the bytes the model wrote; the lines for a person on stderr show control characters escaped', async () => {
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo hidden\r\u001b[2K echo shown' } }] }, { text: 'Bold \u001b[1manswer\u001b[0m.' });
+    const run = await print(project(), ['-p', 'try it']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('Bold \u001b[1manswer\u001b[0m.\n');
+    expect(run.stderr).toContain('refused Run: echo hidden\\u000d\\u001b[2K echo shown:');
+    expect(run.stderr).not.toContain('\u001b');
+  });
+
   it('--output-format json prints one object: result, session id, stop reason, usage and tool calls', async () => {
     server.push({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'Read it.', usage: { prompt_tokens: 40, completion_tokens: 3 } });
     const cwd = project();
