@@ -1,4 +1,5 @@
 import type { AgentOutput, PermissionOption } from '../contracts/agent-output.js';
+import { renderQuestionDetail } from './chat-render.js';
 
 type PermissionRequest = Extract<AgentOutput, { type: 'permission-request' }>;
 
@@ -49,7 +50,7 @@ export class ChatKeys {
     const keys = permissionKeys(request.options);
     this.pending = { request, keys };
     const choices = keys.map(({ key, option }) => `  [${key}] ${option.name}\n`).join('');
-    this.output.write(`\n? Allow ${request.title}? (a key; Ctrl-C cancels the turn)\n${choices}`);
+    this.output.write(`\n? Allow ${request.title}? (a key; Ctrl-C cancels the turn)\n${renderQuestionDetail(request)}${choices}`);
     request.signal?.addEventListener('abort', () => {
       if (this.pending?.request === request) this.pending = undefined;
     });

@@ -30,6 +30,35 @@ export function renderChatEvent(event: AgentOutput): string | undefined {
   }
 }
 
+/** Lines of a call's input shown under a permission question (a plan, a many-line command). */
+const QUESTION_INPUT_LINES = 60;
+
+/**
+ * What a permission question covers beyond its title, which cuts a long or many-line command
+ * short: the call's preview (an edit's diff, why it asks again), else its input (a command in
+ * full, one `$` line per line; other arguments one per line, a plan's Markdown as written).
+ */
+export function renderQuestionDetail(request: Extract<AgentOutput, { type: 'permission-request' }>): string {
+  const content = request.content ?? [];
+  const preview = content.map((part) => (part.type === 'diff' ? renderDiff(part) : part.type === 'text' ? `  ${part.text}\n` : '')).join('');
+  // A diff is what the call changes; its input would say it again, less clearly.
+  if (content.some((part) => part.type === 'diff')) return preview;
+  const lines = inputLines(request.title, request.input);
+  const shown = lines.slice(0, QUESTION_INPUT_LINES).map((line) => `  ${line}\n`).join('');
+  const more = lines.length > QUESTION_INPUT_LINES ? `  … ${lines.length - QUESTION_INPUT_LINES} more lines\n` : '';
+  return `${preview}${shown}${more}`;
+}
+
+function inputLines(title: string, input: unknown): string[] {
+  if (!input || typeof input !== 'object') return [];
+  const { command } = input as { command?: unknown };
+  if (typeof command === 'string') return title.includes(command) ? [] : command.split('\n').map((line) => `$ ${line}`);
+  return Object.entries(input).flatMap(([key, value]) => {
+    const [first = '', ...rest] = (typeof value === 'string' ? value : JSON.stringify(value)).split('\n');
+    return [`${key}: ${first}`, ...rest.map((line) => `${' '.repeat(key.length + 2)}${line}`)];
+  });
+}
+
 function renderDiff(diff: Extract<ToolCallContent, { type: 'diff' }>): string {
   const split = (text: string) => (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
   const before = diff.oldText === null ? [] : split(diff.oldText);

@@ -65,6 +65,8 @@ describe('plaited-agent chat in a terminal', () => {
     tmux('send-keys', '-t', chat, '-l', 'please write hello');
     tmux('send-keys', '-t', chat, 'Enter');
     await waitForPane(chat, '? Allow Write hello.txt?');
+    // The question shows the change it would allow, before the answer.
+    expect(pane(chat)).toContain('+ hi there');
     expect(pane(chat)).toContain('[y] Allow once');
     expect(pane(chat)).toContain('[n] Reject');
     expect(pane(chat)).toContain('⏺ Write hello.txt');
@@ -160,6 +162,15 @@ describe('plaited-agent chat in a terminal', () => {
     expect(pane(chat)).toContain('? Allow Run: echo planted-danger\\u000d\\u001b[2K echo harmless?');
     tmux('send-keys', '-t', chat, 'n');
     await waitForPane(chat, 'cleared.');
+    // A command of many lines: the title names its first, the question shows them all.
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo first-line\nrm -rf planted-second-line' } }] }, { text: 'Asked about both lines.' });
+    tmux('send-keys', '-t', chat, '-l', 'two lines');
+    tmux('send-keys', '-t', chat, 'Enter');
+    await waitForPane(chat, '? Allow Run: echo first-line…?');
+    await waitForPane(chat, '$ rm -rf planted-second-line');
+    expect(pane(chat)).toContain('  $ echo first-line\n  $ rm -rf planted-second-line\n');
+    tmux('send-keys', '-t', chat, 'n');
+    await waitForPane(chat, 'Asked about both lines.');
     expect(pane(chat)).toContain('Retitled \\u001b]0;pwned\\u0007 and \\u001b[2J cleared.');
     expect(pane(chat)).toContain('plaited-agent chat · session ');
     tmux('send-keys', '-t', chat, 'C-d');
