@@ -28,7 +28,7 @@ export type PermissionRequest = Extract<AgentOutput, { type: 'permission-request
  * Puts the question to the peer (`input-required`) and waits for its answer, the turn's
  * cancellation, the question being withdrawn, or the timeout, whichever comes first.
  */
-export function askPeer(event: PermissionRequest, options: AskOptions): Promise<{ outcome: 'selected'; optionId: string } | { outcome: 'cancelled' }> {
+export function askPeer(event: PermissionRequest, options: AskOptions): Promise<PermissionDecision> {
   const { publisher, signal } = options;
   const ids = publisher.ids;
   publisher.status(
