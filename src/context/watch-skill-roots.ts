@@ -1,5 +1,5 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 /** Changes arriving within this window are one change (an editor's save is several events). */
 const SETTLE_MS = 150;
@@ -43,10 +43,19 @@ export function watchSkillRoots(roots: readonly string[], onChange: () => void):
           changed();
         });
         watchers.set(root, watcher);
+        // Made between the look above and this watch (`mkdir -p` runs on meanwhile), it sent no
+        // event: look again now that the watch is in place, and go down a level if it is there.
+        if (next !== undefined && existsSync(join(folder, next))) {
+          arm(root);
+          changed();
+          return;
+        }
       }
       const armed = watchers.get(root);
       armed?.on('error', () => armed.close());
-    } catch {
+    } catch (error) {
+      // Gone between the look and the watch (rm -rf .claude meanwhile): watch for it to come back.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return arm(root);
       // Watching is a convenience (inotify limits, odd file systems): skills still load when no session is open.
     }
   };
