@@ -112,4 +112,3 @@ async function sessionFor(agent: Agent, print: PrintArgs, cwd: string): Promise<
   if (print.mode && print.mode !== session.mode) await agent.sessions.setMode(id, print.mode);
   return session;
 }
-
