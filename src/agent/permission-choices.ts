@@ -4,6 +4,7 @@ import type { PermissionOption } from '../contracts/agent-output.js';
 import type { AnyTool, ToolOrigin } from '../contracts/tool.js';
 import { commandOf, escapeGlob, hostOf, pathsOf } from './permission-rule.js';
 import { formatShellPart, splitShellCommand, type ShellPart } from './split-shell-command.js';
+import { terminalSafe } from './terminal-safe.js';
 
 /** What choosing an option remembers: rules, for this project (persisted) or this session. */
 export interface PermissionChoice {
@@ -60,7 +61,8 @@ export function permissionChoices(tool: AnyTool, args: unknown, cwd: string, opt
     option: { optionId: 'reject-always', name: `Always reject ${exact.label} in this project`, kind: 'reject_always' },
     remember: { where: 'project', effect: 'deny', rules: exact.rules, ...server },
   });
-  return choices;
+  // A label quotes the call: its control characters show, so it says all it covers on any screen.
+  return choices.map((choice) => ({ ...choice, option: { ...choice.option, name: terminalSafe(choice.option.name) } }));
 }
 
 function scopesOf(tool: AnyTool, args: unknown, cwd: string): { exact: Scope; wider?: Scope & { optionId: string } } | undefined {

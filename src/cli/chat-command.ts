@@ -4,7 +4,7 @@ import type { AgentOutput } from '../contracts/agent-output.js';
 import { errorMessage } from '../errors/error-message.js';
 import { ChatKeys } from './chat-keys.js';
 import { renderChatEvent } from './chat-render.js';
-import { terminalSafe } from './terminal-safe.js';
+import { terminalSafe } from '../agent/terminal-safe.js';
 import { matchSession } from './match-session.js';
 import { CliUsageError } from './parse-cli-args.js';
 

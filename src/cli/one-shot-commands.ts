@@ -1,5 +1,5 @@
 import type { Log } from './stderr-log.js';
-import { terminalSafeStream } from './terminal-safe.js';
+import { terminalSafeStream } from './terminal-safe-stream.js';
 
 /** Session titles, transcripts and servers' errors are others' text: on a terminal they show, never act. */
 const streams = () => ({ stdout: terminalSafeStream(process.stdout), stderr: terminalSafeStream(process.stderr) });

@@ -5,7 +5,8 @@ import { printTurn, type PrintResult } from './print-turn.js';
 import { matchSession } from './match-session.js';
 import { printOutput, stdoutFailureReport } from './print-output.js';
 import { printTask, type PrintStdin } from './piped-input.js';
-import { terminalSafe, terminalSafeStream } from './terminal-safe.js';
+import { terminalSafe } from '../agent/terminal-safe.js';
+import { terminalSafeStream } from './terminal-safe-stream.js';
 
 export interface PrintStreams {
   stdin: PrintStdin;

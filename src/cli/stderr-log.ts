@@ -1,5 +1,5 @@
 import type { LogLevel } from './parse-cli-args.js';
-import { terminalSafe } from './terminal-safe.js';
+import { terminalSafe } from '../agent/terminal-safe.js';
 
 export const LOG_ORDER: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 

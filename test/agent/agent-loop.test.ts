@@ -56,6 +56,23 @@ describe('agent loop', () => {
     expect(JSON.stringify(model.calls[1]!.prompt)).toContain('rejected');
   });
 
+  it('a call the model wrote with control characters is titled and labelled with them shown, for every face to print as is', async () => {
+    const { agent, cwd } = setup([
+      { toolCalls: [{ name: 'bash', input: { command: 'echo planted\r\u001b[2K echo shown' } }] },
+      { toolCalls: [{ name: 'bash', input: { command: 'echo a\u001bb' } }] },
+      { toolCalls: [{ name: 'no_such_tool\u001b]0;t\u0007', input: {} }] },
+      { text: 'done' },
+    ]);
+    const session = await agent.sessions.create({ cwd });
+    const events = await collect(agent, session.sessionId, 'go', () => 'reject-once');
+    const titles = events.flatMap((event) => (event.type === 'tool-call' ? [event.title] : []));
+    expect(titles).toEqual(['Run: echo planted\\u000d\\u001b[2K echo shown', 'Run: echo a\\u001bb', 'no_such_tool\\u001b]0;t\\u0007']);
+    const asked = events.flatMap((event) => (event.type === 'permission-request' ? [event] : []));
+    expect(asked.map((question) => question.title)).toEqual(titles.slice(0, 2));
+    expect(asked[1]!.options.map((option) => option.name)).toContain('Always allow `echo a\\u001bb` in this project');
+    expect(asked.flatMap((question) => [question.title, ...question.options.map((option) => option.name)]).join('')).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('remembers allow-always for the session', async () => {
     const { agent, cwd } = setup([
       { toolCalls: [{ name: 'write_file', input: { path: 'c.txt', content: '1' } }] },

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { terminalSafe, terminalSafeStream } from '../../src/cli/terminal-safe.js';
+import { terminalSafe } from '../../src/agent/terminal-safe.js';
+import { terminalSafeStream } from '../../src/cli/terminal-safe-stream.js';
 
 describe('terminalSafe', () => {
   it('writes each control character as its visible escape: escape sequences, one-byte CSI, bell, a lone carriage return, DEL', () => {
