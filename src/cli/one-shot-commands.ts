@@ -1,8 +1,8 @@
 import type { Log } from './stderr-log.js';
-import { terminalSafeStream } from './terminal-safe-stream.js';
+import { terminalStreams } from './terminal-safe-stream.js';
 
 /** Session titles, transcripts and servers' errors are others' text: on a terminal they show, never act. */
-const streams = () => ({ stdout: terminalSafeStream(process.stdout), stderr: terminalSafeStream(process.stderr) });
+const streams = terminalStreams;
 
 /**
  * The terminal's own subcommands (`sessions`, `init`, `doctor`, `mcp`): each runs and exits.

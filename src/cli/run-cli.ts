@@ -75,11 +75,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const { runModelsCommand } = await import('../model/models-command.js');
     const { configuredModels } = await import('./configured-models.js');
     const configured = configuredModels((await loadConfig({ cwd: process.cwd() }).catch(() => undefined))?.config);
-    return runModelsCommand(args.command.args, { stdout: process.stdout, stderr: process.stderr }, { configured });
+    const { terminalStreams } = await import('./terminal-safe-stream.js');
+    return runModelsCommand(args.command.args, terminalStreams(), { configured });
   }
   if (args.command?.name === 'trust') {
     const { runTrustCommand } = await import('./trust-command.js');
-    return runTrustCommand(args.command.args, process.cwd(), { stdout: process.stdout, stderr: process.stderr });
+    const { terminalStreams } = await import('./terminal-safe-stream.js');
+    // The files to trust are named by the project: a name's escape sequence must not hide a line of the list.
+    return runTrustCommand(args.command.args, process.cwd(), terminalStreams());
   }
   const oneShot = await (await import('./one-shot-commands.js')).runOneShotCommand(args.command, log);
   if (oneShot !== undefined) return oneShot;

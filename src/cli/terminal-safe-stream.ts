@@ -17,3 +17,8 @@ export function terminalSafeStream<T extends NodeJS.WritableStream>(stream: T): 
     },
   });
 }
+
+/** stdout and stderr of a command a person reads (`trust`, `sessions`, `mcp`…), each through `terminalSafeStream`. */
+export function terminalStreams(): { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } {
+  return { stdout: terminalSafeStream(process.stdout), stderr: terminalSafeStream(process.stderr) };
+}

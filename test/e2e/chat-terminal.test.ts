@@ -188,6 +188,18 @@ describe('plaited-agent chat in a terminal', () => {
     expect(pane(exported)).toContain('Coloured \\u001b[31mred\\u001b[0m.');
   });
 
+  it('trust names every file it records on a terminal, even one whose name holds an escape sequence that would erase the line above', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-trust-'));
+    mkdirSync(join(cwd, '.plaited'));
+    writeFileSync(join(cwd, '.plaited', 'hide\u001b[1A\u001b[2K.ts'), 'export const mode = "default";\n');
+    writeFileSync(join(cwd, '.plaited', 'config.ts'), 'import { mode } from "./hide\\u001b[1A\\u001b[2K.ts";\nexport default { agent: { defaultMode: mode } };\n');
+    const trusted = startInPane(cwd, [process.execPath, CLI, 'trust']);
+    await waitForPane(trusted, 'exited 0');
+    expect(pane(trusted)).toContain('(2 files)');
+    expect(pane(trusted)).toMatch(/[0-9a-f]{64} {2}\.plaited\/config\.ts\n/);
+    expect(pane(trusted)).toContain('.plaited/hide\\u001b[1A\\u001b[2K.ts');
+  });
+
   it('refuses to run without a terminal, pointing to -p', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'plaited-chat-'));
     let status = 0;
