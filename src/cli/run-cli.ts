@@ -25,6 +25,7 @@ import { parseCliArgs, USAGE, type CliArgs } from './parse-cli-args.js';
 import { CHAT_USAGE } from './parse-chat-args.js';
 import type { Log } from './stderr-log.js';
 import { cliLog } from './cli-log.js';
+import { terminalSafe } from '../agent/terminal-safe.js';
 import { adapterResultError, adapterStartFailure, adapterStopMessage } from './adapter-start-error.js';
 import { configSecrets } from './config-secrets.js';
 import { logToolCalls } from './log-tool-calls.js';
@@ -159,7 +160,8 @@ async function loadRunConfig(args: CliArgs, log: ReturnType<typeof cliLog>): Pro
     if (loaded.path) log('debug', `config: ${loaded.path}`);
     const untrusted = loaded.untrusted?.message;
     if (outer) {
-      if (untrusted !== undefined) process.stderr.write(`plaited-agent: ${untrusted}\n`);
+      // It names the project's files, which may hold an escape sequence.
+      if (untrusted !== undefined) process.stderr.write(`plaited-agent: ${terminalSafe(untrusted)}\n`);
       const shadowed = shadowedConfigWarning(process.cwd(), loaded.path ?? loaded.untrusted?.file ?? null);
       if (shadowed !== undefined) log('warn', shadowed);
       // A terminal run below its project (`cd src && plaited-agent -p …`) would otherwise start on the defaults without a word.
