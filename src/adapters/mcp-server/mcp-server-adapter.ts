@@ -41,10 +41,10 @@ export interface McpServerAdapterOptions {
   log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
 }
 
-export interface McpServerHandle {
-  transport: 'stdio' | 'http';
-  /** Set for the HTTP transport: `http://127.0.0.1:PORT/mcp`. */
-  url?: string;
+/** What `wrap` returns: checking `transport` gives the HTTP server's `url` as a string. */
+export type McpServerHandle = McpServerHandleBase & ({ transport: 'stdio'; url?: undefined } | { transport: 'http'; /** `http://127.0.0.1:PORT/mcp`. */ url: string });
+
+interface McpServerHandleBase {
   /** Resolves when the host disconnects (stdio) or the server closes (HTTP). */
   closed: Promise<void>;
   close(): Promise<void>;
@@ -94,7 +94,7 @@ export const mcpServerAdapter: AgentAdapter<McpServerAdapterOptions, McpServerHa
         ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
       });
       log('info', `MCP over streamable HTTP at ${server.url}`);
-      return { transport, url: server.url, closed: server.closed, close: () => server.close() };
+      return { transport: 'http', url: server.url, closed: server.closed, close: () => server.close() };
     }
 
     const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
