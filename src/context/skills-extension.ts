@@ -24,8 +24,9 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
   const { config, index, warn } = options;
   const catalogs = new Map<string, Promise<SkillCatalog>>();
   const tools = new WeakMap<SkillCatalog, AnyTool>();
-  /** Per project folder: the watcher of its skill roots and the sessions told about changes. */
-  const watched = new Map<string, { stop: () => void; sessions: Map<string, (event: AgentOutput) => void> }>();
+  /** Per project folder: the watcher of its skill roots, the sessions told about changes, and the roots it cannot follow (said to each session). */
+  const watched = new Map<string, { stop: () => void; sessions: Map<string, (event: AgentOutput) => void>; unwatched: string[] }>();
+  const notice = (sessionId: string, message: string): AgentOutput => ({ type: 'notice', sessionId, level: 'warning', message });
 
   const commandsOf = (sessionId: string, loaded: SkillCatalog): AgentOutput => ({
     type: 'commands',
@@ -102,19 +103,22 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
         // Nothing watched the folders since the catalog was read (no session was open): read them again.
         catalogs.delete(session.cwd);
         const roots = config.roots.map((root) => resolveRoot(root, session.cwd));
-        entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd)), sessions: new Map() };
+        const unwatched: string[] = [];
+        // A change the agent cannot see is one the user should hear of: else a new skill just never shows.
+        const onUnwatched = (root: string, cause: string) => {
+          unwatched.push(`${root} (${cause})`);
+          warn?.(unwatchedMessage([`${root} (${cause})`]));
+          for (const [sessionId, tell] of watched.get(session.cwd)?.sessions ?? []) tell(notice(sessionId, unwatchedMessage([`${root} (${cause})`])));
+        };
+        entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd), onUnwatched), sessions: new Map(), unwatched };
         watched.set(session.cwd, entry);
       }
       entry.sessions.set(session.sessionId, emit);
+      if (entry.unwatched.length > 0) emit(notice(session.sessionId, unwatchedMessage(entry.unwatched)));
       const loaded = await catalog(session.cwd);
       const errors = skippedOf(loaded);
       if (errors.length) {
-        emit({
-          type: 'notice',
-          sessionId: session.sessionId,
-          level: 'warning',
-          message: `${errors.length} skill${errors.length === 1 ? '' : 's'} skipped:\n${errors.map((d) => `- ${d.path}: ${d.message}`).join('\n')}`,
-        });
+        emit(notice(session.sessionId, `${errors.length} skill${errors.length === 1 ? '' : 's'} skipped:\n${errors.map((d) => `- ${d.path}: ${d.message}`).join('\n')}`));
       }
       if (loaded.skills.length) emit(commandsOf(session.sessionId, loaded));
     },
@@ -127,6 +131,11 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
       }
     },
   };
+}
+
+/** What the user is told of skill folders the system would not watch (each `root (cause)`). */
+function unwatchedMessage(roots: readonly string[]): string {
+  return `Skills are not followed while a session is open in ${roots.join(', ')}: they are read again when a session opens. On Linux, raise fs.inotify.max_user_watches, or close other programs that watch files.`;
 }
 
 /** The diagnostics of skills that did not load and were not excluded on purpose: errors, and a name already taken. */

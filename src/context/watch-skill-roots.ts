@@ -9,9 +9,17 @@ const SETTLE_MS = 150;
  * edited or removed. A root that does not exist yet is watched through its nearest folder that
  * does (`.claude/skills` through the project when there is no `.claude`), and once it appears it
  * is watched itself, so `mkdir -p .claude/skills/x` and a SKILL.md written there a minute later
- * are both seen. Returns a function that stops watching.
+ * are both seen. Returns a function that stops watching. `onUnwatched` hears of a root that cannot
+ * be watched (the system's watch limit reached, an odd file system), once per root: its skills
+ * are then read again only when a session opens.
  */
-export function watchSkillRoots(roots: readonly string[], onChange: () => void): () => void {
+export function watchSkillRoots(roots: readonly string[], onChange: () => void, onUnwatched?: (root: string, cause: string) => void): () => void {
+  const told = new Set<string>();
+  const unwatched = (root: string, cause: string) => {
+    if (told.has(root)) return;
+    told.add(root);
+    onUnwatched?.(root, cause);
+  };
   const watchers = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -52,11 +60,14 @@ export function watchSkillRoots(roots: readonly string[], onChange: () => void):
         }
       }
       const armed = watchers.get(root);
-      armed?.on('error', () => armed.close());
+      armed?.on('error', (error) => {
+        armed.close();
+        unwatched(root, error.message);
+      });
     } catch (error) {
       // Gone between the look and the watch (rm -rf .claude meanwhile): watch for it to come back.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return arm(root);
-      // Watching is a convenience (inotify limits, odd file systems): skills still load when no session is open.
+      unwatched(root, (error as Error).message);
     }
   };
   for (const root of new Set(roots)) arm(root);

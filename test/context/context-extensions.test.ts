@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +55,38 @@ describe('createContextExtensions', () => {
     // Two that do not parse, and one whose name another root's copy already took.
     expect(notice?.type === 'notice' && notice.message).toMatch(/3 skills skipped/);
     expect(notice?.type === 'notice' && notice.message).toMatch(/is already loaded from .*; this copy is skipped/);
+  });
+
+  it('says which skill folders the system would not watch (its watch limit reached): each session hears it once, the log once per folder', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-unwatched-'));
+    const warnings: string[] = [];
+    const [, skills] = createContextExtensions({ config: configSchema.parse({ skills: { roots: ['.plaited/skills', '.claude/skills'] } }), index, warn: (message) => warnings.push(message) });
+    const realWatch = fs.watch;
+    fs.watch = (() => {
+      throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' });
+    }) as typeof fs.watch;
+    syncBuiltinESMExports();
+    const first: AgentOutput[] = [];
+    const second: AgentOutput[] = [];
+    try {
+      await skills.onSessionStart!({ ...session(cwd), sessionId: 'unwatched-1' }, (event) => first.push(event));
+      await skills.onSessionStart!({ ...session(cwd), sessionId: 'unwatched-2' }, (event) => second.push(event));
+    } finally {
+      fs.watch = realWatch;
+      syncBuiltinESMExports();
+      skills.onSessionClose!('unwatched-1');
+      skills.onSessionClose!('unwatched-2');
+    }
+    const cause = '(ENOSPC: System limit for number of file watchers reached, watch)';
+    const noticesOf = (events: AgentOutput[]) => events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
+    expect(noticesOf(second)).toEqual(noticesOf(first));
+    const [told] = noticesOf(first);
+    expect(noticesOf(first)).toHaveLength(1);
+    expect(told).toMatch(/^Skills are not followed while a session is open in /);
+    expect(told).toContain(`${join(cwd, '.plaited/skills')} ${cause}, ${join(cwd, '.claude/skills')} ${cause}`);
+    expect(told).toMatch(/: they are read again when a session opens\. On Linux, raise fs\.inotify\.max_user_watches, or close other programs that watch files\.$/);
+    // The log: a line a folder (the project's two and the user's own skills folder), not one a session.
+    expect(warnings).toHaveLength(told!.split(cause).length - 1);
   });
 
   it('tells the log of skipped skills too (a -p run has no client for the notice), once per load, and of a plan file set aside', async () => {

@@ -69,6 +69,27 @@ describe('watchSkillRoots', () => {
     }
   });
 
+  it('a root the system will not watch (its watch limit reached) is named once, not skipped in silence', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'plaited-skill-watch-'));
+    const root = join(cwd, 'skills');
+    mkdirSync(root);
+    const realWatch = fs.watch;
+    fs.watch = (() => {
+      throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' });
+    }) as typeof fs.watch;
+    syncBuiltinESMExports();
+    const told: string[] = [];
+    let stop: () => void;
+    try {
+      stop = watchSkillRoots([root, root], () => undefined, (unwatched, cause) => told.push(`${unwatched}: ${cause}`));
+    } finally {
+      fs.watch = realWatch;
+      syncBuiltinESMExports();
+    }
+    stop();
+    expect(told).toEqual([`${root}: ENOSPC: System limit for number of file watchers reached, watch`]);
+  });
+
   it('a root removed between the look and its watch is watched for its return', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'plaited-skill-watch-'));
     const root = join(cwd, '.claude', 'skills');
