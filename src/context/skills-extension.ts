@@ -106,9 +106,10 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
         const unwatched: string[] = [];
         // A change the agent cannot see is one the user should hear of: else a new skill just never shows.
         const onUnwatched = (root: string, cause: string) => {
-          unwatched.push(`${root} (${cause})`);
-          warn?.(unwatchedMessage([`${root} (${cause})`]));
-          for (const [sessionId, tell] of watched.get(session.cwd)?.sessions ?? []) tell(notice(sessionId, unwatchedMessage([`${root} (${cause})`])));
+          const folder = `${root} (${cause})`;
+          unwatched.push(folder);
+          warn?.(unwatchedMessage([folder]));
+          for (const [sessionId, tell] of watched.get(session.cwd)?.sessions ?? []) tell(notice(sessionId, unwatchedMessage([folder])));
         };
         entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd), onUnwatched), sessions: new Map(), unwatched };
         watched.set(session.cwd, entry);
