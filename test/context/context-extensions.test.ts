@@ -1,5 +1,4 @@
-import fs, { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { createContextCache, createContextExtensions } from '../../src/context/c
 import type { Embedder } from '../../src/model/embedder.js';
 import type { HybridIndex } from '../../src/retrieval/hybrid-index.js';
 import { FIXTURES, testEmbedder, testIndex, turnContext } from './context-test-kit.js';
+import { withPatchedFs, watchAtTheLimit } from '../helpers/patched-fs.js';
 
 const project = join(FIXTURES, 'skills-project');
 
@@ -61,19 +61,13 @@ describe('createContextExtensions', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'plaited-unwatched-'));
     const warnings: string[] = [];
     const [, skills] = createContextExtensions({ config: configSchema.parse({ skills: { roots: ['.plaited/skills', '.claude/skills'] } }), index, warn: (message) => warnings.push(message) });
-    const realWatch = fs.watch;
-    fs.watch = (() => {
-      throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' });
-    }) as typeof fs.watch;
-    syncBuiltinESMExports();
     const first: AgentOutput[] = [];
     const second: AgentOutput[] = [];
     try {
-      await skills.onSessionStart!({ ...session(cwd), sessionId: 'unwatched-1' }, (event) => first.push(event));
+      // The watch is tried as the first session starts, before its first await.
+      await withPatchedFs({ watch: watchAtTheLimit }, () => skills.onSessionStart!({ ...session(cwd), sessionId: 'unwatched-1' }, (event) => first.push(event)));
       await skills.onSessionStart!({ ...session(cwd), sessionId: 'unwatched-2' }, (event) => second.push(event));
     } finally {
-      fs.watch = realWatch;
-      syncBuiltinESMExports();
       skills.onSessionClose!('unwatched-1');
       skills.onSessionClose!('unwatched-2');
     }

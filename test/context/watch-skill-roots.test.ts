@@ -1,9 +1,9 @@
 import fs, { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { watchSkillRoots } from '../../src/context/watch-skill-roots.js';
+import { withPatchedFs, watchAtTheLimit } from '../helpers/patched-fs.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const writeSkill = (folder: string) => {
@@ -19,7 +19,7 @@ const writeSkill = (folder: string) => {
 function withRace<T>(path: string, racer: (found: boolean) => void, start: () => T): { value: T; raced: boolean } {
   const realExists = fs.existsSync;
   let raced = false;
-  fs.existsSync = (candidate: fs.PathLike) => {
+  const existsSync = (candidate: fs.PathLike) => {
     const found = realExists(candidate);
     if (!raced && candidate === path) {
       raced = true;
@@ -27,13 +27,8 @@ function withRace<T>(path: string, racer: (found: boolean) => void, start: () =>
     }
     return found;
   };
-  syncBuiltinESMExports();
-  try {
-    return { value: start(), raced };
-  } finally {
-    fs.existsSync = realExists;
-    syncBuiltinESMExports();
-  }
+  const value = withPatchedFs({ existsSync }, start);
+  return { value, raced };
 }
 
 describe('watchSkillRoots', () => {
@@ -73,19 +68,8 @@ describe('watchSkillRoots', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'plaited-skill-watch-'));
     const root = join(cwd, 'skills');
     mkdirSync(root);
-    const realWatch = fs.watch;
-    fs.watch = (() => {
-      throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' });
-    }) as typeof fs.watch;
-    syncBuiltinESMExports();
     const told: string[] = [];
-    let stop: () => void;
-    try {
-      stop = watchSkillRoots([root, root], () => undefined, (unwatched, cause) => told.push(`${unwatched}: ${cause}`));
-    } finally {
-      fs.watch = realWatch;
-      syncBuiltinESMExports();
-    }
+    const stop = withPatchedFs({ watch: watchAtTheLimit }, () => watchSkillRoots([root, root], () => undefined, (unwatched, cause) => told.push(`${unwatched}: ${cause}`)));
     stop();
     expect(told).toEqual([`${root}: ENOSPC: System limit for number of file watchers reached, watch`]);
   });
