@@ -1,11 +1,15 @@
 import type { AgentOutput, ToolCallContent } from '../contracts/agent-output.js';
 
 const DIFF_LINES = 20;
+/** Lines of a finished call's output shown under it (the model reads all of it). */
+const OUTPUT_LINES = 4;
+const OUTPUT_LINE_CHARS = 200;
 
 /**
  * How `chat` shows one event of a turn in the terminal: the answer streamed as it comes, each
- * tool call on its own line with its title and then its outcome (a file edit as a short diff),
- * notices in brackets. `undefined` for events the terminal does not show.
+ * tool call on its own line with its title and then its outcome (a file edit as a short diff,
+ * anything else as the first lines of its output), notices in brackets. `undefined` for events
+ * the terminal does not show.
  */
 export function renderChatEvent(event: AgentOutput): string | undefined {
   switch (event.type) {
@@ -15,7 +19,7 @@ export function renderChatEvent(event: AgentOutput): string | undefined {
       return `\n⏺ ${event.title}\n`;
     case 'tool-call-update': {
       const diffs = (event.content ?? []).flatMap((content) => (content.type === 'diff' ? [renderDiff(content)] : []));
-      if (event.status === 'completed') return `${diffs.join('')}  ✓ ${event.title ?? 'done'}\n`;
+      if (event.status === 'completed') return `${diffs.length > 0 ? diffs.join('') : outputPreview(event.output)}  ✓ ${event.title ?? 'done'}\n`;
       if (event.status === 'failed') return `  ✗ ${event.cancelled ? 'cancelled' : failure(event.output) || 'failed'}\n`;
       return undefined;
     }
@@ -67,6 +71,15 @@ function renderDiff(diff: Extract<ToolCallContent, { type: 'diff' }>): string {
   const shown = lines.slice(0, DIFF_LINES);
   const more = lines.length > DIFF_LINES ? `  … ${lines.length - DIFF_LINES} more lines\n` : '';
   return `  ${diff.path}\n${shown.map((line) => `${line}\n`).join('')}${more}`;
+}
+
+/** The first lines of what a call returned (a command's exit code and output, a file's first lines). */
+function outputPreview(output: unknown): string {
+  if (typeof output !== 'string' || output.trim() === '') return '';
+  const lines = output.replace(/\n+$/, '').split('\n');
+  const shown = lines.slice(0, OUTPUT_LINES).map((line) => `  │ ${line.length > OUTPUT_LINE_CHARS ? `${line.slice(0, OUTPUT_LINE_CHARS)}…` : line}\n`);
+  const more = lines.length > OUTPUT_LINES ? `  │ … ${lines.length - OUTPUT_LINES} more lines\n` : '';
+  return `${shown.join('')}${more}`;
 }
 
 function failure(output: unknown): string {

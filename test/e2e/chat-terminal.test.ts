@@ -131,6 +131,13 @@ describe('plaited-agent chat in a terminal', () => {
     const toolResult = JSON.stringify(server.requests[before + 1]!.messages.at(-1));
     expect(toolResult).toContain('id_chat');
     expect(toolResult).not.toContain('chat-key-never-for-commands');
+
+    // A finished command shows the first lines of what it printed; the model gets all of it.
+    server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'seq 1 9 | sed s/^/row-/' } }] }, { text: 'Counted.' });
+    tmux('send-keys', '-t', chat, '-l', 'count');
+    tmux('send-keys', '-t', chat, 'Enter');
+    await waitForPane(chat, 'Counted.');
+    expect(pane(chat)).toContain('  │ Exit code: 0\n  │ row-1\n  │ row-2\n  │ row-3\n  │ … 6 more lines\n  ✓ done\n');
     tmux('send-keys', '-t', chat, 'C-d');
     await waitForPane(chat, 'chat exited 0');
   });
