@@ -47,6 +47,12 @@ function startInPane(cwd: string, argv: string[]): string {
   return name;
 }
 
+/** Types a line at the chat's prompt and presses Enter. */
+const typeLine = (name: string, text: string) => {
+  tmux('send-keys', '-t', name, '-l', text);
+  tmux('send-keys', '-t', name, 'Enter');
+};
+
 const pane = (name: string) => tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', name);
 const waitForPane = (name: string, text: string, timeoutMs = 20_000) => waitFor(() => pane(name).includes(text), timeoutMs, `"${text}" in the pane:\n${pane(name)}`);
 
@@ -62,8 +68,7 @@ describe('plaited-agent chat in a terminal', () => {
 
     // A tool call that needs permission: the question shows with its keys; `y` answers it.
     server.push({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hi there\n' } }] }, { text: 'Wrote hello.txt for you.' });
-    tmux('send-keys', '-t', chat, '-l', 'please write hello');
-    tmux('send-keys', '-t', chat, 'Enter');
+    typeLine(chat, 'please write hello');
     await waitForPane(chat, '? Allow Write hello.txt?');
     // The question shows the change it would allow, before the answer.
     expect(pane(chat)).toContain('+ hi there');
@@ -79,8 +84,7 @@ describe('plaited-agent chat in a terminal', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     server.push({ text: 'never shown', until: held });
     const asked = server.requests.length;
-    tmux('send-keys', '-t', chat, '-l', 'tell me a long story');
-    tmux('send-keys', '-t', chat, 'Enter');
+    typeLine(chat, 'tell me a long story');
     await waitFor(() => server.requests.length > asked, 20_000, 'the model asked');
     tmux('send-keys', '-t', chat, 'C-c');
     await waitForPane(chat, '[turn cancelled]');
@@ -90,8 +94,7 @@ describe('plaited-agent chat in a terminal', () => {
     release();
 
     // Slash commands go to the agent itself.
-    tmux('send-keys', '-t', chat, '-l', '/permissions');
-    tmux('send-keys', '-t', chat, 'Enter');
+    typeLine(chat, '/permissions');
     await waitForPane(chat, 'Permission rules for');
 
     // Ctrl-D at the prompt leaves, saying how to go on.
@@ -105,8 +108,7 @@ describe('plaited-agent chat in a terminal', () => {
     await waitForPane(resumed, '› ');
     server.push({ text: 'Still here.' });
     const before = server.requests.length;
-    tmux('send-keys', '-t', resumed, '-l', 'are you there');
-    tmux('send-keys', '-t', resumed, 'Enter');
+    typeLine(resumed, 'are you there');
     await waitForPane(resumed, 'Still here.');
     expect(JSON.stringify(server.requests[before]!.messages)).toContain('please write hello');
   });
@@ -125,8 +127,7 @@ describe('plaited-agent chat in a terminal', () => {
     // The sandbox keeps ~/.ssh unreadable; the thin layer without it would not.
     server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'cat ~/.ssh/id_chat' } }] }, { text: 'Read attempted.' });
     const before = server.requests.length;
-    tmux('send-keys', '-t', chat, '-l', 'show me the key');
-    tmux('send-keys', '-t', chat, 'Enter');
+    typeLine(chat, 'show me the key');
     await waitForPane(chat, 'Read attempted.');
     const toolResult = JSON.stringify(server.requests[before + 1]!.messages.at(-1));
     expect(toolResult).toContain('id_chat');
@@ -134,8 +135,7 @@ describe('plaited-agent chat in a terminal', () => {
 
     // A finished command shows the first lines of what it printed; the model gets all of it.
     server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'seq 1 9 | sed s/^/row-/' } }] }, { text: 'Counted.' });
-    tmux('send-keys', '-t', chat, '-l', 'count');
-    tmux('send-keys', '-t', chat, 'Enter');
+    typeLine(chat, 'count');
     await waitForPane(chat, 'Counted.');
     expect(pane(chat)).toContain('  │ Exit code: 0\n  │ row-1\n  │ row-2\n  │ row-3\n  │ … 6 more lines\n  ✓ done\n');
     tmux('send-keys', '-t', chat, 'C-d');
@@ -163,16 +163,14 @@ describe('plaited-agent chat in a terminal', () => {
     await waitForPane(chat, '› ');
     // Raw, the carriage return and erase-line would wipe "echo planted-danger" from the question's line.
     server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo planted-danger\r\u001b[2K echo harmless' } }] }, { text: 'Retitled \u001b]0;pwned\u0007 and \u001b[2J cleared.' });
-    tmux('send-keys', '-t', chat, '-l', 'try it');
-    tmux('send-keys', '-t', chat, 'Enter');
+    typeLine(chat, 'try it');
     await waitForPane(chat, '[n] Reject');
     expect(pane(chat)).toContain('? Allow Run: echo planted-danger\\u000d\\u001b[2K echo harmless?');
     tmux('send-keys', '-t', chat, 'n');
     await waitForPane(chat, 'cleared.');
     // A command of many lines: the title names its first, the question shows them all.
     server.push({ toolCalls: [{ name: 'bash', arguments: { command: 'echo first-line\nrm -rf planted-second-line' } }] }, { text: 'Asked about both lines.' });
-    tmux('send-keys', '-t', chat, '-l', 'two lines');
-    tmux('send-keys', '-t', chat, 'Enter');
+    typeLine(chat, 'two lines');
     await waitForPane(chat, '? Allow Run: echo first-line…?');
     await waitForPane(chat, '$ rm -rf planted-second-line');
     expect(pane(chat)).toContain('  $ echo first-line\n  $ rm -rf planted-second-line\n');
