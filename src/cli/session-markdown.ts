@@ -7,7 +7,7 @@ export function sessionMarkdown(info: SessionInfo, history: readonly AgentOutput
   let speaker: 'user' | 'agent' | undefined;
   let text = '';
   const flush = () => {
-    if (text.trim() !== '') out.push('', text.trim());
+    if (text.trim() !== '') out.push('', unforgeable(text.trim()));
     text = '';
   };
   const heading = (who: 'user' | 'agent') => {
@@ -43,11 +43,11 @@ export function sessionMarkdown(info: SessionInfo, history: readonly AgentOutput
       }
       case 'notice':
         flush();
-        out.push('', `> ${event.level}: ${event.message}`);
+        out.push('', quoted(`${event.level}: ${event.message}`));
         break;
       case 'error':
         flush();
-        out.push('', `> error (${event.error.code}): ${event.error.message}`);
+        out.push('', quoted(`error (${event.error.code}): ${event.error.message}`));
         break;
       case 'turn-end':
         flush();
@@ -60,6 +60,25 @@ export function sessionMarkdown(info: SessionInfo, history: readonly AgentOutput
   }
   flush();
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A message's text with the lines that would read as this export's own turn headings (`## User`,
+ * `## Agent`, or `User` over `---`) escaped: an answer (or a file it quotes) could otherwise add a turn the user never
+ * wrote. Its other Markdown, headings included, stays as written.
+ */
+function unforgeable(text: string): string {
+  return text
+    .replace(/^( {0,3})(#{1,6}[ \t]+(?:user|agent)[ \t]*#*[ \t]*)$/gim, '$1\\$2')
+    .replace(/^( {0,3}(?:user|agent)[ \t]*\n {0,3})([=-]+[ \t]*)$/gim, '$1\\$2');
+}
+
+/** A blockquote of every line: a message of several lines stays inside it. */
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
 }
 
 function partText(part: ContentPart): string {
