@@ -64,8 +64,8 @@ export function sessionMarkdown(info: SessionInfo, history: readonly AgentOutput
 
 /**
  * A message's text with the lines that would read as this export's own turn headings (`## User`,
- * `## Agent`, or `User` over `---`) escaped: an answer (or a file it quotes) could otherwise add a turn the user never
- * wrote. Its other Markdown, headings included, stays as written.
+ * `## Agent`, or `User` over `---`) escaped: an answer (or a file it quotes) could otherwise add a
+ * turn the user never wrote. Its other Markdown, headings included, stays as written.
  */
 function unforgeable(text: string): string {
   return text
