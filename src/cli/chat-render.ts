@@ -3,7 +3,8 @@ import type { AgentOutput, ToolCallContent } from '../contracts/agent-output.js'
 const DIFF_LINES = 20;
 /** Lines of a finished call's output shown under it (the model reads all of it). */
 const OUTPUT_LINES = 4;
-const OUTPUT_LINE_CHARS = 200;
+/** A line of output, or a failure's text, is cut here. */
+const LINE_CHARS = 200;
 
 /**
  * How `chat` shows one event of a turn in the terminal: the answer streamed as it comes, each
@@ -47,10 +48,7 @@ export function renderQuestionDetail(request: Extract<AgentOutput, { type: 'perm
   const preview = content.map((part) => (part.type === 'diff' ? renderDiff(part) : part.type === 'text' ? `  ${part.text}\n` : '')).join('');
   // A diff is what the call changes; its input would say it again, less clearly.
   if (content.some((part) => part.type === 'diff')) return preview;
-  const lines = inputLines(request.title, request.input);
-  const shown = lines.slice(0, QUESTION_INPUT_LINES).map((line) => `  ${line}\n`).join('');
-  const more = lines.length > QUESTION_INPUT_LINES ? `  … ${lines.length - QUESTION_INPUT_LINES} more lines\n` : '';
-  return `${preview}${shown}${more}`;
+  return `${preview}${firstLines(inputLines(request.title, request.input), QUESTION_INPUT_LINES, '  ')}`;
 }
 
 function inputLines(title: string, input: unknown): string[] {
@@ -67,22 +65,26 @@ function renderDiff(diff: Extract<ToolCallContent, { type: 'diff' }>): string {
   const split = (text: string) => (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
   const before = diff.oldText === null ? [] : split(diff.oldText);
   const after = split(diff.newText);
-  const lines = [...before.filter((line) => !after.includes(line)).map((line) => `  - ${line}`), ...after.filter((line) => !before.includes(line)).map((line) => `  + ${line}`)];
-  const shown = lines.slice(0, DIFF_LINES);
-  const more = lines.length > DIFF_LINES ? `  … ${lines.length - DIFF_LINES} more lines\n` : '';
-  return `  ${diff.path}\n${shown.map((line) => `${line}\n`).join('')}${more}`;
+  const lines = [...before.filter((line) => !after.includes(line)).map((line) => `- ${line}`), ...after.filter((line) => !before.includes(line)).map((line) => `+ ${line}`)];
+  return `  ${diff.path}\n${firstLines(lines, DIFF_LINES, '  ')}`;
 }
 
 /** The first lines of what a call returned (a command's exit code and output, a file's first lines). */
 function outputPreview(output: unknown): string {
   if (typeof output !== 'string' || output.trim() === '') return '';
-  const lines = output.replace(/\n+$/, '').split('\n');
-  const shown = lines.slice(0, OUTPUT_LINES).map((line) => `  │ ${line.length > OUTPUT_LINE_CHARS ? `${line.slice(0, OUTPUT_LINE_CHARS)}…` : line}\n`);
-  const more = lines.length > OUTPUT_LINES ? `  │ … ${lines.length - OUTPUT_LINES} more lines\n` : '';
-  return `${shown.join('')}${more}`;
+  return firstLines(output.replace(/\n+$/, '').split('\n').map(cut), OUTPUT_LINES, '  │ ');
 }
 
 function failure(output: unknown): string {
-  const text = typeof output === 'string' ? output : JSON.stringify(output ?? '');
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return cut(typeof output === 'string' ? output : JSON.stringify(output ?? ''));
+}
+
+/** At most `max` lines, each after `indent`, then how many more there were. */
+function firstLines(lines: readonly string[], max: number, indent: string): string {
+  const more = lines.length > max ? [`… ${lines.length - max} more lines`] : [];
+  return [...lines.slice(0, max), ...more].map((line) => `${indent}${line}\n`).join('');
+}
+
+function cut(text: string): string {
+  return text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}…` : text;
 }
