@@ -13,7 +13,7 @@ export { PlaitedError, type PlaitedErrorOptions } from './errors/plaited-error.j
 export { ConfigError, type ConfigErrorCode, type ConfigIssue } from './config/config-error.js';
 export { ToolCallCancelError } from './agent/running-tool-calls.js';
 export { AgentError } from './agent/agent-error.js';
-export { rejectWithoutAsking } from './agent/reject-without-asking.js';
+export { rejectOnce } from './agent/reject-once.js';
 export { ModelError } from './model/model-error.js';
 export { LocalModelError } from './model/local-model-error.js';
 export { DownloadTimeoutError } from './model/download-watchdog.js';

@@ -2,7 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentOutput, StopReason } from '../contracts/agent-output.js';
 import type { OutputFormat } from './print-args.js';
 import { applyToolCallUpdate } from '../agent/apply-tool-call-update.js';
-import { rejectWithoutAsking } from '../agent/reject-without-asking.js';
+import { rejectOnce } from '../agent/reject-once.js';
 import type { PrintOutput } from './print-output.js';
 
 /** A tool call of the turn as `-p --output-format json` reports it. */
@@ -69,7 +69,7 @@ export async function printTurn(agent: Agent, sessionId: string, prompt: string,
         break;
       }
       case 'permission-request': {
-        event.respond(rejectWithoutAsking(event.options, REFUSED));
+        event.respond(rejectOnce(event.options, REFUSED));
         result.refusedPermissions.push({ toolCallId: event.toolCallId, title: event.title, reason: REFUSED });
         options.report(`refused ${event.title}: ${REFUSED}`);
         if (format === 'stream-json') stdout.write(`${JSON.stringify({ type: 'permission-refused', sessionId, toolCallId: event.toolCallId, title: event.title, reason: REFUSED })}\n`);

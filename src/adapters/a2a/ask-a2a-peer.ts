@@ -1,6 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentOutput, PermissionDecision, PermissionOption } from '../../contracts/agent-output.js';
-import { rejectWithoutAsking } from '../../agent/reject-without-asking.js';
+import { rejectOnce } from '../../agent/reject-once.js';
 import { formatDuration } from '../../model/format-duration.js';
 import { agentMessage, dataPart, textPart } from './a2a-messages.js';
 import { describeAnswers } from './a2a-permission-answer.js';
@@ -57,7 +57,7 @@ export function askPeer(event: PermissionRequest, options: AskOptions): Promise<
         TaskState.TASK_STATE_WORKING,
         agentMessage(ids, [textPart(`No answer within ${formatDuration(options.inputTimeoutMs)}: "${event.title}" was rejected.`)], { kind: 'input-timeout' }),
       );
-      settle(rejectWithoutAsking(event.options, `the A2A peer was asked and gave no answer within ${formatDuration(options.inputTimeoutMs)}`));
+      settle(rejectOnce(event.options, `the A2A peer was asked and gave no answer within ${formatDuration(options.inputTimeoutMs)}`));
     }, options.inputTimeoutMs);
     cleanups.push(() => clearTimeout(timer));
     options.onQuestion({ title: event.title, options: event.options, answer: (optionId) => settle({ outcome: 'selected', optionId }) });

@@ -1,7 +1,7 @@
 import type { Agent } from '../../agent/agent.js';
 import type { AgentOutput, PermissionDecision, StopReason } from '../../contracts/agent-output.js';
 import { applyToolCallUpdate } from '../../agent/apply-tool-call-update.js';
-import { rejectWithoutAsking } from '../../agent/reject-without-asking.js';
+import { rejectOnce } from '../../agent/reject-once.js';
 
 /** One tool call of the turn, as the `prompt` tool reports it back to the host: the call's own event fields. */
 export type ToolCallSummary = Pick<
@@ -132,9 +132,8 @@ async function decide(event: Extract<AgentOutput, { type: 'permission-request' }
   const base = { toolCallId: event.toolCallId, title: event.title };
   const answer = (decision: PermissionDecision) => event.respond(decision);
   // The model is told the policy's reason; the host's own decline is a person's answer.
-  const rejectWith = (summary: PermissionSummary & { reason: string }): PermissionSummary => {
-    const decision = rejectWithoutAsking(event.options, summary.reason);
-    answer(summary.decidedBy === 'policy' || decision.outcome === 'cancelled' ? decision : { outcome: 'selected', optionId: decision.optionId });
+  const rejectWith = (summary: PermissionSummary): PermissionSummary => {
+    answer(rejectOnce(event.options, summary.decidedBy === 'policy' ? summary.reason : undefined));
     return summary;
   };
   // The turn was cancelled while the host was being asked: whatever it answered no longer counts.
