@@ -107,9 +107,10 @@ export function createSkillsExtension(options: { config: SkillsConfig; index?: S
         // A change the agent cannot see is one the user should hear of: else a new skill just never shows.
         const onUnwatched = (root: string, cause: string) => {
           const folder = `${root} (${cause})`;
+          const message = unwatchedMessage([folder]);
           unwatched.push(folder);
-          warn?.(unwatchedMessage([folder]));
-          for (const [sessionId, tell] of watched.get(session.cwd)?.sessions ?? []) tell(notice(sessionId, unwatchedMessage([folder])));
+          warn?.(message);
+          for (const [sessionId, tell] of watched.get(session.cwd)?.sessions ?? []) tell(notice(sessionId, message));
         };
         entry = { stop: watchSkillRoots(roots, () => void reload(session.cwd), onUnwatched), sessions: new Map(), unwatched };
         watched.set(session.cwd, entry);

@@ -53,11 +53,9 @@ export function askPeer(event: PermissionRequest, options: AskOptions): Promise<
       cleanups.push(() => watched.removeEventListener('abort', abort));
     }
     const timer = setTimeout(() => {
-      publisher.status(
-        TaskState.TASK_STATE_WORKING,
-        agentMessage(ids, [textPart(`No answer within ${formatDuration(options.inputTimeoutMs)}: "${event.title}" was rejected.`)], { kind: 'input-timeout' }),
-      );
-      settle(rejectOnce(event.options, `the A2A peer was asked and gave no answer within ${formatDuration(options.inputTimeoutMs)}`));
+      const waited = formatDuration(options.inputTimeoutMs);
+      publisher.status(TaskState.TASK_STATE_WORKING, agentMessage(ids, [textPart(`No answer within ${waited}: "${event.title}" was rejected.`)], { kind: 'input-timeout' }));
+      settle(rejectOnce(event.options, `the A2A peer was asked and gave no answer within ${waited}`));
     }, options.inputTimeoutMs);
     cleanups.push(() => clearTimeout(timer));
     options.onQuestion({ title: event.title, options: event.options, answer: (optionId) => settle({ outcome: 'selected', optionId }) });
